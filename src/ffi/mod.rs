@@ -1,0 +1,20 @@
+//! The C ABI. The only module with `extern "C"`; every export runs inside
+//! [`guard::run`], checks its arguments with the helpers of [`guard`], and answers a
+//! [`result::SinewResult`].
+//!
+//! Conventions (after rustls-ffi and wasmtime's C API): `sinew_<type>_<verb>` names;
+//! outputs are trailing out-pointers, written only on success; a buffer pointer is always
+//! followed by its length; handles, never pointers, for what the host keeps.
+
+#[macro_use]
+pub mod guard;
+pub mod body;
+pub mod cloth;
+pub mod registry;
+pub mod result;
+pub mod rope;
+pub mod types;
+pub mod world;
+
+/// Version of the C ABI. Bumped on any incompatible change; wrappers compare it at load.
+pub const SINEW_ABI_VERSION: u32 = 1;

@@ -1,0 +1,118 @@
+//! The process-wide registry of worlds, and handle lookup.
+//!
+//! Each world lives in a [`WorldCell`]: its worker pool, the world behind a mutex, and a
+//! `busy` flag set from `sinew_world_step_begin` to `sinew_world_step_end`. While busy,
+//! every call that would read or change the world answers `SINEW_BUSY` instead of waiting
+//! or racing.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::Receiver;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use crate::body::Body;
+use crate::error::{Error, ErrorKind, Result};
+use crate::ffi::types::{SinewBody, SinewWorld};
+use crate::handle::{Arena, HandleBits, KIND_BODY, KIND_WORLD, MAX_WORLDS};
+use crate::world::{WorkerPool, World};
+
+pub struct WorldCell {
+    pub pool: WorkerPool,
+    pub world: Mutex<World>,
+    pub busy: AtomicBool,
+    pub pending: Mutex<Option<Receiver<Result<()>>>>,
+    pub slot: usize,
+}
+
+impl WorldCell {
+    /// Locks the world, or `SINEW_BUSY` during an asynchronous step. A world whose lock was
+    /// poisoned by a caught panic stays usable: its state is plain particle data.
+    pub fn lock(&self) -> Result<MutexGuard<'_, World>> {
+        if self.busy.load(Ordering::Acquire) {
+            return Err(Error::new(ErrorKind::Busy, "the world is stepping (sinew_world_step_begin); call sinew_world_step_end first"));
+        }
+        Ok(self.world.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+}
+
+static WORLDS: Mutex<Option<Arena<Arc<WorldCell>>>> = Mutex::new(None);
+
+fn registry() -> MutexGuard<'static, Option<Arena<Arc<WorldCell>>>> {
+    let mut g = WORLDS.lock().unwrap_or_else(|e| e.into_inner());
+    if g.is_none() {
+        *g = Some(Arena::new(MAX_WORLDS));
+    }
+    g
+}
+
+fn invalid(what: &str, raw: u64) -> Error {
+    Error::new(ErrorKind::InvalidHandle, format!("{what} handle {raw:#x} is not valid (never created, destroyed, of another kind, or of a destroyed world)"))
+}
+
+/// Registers a world; returns its handle.
+pub fn insert_world(world: World, pool: WorkerPool) -> Result<SinewWorld> {
+    let mut reg = registry();
+    let arena = reg.as_mut().expect("initialised");
+    // Find the slot first so the cell knows it; the arena reuses freed slots.
+    let cell = Arc::new(WorldCell { pool, world: Mutex::new(world), busy: AtomicBool::new(false), pending: Mutex::new(None), slot: 0 });
+    let (slot, serial) = arena
+        .insert(cell)
+        .ok_or_else(|| Error::too_large(format!("at most {MAX_WORLDS} worlds can exist at once")))?;
+    let cell = arena.get_mut(slot, serial).expect("just inserted");
+    Arc::get_mut(cell).expect("unshared").slot = slot;
+    Ok(SinewWorld { id: HandleBits { kind: KIND_WORLD, world: slot, slot: 0, serial }.encode() })
+}
+
+/// The cell of a world handle.
+pub fn world(handle: SinewWorld) -> Result<Arc<WorldCell>> {
+    let h = HandleBits::decode(handle.id);
+    if h.kind != KIND_WORLD || h.slot != 0 {
+        return Err(invalid("world", handle.id));
+    }
+    let reg = registry();
+    reg.as_ref().and_then(|a| a.get(h.world, h.serial)).cloned().ok_or_else(|| invalid("world", handle.id))
+}
+
+/// Removes a world from the registry (refused while it is stepping). The world and its
+/// threads are dropped by the caller, outside the registry lock.
+pub fn remove_world(handle: SinewWorld) -> Result<Arc<WorldCell>> {
+    let h = HandleBits::decode(handle.id);
+    if h.kind != KIND_WORLD || h.slot != 0 {
+        return Err(invalid("world", handle.id));
+    }
+    let mut reg = registry();
+    let arena = reg.as_mut().expect("initialised");
+    let cell = arena.get(h.world, h.serial).ok_or_else(|| invalid("world", handle.id))?;
+    if cell.busy.load(Ordering::Acquire) {
+        return Err(Error::new(ErrorKind::Busy, "the world is stepping; call sinew_world_step_end before destroying it"));
+    }
+    Ok(arena.remove(h.world, h.serial).expect("checked above"))
+}
+
+/// Handle of body `(slot, serial)` of the world in `cell`.
+pub fn body_handle(cell: &WorldCell, slot: usize, serial: u32) -> SinewBody {
+    SinewBody { id: HandleBits { kind: KIND_BODY, world: cell.slot, slot, serial }.encode() }
+}
+
+/// The world cell owning a body handle, and the body's (slot, serial).
+pub fn body_owner(handle: SinewBody) -> Result<(Arc<WorldCell>, usize, u32)> {
+    let h = HandleBits::decode(handle.id);
+    if h.kind != KIND_BODY {
+        return Err(invalid("body", handle.id));
+    }
+    let cell = {
+        let reg = registry();
+        reg.as_ref().and_then(|a| a.get_by_slot(h.world)).cloned()
+    };
+    let cell = cell.ok_or_else(|| invalid("body", handle.id))?;
+    Ok((cell, h.slot, h.serial))
+}
+
+/// Runs `f` on the body behind `handle` with its world locked; `f` also gets the world's
+/// readback interpolation factor.
+pub fn with_body<R>(handle: SinewBody, f: impl FnOnce(&mut Body, f32) -> Result<R>) -> Result<R> {
+    let (cell, slot, serial) = body_owner(handle)?;
+    let mut world = cell.lock()?;
+    let alpha = world.alpha();
+    let body = world.bodies.get_mut(slot, serial).ok_or_else(|| invalid("body", handle.id))?;
+    f(body, alpha)
+}

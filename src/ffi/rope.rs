@@ -1,0 +1,50 @@
+//! `sinew_rope_*`.
+
+use crate::body::Material;
+use crate::ffi::cloth::as_vec3;
+use crate::ffi::guard::write;
+use crate::ffi::registry;
+use crate::ffi::result::SinewResult;
+use crate::ffi::types::{SinewBody, SinewRopeDesc, SinewVec3, SinewWorld};
+use crate::rope::RopeSpec;
+
+/// Fills `out_desc` with an empty rope description (bend on, default material).
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_rope_desc_default(out_desc: *mut SinewRopeDesc) -> SinewResult {
+    ffi_guard!({
+        let out = try_out!(out_desc, "out_desc");
+        write(
+            out,
+            SinewRopeDesc {
+                points: std::ptr::null(),
+                point_count: 0,
+                pin_indices: std::ptr::null(),
+                pin_count: 0,
+                bend: 1,
+                material: Material::default().into(),
+            },
+        );
+        Ok(())
+    })
+}
+
+/// Creates a rope through `desc.points`.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_rope_create(world: SinewWorld, desc: *const SinewRopeDesc, out_body: *mut SinewBody) -> SinewResult {
+    ffi_guard!({
+        let cell = registry::world(world)?;
+        let d = try_ref!(desc, "desc");
+        let out = try_out!(out_body, "out_body");
+        let points: &[SinewVec3] = try_slice!(d.points, d.point_count, "desc.points");
+        let spec = RopeSpec {
+            points: as_vec3(points),
+            pins: try_slice!(d.pin_indices, d.pin_count, "desc.pin_indices"),
+            bend: d.bend != 0,
+            material: d.material.into(),
+        };
+        let mut w = cell.lock()?;
+        let (slot, serial) = w.create_rope(&spec)?;
+        write(out, registry::body_handle(&cell, slot, serial));
+        Ok(())
+    })
+}

@@ -1,0 +1,157 @@
+//! `sinew_world_*`, `sinew_abi_version`, `sinew_last_error_message`, descriptor defaults.
+
+use std::ffi::c_char;
+use std::sync::atomic::Ordering;
+use std::sync::mpsc;
+
+use crate::body::Material;
+use crate::error::{Error, ErrorKind, check_non_negative};
+use crate::ffi::SINEW_ABI_VERSION;
+use crate::ffi::guard::{self, write};
+use crate::ffi::registry;
+use crate::ffi::result::{self, SinewResult};
+use crate::ffi::types::{SinewMaterial, SinewWorld, SinewWorldDesc, SinewWorldStats};
+use crate::world::{WorkerPool, World, WorldSettings};
+
+/// The ABI version this library implements (`SINEW_ABI_VERSION` of its header).
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_abi_version() -> u32 {
+    SINEW_ABI_VERSION
+}
+
+/// The calling thread's last error: UTF-8, NUL-terminated, starting with the code's name.
+/// Empty when no call on this thread has failed. Owned by Sinew; valid until the next
+/// failing call on this thread.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_last_error_message() -> *const c_char {
+    guard::run_or(c"".as_ptr(), result::last_error_ptr)
+}
+
+/// Fills `out_desc` with the default world settings.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_world_desc_default(out_desc: *mut SinewWorldDesc) -> SinewResult {
+    ffi_guard!({
+        let out = try_out!(out_desc, "out_desc");
+        write(out, WorldSettings::default().into());
+        Ok(())
+    })
+}
+
+/// Fills `out_material` with the default material.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_material_default(out_material: *mut SinewMaterial) -> SinewResult {
+    ffi_guard!({
+        let out = try_out!(out_material, "out_material");
+        write(out, Material::default().into());
+        Ok(())
+    })
+}
+
+/// Creates a world and its worker threads.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_world_create(desc: *const SinewWorldDesc, out_world: *mut SinewWorld) -> SinewResult {
+    ffi_guard!({
+        let desc = try_ref!(desc, "desc");
+        let out = try_out!(out_world, "out_world");
+        let settings: WorldSettings = (*desc).into();
+        let world = World::new(settings)?;
+        let pool = WorkerPool::new(settings.thread_count)?;
+        write(out, registry::insert_world(world, pool)?);
+        Ok(())
+    })
+}
+
+/// Destroys a world, its bodies, and joins its worker threads. Its handle and its bodies'
+/// handles become invalid. `SINEW_BUSY` during an asynchronous step.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_world_destroy(world: SinewWorld) -> SinewResult {
+    ffi_guard!({
+        let cell = registry::remove_world(world)?;
+        drop(cell);
+        Ok(())
+    })
+}
+
+/// Advances the world by the host's frame time `dt` (s, ≥ 0), running whole fixed steps.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_world_step(world: SinewWorld, dt: f32) -> SinewResult {
+    ffi_guard!({
+        let cell = registry::world(world)?;
+        check_non_negative(dt, "dt")?;
+        let mut guard = cell.lock()?;
+        let w: &mut World = &mut guard;
+        cell.pool.install(|| w.step(dt))
+    })
+}
+
+/// Starts `sinew_world_step(world, dt)` on Sinew's worker threads and returns at once.
+/// Until `sinew_world_step_end`, calls that read or change the world answer `SINEW_BUSY`.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_world_step_begin(world: SinewWorld, dt: f32) -> SinewResult {
+    ffi_guard!({
+        let cell = registry::world(world)?;
+        check_non_negative(dt, "dt")?;
+        if cell.busy.compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire).is_err() {
+            return Err(Error::new(ErrorKind::Busy, "a step is already in progress; call sinew_world_step_end first"));
+        }
+        let (tx, rx) = mpsc::channel();
+        *cell.pending.lock().unwrap_or_else(|e| e.into_inner()) = Some(rx);
+        let job = cell.clone();
+        cell.pool.spawn(move || {
+            let r = guard::catch(|| job.world.lock().unwrap_or_else(|e| e.into_inner()).step(dt));
+            // Release the cell before signalling, so the host's destroy never runs on a worker.
+            drop(job);
+            let _ = tx.send(r);
+        });
+        Ok(())
+    })
+}
+
+/// Waits for the step started by `sinew_world_step_begin` and returns its result.
+/// `SINEW_INVALID_ARGUMENT` when no step was started.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_world_step_end(world: SinewWorld) -> SinewResult {
+    ffi_guard!({
+        let cell = registry::world(world)?;
+        let rx = cell.pending.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let rx = rx.ok_or_else(|| Error::invalid("no step in progress: call sinew_world_step_begin first"))?;
+        let r = rx.recv().unwrap_or_else(|_| Err(Error::new(ErrorKind::Panic, "the worker running the step stopped")));
+        cell.busy.store(false, Ordering::Release);
+        r
+    })
+}
+
+/// Reads the world's counters.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_world_get_stats(world: SinewWorld, out_stats: *mut SinewWorldStats) -> SinewResult {
+    ffi_guard!({
+        let cell = registry::world(world)?;
+        let out = try_out!(out_stats, "out_stats");
+        let w = cell.lock()?;
+        let mut stats: SinewWorldStats = w.stats().into();
+        stats.thread_count = cell.pool.thread_count() as u32;
+        write(out, stats);
+        Ok(())
+    })
+}
+
+/// Changes gravity (m/s²) from the next step on.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_world_set_gravity(world: SinewWorld, gravity: crate::ffi::types::SinewVec3) -> SinewResult {
+    ffi_guard!({
+        let cell = registry::world(world)?;
+        let g: crate::math::Vec3 = gravity.into();
+        if !crate::math::is_finite3(g) {
+            return Err(Error::non_finite("gravity is not finite"));
+        }
+        cell.lock()?.settings.gravity = g;
+        Ok(())
+    })
+}
+
+/// Always fails with `SINEW_PANIC`: raises a panic inside the boundary so hosts and tests
+/// can check that it is caught and that the library keeps working.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_debug_trigger_panic() -> SinewResult {
+    ffi_guard!({ panic!("deliberate panic from sinew_debug_trigger_panic") })
+}

@@ -1,0 +1,3 @@
+//! Constraint kinds. Each is stored as a structure of arrays, sorted into batches.
+
+pub mod distance;

@@ -1,0 +1,277 @@
+//! The world: owns every body, advances them at a fixed internal rate.
+//!
+//! Time: the host passes its frame `dt`. The world runs whole fixed steps of
+//! `h = 1/fixed_rate_hz` until simulated time has caught up with host time (it may run up to
+//! one step ahead), then readback interpolates between the last two fixed states by
+//! `alpha = 1 − ahead/h`. So a 1/144 s or a 1/30 s host frame gives the motion of 1/60 s
+//! steps, and a frame exactly one step long shows the newest state (`alpha = 1`).
+//!
+//! Each fixed step runs `substeps` substeps of `iterations` constraint passes each, over all
+//! bodies in parallel (rayon). Bodies share nothing mutable, so the result is bit-identical
+//! for any thread count.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, Weak};
+use std::thread::JoinHandle;
+
+use rayon::prelude::*;
+
+use crate::body::{Body, StepParams, Topology};
+use crate::cloth::{self, GridKey, GridSpec, MeshSpec};
+use crate::error::{Error, Result, check_finite, check_non_negative};
+use crate::handle::{Arena, MAX_SLOTS};
+use crate::math::{Vec3, is_finite3};
+use crate::rope::{self, RopeSpec};
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WorldSettings {
+    /// m/s².
+    pub gravity: Vec3,
+    /// Internal step rate (Hz), independent of the host's frame rate.
+    pub fixed_rate_hz: f32,
+    /// Substeps per fixed step.
+    pub substeps: u32,
+    /// Constraint passes per substep.
+    pub iterations: u32,
+    /// Worker threads; 0 picks the machine's core count.
+    pub thread_count: u32,
+    /// At most this many fixed steps per host frame; the rest of a long frame is dropped
+    /// (slow motion instead of a spiral of death).
+    pub max_steps_per_frame: u32,
+    /// Interpolate readback between fixed steps.
+    pub interpolate: bool,
+}
+
+impl Default for WorldSettings {
+    fn default() -> Self {
+        WorldSettings {
+            gravity: Vec3::new(0.0, -9.81, 0.0),
+            fixed_rate_hz: 60.0,
+            substeps: 4,
+            iterations: 2,
+            thread_count: 0,
+            max_steps_per_frame: 4,
+            interpolate: true,
+        }
+    }
+}
+
+impl WorldSettings {
+    pub fn validate(&self) -> Result<()> {
+        if !is_finite3(self.gravity) {
+            return Err(Error::non_finite("gravity is not finite"));
+        }
+        check_finite(self.fixed_rate_hz, "fixed_rate_hz")?;
+        if !(1.0..=10_000.0).contains(&self.fixed_rate_hz) {
+            return Err(Error::invalid(format!("fixed_rate_hz must be within [1, 10000] (got {})", self.fixed_rate_hz)));
+        }
+        if !(1..=64).contains(&self.substeps) {
+            return Err(Error::invalid(format!("substeps must be within [1, 64] (got {})", self.substeps)));
+        }
+        if !(1..=256).contains(&self.iterations) {
+            return Err(Error::invalid(format!("iterations must be within [1, 256] (got {})", self.iterations)));
+        }
+        if self.thread_count > 256 {
+            return Err(Error::invalid(format!("thread_count must be at most 256 (got {})", self.thread_count)));
+        }
+        if !(1..=1000).contains(&self.max_steps_per_frame) {
+            return Err(Error::invalid(format!("max_steps_per_frame must be within [1, 1000] (got {})", self.max_steps_per_frame)));
+        }
+        Ok(())
+    }
+}
+
+/// Counters a host can show or test against.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct WorldStats {
+    pub body_count: u32,
+    pub particle_count: u32,
+    pub constraint_count: u32,
+    /// Fixed steps taken since creation.
+    pub steps: u64,
+    /// Fixed steps taken by the last `step` call.
+    pub last_frame_steps: u32,
+    /// Readback interpolation factor in [0, 1].
+    pub alpha: f32,
+}
+
+/// A rayon pool whose threads are joined when it is dropped: a host may unload the plugin
+/// right after destroying the last world.
+pub struct WorkerPool {
+    pool: Option<rayon::ThreadPool>,
+    threads: Arc<Mutex<Vec<JoinHandle<()>>>>,
+}
+
+impl WorkerPool {
+    pub fn new(thread_count: u32) -> Result<WorkerPool> {
+        let n = if thread_count == 0 {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        } else {
+            thread_count as usize
+        };
+        let threads = Arc::new(Mutex::new(Vec::new()));
+        let sink = threads.clone();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .thread_name(|i| format!("sinew-worker-{i}"))
+            .spawn_handler(move |t| {
+                let handle = std::thread::Builder::new().name(t.name().unwrap_or("sinew-worker").to_owned()).spawn(move || t.run())?;
+                sink.lock().unwrap_or_else(|e| e.into_inner()).push(handle);
+                Ok(())
+            })
+            .build()
+            .map_err(|e| Error::invalid(format!("could not start {n} worker threads: {e}")))?;
+        Ok(WorkerPool { pool: Some(pool), threads })
+    }
+
+    pub fn thread_count(&self) -> usize {
+        self.pool.as_ref().map_or(0, |p| p.current_num_threads())
+    }
+
+    /// Runs `f` inside the pool, so rayon calls in it use these threads.
+    pub fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
+        self.pool.as_ref().expect("pool alive until drop").install(f)
+    }
+
+    /// Runs `f` on a pool thread without waiting.
+    pub fn spawn(&self, f: impl FnOnce() + Send + 'static) {
+        self.pool.as_ref().expect("pool alive until drop").spawn(f)
+    }
+}
+
+impl Drop for WorkerPool {
+    fn drop(&mut self) {
+        drop(self.pool.take());
+        if rayon::current_thread_index().is_some() {
+            return; // never join a pool from one of its own threads
+        }
+        let handles = std::mem::take(&mut *self.threads.lock().unwrap_or_else(|e| e.into_inner()));
+        for h in handles {
+            let _ = h.join();
+        }
+    }
+}
+
+pub struct World {
+    pub settings: WorldSettings,
+    pub bodies: Arena<Body>,
+    /// Simulated time minus host time (s), in [0, h).
+    ahead: f64,
+    alpha: f32,
+    steps: u64,
+    last_frame_steps: u32,
+    grid_cache: HashMap<GridKey, Weak<Topology>>,
+}
+
+impl World {
+    pub fn new(settings: WorldSettings) -> Result<World> {
+        settings.validate()?;
+        Ok(World {
+            settings,
+            bodies: Arena::new(MAX_SLOTS),
+            ahead: 0.0,
+            alpha: 1.0,
+            steps: 0,
+            last_frame_steps: 0,
+            grid_cache: HashMap::new(),
+        })
+    }
+
+    /// Fixed step length (s).
+    pub fn h(&self) -> f64 {
+        1.0 / self.settings.fixed_rate_hz as f64
+    }
+
+    /// Readback interpolation factor.
+    pub fn alpha(&self) -> f32 {
+        self.alpha
+    }
+
+    pub fn add_body(&mut self, body: Body) -> Result<(usize, u32)> {
+        self.bodies
+            .insert(body)
+            .ok_or_else(|| Error::too_large(format!("a world holds at most {MAX_SLOTS} bodies")))
+    }
+
+    /// A grid cloth; grids of the same size and spacing share one cooked topology.
+    pub fn create_grid(&mut self, spec: &GridSpec) -> Result<(usize, u32)> {
+        spec.validate()?;
+        let key = spec.key();
+        let topo = match self.grid_cache.get(&key).and_then(Weak::upgrade) {
+            Some(t) => t,
+            None => {
+                let t = Arc::new(cloth::grid_topology(spec.columns, spec.rows, spec.spacing)?);
+                self.grid_cache.retain(|_, w| w.strong_count() > 0);
+                self.grid_cache.insert(key, Arc::downgrade(&t));
+                t
+            }
+        };
+        let body = cloth::grid_body(spec, topo)?;
+        self.add_body(body)
+    }
+
+    pub fn create_mesh(&mut self, spec: &MeshSpec) -> Result<(usize, u32)> {
+        let body = cloth::mesh_body(spec)?;
+        self.add_body(body)
+    }
+
+    pub fn create_rope(&mut self, spec: &RopeSpec) -> Result<(usize, u32)> {
+        let body = rope::new_rope(spec)?;
+        self.add_body(body)
+    }
+
+    /// Advances host time by `dt` seconds. Must be called inside the world's pool (or any
+    /// rayon context) for parallelism; the result does not depend on the thread count.
+    pub fn step(&mut self, dt: f32) -> Result<()> {
+        check_non_negative(dt, "dt")?;
+        let h = self.h();
+        // Tolerance: a host frame within 0.1% of a whole number of steps counts as whole.
+        let tol = 1e-3 * h;
+        self.ahead -= dt as f64;
+        let mut k = 0u32;
+        while self.ahead < -tol {
+            if k == self.settings.max_steps_per_frame {
+                self.ahead = 0.0;
+                break;
+            }
+            self.ahead += h;
+            k += 1;
+        }
+        if self.ahead.abs() <= tol {
+            self.ahead = 0.0;
+        }
+        let s = &self.settings;
+        for i in 0..k {
+            let params = StepParams {
+                h: (h / s.substeps as f64) as f32,
+                substeps: s.substeps,
+                iterations: s.iterations,
+                gravity: s.gravity,
+                pin_t0: i as f32 / k as f32,
+                pin_t1: (i + 1) as f32 / k as f32,
+            };
+            self.bodies.slots_mut().par_iter_mut().for_each(|slot| {
+                if let Some((_, body)) = slot {
+                    body.step(&params);
+                }
+            });
+        }
+        if k > 0 {
+            self.bodies.values_mut().for_each(Body::finish_frame);
+        }
+        self.steps += k as u64;
+        self.last_frame_steps = k;
+        self.alpha = if self.settings.interpolate { (1.0 - self.ahead / h).clamp(0.0, 1.0) as f32 } else { 1.0 };
+        Ok(())
+    }
+
+    pub fn stats(&self) -> WorldStats {
+        let mut st = WorldStats { steps: self.steps, last_frame_steps: self.last_frame_steps, alpha: self.alpha, ..Default::default() };
+        for b in self.bodies.values() {
+            st.body_count += 1;
+            st.particle_count += b.particle_count() as u32;
+            st.constraint_count += b.topology.constraints.len() as u32;
+        }
+        st
+    }
+}

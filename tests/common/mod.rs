@@ -1,0 +1,79 @@
+//! Helpers shared by the integration tests: they drive the library through its C ABI.
+#![allow(dead_code)]
+
+pub use sinew::ffi::body::*;
+pub use sinew::ffi::cloth::*;
+pub use sinew::ffi::result::SinewResult;
+pub use sinew::ffi::result::SinewResult::*;
+pub use sinew::ffi::rope::*;
+pub use sinew::ffi::types::*;
+pub use sinew::ffi::world::*;
+
+pub fn v3(x: f32, y: f32, z: f32) -> SinewVec3 {
+    SinewVec3 { x, y, z }
+}
+
+pub fn dist(a: SinewVec3, b: SinewVec3) -> f32 {
+    ((a.x - b.x).powi(2) + (a.y - b.y).powi(2) + (a.z - b.z).powi(2)).sqrt()
+}
+
+/// Asserts `SINEW_OK`, showing the native message otherwise.
+#[track_caller]
+pub fn ok(r: SinewResult) {
+    assert_eq!(r, SINEW_OK, "call failed: {}", last_error());
+}
+
+pub fn last_error() -> String {
+    let p = sinew_last_error_message();
+    unsafe { std::ffi::CStr::from_ptr(p) }.to_string_lossy().into_owned()
+}
+
+pub fn world_desc() -> SinewWorldDesc {
+    let mut d = std::mem::MaybeUninit::uninit();
+    ok(sinew_world_desc_default(d.as_mut_ptr()));
+    unsafe { d.assume_init() }
+}
+
+pub fn rope_desc() -> SinewRopeDesc {
+    let mut d = std::mem::MaybeUninit::uninit();
+    ok(sinew_rope_desc_default(d.as_mut_ptr()));
+    unsafe { d.assume_init() }
+}
+
+pub fn grid_desc() -> SinewClothGridDesc {
+    let mut d = std::mem::MaybeUninit::uninit();
+    ok(sinew_cloth_grid_desc_default(d.as_mut_ptr()));
+    unsafe { d.assume_init() }
+}
+
+pub fn mesh_desc() -> SinewClothMeshDesc {
+    let mut d = std::mem::MaybeUninit::uninit();
+    ok(sinew_cloth_mesh_desc_default(d.as_mut_ptr()));
+    unsafe { d.assume_init() }
+}
+
+pub fn create_world(d: &SinewWorldDesc) -> SinewWorld {
+    let mut w = SinewWorld::default();
+    ok(sinew_world_create(d, &mut w));
+    w
+}
+
+pub fn create_rope(world: SinewWorld, d: &SinewRopeDesc) -> SinewBody {
+    let mut b = SinewBody::default();
+    ok(sinew_rope_create(world, d, &mut b));
+    b
+}
+
+pub fn create_grid(world: SinewWorld, d: &SinewClothGridDesc) -> SinewBody {
+    let mut b = SinewBody::default();
+    ok(sinew_cloth_create_grid(world, d, &mut b));
+    b
+}
+
+pub fn read_positions(body: SinewBody) -> Vec<SinewVec3> {
+    let mut n = 0usize;
+    ok(sinew_body_get_vertex_count(body, &mut n));
+    let mut out = vec![SinewVec3::default(); n];
+    ok(sinew_body_read_positions(body, out.as_mut_ptr(), n));
+    out
+}
