@@ -1,1 +1,90 @@
-fn main() {}
+//! Criterion benches of DESIGN.md's scenes: `S1/sinew`, `S1/chapter`, `S2/sinew`,
+//! `S2/chapter`, each one 1/60 s step of a scene warmed up by 60 steps.
+//!
+//! `sinew` runs the scene's iteration budget K as K substeps × 1 iteration, rigid, no
+//! damping, on a one-thread worker pool (the chapter's solver is single-threaded);
+//! `chapter` is the chapter's algorithm in plain Rust (`benches/chapter`). The scene keeps
+//! moving while criterion samples it; both solvers cost the same at every step of a swing.
+//! `cargo run --release --example bench` gives the full table (threads, stretch, ratios).
+
+#[path = "chapter/mod.rs"]
+mod chapter;
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use chapter::scenes::{self, Scene};
+use criterion::{Criterion, criterion_group, criterion_main};
+use sinew::body::Material;
+use sinew::cloth::{GridPins, GridSpec};
+use sinew::math::Quat;
+use sinew::world::{WorkerPool, World, WorldSettings};
+
+fn sinew_world(scene: &Scene) -> World {
+    let k = scene.iterations as u32;
+    let settings = WorldSettings {
+        gravity: scenes::GRAVITY,
+        fixed_rate_hz: 60.0,
+        substeps: k,
+        iterations: 1,
+        thread_count: 1,
+        max_steps_per_frame: 4,
+        interpolate: false,
+    };
+    let mut world = World::new(settings).expect("valid world settings");
+    let material = Material { damping: 0.0, stretch_compliance: 0.0, shear_compliance: 0.0, bend_compliance: 0.0, ..Material::default() };
+    for &origin in &scene.origins {
+        let spec = GridSpec {
+            columns: scene.cols as u32,
+            rows: scene.rows as u32,
+            spacing: scene.spacing,
+            origin,
+            orientation: Quat::IDENTITY,
+            pins: GridPins::TopRow,
+            material,
+        };
+        world.create_grid(&spec).expect("valid grid");
+    }
+    world
+}
+
+fn bench_scene(c: &mut Criterion, scene: &Scene) {
+    let mut group = c.benchmark_group(scene.name);
+    group.sample_size(10).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(4));
+
+    let pool = WorkerPool::new(1).expect("worker pool");
+    let mut world = sinew_world(scene);
+    pool.install(|| {
+        for _ in 0..scenes::WARM_UP_STEPS {
+            world.step(scenes::DT).expect("step");
+        }
+    });
+    group.bench_function("sinew", |b| {
+        // Time inside the pool, so no sample pays for the hand-off to the worker thread.
+        b.iter_custom(|iters| {
+            pool.install(|| {
+                let t = Instant::now();
+                for _ in 0..iters {
+                    world.step(black_box(scenes::DT)).expect("step");
+                }
+                t.elapsed()
+            })
+        })
+    });
+    black_box(&world.bodies);
+
+    let mut cloths = scenes::chapter(scene);
+    for _ in 0..scenes::WARM_UP_STEPS {
+        scenes::chapter_step(&mut cloths);
+    }
+    group.bench_function("chapter", |b| b.iter(|| scenes::chapter_step(black_box(&mut cloths))));
+    group.finish();
+}
+
+fn scenes_bench(c: &mut Criterion) {
+    bench_scene(c, &scenes::s1());
+    bench_scene(c, &scenes::s2());
+}
+
+criterion_group!(benches, scenes_bench);
+criterion_main!(benches);

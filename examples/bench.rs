@@ -1,0 +1,222 @@
+//! Times DESIGN.md's benchmark scenes with Sinew and with the chapter's algorithm, in one run.
+//!
+//! ```text
+//! cargo run --release --example bench [-- --scene S1] [--threads N] [--steps N]
+//! ```
+//!
+//! Per scene, thread count and solver one line: the median wall time of one 1/60 s step over
+//! the measured steps (after 60 warm-up steps), particles, constraints, the largest stretch
+//! `|length/rest − 1|` at the end, and the ratio to the chapter's time in this same run
+//! (the machine is shared: compare ratios, not microseconds across runs). Then a markdown
+//! table of the same numbers.
+//!
+//! Solvers:
+//! - `chapter`: the chapter's Verlet cloth in plain Rust (`benches/chapter`), one thread;
+//! - `sinew`: the scene's iteration budget K as K substeps × 1 iteration ("Small Steps");
+//! - `sinew-plain`: 1 substep × K iterations, the chapter's scheme inside Sinew.
+//!
+//! All rigid (compliance 0), no damping.
+
+#[path = "../benches/chapter/mod.rs"]
+mod chapter;
+
+use std::time::Instant;
+
+use chapter::scenes::{self, Scene};
+use sinew::body::Material;
+use sinew::cloth::{GridPins, GridSpec};
+use sinew::math::Quat;
+use sinew::world::{WorkerPool, World, WorldSettings};
+
+struct Args {
+    scenes: Vec<String>,
+    threads: Vec<u32>,
+    steps: usize,
+}
+
+fn parse_args() -> Args {
+    let mut args = Args { scenes: Vec::new(), threads: Vec::new(), steps: scenes::MEASURED_STEPS };
+    let mut it = std::env::args().skip(1);
+    while let Some(a) = it.next() {
+        let mut value = |name: &str| it.next().unwrap_or_else(|| usage(&format!("{name} needs a value")));
+        match a.as_str() {
+            "--scene" => args.scenes.push(value("--scene").to_uppercase()),
+            "--threads" => args.threads.push(value("--threads").parse().unwrap_or_else(|_| usage("--threads takes a number"))),
+            "--steps" => args.steps = value("--steps").parse().unwrap_or_else(|_| usage("--steps takes a number")),
+            "--bench" => {} // passed by `cargo bench --examples`
+            "-h" | "--help" => usage(""),
+            other => usage(&format!("unknown argument {other}")),
+        }
+    }
+    if args.scenes.is_empty() {
+        args.scenes = ["S1", "S2", "S3", "S4"].map(String::from).to_vec();
+    }
+    if args.threads.is_empty() {
+        args.threads = vec![1, 2];
+    }
+    if args.steps == 0 || args.threads.contains(&0) {
+        usage("--steps and --threads must be at least 1");
+    }
+    args
+}
+
+fn usage(err: &str) -> ! {
+    if !err.is_empty() {
+        eprintln!("error: {err}");
+    }
+    eprintln!("usage: bench [--scene S1|S2|S3|S4]... [--threads N]... [--steps N]");
+    std::process::exit(if err.is_empty() { 0 } else { 2 })
+}
+
+/// One measured configuration.
+struct Row {
+    scene: &'static str,
+    solver: &'static str,
+    threads: u32,
+    us_per_step: f64,
+    particles: usize,
+    constraints: usize,
+    max_stretch: f32,
+    ratio: f64,
+}
+
+impl Row {
+    fn print(&self) {
+        println!(
+            "scene={} solver={} threads={} us_per_step={:.1} particles={} constraints={} max_stretch={:.4} ratio_to_chapter={:.2}",
+            self.scene, self.solver, self.threads, self.us_per_step, self.particles, self.constraints, self.max_stretch, self.ratio
+        );
+    }
+}
+
+fn median_us(mut times: Vec<f64>) -> f64 {
+    times.sort_by(f64::total_cmp);
+    let n = times.len();
+    if n % 2 == 1 { times[n / 2] } else { 0.5 * (times[n / 2 - 1] + times[n / 2]) }
+}
+
+/// Runs warm-up then `steps` timed steps; returns the median step time (µs).
+fn time_steps(steps: usize, mut step: impl FnMut()) -> f64 {
+    for _ in 0..scenes::WARM_UP_STEPS {
+        step();
+    }
+    let mut times = Vec::with_capacity(steps);
+    for _ in 0..steps {
+        let t = Instant::now();
+        step();
+        times.push(t.elapsed().as_secs_f64() * 1e6);
+    }
+    median_us(times)
+}
+
+fn run_chapter(scene: &Scene, steps: usize) -> Row {
+    let mut cloths = scenes::chapter(scene);
+    let us = time_steps(steps, || scenes::chapter_step(&mut cloths));
+    Row {
+        scene: scene.name,
+        solver: "chapter",
+        threads: 1,
+        us_per_step: us,
+        particles: cloths.iter().map(|c| c.particles.len()).sum(),
+        constraints: cloths.iter().map(|c| c.constraints.len()).sum(),
+        max_stretch: scenes::chapter_max_stretch(&cloths),
+        ratio: 1.0,
+    }
+}
+
+fn sinew_world(scene: &Scene, substeps: u32, iterations: u32) -> World {
+    let settings = WorldSettings {
+        gravity: scenes::GRAVITY,
+        fixed_rate_hz: 60.0,
+        substeps,
+        iterations,
+        thread_count: 1,
+        max_steps_per_frame: 4,
+        interpolate: false,
+    };
+    let mut world = World::new(settings).expect("valid world settings");
+    let material = Material {
+        damping: 0.0,
+        stretch_compliance: 0.0,
+        shear_compliance: 0.0,
+        bend_compliance: 0.0,
+        ..Material::default()
+    };
+    for &origin in &scene.origins {
+        let spec = GridSpec {
+            columns: scene.cols as u32,
+            rows: scene.rows as u32,
+            spacing: scene.spacing,
+            origin,
+            orientation: Quat::IDENTITY,
+            pins: GridPins::TopRow,
+            material,
+        };
+        world.create_grid(&spec).expect("valid grid");
+    }
+    world
+}
+
+fn run_sinew(scene: &Scene, solver: &'static str, substeps: u32, iterations: u32, threads: u32, steps: usize, chapter_us: f64) -> Row {
+    let mut world = sinew_world(scene, substeps, iterations);
+    let pool = WorkerPool::new(threads).expect("worker pool");
+    // The whole loop runs inside the pool, so the timings hold no hand-off to the pool.
+    let us = pool.install(|| {
+        time_steps(steps, || {
+            world.step(scenes::DT).expect("step");
+        })
+    });
+    assert_eq!(world.stats().steps as usize, scenes::WARM_UP_STEPS + steps, "one fixed step per 1/60 s frame");
+    let st = world.stats();
+    Row {
+        scene: scene.name,
+        solver,
+        threads,
+        us_per_step: us,
+        particles: st.particle_count as usize,
+        constraints: st.constraint_count as usize,
+        max_stretch: world.bodies.values().map(|b| b.max_stretch()).fold(0.0, f32::max),
+        ratio: us / chapter_us,
+    }
+}
+
+fn main() {
+    let args = parse_args();
+    let mut rows = Vec::new();
+    for name in &args.scenes {
+        let scene = match name.as_str() {
+            "S1" => scenes::s1(),
+            "S2" => scenes::s2(),
+            "S3" => {
+                println!("scene=S3 TODO: not measured, Sinew has no colliders yet (S3 = S1 + a static sphere)");
+                continue;
+            }
+            "S4" => {
+                println!("scene=S4 TODO: not measured, Sinew has no ragdolls yet");
+                continue;
+            }
+            other => usage(&format!("unknown scene {other}")),
+        };
+        let chapter = run_chapter(&scene, args.steps);
+        chapter.print();
+        let chapter_us = chapter.us_per_step;
+        rows.push(chapter);
+        let k = scene.iterations as u32;
+        for (solver, substeps, iterations) in [("sinew", k, 1), ("sinew-plain", 1, k)] {
+            for &threads in &args.threads {
+                let row = run_sinew(&scene, solver, substeps, iterations, threads, args.steps, chapter_us);
+                row.print();
+                rows.push(row);
+            }
+        }
+    }
+    println!();
+    println!("| scene | solver | threads | µs/step | ratio | max stretch |");
+    println!("|---|---|---|---|---|---|");
+    for r in &rows {
+        println!(
+            "| {} | {} | {} | {:.1} | {:.2} | {:.4} |",
+            r.scene, r.solver, r.threads, r.us_per_step, r.ratio, r.max_stretch
+        );
+    }
+}

@@ -1,0 +1,299 @@
+//! The C ABI contract on bad input: every class gets its own code and a readable message,
+//! outputs are untouched on failure, the body is unchanged and the world keeps stepping.
+
+mod common;
+use common::*;
+
+struct Scene {
+    world: SinewWorld,
+    cloth: SinewBody,
+}
+
+fn scene() -> Scene {
+    let mut wd = world_desc();
+    wd.thread_count = 2;
+    let world = create_world(&wd);
+    let mut gd = grid_desc();
+    gd.columns = 6;
+    gd.rows = 5;
+    let cloth = create_grid(world, &gd);
+    ok(sinew_world_step(world, 1.0 / 60.0));
+    Scene { world, cloth }
+}
+
+fn snapshot(b: SinewBody) -> (Vec<SinewVec3>, SinewBodyInfo, SinewMaterial) {
+    let mut info = SinewBodyInfo::default();
+    ok(sinew_body_get_info(b, &mut info));
+    let mut m = std::mem::MaybeUninit::uninit();
+    ok(sinew_body_get_material(b, m.as_mut_ptr()));
+    (read_positions(b), info, unsafe { m.assume_init() })
+}
+
+/// Runs a call that must fail with `code`; checks the message, that the body is unchanged
+/// and that the world still steps afterwards.
+#[track_caller]
+fn expect_failure(s: &Scene, code: SinewResult, call: impl FnOnce() -> SinewResult) -> String {
+    let before = snapshot(s.cloth);
+    let got = call();
+    let msg = last_error();
+    assert_eq!(got, code, "message: {msg}");
+    let name = format!("{code:?}");
+    assert!(msg.starts_with(&name) && msg.len() > name.len() + 5, "message should name {name} and say why: {msg:?}");
+    assert_eq!(snapshot(s.cloth), before, "a failing call changed the body");
+    ok(sinew_world_step(s.world, 1.0 / 60.0));
+    msg
+}
+
+#[test]
+fn null_pointers() {
+    let s = scene();
+    let mut out = vec![SinewVec3::default(); 30];
+    expect_failure(&s, SINEW_NULL_POINTER, || sinew_world_create(std::ptr::null(), &mut SinewWorld::default()));
+    let wd = world_desc();
+    expect_failure(&s, SINEW_NULL_POINTER, || sinew_world_create(&wd, std::ptr::null_mut()));
+    let m = expect_failure(&s, SINEW_NULL_POINTER, || sinew_body_read_positions(s.cloth, std::ptr::null_mut(), 30));
+    assert!(m.contains("out_positions"), "{m}");
+    expect_failure(&s, SINEW_NULL_POINTER, || sinew_body_set_pin_targets(s.cloth, std::ptr::null(), 1, out.as_ptr(), 1));
+    expect_failure(&s, SINEW_NULL_POINTER, || sinew_body_teleport(s.cloth, std::ptr::null()));
+    expect_failure(&s, SINEW_NULL_POINTER, || sinew_body_get_bounds(s.cloth, out.as_mut_ptr(), std::ptr::null_mut()));
+    expect_failure(&s, SINEW_NULL_POINTER, || sinew_cloth_create_grid(s.world, std::ptr::null(), &mut SinewBody::default()));
+    let mut md = mesh_desc();
+    md.vertex_count = 3;
+    md.index_count = 3;
+    expect_failure(&s, SINEW_NULL_POINTER, || sinew_cloth_create_mesh(s.world, &md, &mut SinewBody::default()));
+    expect_failure(&s, SINEW_NULL_POINTER, || sinew_world_desc_default(std::ptr::null_mut()));
+    ok(sinew_world_destroy(s.world));
+}
+
+#[test]
+fn short_buffers_and_mismatched_lengths() {
+    let s = scene();
+    let mut out = vec![SinewVec3 { x: 7.0, y: 7.0, z: 7.0 }; 29];
+    expect_failure(&s, SINEW_BUFFER_TOO_SMALL, || sinew_body_read_positions(s.cloth, out.as_mut_ptr(), 29));
+    expect_failure(&s, SINEW_BUFFER_TOO_SMALL, || sinew_body_read_normals(s.cloth, out.as_mut_ptr(), 29));
+    assert!(out.iter().all(|v| v.x == 7.0), "nothing is written on failure");
+    let idx = [0u32, 1];
+    let t = [v3(0.0, 0.0, 0.0)];
+    expect_failure(&s, SINEW_INVALID_ARGUMENT, || sinew_body_set_pin_targets(s.cloth, idx.as_ptr(), 2, t.as_ptr(), 1));
+    // A length no buffer can have.
+    expect_failure(&s, SINEW_TOO_LARGE, || sinew_body_pin(s.cloth, idx.as_ptr(), usize::MAX));
+    ok(sinew_world_destroy(s.world));
+}
+
+#[test]
+fn out_of_range_indices() {
+    let s = scene();
+    let idx = [3u32, 30];
+    let t = [v3(0.0, 0.0, 0.0), v3(1.0, 0.0, 0.0)];
+    let m = expect_failure(&s, SINEW_OUT_OF_RANGE, || sinew_body_set_pin_targets(s.cloth, idx.as_ptr(), 2, t.as_ptr(), 2));
+    assert!(m.contains("30"), "{m}");
+    expect_failure(&s, SINEW_OUT_OF_RANGE, || sinew_body_pin(s.cloth, idx.as_ptr(), 2));
+    expect_failure(&s, SINEW_OUT_OF_RANGE, || sinew_body_unpin(s.cloth, idx.as_ptr(), 2));
+    let mut gd = grid_desc();
+    let pins = [0u32, 256];
+    gd.pin_mode = SINEW_PIN_LIST;
+    gd.pin_indices = pins.as_ptr();
+    gd.pin_count = 2;
+    expect_failure(&s, SINEW_OUT_OF_RANGE, || sinew_cloth_create_grid(s.world, &gd, &mut SinewBody::default()));
+    let pos = [v3(0.0, 0.0, 0.0), v3(1.0, 0.0, 0.0), v3(0.0, 0.0, 1.0)];
+    let tri = [0u32, 1, 3];
+    let mut md = mesh_desc();
+    md.positions = pos.as_ptr();
+    md.vertex_count = 3;
+    md.indices = tri.as_ptr();
+    md.index_count = 3;
+    expect_failure(&s, SINEW_OUT_OF_RANGE, || sinew_cloth_create_mesh(s.world, &md, &mut SinewBody::default()));
+    ok(sinew_world_destroy(s.world));
+}
+
+#[test]
+fn non_finite_inputs() {
+    let s = scene();
+    let idx = [0u32];
+    let t = [v3(f32::NAN, 0.0, 0.0)];
+    expect_failure(&s, SINEW_NON_FINITE, || sinew_body_set_pin_targets(s.cloth, idx.as_ptr(), 1, t.as_ptr(), 1));
+    expect_failure(&s, SINEW_NON_FINITE, || sinew_world_step(s.world, f32::NAN));
+    expect_failure(&s, SINEW_NON_FINITE, || sinew_world_step(s.world, f32::INFINITY));
+    let mut m = SinewMat4 { m: [0.0; 16] };
+    m.m[0] = 1.0;
+    m.m[5] = 1.0;
+    m.m[10] = 1.0;
+    m.m[15] = 1.0;
+    m.m[12] = f32::INFINITY;
+    expect_failure(&s, SINEW_NON_FINITE, || sinew_body_teleport(s.cloth, &m));
+    let mut gd = grid_desc();
+    gd.origin.y = f32::NAN;
+    expect_failure(&s, SINEW_NON_FINITE, || sinew_cloth_create_grid(s.world, &gd, &mut SinewBody::default()));
+    let mut gd = grid_desc();
+    gd.material.stretch_compliance = f32::NAN;
+    expect_failure(&s, SINEW_NON_FINITE, || sinew_cloth_create_grid(s.world, &gd, &mut SinewBody::default()));
+    let mut mat = std::mem::MaybeUninit::uninit();
+    ok(sinew_material_default(mat.as_mut_ptr()));
+    let mut mat = unsafe { mat.assume_init() };
+    mat.damping = f32::NAN;
+    expect_failure(&s, SINEW_NON_FINITE, || sinew_body_set_material(s.cloth, &mat));
+    let pts = [v3(0.0, 0.0, 0.0), v3(f32::NAN, 1.0, 0.0)];
+    let mut rd = rope_desc();
+    rd.points = pts.as_ptr();
+    rd.point_count = 2;
+    expect_failure(&s, SINEW_NON_FINITE, || sinew_rope_create(s.world, &rd, &mut SinewBody::default()));
+    expect_failure(&s, SINEW_NON_FINITE, || sinew_world_set_gravity(s.world, v3(0.0, f32::NEG_INFINITY, 0.0)));
+    ok(sinew_world_destroy(s.world));
+}
+
+#[test]
+fn stale_wrong_kind_and_foreign_handles() {
+    let s = scene();
+    let mut gd = grid_desc();
+    gd.columns = 3;
+    gd.rows = 3;
+    let doomed = create_grid(s.world, &gd);
+    ok(sinew_body_destroy(doomed));
+    expect_failure(&s, SINEW_INVALID_HANDLE, || sinew_body_destroy(doomed));
+    let mut out = vec![SinewVec3::default(); 9];
+    expect_failure(&s, SINEW_INVALID_HANDLE, || sinew_body_read_positions(doomed, out.as_mut_ptr(), 9));
+    // A world handle where a body is expected, and the reverse.
+    expect_failure(&s, SINEW_INVALID_HANDLE, || sinew_body_destroy(SinewBody { id: s.world.id }));
+    expect_failure(&s, SINEW_INVALID_HANDLE, || sinew_world_step(SinewWorld { id: s.cloth.id }, 0.01));
+    expect_failure(&s, SINEW_INVALID_HANDLE, || sinew_world_step(SinewWorld { id: 0 }, 0.01));
+    expect_failure(&s, SINEW_INVALID_HANDLE, || sinew_body_destroy(SinewBody { id: u64::MAX }));
+    // A body of a destroyed world stays invalid even when a new world takes its slot.
+    let other = create_world(&world_desc());
+    let orphan = create_grid(other, &gd);
+    ok(sinew_world_destroy(other));
+    let _reuse = create_world(&world_desc());
+    expect_failure(&s, SINEW_INVALID_HANDLE, || sinew_body_read_positions(orphan, out.as_mut_ptr(), 9));
+    expect_failure(&s, SINEW_INVALID_HANDLE, || sinew_world_destroy(other));
+    ok(sinew_world_destroy(_reuse));
+    ok(sinew_world_destroy(s.world));
+    assert_eq!(sinew_world_destroy(s.world), SINEW_INVALID_HANDLE);
+}
+
+#[test]
+fn zero_negative_and_absurd_sizes() {
+    let s = scene();
+    let mut gd = grid_desc();
+    gd.columns = 0;
+    expect_failure(&s, SINEW_INVALID_ARGUMENT, || sinew_cloth_create_grid(s.world, &gd, &mut SinewBody::default()));
+    let mut gd = grid_desc();
+    gd.spacing = -0.1;
+    expect_failure(&s, SINEW_INVALID_ARGUMENT, || sinew_cloth_create_grid(s.world, &gd, &mut SinewBody::default()));
+    let mut gd = grid_desc();
+    gd.spacing = 0.0;
+    expect_failure(&s, SINEW_INVALID_ARGUMENT, || sinew_cloth_create_grid(s.world, &gd, &mut SinewBody::default()));
+    let mut gd = grid_desc();
+    gd.pin_mode = 99;
+    expect_failure(&s, SINEW_INVALID_ARGUMENT, || sinew_cloth_create_grid(s.world, &gd, &mut SinewBody::default()));
+    let mut gd = grid_desc();
+    gd.columns = 100_000;
+    gd.rows = 100_000;
+    let m = expect_failure(&s, SINEW_TOO_LARGE, || sinew_cloth_create_grid(s.world, &gd, &mut SinewBody::default()));
+    assert!(m.contains("100000"), "{m}");
+    expect_failure(&s, SINEW_INVALID_ARGUMENT, || sinew_world_step(s.world, -0.016));
+    let mut mat = std::mem::MaybeUninit::uninit();
+    ok(sinew_material_default(mat.as_mut_ptr()));
+    let mut mat = unsafe { mat.assume_init() };
+    mat.particle_mass = 0.0;
+    expect_failure(&s, SINEW_INVALID_ARGUMENT, || sinew_body_set_material(s.cloth, &mat));
+    let mut wd = world_desc();
+    wd.substeps = 0;
+    expect_failure(&s, SINEW_INVALID_ARGUMENT, || sinew_world_create(&wd, &mut SinewWorld::default()));
+    let mut wd = world_desc();
+    wd.fixed_rate_hz = 0.0;
+    expect_failure(&s, SINEW_INVALID_ARGUMENT, || sinew_world_create(&wd, &mut SinewWorld::default()));
+    let mut wd = world_desc();
+    wd.thread_count = 100_000;
+    expect_failure(&s, SINEW_INVALID_ARGUMENT, || sinew_world_create(&wd, &mut SinewWorld::default()));
+    let pts = [v3(0.0, 0.0, 0.0)];
+    let mut rd = rope_desc();
+    rd.points = pts.as_ptr();
+    rd.point_count = 1;
+    expect_failure(&s, SINEW_INVALID_ARGUMENT, || sinew_rope_create(s.world, &rd, &mut SinewBody::default()));
+    // A huge step is clamped to max_steps_per_frame (slow motion), not an error or a hang.
+    ok(sinew_world_step(s.world, 1.0e9));
+    let mut st = SinewWorldStats::default();
+    ok(sinew_world_get_stats(s.world, &mut st));
+    assert_eq!(st.last_frame_steps, world_desc().max_steps_per_frame);
+    ok(sinew_world_destroy(s.world));
+}
+
+#[test]
+fn calls_during_an_async_step_are_busy() {
+    let s = scene();
+    let before = read_positions(s.cloth);
+    ok(sinew_world_step_begin(s.world, 1.0 / 60.0));
+    let mut out = vec![SinewVec3::default(); 30];
+    let mut stats = SinewWorldStats::default();
+    let idx = [0u32];
+    for r in [
+        sinew_body_read_positions(s.cloth, out.as_mut_ptr(), 30),
+        sinew_body_pin(s.cloth, idx.as_ptr(), 1),
+        sinew_world_step(s.world, 0.01),
+        sinew_world_step_begin(s.world, 0.01),
+        sinew_world_get_stats(s.world, &mut stats),
+        sinew_body_destroy(s.cloth),
+        sinew_world_destroy(s.world),
+    ] {
+        assert_eq!(r, SINEW_BUSY, "{}", last_error());
+        assert!(last_error().starts_with("SINEW_BUSY"));
+    }
+    ok(sinew_world_step_end(s.world));
+    assert_eq!(sinew_world_step_end(s.world), SINEW_INVALID_ARGUMENT, "end without begin");
+    let after = read_positions(s.cloth);
+    assert_ne!(before, after, "the async step ran");
+    ok(sinew_world_step(s.world, 1.0 / 60.0));
+    ok(sinew_world_destroy(s.world));
+}
+
+#[test]
+fn async_step_equals_sync_step_bit_for_bit() {
+    let a = scene();
+    let b = scene();
+    for _ in 0..20 {
+        ok(sinew_world_step(a.world, 1.0 / 60.0));
+        ok(sinew_world_step_begin(b.world, 1.0 / 60.0));
+        ok(sinew_world_step_end(b.world));
+    }
+    assert_eq!(read_positions(a.cloth), read_positions(b.cloth));
+    ok(sinew_world_destroy(a.world));
+    ok(sinew_world_destroy(b.world));
+}
+
+#[test]
+fn a_panic_is_caught_and_the_library_keeps_working() {
+    let s = scene();
+    let m = expect_failure(&s, SINEW_PANIC, || sinew_debug_trigger_panic());
+    assert!(m.contains("deliberate panic"), "{m}");
+    ok(sinew_world_step(s.world, 1.0 / 60.0));
+    ok(sinew_world_destroy(s.world));
+}
+
+#[test]
+fn error_messages_are_per_thread_and_outputs_untouched() {
+    let s = scene();
+    assert_eq!(sinew_world_step(s.world, f32::NAN), SINEW_NON_FINITE);
+    let here = last_error();
+    let there = std::thread::spawn(|| {
+        let fresh = last_error();
+        assert_eq!(sinew_body_destroy(SinewBody { id: 1 }), SINEW_INVALID_HANDLE);
+        (fresh, last_error())
+    })
+    .join()
+    .unwrap();
+    assert_eq!(there.0, "", "a thread with no failure has an empty message");
+    assert!(there.1.starts_with("SINEW_INVALID_HANDLE"));
+    assert_eq!(last_error(), here, "another thread's failure does not overwrite this one");
+    let mut out = SinewBody { id: 12345 };
+    let gd = SinewClothGridDesc { columns: 1, ..grid_desc() };
+    assert_eq!(sinew_cloth_create_grid(s.world, &gd, &mut out), SINEW_INVALID_ARGUMENT);
+    assert_eq!(out.id, 12345, "out-pointer written on failure");
+    ok(sinew_world_destroy(s.world));
+}
+
+#[test]
+fn abi_version_matches_the_header() {
+    let header = include_str!("../include/sinew.h");
+    let line = header.lines().find(|l| l.starts_with("#define SINEW_ABI_VERSION")).expect("version in header");
+    let v: u32 = line.split_whitespace().last().unwrap().parse().unwrap();
+    assert_eq!(sinew_abi_version(), v);
+}
