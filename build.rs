@@ -15,6 +15,7 @@ const FFI_FILES: &[&str] = &[
     "src/ffi/body.rs",
     "src/ffi/cloth.rs",
     "src/ffi/rope.rs",
+    "src/ffi/collider.rs",
 ];
 
 fn main() {

@@ -28,8 +28,8 @@ fn sinew_world(scene: &Scene) -> World {
         substeps: k,
         iterations: 1,
         thread_count: 1,
-        max_steps_per_frame: 4,
         interpolate: false,
+        ..WorldSettings::default()
     };
     let mut world = World::new(settings).expect("valid world settings");
     let material = Material { damping: 0.0, stretch_compliance: 0.0, shear_compliance: 0.0, bend_compliance: 0.0, ..Material::default() };

@@ -131,8 +131,8 @@ fn sinew_world(scene: &Scene, substeps: u32, iterations: u32) -> World {
         substeps,
         iterations,
         thread_count: 1,
-        max_steps_per_frame: 4,
         interpolate: false,
+        ..WorldSettings::default()
     };
     let mut world = World::new(settings).expect("valid world settings");
     let material = Material {

@@ -33,6 +33,26 @@
 #define SINEW_PIN_LIST 3
 
 /*
+ Collider shapes.
+ */
+#define SINEW_SHAPE_SPHERE 1
+
+/*
+ Tapered capsule along local Y: radius0 at (0, −half_height, 0), radius1 at (0, +half_height, 0).
+ */
+#define SINEW_SHAPE_CAPSULE 2
+
+/*
+ Half-space: solid below the local XZ plane (normal local +Y).
+ */
+#define SINEW_SHAPE_PLANE 3
+
+/*
+ Oriented box with `half_extents`.
+ */
+#define SINEW_SHAPE_BOX 4
+
+/*
  Body kinds reported by `sinew_body_get_info`.
  */
 #define SINEW_BODY_CLOTH 1
@@ -85,6 +105,11 @@ typedef enum SinewResult {
    */
   SINEW_OUT_OF_MEMORY = 10,
 } SinewResult;
+
+/*
+ A rigid transform with uniform scale.
+ */
+typedef struct Pose Pose;
 
 /*
  Handle to a body (cloth, rope). `id == 0` is never valid.
@@ -150,6 +175,26 @@ typedef struct SinewMaterial {
    Compliance of bend constraints, m/N. Default 0.001.
    */
   float bend_compliance;
+  /*
+   Particle radius for collisions (m). Default 0.01.
+   */
+  float thickness;
+  /*
+   Friction against colliders: sticks while sliding < static × push-out. Default 0.5.
+   */
+  float static_friction;
+  /*
+   Friction while sliding. Default 0.4.
+   */
+  float kinetic_friction;
+  /*
+   Meets colliders whose `layers & collision_mask != 0`. Default all bits.
+   */
+  uint32_t collision_mask;
+  /*
+   1: particles of the body keep 2 × thickness apart. Default 0.
+   */
+  uint32_t self_collision;
 } SinewMaterial;
 
 /*
@@ -167,6 +212,7 @@ typedef struct SinewVec3 {
 typedef struct SinewMat4 {
   float m[16];
 } SinewMat4;
+#define SinewMat4_IDENTITY (SinewMat4){ .m = { 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, } }
 
 /*
  A rotation quaternion (16 bytes; Unity's `Quaternion`).
@@ -242,6 +288,52 @@ typedef struct SinewWorld {
 } SinewWorld;
 
 /*
+ A collider; fill with `sinew_collider_desc_default` first. Sizes are in the local frame of
+ `transform` (rotation, uniform scale, translation), so a bone's scale scales the shape.
+ */
+typedef struct SinewColliderDesc {
+  /*
+   One of `SINEW_SHAPE_*`. Default sphere.
+   */
+  uint32_t shape;
+  /*
+   Sphere radius (m). Default 0.1.
+   */
+  float radius;
+  /*
+   Capsule: half the distance between the two sphere centres (m). Default 0.25.
+   */
+  float half_height;
+  /*
+   Capsule radius at −half_height (m). Default 0.1.
+   */
+  float radius0;
+  /*
+   Capsule radius at +half_height (m). Default 0.1.
+   */
+  float radius1;
+  /*
+   Box half extents (m). Default (0.1, 0.1, 0.1).
+   */
+  struct SinewVec3 half_extents;
+  /*
+   Layer bits; bodies meet it when `layers & material.collision_mask != 0`. Default 1.
+   */
+  uint32_t layers;
+  /*
+   Initial transform, column-major. Default identity.
+   */
+  struct SinewMat4 transform;
+} SinewColliderDesc;
+
+/*
+ Handle to a collider. `id == 0` is never valid.
+ */
+typedef struct SinewCollider {
+  uint64_t id;
+} SinewCollider;
+
+/*
  A rope through `points`, each joined to the next.
  */
 typedef struct SinewRopeDesc {
@@ -315,6 +407,8 @@ typedef struct SinewWorldStats {
   float alpha;
 } SinewWorldStats;
 
+
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -323,6 +417,15 @@ extern "C" {
  Destroys a body; its handle becomes invalid. A second destroy is `SINEW_INVALID_HANDLE`.
  */
 enum SinewResult sinew_body_destroy(struct SinewBody body);
+
+/*
+ Turns particle contact between two bodies of one world on (`enabled` = 1) or off (0).
+ Each body's `thickness` is its particles' radius. For contact of a body with itself, set
+ `self_collision` in its material.
+ */
+enum SinewResult sinew_body_set_collision_pair(struct SinewBody a,
+                                               struct SinewBody b,
+                                               uint32_t enabled);
 
 /*
  Describes a body: kind, particle, vertex, constraint and triangle counts.
@@ -424,6 +527,42 @@ enum SinewResult sinew_cloth_create_grid(struct SinewWorld world,
 enum SinewResult sinew_cloth_create_mesh(struct SinewWorld world,
                                          const struct SinewClothMeshDesc *desc,
                                          struct SinewBody *out_body);
+
+/*
+ Fills `out_desc` with a 0.1 m sphere on layer 1 at the origin.
+ */
+enum SinewResult sinew_collider_desc_default(struct SinewColliderDesc *out_desc);
+
+/*
+ Creates a collider.
+ */
+enum SinewResult sinew_collider_create(struct SinewWorld world,
+                                       const struct SinewColliderDesc *desc,
+                                       struct SinewCollider *out_collider);
+
+/*
+ Sets where the collider is at the end of the next `sinew_world_step` (rotation, uniform
+ scale, translation; column-major, e.g. a bone's `localToWorldMatrix`). During the step it
+ sweeps from where it was, so fast limbs do not pass through cloth.
+ */
+enum SinewResult sinew_collider_set_transform(struct SinewCollider collider,
+                                              const struct SinewMat4 *transform);
+
+/*
+ Moves the collider without sweeping (a teleport: nothing between is touched).
+ */
+enum SinewResult sinew_collider_teleport(struct SinewCollider collider,
+                                         const struct SinewMat4 *transform);
+
+/*
+ Changes the collider's layer bits.
+ */
+enum SinewResult sinew_collider_set_layers(struct SinewCollider collider, uint32_t layers);
+
+/*
+ Destroys a collider. Bodies never hold colliders, so this is safe at any time.
+ */
+enum SinewResult sinew_collider_destroy(struct SinewCollider collider);
 
 /*
  Fills `out_desc` with an empty rope description (bend on, default material).

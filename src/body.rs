@@ -12,6 +12,9 @@ use std::sync::Arc;
 use crate::error::{Error, Result, check_finite, check_non_negative, check_positive, try_filled};
 use crate::math::{Mat4, Vec3, is_finite3};
 use crate::solver::constraints::distance::{self, DistanceConstraints, KIND_BEND, KIND_COUNT, KIND_SHEAR, KIND_STRETCH};
+use crate::collider::{Pose, Shape};
+use crate::solver::collision::{self, ContactParams};
+use crate::solver::particle_contact::{self, HashScratch};
 use crate::solver::{integrate, velocity, xpbd};
 
 /// What a body is; selects nothing in the solver, only what the host is told.
@@ -38,6 +41,16 @@ pub struct Material {
     /// Compliance (m/N) of bend constraints (distance to the particle two over, or across
     /// each pair of adjacent triangles of a mesh).
     pub bend_compliance: f32,
+    /// Particle radius for collisions (m).
+    pub thickness: f32,
+    /// Coulomb friction against colliders: a contact sticks while tangential motion is
+    /// below `static_friction` × normal correction, else loses `kinetic_friction` × it.
+    pub static_friction: f32,
+    pub kinetic_friction: f32,
+    /// The body meets colliders whose `layers & collision_mask != 0`.
+    pub collision_mask: u32,
+    /// Particles of this body keep `2 × thickness` apart from each other.
+    pub self_collision: bool,
 }
 
 impl Default for Material {
@@ -49,6 +62,11 @@ impl Default for Material {
             stretch_compliance: 0.0,
             shear_compliance: 0.0,
             bend_compliance: 1e-3,
+            thickness: 0.01,
+            static_friction: 0.5,
+            kinetic_friction: 0.4,
+            collision_mask: u32::MAX,
+            self_collision: false,
         }
     }
 }
@@ -67,6 +85,12 @@ impl Material {
         check_non_negative(self.stretch_compliance, "material.stretch_compliance")?;
         check_non_negative(self.shear_compliance, "material.shear_compliance")?;
         check_non_negative(self.bend_compliance, "material.bend_compliance")?;
+        check_non_negative(self.thickness, "material.thickness")?;
+        if self.thickness > 10.0 {
+            return Err(Error::invalid(format!("material.thickness must be at most 10 m (got {})", self.thickness)));
+        }
+        check_non_negative(self.static_friction, "material.static_friction")?;
+        check_non_negative(self.kinetic_friction, "material.kinetic_friction")?;
         Ok(())
     }
 
@@ -88,6 +112,9 @@ pub struct Topology {
     pub triangles: Vec<[u32; 3]>,
     /// Host vertex → particle, for meshes whose seams were welded; `None` means identity.
     pub vertex_to_particle: Option<Vec<u32>>,
+    /// Particle positions in the rest shape, up to a rigid motion (for self-collision:
+    /// particles that touch at rest never collide).
+    pub rest: Vec<Vec3>,
 }
 
 impl Topology {
@@ -148,6 +175,25 @@ pub struct Body {
     pin_slot: Vec<u32>,
     /// Times a non-finite state was detected and rolled back.
     pub recoveries: u32,
+    /// Colliders (indices into the step's collider list) near this body during the step.
+    candidates: Vec<u32>,
+    /// Self-collision candidate pairs for the step.
+    self_pairs: Vec<[u32; 2]>,
+    scratch: HashScratch,
+    /// Largest distance a particle can travel in the current fixed step (m), for broad phases.
+    pub step_margin: f32,
+}
+
+/// A collider as one fixed step sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct ColliderFrame {
+    pub shape: Shape,
+    pub layers: u32,
+    /// Pose at the start and end of the fixed step.
+    pub from: Pose,
+    pub to: Pose,
+    /// World bounds over the step, `None` for unbounded shapes.
+    pub bounds: Option<(Vec3, Vec3)>,
 }
 
 impl Body {
@@ -169,6 +215,10 @@ impl Body {
             w_free,
             topology,
             recoveries: 0,
+            candidates: Vec::new(),
+            self_pairs: Vec::new(),
+            scratch: HashScratch::default(),
+            step_margin: 0.0,
         };
         for i in 0..n {
             if body.w_free[i] == 0.0 {
@@ -291,32 +341,99 @@ impl Body {
         Ok(())
     }
 
-    /// One fixed step of `p.substeps` substeps.
-    pub fn step(&mut self, p: &StepParams) {
-        self.x_step_start.copy_from_slice(&self.x);
-        let compliances = self.material.compliances();
-        let alpha_tilde = compliances.map(|c| xpbd::scaled_compliance(c, p.h));
-        let gravity = p.gravity * self.material.gravity_scale;
-        let topo = &*self.topology;
+    /// One fixed step of `p.substeps` substeps, alone (no contact with other bodies).
+    pub fn step(&mut self, p: &StepParams, colliders: &[ColliderFrame]) {
+        self.begin_step(p, colliders);
         for s in 0..p.substeps {
-            let t = p.pin_t0 + (p.pin_t1 - p.pin_t0) * ((s + 1) as f32 / p.substeps as f32);
-            integrate::integrate(&mut self.x, &mut self.x_prev, &mut self.v, &self.w, gravity, self.material.damping, p.h);
-            integrate::drive_pins(&mut self.x, &self.pins.index, &self.pins.from, &self.pins.to, t);
-            self.lambda.fill(0.0);
-            for _ in 0..p.iterations {
-                for batch in &topo.constraints.batches {
-                    distance::solve(
-                        &mut self.x,
-                        &self.w,
-                        &topo.constraints,
-                        batch.start as usize..batch.end as usize,
-                        &mut self.lambda,
-                        &alpha_tilde,
-                    );
+            self.predict(p, s);
+            self.finish_substep(p, s, colliders);
+        }
+        self.end_step();
+    }
+
+    fn contact_params(&self) -> ContactParams {
+        ContactParams {
+            thickness: self.material.thickness,
+            static_friction: self.material.static_friction,
+            kinetic_friction: self.material.kinetic_friction,
+        }
+    }
+
+    /// Start of a fixed step: remember the state, find the colliders and self-collision
+    /// pairs this step can reach (broad phase, once per step).
+    pub fn begin_step(&mut self, p: &StepParams, colliders: &[ColliderFrame]) {
+        self.x_step_start.copy_from_slice(&self.x);
+        let step_time = p.h * p.substeps as f32;
+        let vmax = self.v.iter().fold(0.0f32, |m, v| m.max(v.length_squared())).sqrt();
+        let g = (p.gravity * self.material.gravity_scale).length();
+        let pin_motion = (0..self.pins.index.len())
+            .map(|k| (self.pins.to[k] - self.pins.from[k]).length())
+            .fold(0.0f32, f32::max);
+        self.step_margin = vmax * step_time + 0.5 * g * step_time * step_time + pin_motion + self.material.thickness;
+        self.candidates.clear();
+        if !colliders.is_empty() {
+            let (lo, hi) = self.bounds();
+            let (lo, hi) = (lo - Vec3::splat(self.step_margin), hi + Vec3::splat(self.step_margin));
+            for (k, c) in colliders.iter().enumerate() {
+                if c.layers & self.material.collision_mask == 0 {
+                    continue;
+                }
+                let near = match c.bounds {
+                    None => true,
+                    Some((clo, chi)) => clo.cmple(hi).all() && chi.cmpge(lo).all(),
+                };
+                if near {
+                    self.candidates.push(k as u32);
                 }
             }
-            velocity::update(&self.x, &self.x_prev, &mut self.v, p.h);
         }
+        self.self_pairs.clear();
+        if self.material.self_collision && self.material.thickness > 0.0 {
+            let d = 2.0 * self.material.thickness;
+            particle_contact::find_pairs(
+                &self.x,
+                None,
+                d + 2.0 * self.step_margin,
+                Some((&self.topology.rest, d)),
+                &mut self.scratch,
+                &mut self.self_pairs,
+            );
+        }
+    }
+
+    /// Substep `s`, first half: predict, drive pins, project constraints.
+    pub fn predict(&mut self, p: &StepParams, s: u32) {
+        let t = p.pin_t0 + (p.pin_t1 - p.pin_t0) * ((s + 1) as f32 / p.substeps as f32);
+        let alpha_tilde = self.material.compliances().map(|c| xpbd::scaled_compliance(c, p.h));
+        let gravity = p.gravity * self.material.gravity_scale;
+        integrate::integrate(&mut self.x, &mut self.x_prev, &mut self.v, &self.w, gravity, self.material.damping, p.h);
+        integrate::drive_pins(&mut self.x, &self.pins.index, &self.pins.from, &self.pins.to, t);
+        self.lambda.fill(0.0);
+        let k = &self.topology.constraints;
+        for _ in 0..p.iterations {
+            for batch in &k.batches {
+                distance::solve(&mut self.x, &self.w, k, batch.start as usize..batch.end as usize, &mut self.lambda, &alpha_tilde);
+            }
+        }
+    }
+
+    /// Substep `s`, second half: self-collision, colliders (swept), velocities.
+    pub fn finish_substep(&mut self, p: &StepParams, s: u32, colliders: &[ColliderFrame]) {
+        if !self.self_pairs.is_empty() {
+            particle_contact::resolve_self(&mut self.x, &self.w, &self.self_pairs, 2.0 * self.material.thickness);
+        }
+        let contact = self.contact_params();
+        let (t0, t1) = (s as f32 / p.substeps as f32, (s + 1) as f32 / p.substeps as f32);
+        for &k in &self.candidates {
+            let c = &colliders[k as usize];
+            let (p0, p1) = (c.from.lerp(&c.to, t0), c.from.lerp(&c.to, t1));
+            collision::collide(&mut self.x, &self.x_prev, &self.w, &c.shape, &p0, &p1, &contact);
+        }
+        velocity::update(&self.x, &self.x_prev, &mut self.v, p.h);
+    }
+
+    /// End of a fixed step: roll back if the state became non-finite.
+    pub fn end_step(&mut self) {
         if !self.x.iter().all(|x| is_finite3(*x)) || !self.v.iter().all(|v| is_finite3(*v)) {
             // An input the checks could not foresee blew the body up: roll back this step
             // and stop it, rather than hand the host NaNs.

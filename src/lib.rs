@@ -15,6 +15,7 @@
 
 pub mod body;
 pub mod cloth;
+pub mod collider;
 pub mod error;
 pub mod ffi;
 pub mod handle;

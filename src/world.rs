@@ -16,7 +16,9 @@ use std::thread::JoinHandle;
 
 use rayon::prelude::*;
 
-use crate::body::{Body, StepParams, Topology};
+use crate::body::{Body, ColliderFrame, StepParams, Topology};
+use crate::collider::Collider;
+use crate::solver::particle_contact::{self, HashScratch};
 use crate::cloth::{self, GridKey, GridSpec, MeshSpec};
 use crate::error::{Error, Result, check_finite, check_non_negative};
 use crate::handle::{Arena, MAX_SLOTS};
@@ -161,6 +163,26 @@ pub struct World {
     steps: u64,
     last_frame_steps: u32,
     grid_cache: HashMap<GridKey, Weak<Topology>>,
+    pub colliders: Arena<Collider>,
+    /// The colliders as the current fixed step sees them (reused buffer).
+    collider_frames: Vec<ColliderFrame>,
+    /// Pairs of bodies (slot, serial) that collide with each other, sorted.
+    body_pairs: Vec<[(usize, u32); 2]>,
+    /// Candidate particle pairs per body pair for the current step (reused buffers).
+    pair_contacts: Vec<Vec<[u32; 2]>>,
+    pair_scratch: HashScratch,
+}
+
+/// `&mut v[i]` and `&mut v[j]` at once (`i != j`).
+fn two_mut<T>(v: &mut [T], i: usize, j: usize) -> (&mut T, &mut T) {
+    assert_ne!(i, j);
+    if i < j {
+        let (a, b) = v.split_at_mut(j);
+        (&mut a[i], &mut b[0])
+    } else {
+        let (a, b) = v.split_at_mut(i);
+        (&mut b[0], &mut a[j])
+    }
 }
 
 impl World {
@@ -174,6 +196,11 @@ impl World {
             steps: 0,
             last_frame_steps: 0,
             grid_cache: HashMap::new(),
+            colliders: Arena::new(MAX_SLOTS),
+            collider_frames: Vec::new(),
+            body_pairs: Vec::new(),
+            pair_contacts: Vec::new(),
+            pair_scratch: HashScratch::default(),
         })
     }
 
@@ -220,6 +247,100 @@ impl World {
         self.add_body(body)
     }
 
+    /// Removes a body and any collision pairs it was part of.
+    pub fn remove_body(&mut self, slot: usize, serial: u32) -> Option<Body> {
+        let body = self.bodies.remove(slot, serial)?;
+        self.body_pairs.retain(|p| p[0] != (slot, serial) && p[1] != (slot, serial));
+        Some(body)
+    }
+
+    /// Turns particle contact between two different bodies on or off.
+    pub fn set_body_pair(&mut self, a: (usize, u32), b: (usize, u32), enabled: bool) -> Result<()> {
+        if a == b {
+            return Err(Error::invalid("a body paired with itself: use the material's self_collision instead"));
+        }
+        if self.bodies.get(a.0, a.1).is_none() || self.bodies.get(b.0, b.1).is_none() {
+            return Err(Error::new(crate::error::ErrorKind::InvalidHandle, "body of the pair is not in this world"));
+        }
+        let pair = if a < b { [a, b] } else { [b, a] };
+        match (self.body_pairs.binary_search(&pair), enabled) {
+            (Err(at), true) => self.body_pairs.insert(at, pair),
+            (Ok(at), false) => {
+                self.body_pairs.remove(at);
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    pub fn add_collider(&mut self, c: Collider) -> Result<(usize, u32)> {
+        self.colliders
+            .insert(c)
+            .ok_or_else(|| Error::too_large(format!("a world holds at most {MAX_SLOTS} colliders")))
+    }
+
+    /// Fills `collider_frames` with the colliders' poses over the fixed step `[t0, t1]` of the frame.
+    fn prepare_colliders(&mut self, t0: f32, t1: f32) {
+        self.collider_frames.clear();
+        for c in self.colliders.values() {
+            let (from, to) = (c.from.lerp(&c.to, t0), c.from.lerp(&c.to, t1));
+            let step = Collider { shape: c.shape, layers: c.layers, from, to };
+            self.collider_frames.push(ColliderFrame { shape: c.shape, layers: c.layers, from, to, bounds: step.swept_bounds() });
+        }
+    }
+
+    /// One fixed step of every body: bodies on their own in parallel, then each group of
+    /// bodies joined by collision pairs in lockstep, substep by substep.
+    fn fixed_step(&mut self, params: &StepParams) {
+        let paired: Vec<usize> = self.body_pairs.iter().flat_map(|p| [p[0].0, p[1].0]).collect();
+        let frames = &self.collider_frames;
+        self.bodies.slots_mut().par_iter_mut().enumerate().for_each(|(slot, entry)| {
+            if let Some((_, body)) = entry {
+                if !paired.contains(&slot) {
+                    body.step(params, frames);
+                }
+            }
+        });
+        if self.body_pairs.is_empty() {
+            return;
+        }
+        let mut group: Vec<usize> = paired;
+        group.sort_unstable();
+        group.dedup();
+        let slots = self.bodies.slots_mut();
+        fn body(slots: &mut [Option<(u32, Body)>], i: usize) -> &mut Body {
+            &mut slots[i].as_mut().expect("paired body alive").1
+        }
+        for &i in &group {
+            body(slots, i).begin_step(params, frames);
+        }
+        self.pair_contacts.resize_with(self.body_pairs.len(), Vec::new);
+        for (k, pair) in self.body_pairs.iter().enumerate() {
+            let (ea, eb) = two_mut(slots, pair[0].0, pair[1].0);
+            let (a, b) = (&ea.as_ref().expect("alive").1, &eb.as_ref().expect("alive").1);
+            let dist = a.material.thickness + b.material.thickness;
+            let search = dist + a.step_margin + b.step_margin;
+            particle_contact::find_pairs(&a.x, Some(&b.x), search, None, &mut self.pair_scratch, &mut self.pair_contacts[k]);
+        }
+        for s in 0..params.substeps {
+            for &i in &group {
+                body(slots, i).predict(params, s);
+            }
+            for (k, pair) in self.body_pairs.iter().enumerate() {
+                let (ea, eb) = two_mut(slots, pair[0].0, pair[1].0);
+                let (a, b) = (&mut ea.as_mut().expect("alive").1, &mut eb.as_mut().expect("alive").1);
+                let dist = a.material.thickness + b.material.thickness;
+                particle_contact::resolve_between(&mut a.x, &a.w, &mut b.x, &b.w, &self.pair_contacts[k], dist);
+            }
+            for &i in &group {
+                body(slots, i).finish_substep(params, s, frames);
+            }
+        }
+        for &i in &group {
+            body(slots, i).end_step();
+        }
+    }
+
     /// Advances host time by `dt` seconds. Must be called inside the world's pool (or any
     /// rayon context) for parallelism; the result does not depend on the thread count.
     pub fn step(&mut self, dt: f32) -> Result<()> {
@@ -240,8 +361,8 @@ impl World {
         if self.ahead.abs() <= tol {
             self.ahead = 0.0;
         }
-        let s = &self.settings;
         for i in 0..k {
+            let s = &self.settings;
             let params = StepParams {
                 h: (h / s.substeps as f64) as f32,
                 substeps: s.substeps,
@@ -250,14 +371,12 @@ impl World {
                 pin_t0: i as f32 / k as f32,
                 pin_t1: (i + 1) as f32 / k as f32,
             };
-            self.bodies.slots_mut().par_iter_mut().for_each(|slot| {
-                if let Some((_, body)) = slot {
-                    body.step(&params);
-                }
-            });
+            self.prepare_colliders(params.pin_t0, params.pin_t1);
+            self.fixed_step(&params);
         }
         if k > 0 {
             self.bodies.values_mut().for_each(Body::finish_frame);
+            self.colliders.values_mut().for_each(|c| c.from = c.to);
         }
         self.steps += k as u64;
         self.last_frame_steps = k;

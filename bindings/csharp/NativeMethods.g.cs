@@ -108,6 +108,14 @@ namespace Sinew
         public static extern SinewResult sinew_body_destroy(SinewBody body);
 
         /// <summary>
+        ///  Turns particle contact between two bodies of one world on (`enabled` = 1) or off (0).
+        ///  Each body's `thickness` is its particles' radius. For contact of a body with itself, set
+        ///  `self_collision` in its material.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_body_set_collision_pair", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_set_collision_pair(SinewBody a, SinewBody b, uint enabled);
+
+        /// <summary>
         ///  Describes a body: kind, particle, vertex, constraint and triangle counts.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_body_get_info", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
@@ -218,6 +226,44 @@ namespace Sinew
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_rope_create", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_rope_create(SinewWorld world, SinewRopeDesc* desc, SinewBody* out_body);
+
+        /// <summary>
+        ///  Fills `out_desc` with a 0.1 m sphere on layer 1 at the origin.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_collider_desc_default", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_collider_desc_default(SinewColliderDesc* out_desc);
+
+        /// <summary>
+        ///  Creates a collider.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_collider_create", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_collider_create(SinewWorld world, SinewColliderDesc* desc, SinewCollider* out_collider);
+
+        /// <summary>
+        ///  Sets where the collider is at the end of the next `sinew_world_step` (rotation, uniform
+        ///  scale, translation; column-major, e.g. a bone's `localToWorldMatrix`). During the step it
+        ///  sweeps from where it was, so fast limbs do not pass through cloth.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_collider_set_transform", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_collider_set_transform(SinewCollider collider, SinewMat4* transform);
+
+        /// <summary>
+        ///  Moves the collider without sweeping (a teleport: nothing between is touched).
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_collider_teleport", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_collider_teleport(SinewCollider collider, SinewMat4* transform);
+
+        /// <summary>
+        ///  Changes the collider's layer bits.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_collider_set_layers", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_collider_set_layers(SinewCollider collider, uint layers);
+
+        /// <summary>
+        ///  Destroys a collider. Bodies never hold colliders, so this is safe at any time.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_collider_destroy", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_collider_destroy(SinewCollider collider);
 
 
     }
@@ -338,6 +384,26 @@ namespace Sinew
         ///  Compliance of bend constraints, m/N. Default 0.001.
         /// </summary>
         public float bend_compliance;
+        /// <summary>
+        ///  Particle radius for collisions (m). Default 0.01.
+        /// </summary>
+        public float thickness;
+        /// <summary>
+        ///  Friction against colliders: sticks while sliding &lt; static × push-out. Default 0.5.
+        /// </summary>
+        public float static_friction;
+        /// <summary>
+        ///  Friction while sliding. Default 0.4.
+        /// </summary>
+        public float kinetic_friction;
+        /// <summary>
+        ///  Meets colliders whose `layers &amp; collision_mask != 0`. Default all bits.
+        /// </summary>
+        public uint collision_mask;
+        /// <summary>
+        ///  1: particles of the body keep 2 × thickness apart. Default 0.
+        /// </summary>
+        public uint self_collision;
     }
 
     /// <summary>
@@ -415,6 +481,56 @@ namespace Sinew
         /// </summary>
         public uint bend;
         public SinewMaterial material;
+    }
+
+    /// <summary>
+    ///  Handle to a collider. `id == 0` is never valid.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe partial struct SinewCollider
+    {
+        public ulong id;
+    }
+
+    /// <summary>
+    ///  A collider; fill with `sinew_collider_desc_default` first. Sizes are in the local frame of
+    ///  `transform` (rotation, uniform scale, translation), so a bone's scale scales the shape.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe partial struct SinewColliderDesc
+    {
+        /// <summary>
+        ///  One of `SINEW_SHAPE_*`. Default sphere.
+        /// </summary>
+        public uint shape;
+        /// <summary>
+        ///  Sphere radius (m). Default 0.1.
+        /// </summary>
+        public float radius;
+        /// <summary>
+        ///  Capsule: half the distance between the two sphere centres (m). Default 0.25.
+        /// </summary>
+        public float half_height;
+        /// <summary>
+        ///  Capsule radius at −half_height (m). Default 0.1.
+        /// </summary>
+        public float radius0;
+        /// <summary>
+        ///  Capsule radius at +half_height (m). Default 0.1.
+        /// </summary>
+        public float radius1;
+        /// <summary>
+        ///  Box half extents (m). Default (0.1, 0.1, 0.1).
+        /// </summary>
+        public SinewVec3 half_extents;
+        /// <summary>
+        ///  Layer bits; bodies meet it when `layers &amp; material.collision_mask != 0`. Default 1.
+        /// </summary>
+        public uint layers;
+        /// <summary>
+        ///  Initial transform, column-major. Default identity.
+        /// </summary>
+        public SinewMat4 transform;
     }
 
     /// <summary>

@@ -157,7 +157,8 @@ pub fn grid_topology(columns: u32, rows: u32, spacing: f32) -> Result<Topology> 
             triangles.push([id(row, col + 1), id(row + 1, col), id(row + 1, col + 1)]);
         }
     }
-    Ok(Topology { particle_count: (c * r) as usize, constraints: k, triangles, vertex_to_particle: None })
+    let rest = (0..r).flat_map(|row| (0..c).map(move |col| Vec3::new(col as f32, 0.0, row as f32) * spacing)).collect();
+    Ok(Topology { particle_count: (c * r) as usize, constraints: k, triangles, vertex_to_particle: None, rest })
 }
 
 /// Builds a grid body on a (possibly shared) topology.
@@ -330,7 +331,7 @@ pub fn mesh_body(spec: &MeshSpec) -> Result<Body> {
             w[p] = if pinned[p] { 0.0 } else { sum[p] / count[p] as f32 };
         }
     }
-    let topology = Topology { particle_count: n, constraints, triangles, vertex_to_particle: Some(remap) };
+    let topology = Topology { particle_count: n, constraints, triangles, vertex_to_particle: Some(remap), rest: x.clone() };
     Body::new(BodyKind::Cloth, Arc::new(topology), spec.material, x, w)
 }
 

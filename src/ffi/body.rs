@@ -4,6 +4,7 @@
 
 use crate::body::{Body, BodyKind};
 use crate::error::{Error, ErrorKind};
+
 use crate::ffi::cloth::{as_vec3, as_vec3_mut};
 use crate::ffi::guard::write;
 use crate::ffi::registry;
@@ -23,10 +24,29 @@ pub extern "C" fn sinew_body_destroy(body: SinewBody) -> SinewResult {
     ffi_guard!({
         let (cell, slot, serial) = registry::body_owner(body)?;
         let mut w = cell.lock()?;
-        w.bodies
-            .remove(slot, serial)
-            .map(drop)
-            .ok_or_else(|| Error::new(ErrorKind::InvalidHandle, format!("body handle {:#x} is not valid (already destroyed?)", body.id)))
+        w.remove_body(slot, serial).map(drop).ok_or_else(|| registry::stale("body", body.id))
+    })
+}
+
+/// Turns particle contact between two bodies of one world on (`enabled` = 1) or off (0).
+/// Each body's `thickness` is its particles' radius. For contact of a body with itself, set
+/// `self_collision` in its material.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_body_set_collision_pair(a: SinewBody, b: SinewBody, enabled: u32) -> SinewResult {
+    ffi_guard!({
+        let (cell, slot_a, serial_a) = registry::body_owner(a)?;
+        let (cell_b, slot_b, serial_b) = registry::body_owner(b)?;
+        if !std::sync::Arc::ptr_eq(&cell, &cell_b) {
+            return Err(Error::invalid("the two bodies belong to different worlds"));
+        }
+        let mut w = cell.lock()?;
+        if w.bodies.get(slot_a, serial_a).is_none() {
+            return Err(registry::stale("body", a.id));
+        }
+        if w.bodies.get(slot_b, serial_b).is_none() {
+            return Err(registry::stale("body", b.id));
+        }
+        w.set_body_pair((slot_a, serial_a), (slot_b, serial_b), enabled != 0)
     })
 }
 

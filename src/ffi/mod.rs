@@ -10,6 +10,7 @@
 pub mod guard;
 pub mod body;
 pub mod cloth;
+pub mod collider;
 pub mod registry;
 pub mod result;
 pub mod rope;

@@ -11,8 +11,9 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::body::Body;
 use crate::error::{Error, ErrorKind, Result};
-use crate::ffi::types::{SinewBody, SinewWorld};
-use crate::handle::{Arena, HandleBits, KIND_BODY, KIND_WORLD, MAX_WORLDS};
+use crate::collider::Collider;
+use crate::ffi::types::{SinewBody, SinewCollider, SinewWorld};
+use crate::handle::{Arena, HandleBits, KIND_BODY, KIND_COLLIDER, KIND_WORLD, MAX_WORLDS};
 use crate::world::{WorkerPool, World};
 
 pub struct WorldCell {
@@ -93,18 +94,33 @@ pub fn body_handle(cell: &WorldCell, slot: usize, serial: u32) -> SinewBody {
     SinewBody { id: HandleBits { kind: KIND_BODY, world: cell.slot, slot, serial }.encode() }
 }
 
-/// The world cell owning a body handle, and the body's (slot, serial).
-pub fn body_owner(handle: SinewBody) -> Result<(Arc<WorldCell>, usize, u32)> {
-    let h = HandleBits::decode(handle.id);
-    if h.kind != KIND_BODY {
-        return Err(invalid("body", handle.id));
+/// Handle of collider `(slot, serial)` of the world in `cell`.
+pub fn collider_handle(cell: &WorldCell, slot: usize, serial: u32) -> SinewCollider {
+    SinewCollider { id: HandleBits { kind: KIND_COLLIDER, world: cell.slot, slot, serial }.encode() }
+}
+
+/// The world cell owning an object handle of `kind`, and the object's (slot, serial).
+fn owner(raw: u64, kind: u64, what: &str) -> Result<(Arc<WorldCell>, usize, u32)> {
+    let h = HandleBits::decode(raw);
+    if h.kind != kind {
+        return Err(invalid(what, raw));
     }
     let cell = {
         let reg = registry();
         reg.as_ref().and_then(|a| a.get_by_slot(h.world)).cloned()
     };
-    let cell = cell.ok_or_else(|| invalid("body", handle.id))?;
+    let cell = cell.ok_or_else(|| invalid(what, raw))?;
     Ok((cell, h.slot, h.serial))
+}
+
+/// The world cell owning a body handle, and the body's (slot, serial).
+pub fn body_owner(handle: SinewBody) -> Result<(Arc<WorldCell>, usize, u32)> {
+    owner(handle.id, KIND_BODY, "body")
+}
+
+/// The world cell owning a collider handle, and the collider's (slot, serial).
+pub fn collider_owner(handle: SinewCollider) -> Result<(Arc<WorldCell>, usize, u32)> {
+    owner(handle.id, KIND_COLLIDER, "collider")
 }
 
 /// Runs `f` on the body behind `handle` with its world locked; `f` also gets the world's
@@ -115,4 +131,17 @@ pub fn with_body<R>(handle: SinewBody, f: impl FnOnce(&mut Body, f32) -> Result<
     let alpha = world.alpha();
     let body = world.bodies.get_mut(slot, serial).ok_or_else(|| invalid("body", handle.id))?;
     f(body, alpha)
+}
+
+/// Runs `f` on the collider behind `handle` with its world locked.
+pub fn with_collider<R>(handle: SinewCollider, f: impl FnOnce(&mut Collider) -> Result<R>) -> Result<R> {
+    let (cell, slot, serial) = collider_owner(handle)?;
+    let mut world = cell.lock()?;
+    let c = world.colliders.get_mut(slot, serial).ok_or_else(|| invalid("collider", handle.id))?;
+    f(c)
+}
+
+/// An error for a handle that decoded but names no live object.
+pub fn stale(what: &str, raw: u64) -> Error {
+    invalid(what, raw)
 }

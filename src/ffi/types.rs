@@ -81,6 +81,16 @@ pub struct SinewMaterial {
     pub shear_compliance: f32,
     /// Compliance of bend constraints, m/N. Default 0.001.
     pub bend_compliance: f32,
+    /// Particle radius for collisions (m). Default 0.01.
+    pub thickness: f32,
+    /// Friction against colliders: sticks while sliding < static × push-out. Default 0.5.
+    pub static_friction: f32,
+    /// Friction while sliding. Default 0.4.
+    pub kinetic_friction: f32,
+    /// Meets colliders whose `layers & collision_mask != 0`. Default all bits.
+    pub collision_mask: u32,
+    /// 1: particles of the body keep 2 × thickness apart. Default 0.
+    pub self_collision: u32,
 }
 
 /// Pin no grid particle.
@@ -143,6 +153,49 @@ pub struct SinewRopeDesc {
     /// 1: also join each point to the one two over, with `bend_compliance`. Default 1.
     pub bend: u32,
     pub material: SinewMaterial,
+}
+
+/// Handle to a collider. `id == 0` is never valid.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SinewCollider {
+    pub id: u64,
+}
+
+/// Collider shapes.
+pub const SINEW_SHAPE_SPHERE: u32 = 1;
+/// Tapered capsule along local Y: radius0 at (0, −half_height, 0), radius1 at (0, +half_height, 0).
+pub const SINEW_SHAPE_CAPSULE: u32 = 2;
+/// Half-space: solid below the local XZ plane (normal local +Y).
+pub const SINEW_SHAPE_PLANE: u32 = 3;
+/// Oriented box with `half_extents`.
+pub const SINEW_SHAPE_BOX: u32 = 4;
+
+/// A collider; fill with `sinew_collider_desc_default` first. Sizes are in the local frame of
+/// `transform` (rotation, uniform scale, translation), so a bone's scale scales the shape.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SinewColliderDesc {
+    /// One of `SINEW_SHAPE_*`. Default sphere.
+    pub shape: u32,
+    /// Sphere radius (m). Default 0.1.
+    pub radius: f32,
+    /// Capsule: half the distance between the two sphere centres (m). Default 0.25.
+    pub half_height: f32,
+    /// Capsule radius at −half_height (m). Default 0.1.
+    pub radius0: f32,
+    /// Capsule radius at +half_height (m). Default 0.1.
+    pub radius1: f32,
+    /// Box half extents (m). Default (0.1, 0.1, 0.1).
+    pub half_extents: SinewVec3,
+    /// Layer bits; bodies meet it when `layers & material.collision_mask != 0`. Default 1.
+    pub layers: u32,
+    /// Initial transform, column-major. Default identity.
+    pub transform: SinewMat4,
+}
+
+impl SinewMat4 {
+    pub const IDENTITY: SinewMat4 = SinewMat4 { m: [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0] };
 }
 
 /// Body kinds reported by `sinew_body_get_info`.
@@ -254,6 +307,11 @@ impl From<Material> for SinewMaterial {
             stretch_compliance: m.stretch_compliance,
             shear_compliance: m.shear_compliance,
             bend_compliance: m.bend_compliance,
+            thickness: m.thickness,
+            static_friction: m.static_friction,
+            kinetic_friction: m.kinetic_friction,
+            collision_mask: m.collision_mask,
+            self_collision: m.self_collision as u32,
         }
     }
 }
@@ -267,6 +325,11 @@ impl From<SinewMaterial> for Material {
             stretch_compliance: m.stretch_compliance,
             shear_compliance: m.shear_compliance,
             bend_compliance: m.bend_compliance,
+            thickness: m.thickness,
+            static_friction: m.static_friction,
+            kinetic_friction: m.kinetic_friction,
+            collision_mask: m.collision_mask,
+            self_collision: m.self_collision != 0,
         }
     }
 }

@@ -267,3 +267,766 @@ static void abi_and_defaults(void) {
     CHECK(memcmp(&rd.material, &m, sizeof m) == 0, "rope default material is the default material");
 }
 
+/* ---- the mesh ----------------------------------------------------------------------- */
+
+/* 3 x 3 points in the XZ plane, stored as two UV islands (columns 0-1 and columns 1-2),
+ * so the middle column is in the host's vertex buffer twice: 12 vertices, 9 particles. */
+static SinewVec3 g_mesh_positions[MESH_VERTICES];
+static uint32_t g_mesh_indices[8 * 3];
+static float g_mesh_inverse_masses[MESH_VERTICES];
+static const uint32_t g_mesh_seam[3][2] = {{1, 6}, {3, 8}, {5, 10}}; /* the duplicated pairs */
+
+/* Host vertex of (row, column) in the left island (columns 0, 1) or right (columns 1, 2). */
+static uint32_t left_vertex(int row, int column) { return (uint32_t)(row * 2 + column); }
+static uint32_t right_vertex(int row, int column) { return (uint32_t)(6 + row * 2 + (column - 1)); }
+
+static void build_mesh(void) {
+    const float x0 = 2.0f, y = 1.0f, spacing = 0.1f;
+    int row, k, t = 0;
+    for (row = 0; row < 3; row++) {
+        float z = spacing * (float)row;
+        g_mesh_positions[left_vertex(row, 0)] = v3(x0, y, z);
+        g_mesh_positions[left_vertex(row, 1)] = v3(x0 + spacing, y, z);
+        g_mesh_positions[right_vertex(row, 1)] = v3(x0 + spacing, y, z);
+        g_mesh_positions[right_vertex(row, 2)] = v3(x0 + 2.0f * spacing, y, z);
+    }
+    /* Two triangles per quad, wound like the grid so that the flat mesh's normal is +Y. */
+    for (row = 0; row < 2; row++) {
+        uint32_t q[2][4];
+        q[0][0] = left_vertex(row, 0), q[0][1] = left_vertex(row, 1);
+        q[0][2] = left_vertex(row + 1, 0), q[0][3] = left_vertex(row + 1, 1);
+        q[1][0] = right_vertex(row, 1), q[1][1] = right_vertex(row, 2);
+        q[1][2] = right_vertex(row + 1, 1), q[1][3] = right_vertex(row + 1, 2);
+        for (k = 0; k < 2; k++) {
+            g_mesh_indices[t++] = q[k][0], g_mesh_indices[t++] = q[k][2], g_mesh_indices[t++] = q[k][1];
+            g_mesh_indices[t++] = q[k][1], g_mesh_indices[t++] = q[k][2], g_mesh_indices[t++] = q[k][3];
+        }
+    }
+    /* Row z = 0 is pinned through the inverse masses, on both copies of the seam. */
+    for (k = 0; k < MESH_VERTICES; k++) g_mesh_inverse_masses[k] = g_mesh_positions[k].z == 0.0f ? 0.0f : 100.0f;
+}
+
+static int seam_copies_identical(SinewBody mesh) {
+    SinewVec3 p[MESH_VERTICES], n[MESH_VERTICES];
+    int k;
+    if (sinew_body_read_positions(mesh, p, MESH_VERTICES) != SINEW_OK) return 0;
+    if (sinew_body_read_normals(mesh, n, MESH_VERTICES) != SINEW_OK) return 0;
+    for (k = 0; k < 3; k++) {
+        uint32_t a = g_mesh_seam[k][0], b = g_mesh_seam[k][1];
+        if (memcmp(&p[a], &p[b], sizeof p[a]) != 0 || memcmp(&n[a], &n[b], sizeof n[a]) != 0) return 0;
+    }
+    return 1;
+}
+
+/* ---- scene creation ----------------------------------------------------------------- */
+
+static SinewVec3 g_grid_start[GRID_VERTICES];
+static SinewVec3 g_rope_points[ROPE_POINTS];
+
+static SinewClothGridDesc grid_desc(void) {
+    SinewClothGridDesc gd;
+    OK(sinew_cloth_grid_desc_default(&gd));
+    gd.columns = GRID_COLUMNS;
+    gd.rows = GRID_ROWS;
+    gd.spacing = 0.1f;
+    gd.origin = v3(0.0f, 2.0f, 0.0f);
+    gd.pin_mode = SINEW_PIN_TOP_ROW;
+    return gd;
+}
+
+static SinewClothMeshDesc mesh_desc(void) {
+    SinewClothMeshDesc md;
+    OK(sinew_cloth_mesh_desc_default(&md));
+    md.positions = g_mesh_positions;
+    md.vertex_count = MESH_VERTICES;
+    md.indices = g_mesh_indices;
+    md.index_count = sizeof g_mesh_indices / sizeof g_mesh_indices[0];
+    md.inverse_masses = g_mesh_inverse_masses;
+    md.inverse_mass_count = MESH_VERTICES;
+    return md;
+}
+
+static const uint32_t g_rope_pin = 0;
+
+static SinewRopeDesc rope_desc(void) {
+    SinewRopeDesc rd;
+    OK(sinew_rope_desc_default(&rd));
+    rd.points = g_rope_points;
+    rd.point_count = ROPE_POINTS;
+    rd.pin_indices = &g_rope_pin;
+    rd.pin_count = 1;
+    return rd;
+}
+
+static void create_scene(void) {
+    SinewWorldDesc wd;
+    SinewClothGridDesc gd;
+    SinewClothMeshDesc md;
+    SinewRopeDesc rd;
+    SinewBodyInfo info;
+    SinewWorldStats st;
+    SinewVec3 p[MAX_VERTICES + 1], n[MAX_VERTICES], lo, hi;
+    size_t count;
+    int i, ok;
+
+    printf("-- world and bodies\n");
+    OK(sinew_world_desc_default(&wd));
+    wd.thread_count = 2; /* fixed, so that the stats check knows the answer */
+    OK(sinew_world_create(&wd, &g_scene.world));
+    CHECK(g_scene.world.id != 0, "world handle is nonzero");
+
+    /* Grid cloth: 8 x 8, 0.1 m apart, centred 2 m up, top row pinned. */
+    gd = grid_desc();
+    OK(sinew_cloth_create_grid(g_scene.world, &gd, &g_scene.body[0]));
+    g_scene.vertices[0] = GRID_VERTICES;
+    OK(sinew_body_get_info(g_scene.body[0], &info));
+    CHECK(info.kind == SINEW_BODY_CLOTH && info.particle_count == 64 && info.vertex_count == 64, "grid info: a cloth of 64 particles and vertices");
+    CHECK(info.triangle_count == 2 * 7 * 7 && info.pinned_count == 8, "grid info: 98 triangles, 8 pinned");
+    /* structural 2*7*8 + shear 2*7*7 + bend (to the vertex two over) 2*6*8, in 12 colours */
+    CHECK(info.constraint_count == 112 + 98 + 96 && info.batch_count == 12, "grid info: 306 constraints in 12 batches");
+    OK(sinew_body_get_vertex_count(g_scene.body[0], &count));
+    CHECK(count == GRID_VERTICES, "grid vertex count is 64");
+    p[GRID_VERTICES] = v3(-7.0f, -7.0f, -7.0f); /* sentinel past the end */
+    OK(sinew_body_read_positions(g_scene.body[0], p, GRID_VERTICES + 1));
+    CHECK(p[GRID_VERTICES].x == -7.0f && p[GRID_VERTICES].y == -7.0f && p[GRID_VERTICES].z == -7.0f, "a larger buffer is accepted and nothing is written past the vertex count");
+    for (ok = 1, i = 0; i < GRID_VERTICES; i++) {
+        float column = (float)(i % GRID_COLUMNS), row = (float)(i / GRID_COLUMNS);
+        SinewVec3 want = v3((column - 3.5f) * 0.1f, 2.0f, (row - 3.5f) * 0.1f);
+        ok = ok && near3(p[i], want, 1e-6f);
+    }
+    CHECK(ok, "grid particle row*columns+column starts at origin + ((column-3.5)s, 0, (row-3.5)s)");
+    memcpy(g_grid_start, p, sizeof g_grid_start);
+    OK(sinew_body_read_normals(g_scene.body[0], n, GRID_VERTICES));
+    for (ok = 1, i = 0; i < GRID_VERTICES; i++) ok = ok && near3(n[i], v3(0.0f, 1.0f, 0.0f), 1e-6f);
+    CHECK(ok, "flat grid normals are +Y");
+    OK(sinew_body_get_bounds(g_scene.body[0], &lo, &hi));
+    CHECK(near3(lo, v3(-0.35f, 2.0f, -0.35f), 1e-6f) && near3(hi, v3(0.35f, 2.0f, 0.35f), 1e-6f), "grid bounds are (-0.35, 2, -0.35)..(0.35, 2, 0.35)");
+
+    /* Mesh cloth with a seam. */
+    build_mesh();
+    md = mesh_desc();
+    OK(sinew_cloth_create_mesh(g_scene.world, &md, &g_scene.body[1]));
+    g_scene.vertices[1] = MESH_VERTICES;
+    OK(sinew_body_get_info(g_scene.body[1], &info));
+    CHECK(info.kind == SINEW_BODY_CLOTH && info.vertex_count == MESH_VERTICES, "mesh info: a cloth with the host's 12 vertices");
+    CHECK(info.particle_count == MESH_PARTICLES, "mesh info: seam vertices welded into 9 particles");
+    CHECK(info.triangle_count == 8 && info.pinned_count == 3, "mesh info: 8 triangles, 3 pinned particles");
+    OK(sinew_body_get_vertex_count(g_scene.body[1], &count));
+    CHECK(count == MESH_VERTICES, "mesh read-back vertex count equals the host's vertex count (12)");
+    OK(sinew_body_read_positions(g_scene.body[1], p, MESH_VERTICES));
+    CHECK(memcmp(p, g_mesh_positions, sizeof g_mesh_positions) == 0, "mesh reads back the host's positions in the host's order");
+    OK(sinew_body_read_normals(g_scene.body[1], n, MESH_VERTICES));
+    for (ok = 1, i = 0; i < MESH_VERTICES; i++) ok = ok && near3(n[i], v3(0.0f, 1.0f, 0.0f), 1e-6f);
+    CHECK(ok, "flat mesh normals are +Y");
+    CHECK(seam_copies_identical(g_scene.body[1]), "mesh seam duplicates read back identical positions and normals");
+
+    /* Rope: 10 points along +X, 3 m up, first point pinned. */
+    for (i = 0; i < ROPE_POINTS; i++) g_rope_points[i] = v3(-1.0f + 0.1f * (float)i, 3.0f, 0.0f);
+    rd = rope_desc();
+    OK(sinew_rope_create(g_scene.world, &rd, &g_scene.body[2]));
+    g_scene.vertices[2] = ROPE_POINTS;
+    OK(sinew_body_get_info(g_scene.body[2], &info));
+    CHECK(info.kind == SINEW_BODY_ROPE && info.particle_count == ROPE_POINTS && info.vertex_count == ROPE_POINTS, "rope info: a rope of 10 points");
+    CHECK(info.constraint_count == 9 + 8 && info.pinned_count == 1 && info.triangle_count == 0, "rope info: 9 links + 8 bends, 1 pinned, no triangles");
+    OK(sinew_body_read_positions(g_scene.body[2], p, ROPE_POINTS));
+    CHECK(memcmp(p, g_rope_points, sizeof g_rope_points) == 0, "rope reads back its points");
+    OK(sinew_body_read_normals(g_scene.body[2], n, ROPE_POINTS));
+    for (ok = 1, i = 0; i < ROPE_POINTS; i++) ok = ok && n[i].x == 0.0f && n[i].y == 1.0f && n[i].z == 0.0f;
+    CHECK(ok, "rope normals are +Y");
+
+    CHECK(g_scene.body[0].id != g_scene.body[1].id && g_scene.body[1].id != g_scene.body[2].id, "body handles are distinct");
+    OK(sinew_world_get_stats(g_scene.world, &st));
+    CHECK(st.body_count == 3 && st.particle_count == 64 + 9 + 10, "stats: 3 bodies, 83 particles");
+    CHECK(st.thread_count == 2 && st.steps == 0, "stats: 2 worker threads, no steps yet");
+}
+
+/* ---- stepping and readback ---------------------------------------------------------- */
+
+static void stepping(void) {
+    SinewWorldStats st;
+    SinewVec3 p[MAX_VERTICES], n[MAX_VERTICES], lo, hi;
+    SinewBody grid = g_scene.body[0], rope = g_scene.body[2];
+    float stretch;
+    int i, ok;
+
+    printf("-- stepping and readback\n");
+    OK(sinew_world_step(g_scene.world, FRAME));
+    OK(sinew_world_get_stats(g_scene.world, &st));
+    CHECK(st.steps == 1 && st.last_frame_steps == 1 && st.alpha == 1.0f, "a 1/60 s frame is one fixed step, newest state shown");
+    OK(sinew_world_step(g_scene.world, 2.0f * FRAME));
+    OK(sinew_world_get_stats(g_scene.world, &st));
+    CHECK(st.steps == 3 && st.last_frame_steps == 2, "a 1/30 s frame is two fixed steps");
+    OK(sinew_world_step(g_scene.world, 10.0f));
+    OK(sinew_world_get_stats(g_scene.world, &st));
+    CHECK(st.last_frame_steps == 4, "a 10 s frame is capped at max_steps_per_frame (4)");
+    OK(sinew_world_step(g_scene.world, 0.0f));
+    OK(sinew_world_get_stats(g_scene.world, &st));
+    CHECK(st.steps == 7 && st.last_frame_steps == 0, "a zero frame takes no step");
+    OK(sinew_world_step(g_scene.world, FRAME / 2.0f));
+    OK(sinew_world_get_stats(g_scene.world, &st));
+    CHECK(st.last_frame_steps == 1 && near(st.alpha, 0.5f, 1e-3f), "a 1/120 s frame runs one step ahead and shows alpha 0.5");
+    OK(sinew_world_step(g_scene.world, FRAME / 2.0f));
+    OK(sinew_world_get_stats(g_scene.world, &st));
+    CHECK(st.last_frame_steps == 0 && near(st.alpha, 1.0f, 1e-3f), "the next 1/120 s frame catches up without a step");
+
+    for (i = 0; i < 30; i++) {
+        if (sinew_world_step(g_scene.world, FRAME) != SINEW_OK) fail(__LINE__, "30 frames", "sinew_world_step failed");
+    }
+    pass("30 more frames stepped");
+    OK(sinew_body_read_positions(grid, p, GRID_VERTICES));
+    for (ok = 1, i = 0; i < GRID_VERTICES; i++) ok = ok && finite3(p[i]);
+    CHECK(ok, "grid positions are finite");
+    for (ok = 1, i = 0; i < GRID_COLUMNS; i++) ok = ok && near3(p[i], g_grid_start[i], 1e-6f);
+    CHECK(ok, "grid top row (pinned) stays where it was");
+    CHECK(p[GRID_VERTICES - 1].y < 1.9f, "grid bottom row fell");
+    OK(sinew_body_get_bounds(grid, &lo, &hi));
+    for (ok = 1, i = 0; i < GRID_VERTICES; i++) {
+        ok = ok && p[i].x >= lo.x && p[i].y >= lo.y && p[i].z >= lo.z && p[i].x <= hi.x && p[i].y <= hi.y && p[i].z <= hi.z;
+    }
+    CHECK(ok && hi.y == 2.0f, "grid bounds enclose every position; top is the pinned row");
+    OK(sinew_body_read_normals(grid, n, GRID_VERTICES));
+    for (ok = 1, i = 0; i < GRID_VERTICES; i++) ok = ok && near(length3(n[i]), 1.0f, 1e-4f);
+    CHECK(ok, "grid normals are unit length");
+    OK(sinew_body_get_max_stretch(grid, &stretch));
+    CHECK(isfinite(stretch) && stretch >= 0.0f && stretch < 0.2f, "grid max stretch is finite and small");
+    CHECK(seam_copies_identical(g_scene.body[1]), "mesh seam duplicates still identical after stepping");
+    OK(sinew_body_read_positions(rope, p, ROPE_POINTS));
+    CHECK(memcmp(&p[0], &g_rope_points[0], sizeof p[0]) == 0 && p[ROPE_POINTS - 1].y < 3.0f, "rope pinned end stays, free end fell");
+}
+
+/* ---- pins, material, teleport ------------------------------------------------------- */
+
+static void pins_and_material(void) {
+    SinewBody grid = g_scene.body[0], mesh = g_scene.body[1], rope = g_scene.body[2];
+    uint32_t top[GRID_COLUMNS];
+    SinewVec3 target[GRID_COLUMNS], p[MAX_VERTICES];
+    SinewBodyInfo info;
+    SinewMaterial m, m2;
+    float bottom_x_before = 0.0f, bottom_x_after = 0.0f;
+    int frame, i, ok;
+    const uint32_t corner = GRID_VERTICES - 1, seam_left = 3, seam_right = 8;
+
+    printf("-- pin targets, pin/unpin, material\n");
+    OK(sinew_body_read_positions(grid, p, GRID_VERTICES));
+    for (i = 0; i < GRID_COLUMNS; i++) bottom_x_before += p[GRID_VERTICES - GRID_COLUMNS + i].x;
+    /* Drag the pinned top row 5 cm along +X per frame for 10 frames. */
+    for (i = 0; i < GRID_COLUMNS; i++) top[i] = (uint32_t)i;
+    for (ok = 1, frame = 1; frame <= 10; frame++) {
+        for (i = 0; i < GRID_COLUMNS; i++) target[i] = v3(g_grid_start[i].x + 0.05f * (float)frame, g_grid_start[i].y, g_grid_start[i].z);
+        if (sinew_body_set_pin_targets(grid, top, GRID_COLUMNS, target, GRID_COLUMNS) != SINEW_OK) fail(__LINE__, "pin targets", "set_pin_targets failed");
+        if (sinew_world_step(g_scene.world, FRAME) != SINEW_OK) fail(__LINE__, "pin targets", "step failed");
+        if (sinew_body_read_positions(grid, p, GRID_VERTICES) != SINEW_OK) fail(__LINE__, "pin targets", "read failed");
+        for (i = 0; i < GRID_COLUMNS; i++) ok = ok && memcmp(&p[i], &target[i], sizeof p[i]) == 0;
+    }
+    CHECK(ok, "moving pin targets: the top row is exactly at its target after every frame");
+    for (i = 0; i < GRID_COLUMNS; i++) bottom_x_after += p[GRID_VERTICES - GRID_COLUMNS + i].x;
+    CHECK(bottom_x_after > bottom_x_before + 0.01f * GRID_COLUMNS, "the cloth is dragged along by its moving pins");
+    OK(sinew_body_get_info(grid, &info));
+    CHECK(info.pinned_count == 8, "retargeting pinned vertices pins nothing new");
+
+    /* A target for a free vertex pins it; unpin releases it. */
+    target[0] = v3(p[corner].x, p[corner].y + 0.02f, p[corner].z);
+    OK(sinew_body_set_pin_targets(grid, &corner, 1, target, 1));
+    OK(sinew_body_get_info(grid, &info));
+    CHECK(info.pinned_count == 9, "a pin target on a free vertex pins it");
+    OK(sinew_world_step(g_scene.world, FRAME));
+    OK(sinew_body_read_positions(grid, p, GRID_VERTICES));
+    CHECK(memcmp(&p[corner], &target[0], sizeof p[0]) == 0, "the newly pinned vertex reaches its target at the end of the frame");
+    OK(sinew_body_unpin(grid, &corner, 1));
+    OK(sinew_body_get_info(grid, &info));
+    CHECK(info.pinned_count == 8, "unpin releases it");
+    OK(sinew_body_pin(grid, &corner, 1));
+    OK(sinew_body_pin(grid, &corner, 1));
+    OK(sinew_body_get_info(grid, &info));
+    CHECK(info.pinned_count == 9, "pin pins a vertex where it is; pinning twice is harmless");
+    OK(sinew_body_unpin(grid, &corner, 1));
+    OK(sinew_body_pin(grid, NULL, 0));
+    OK(sinew_body_get_info(grid, &info));
+    CHECK(info.pinned_count == 8, "an empty index list (NULL, 0) changes nothing");
+
+    /* On a welded mesh, either copy of a seam vertex addresses the same particle. */
+    target[0] = v3(2.1f, 1.5f, 0.1f);
+    OK(sinew_body_set_pin_targets(mesh, &seam_left, 1, target, 1));
+    OK(sinew_world_step(g_scene.world, FRAME));
+    OK(sinew_body_read_positions(mesh, p, MESH_VERTICES));
+    CHECK(memcmp(&p[seam_left], &target[0], sizeof p[0]) == 0 && memcmp(&p[seam_right], &target[0], sizeof p[0]) == 0, "a mesh pin target moves both copies of a seam vertex");
+    OK(sinew_body_get_info(mesh, &info));
+    CHECK(info.pinned_count == 4, "mesh: the seam particle counts once as pinned");
+    OK(sinew_body_unpin(mesh, &seam_right, 1));
+    OK(sinew_body_get_info(mesh, &info));
+    CHECK(info.pinned_count == 3, "mesh: unpinning through the other copy releases it");
+    CHECK(seam_copies_identical(mesh), "mesh seam duplicates still identical");
+
+    OK(sinew_body_get_material(rope, &m));
+    m.damping = 0.25f;
+    m.bend_compliance = 0.01f;
+    OK(sinew_body_set_material(rope, &m));
+    OK(sinew_body_get_material(rope, &m2));
+    CHECK(memcmp(&m, &m2, sizeof m) == 0, "set_material then get_material round-trips");
+    OK(sinew_world_set_gravity(g_scene.world, v3(0.0f, -9.81f, 0.0f)));
+}
+
+/* Largest distance any vertex moved between two readbacks. */
+static float largest_move(const SinewVec3 *a, const SinewVec3 *b, int n) {
+    float worst = 0.0f;
+    int i;
+    for (i = 0; i < n; i++) {
+        float d = length3(v3(b[i].x - a[i].x, b[i].y - a[i].y, b[i].z - a[i].z));
+        if (d > worst) worst = d;
+    }
+    return worst;
+}
+
+static void teleport(void) {
+    SinewBody grid = g_scene.body[0], rope = g_scene.body[2];
+    SinewVec3 before[MAX_VERTICES], after[MAX_VERTICES], shift = v3(0.0f, 0.5f, 0.0f);
+    SinewMat4 m;
+    float move_before, move_after;
+    int i, ok;
+
+    printf("-- teleport\n");
+    OK(sinew_body_read_positions(rope, before, ROPE_POINTS));
+    m = rotate_y_translate(0.0f, v3(1.0f, 0.0f, 0.0f));
+    OK(sinew_body_teleport(rope, &m));
+    OK(sinew_body_read_positions(rope, after, ROPE_POINTS));
+    for (ok = 1, i = 0; i < ROPE_POINTS; i++) ok = ok && near3(after[i], v3(before[i].x + 1.0f, before[i].y, before[i].z), 1e-5f);
+    CHECK(ok, "teleporting a rope by +1 m in X moves every point by +1 m");
+
+    /* How far the grid moves in one ordinary frame, to compare with the frame after. */
+    OK(sinew_body_read_positions(grid, before, GRID_VERTICES));
+    OK(sinew_world_step(g_scene.world, FRAME));
+    OK(sinew_body_read_positions(grid, after, GRID_VERTICES));
+    move_before = largest_move(before, after, GRID_VERTICES);
+
+    memcpy(before, after, sizeof before);
+    m = rotate_y_translate(90.0f, shift);
+    OK(sinew_body_teleport(grid, &m));
+    OK(sinew_body_read_positions(grid, after, GRID_VERTICES));
+    for (ok = 1, i = 0; i < GRID_VERTICES; i++) ok = ok && near3(after[i], apply_rotate_y_translate(90.0f, shift, before[i]), 1e-5f);
+    CHECK(ok, "teleporting the grid by 90 degrees about Y and +0.5 m up moves every vertex rigidly");
+    memcpy(before, after, sizeof before);
+    OK(sinew_world_step(g_scene.world, FRAME));
+    OK(sinew_body_read_positions(grid, after, GRID_VERTICES));
+    for (ok = 1, i = 0; i < GRID_COLUMNS; i++) ok = ok && near3(after[i], before[i], 1e-6f);
+    CHECK(ok, "pins were carried along: the pinned row stays at its teleported place");
+    /* Without its velocities carried along, the cloth would jump back ~0.5 m in one frame. */
+    move_after = largest_move(before, after, GRID_VERTICES);
+    CHECK(move_after < 2.0f * move_before + 0.01f, "nothing flies off: the frame after a teleport moves no more than an ordinary frame");
+}
+
+/* ---- asynchronous step -------------------------------------------------------------- */
+
+static void async_step(void) {
+    SinewWorld world = g_scene.world;
+    SinewBody grid = g_scene.body[0], rope = g_scene.body[2], extra = {0};
+    SinewWorldStats st, st2;
+    SinewBodyInfo info, info2;
+    SinewClothGridDesc gd = grid_desc();
+    SinewVec3 p[MAX_VERTICES], target = v3(0.0f, 0.0f, 0.0f);
+    SinewMat4 m = rotate_y_translate(0.0f, v3(1.0f, 0.0f, 0.0f));
+    const uint32_t free_vertex = 20;
+
+    printf("-- asynchronous step\n");
+    OK(sinew_world_get_stats(world, &st));
+    OK(sinew_body_get_info(grid, &info));
+    OK(sinew_world_step_begin(world, FRAME));
+    /* Every call that reads or changes the world answers SINEW_BUSY until step_end. */
+    FAILS_ONLY(SINEW_BUSY, sinew_world_step_begin(world, FRAME));
+    FAILS_ONLY(SINEW_BUSY, sinew_world_step(world, FRAME));
+    FAILS_ONLY(SINEW_BUSY, sinew_world_get_stats(world, &st2));
+    FAILS_ONLY(SINEW_BUSY, sinew_world_set_gravity(world, v3(0.0f, 0.0f, 0.0f)));
+    FAILS_ONLY(SINEW_BUSY, sinew_body_read_positions(grid, p, GRID_VERTICES));
+    FAILS_ONLY(SINEW_BUSY, sinew_body_get_info(grid, &info2));
+    FAILS_ONLY(SINEW_BUSY, sinew_body_set_pin_targets(grid, &free_vertex, 1, &target, 1));
+    FAILS_ONLY(SINEW_BUSY, sinew_body_teleport(rope, &m));
+    FAILS_ONLY(SINEW_BUSY, sinew_cloth_create_grid(world, &gd, &extra));
+    FAILS_ONLY(SINEW_BUSY, sinew_body_destroy(rope));
+    FAILS_ONLY(SINEW_BUSY, sinew_world_destroy(world));
+    OK(sinew_world_step_end(world));
+    OK(sinew_world_get_stats(world, &st2));
+    CHECK(st2.steps == st.steps + 1 && st2.last_frame_steps == 1, "step_end: exactly the asynchronous step ran");
+    CHECK(st2.body_count == 3 && extra.id == 0, "the refused create made no body and left its out-pointer alone");
+    OK(sinew_body_get_info(grid, &info2));
+    CHECK(info2.pinned_count == info.pinned_count, "the refused pin target pinned nothing");
+    OK(sinew_body_get_info(rope, &info2));
+    CHECK(info2.kind == SINEW_BODY_ROPE, "the refused destroy left the rope alive");
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_world_step_end(world));
+    /* A second round, ended at once. */
+    OK(sinew_world_step_begin(world, FRAME));
+    OK(sinew_world_step_end(world));
+}
+
+/* ---- every error class -------------------------------------------------------------- */
+
+static void errors(void) {
+    SinewWorld world = g_scene.world, w_out;
+    SinewBody grid = g_scene.body[0], mesh = g_scene.body[1], rope = g_scene.body[2], b_out;
+    SinewWorldDesc wd;
+    SinewClothGridDesc gd;
+    SinewClothMeshDesc md;
+    SinewRopeDesc rd;
+    SinewMaterial mat;
+    SinewBodyInfo info;
+    SinewWorldStats st;
+    SinewMat4 m;
+    SinewVec3 buf[MAX_VERTICES], lo, hi, two[2], bad_points[ROPE_POINTS], bad_mesh[MESH_VERTICES];
+    uint32_t bad_indices[8 * 3], pin_list[2];
+    size_t count;
+    float stretch;
+    const uint32_t in_range = 20, past_end = GRID_VERTICES, pair[2] = {20, GRID_VERTICES};
+    int i, ok;
+
+    OK(sinew_world_desc_default(&wd));
+    OK(sinew_material_default(&mat));
+    two[0] = v3(0.0f, 1.0f, 0.0f);
+    two[1] = v3(0.0f, 1.0f, 0.0f);
+
+    printf("-- SINEW_NULL_POINTER\n");
+    FAILS(SINEW_NULL_POINTER, sinew_world_desc_default(NULL));
+    FAILS(SINEW_NULL_POINTER, sinew_material_default(NULL));
+    FAILS(SINEW_NULL_POINTER, sinew_cloth_grid_desc_default(NULL));
+    FAILS(SINEW_NULL_POINTER, sinew_cloth_mesh_desc_default(NULL));
+    FAILS(SINEW_NULL_POINTER, sinew_rope_desc_default(NULL));
+    w_out.id = 12345;
+    FAILS(SINEW_NULL_POINTER, sinew_world_create(NULL, &w_out));
+    CHECK(w_out.id == 12345, "a failed create leaves its out-pointer alone");
+    FAILS(SINEW_NULL_POINTER, sinew_world_create(&wd, NULL));
+    FAILS(SINEW_NULL_POINTER, sinew_world_get_stats(world, NULL));
+    b_out.id = 12345;
+    FAILS(SINEW_NULL_POINTER, sinew_cloth_create_grid(world, NULL, &b_out));
+    gd = grid_desc();
+    FAILS(SINEW_NULL_POINTER, sinew_cloth_create_grid(world, &gd, NULL));
+    gd.pin_mode = SINEW_PIN_LIST;
+    gd.pin_indices = NULL;
+    gd.pin_count = 2;
+    FAILS(SINEW_NULL_POINTER, sinew_cloth_create_grid(world, &gd, &b_out));
+    md = mesh_desc();
+    md.positions = NULL;
+    FAILS(SINEW_NULL_POINTER, sinew_cloth_create_mesh(world, &md, &b_out));
+    md = mesh_desc();
+    md.indices = NULL;
+    FAILS(SINEW_NULL_POINTER, sinew_cloth_create_mesh(world, &md, &b_out));
+    md = mesh_desc();
+    FAILS(SINEW_NULL_POINTER, sinew_cloth_create_mesh(world, NULL, &b_out));
+    FAILS(SINEW_NULL_POINTER, sinew_cloth_create_mesh(world, &md, NULL));
+    rd = rope_desc();
+    rd.points = NULL;
+    FAILS(SINEW_NULL_POINTER, sinew_rope_create(world, &rd, &b_out));
+    rd = rope_desc();
+    FAILS(SINEW_NULL_POINTER, sinew_rope_create(world, NULL, &b_out));
+    FAILS(SINEW_NULL_POINTER, sinew_rope_create(world, &rd, NULL));
+    CHECK(b_out.id == 12345, "failed creates leave the body out-pointer alone");
+    FAILS(SINEW_NULL_POINTER, sinew_body_get_info(grid, NULL));
+    FAILS(SINEW_NULL_POINTER, sinew_body_get_vertex_count(grid, NULL));
+    FAILS(SINEW_NULL_POINTER, sinew_body_get_material(grid, NULL));
+    FAILS(SINEW_NULL_POINTER, sinew_body_set_material(grid, NULL));
+    FAILS(SINEW_NULL_POINTER, sinew_body_pin(grid, NULL, 1));
+    FAILS(SINEW_NULL_POINTER, sinew_body_unpin(grid, NULL, 1));
+    FAILS(SINEW_NULL_POINTER, sinew_body_set_pin_targets(grid, NULL, 1, two, 1));
+    FAILS(SINEW_NULL_POINTER, sinew_body_set_pin_targets(grid, &in_range, 1, NULL, 1));
+    FAILS(SINEW_NULL_POINTER, sinew_body_teleport(grid, NULL));
+    FAILS(SINEW_NULL_POINTER, sinew_body_read_positions(grid, NULL, GRID_VERTICES));
+    FAILS(SINEW_NULL_POINTER, sinew_body_read_normals(grid, NULL, GRID_VERTICES));
+    lo = v3(-7.0f, -7.0f, -7.0f);
+    FAILS(SINEW_NULL_POINTER, sinew_body_get_bounds(grid, &lo, NULL));
+    CHECK(lo.x == -7.0f && lo.y == -7.0f && lo.z == -7.0f, "get_bounds with one null output writes neither");
+    FAILS(SINEW_NULL_POINTER, sinew_body_get_bounds(grid, NULL, &hi));
+    FAILS(SINEW_NULL_POINTER, sinew_body_get_max_stretch(grid, NULL));
+
+    printf("-- SINEW_BUFFER_TOO_SMALL\n");
+    for (i = 0; i < MAX_VERTICES; i++) buf[i] = v3(-7.0f, -7.0f, -7.0f);
+    FAILS(SINEW_BUFFER_TOO_SMALL, sinew_body_read_positions(grid, buf, GRID_VERTICES - 1));
+    FAILS(SINEW_BUFFER_TOO_SMALL, sinew_body_read_normals(grid, buf, GRID_VERTICES - 1));
+    FAILS(SINEW_BUFFER_TOO_SMALL, sinew_body_read_positions(rope, buf, 0));
+    /* The mesh needs room for the host's 12 vertices, not for its 9 particles. */
+    FAILS(SINEW_BUFFER_TOO_SMALL, sinew_body_read_positions(mesh, buf, MESH_PARTICLES));
+    FAILS(SINEW_BUFFER_TOO_SMALL, sinew_body_read_normals(mesh, buf, MESH_VERTICES - 1));
+    for (ok = 1, i = 0; i < MAX_VERTICES; i++) ok = ok && buf[i].x == -7.0f && buf[i].y == -7.0f && buf[i].z == -7.0f;
+    CHECK(ok, "a short buffer is not written at all");
+
+    printf("-- SINEW_OUT_OF_RANGE\n");
+    FAILS(SINEW_OUT_OF_RANGE, sinew_body_pin(grid, &past_end, 1));
+    FAILS(SINEW_OUT_OF_RANGE, sinew_body_pin(grid, pair, 2)); /* all or nothing: 20 stays free */
+    FAILS(SINEW_OUT_OF_RANGE, sinew_body_unpin(grid, &past_end, 1));
+    FAILS(SINEW_OUT_OF_RANGE, sinew_body_set_pin_targets(grid, pair, 2, two, 2));
+    pin_list[0] = MESH_VERTICES;
+    FAILS(SINEW_OUT_OF_RANGE, sinew_body_pin(mesh, pin_list, 1));
+    pin_list[0] = ROPE_POINTS;
+    FAILS(SINEW_OUT_OF_RANGE, sinew_body_pin(rope, pin_list, 1));
+    gd = grid_desc();
+    pin_list[0] = 0;
+    pin_list[1] = GRID_VERTICES;
+    gd.pin_mode = SINEW_PIN_LIST;
+    gd.pin_indices = pin_list;
+    gd.pin_count = 2;
+    FAILS(SINEW_OUT_OF_RANGE, sinew_cloth_create_grid(world, &gd, &b_out));
+    rd = rope_desc();
+    pin_list[0] = ROPE_POINTS;
+    rd.pin_indices = pin_list;
+    FAILS(SINEW_OUT_OF_RANGE, sinew_rope_create(world, &rd, &b_out));
+    md = mesh_desc();
+    memcpy(bad_indices, g_mesh_indices, sizeof bad_indices);
+    bad_indices[4] = MESH_VERTICES;
+    md.indices = bad_indices;
+    FAILS(SINEW_OUT_OF_RANGE, sinew_cloth_create_mesh(world, &md, &b_out));
+    CHECK(b_out.id == 12345, "failed creates leave the body out-pointer alone");
+
+    printf("-- SINEW_NON_FINITE\n");
+    two[1].y = NAN;
+    pin_list[0] = 20;
+    pin_list[1] = 21;
+    FAILS(SINEW_NON_FINITE, sinew_body_set_pin_targets(grid, pin_list, 2, two, 2)); /* NaN position */
+    two[1].y = 1.0f;
+    two[0].x = INFINITY;
+    FAILS(SINEW_NON_FINITE, sinew_body_set_pin_targets(grid, pin_list, 2, two, 2));
+    two[0].x = 0.0f;
+    m = rotate_y_translate(0.0f, v3(NAN, 0.0f, 0.0f));
+    FAILS(SINEW_NON_FINITE, sinew_body_teleport(grid, &m));
+    FAILS(SINEW_NON_FINITE, sinew_world_step(world, NAN));
+    FAILS(SINEW_NON_FINITE, sinew_world_step(world, INFINITY));
+    FAILS(SINEW_NON_FINITE, sinew_world_step_begin(world, NAN));
+    FAILS(SINEW_NON_FINITE, sinew_world_set_gravity(world, v3(0.0f, NAN, 0.0f)));
+    mat.damping = NAN;
+    FAILS(SINEW_NON_FINITE, sinew_body_set_material(grid, &mat));
+    OK(sinew_material_default(&mat));
+    gd = grid_desc();
+    gd.origin.x = NAN;
+    FAILS(SINEW_NON_FINITE, sinew_cloth_create_grid(world, &gd, &b_out));
+    gd = grid_desc();
+    gd.orientation.w = NAN;
+    FAILS(SINEW_NON_FINITE, sinew_cloth_create_grid(world, &gd, &b_out));
+    rd = rope_desc();
+    memcpy(bad_points, g_rope_points, sizeof bad_points);
+    bad_points[3].z = NAN;
+    rd.points = bad_points;
+    FAILS(SINEW_NON_FINITE, sinew_rope_create(world, &rd, &b_out));
+    md = mesh_desc();
+    memcpy(bad_mesh, g_mesh_positions, sizeof bad_mesh);
+    bad_mesh[7].x = -INFINITY;
+    md.positions = bad_mesh;
+    FAILS(SINEW_NON_FINITE, sinew_cloth_create_mesh(world, &md, &b_out));
+    wd.gravity.y = NAN;
+    FAILS(SINEW_NON_FINITE, sinew_world_create(&wd, &w_out));
+    OK(sinew_world_desc_default(&wd));
+
+    printf("-- SINEW_INVALID_ARGUMENT\n");
+    gd = grid_desc();
+    gd.columns = 0;
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_cloth_create_grid(world, &gd, &b_out));
+    gd = grid_desc();
+    gd.rows = 1;
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_cloth_create_grid(world, &gd, &b_out));
+    gd = grid_desc();
+    gd.spacing = 0.0f;
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_cloth_create_grid(world, &gd, &b_out));
+    gd.spacing = -0.1f;
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_cloth_create_grid(world, &gd, &b_out));
+    gd = grid_desc();
+    gd.pin_mode = 99;
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_cloth_create_grid(world, &gd, &b_out));
+    gd = grid_desc();
+    gd.orientation.w = 2.0f;
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_cloth_create_grid(world, &gd, &b_out));
+    gd = grid_desc();
+    gd.material.particle_mass = -1.0f;
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_cloth_create_grid(world, &gd, &b_out));
+    rd = rope_desc();
+    rd.point_count = 1;
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_rope_create(world, &rd, &b_out));
+    rd = rope_desc();
+    rd.point_count = 0;
+    rd.points = NULL;
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_rope_create(world, &rd, &b_out));
+    rd = rope_desc();
+    rd.points = two;
+    rd.point_count = 2;
+    rd.pin_count = 0;
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_rope_create(world, &rd, &b_out)); /* coincident points */
+    md = mesh_desc();
+    md.index_count = 7;
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_cloth_create_mesh(world, &md, &b_out));
+    md = mesh_desc();
+    md.vertex_count = 2;
+    md.inverse_mass_count = 2;
+    md.index_count = 3; /* the first triangle: vertices 0, 2, 1 */
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_cloth_create_mesh(world, &md, &b_out));
+    md = mesh_desc();
+    md.inverse_mass_count = 5;
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_cloth_create_mesh(world, &md, &b_out));
+    md = mesh_desc();
+    md.weld_distance = -1.0f;
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_cloth_create_mesh(world, &md, &b_out));
+    CHECK(b_out.id == 12345, "failed creates leave the body out-pointer alone");
+    pin_list[0] = 20;
+    pin_list[1] = 21;
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_body_set_pin_targets(grid, pin_list, 2, two, 1));
+    m = rotate_y_translate(0.0f, v3(0.0f, 0.0f, 0.0f));
+    m.m[0] = 2.0f; /* a scale is not rigid */
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_body_teleport(grid, &m));
+    m = rotate_y_translate(0.0f, v3(0.0f, 0.0f, 0.0f));
+    m.m[0] = -1.0f; /* a mirror is not a rotation */
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_body_teleport(grid, &m));
+    mat.particle_mass = 0.0f;
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_body_set_material(grid, &mat));
+    mat.particle_mass = -1.0f;
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_body_set_material(grid, &mat));
+    OK(sinew_material_default(&mat));
+    mat.damping = -1.0f;
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_body_set_material(rope, &mat));
+    OK(sinew_material_default(&mat));
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_world_step(world, -FRAME));
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_world_step_begin(world, -1.0f));
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_world_step_end(world));
+    w_out.id = 12345;
+    wd.substeps = 0;
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_world_create(&wd, &w_out));
+    OK(sinew_world_desc_default(&wd));
+    wd.iterations = 1000;
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_world_create(&wd, &w_out));
+    OK(sinew_world_desc_default(&wd));
+    wd.fixed_rate_hz = 0.0f;
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_world_create(&wd, &w_out));
+    OK(sinew_world_desc_default(&wd));
+    wd.fixed_rate_hz = -60.0f;
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_world_create(&wd, &w_out));
+    OK(sinew_world_desc_default(&wd));
+    wd.max_steps_per_frame = 0;
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_world_create(&wd, &w_out));
+    OK(sinew_world_desc_default(&wd));
+    wd.thread_count = 100000;
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_world_create(&wd, &w_out));
+    OK(sinew_world_desc_default(&wd));
+    CHECK(w_out.id == 12345, "failed world creates leave the out-pointer alone");
+
+    printf("-- SINEW_TOO_LARGE\n");
+    gd = grid_desc();
+    gd.columns = 100000;
+    gd.rows = 100000;
+    FAILS(SINEW_TOO_LARGE, sinew_cloth_create_grid(world, &gd, &b_out));
+    gd.columns = 65536; /* 65536 * 65536 wraps to 0 in 32 bits */
+    gd.rows = 65536;
+    FAILS(SINEW_TOO_LARGE, sinew_cloth_create_grid(world, &gd, &b_out));
+    CHECK(b_out.id == 12345, "a refused 100000 x 100000 grid leaves the out-pointer alone");
+    FAILS(SINEW_TOO_LARGE, sinew_body_pin(grid, &in_range, (size_t)-1)); /* no buffer is that long */
+
+    printf("-- SINEW_PANIC\n");
+    FAILS(SINEW_PANIC, sinew_debug_trigger_panic());
+    FAILS(SINEW_PANIC, sinew_debug_trigger_panic());
+
+    /* Everything still answers normally. */
+    OK(sinew_body_get_vertex_count(mesh, &count));
+    OK(sinew_body_get_max_stretch(grid, &stretch));
+    OK(sinew_body_get_info(grid, &info));
+    OK(sinew_world_get_stats(world, &st));
+    CHECK(st.body_count == 3 && info.pinned_count == 8, "after all the failures: still 3 bodies, still 8 pins on the grid");
+}
+
+/* ---- handles ------------------------------------------------------------------------ */
+
+static SinewBody body_from_world(SinewWorld w) {
+    SinewBody b;
+    b.id = w.id;
+    return b;
+}
+
+static SinewWorld world_from_body(SinewBody b) {
+    SinewWorld w;
+    w.id = b.id;
+    return w;
+}
+
+static void handles(void) {
+    SinewWorld world = g_scene.world, other, reused, zero_world = {0};
+    SinewBody grid = g_scene.body[0], temp, stranded, forged, zero_body = {0}, junk;
+    SinewWorldDesc wd;
+    SinewRopeDesc rd = rope_desc();
+    SinewClothGridDesc gd = grid_desc();
+    SinewBodyInfo info;
+    SinewVec3 buf[MAX_VERTICES];
+    SinewWorldStats st;
+
+    printf("-- SINEW_INVALID_HANDLE\n");
+    /* A body destroyed, then used and destroyed again. */
+    rd.pin_count = 0;
+    OK(sinew_rope_create(world, &rd, &temp));
+    OK(sinew_body_destroy(temp));
+    FAILS(SINEW_INVALID_HANDLE, sinew_body_destroy(temp));
+    FAILS(SINEW_INVALID_HANDLE, sinew_body_read_positions(temp, buf, ROPE_POINTS));
+    FAILS(SINEW_INVALID_HANDLE, sinew_body_get_info(temp, &info));
+    /* Handles of the wrong kind, zero, forged and garbage. */
+    FAILS(SINEW_INVALID_HANDLE, sinew_body_get_info(body_from_world(world), &info));
+    FAILS(SINEW_INVALID_HANDLE, sinew_body_read_positions(body_from_world(world), buf, MAX_VERTICES));
+    FAILS(SINEW_INVALID_HANDLE, sinew_body_destroy(body_from_world(world)));
+    FAILS(SINEW_INVALID_HANDLE, sinew_world_step(world_from_body(grid), FRAME));
+    FAILS(SINEW_INVALID_HANDLE, sinew_world_destroy(world_from_body(grid)));
+    FAILS(SINEW_INVALID_HANDLE, sinew_cloth_create_grid(world_from_body(grid), &gd, &junk));
+    FAILS(SINEW_INVALID_HANDLE, sinew_world_step(zero_world, FRAME));
+    FAILS(SINEW_INVALID_HANDLE, sinew_body_get_info(zero_body, &info));
+    forged.id = grid.id + 1; /* same slot, another serial */
+    FAILS(SINEW_INVALID_HANDLE, sinew_body_get_info(forged, &info));
+    forged.id = ~(uint64_t)0;
+    FAILS(SINEW_INVALID_HANDLE, sinew_body_destroy(forged));
+
+    /* A second world destroyed under its body; then a new world that may reuse its slot. */
+    OK(sinew_world_desc_default(&wd));
+    wd.thread_count = 1;
+    OK(sinew_world_create(&wd, &other));
+    rd = rope_desc();
+    OK(sinew_rope_create(other, &rd, &stranded));
+    OK(sinew_world_destroy(other));
+    FAILS(SINEW_INVALID_HANDLE, sinew_world_destroy(other));
+    FAILS(SINEW_INVALID_HANDLE, sinew_world_step(other, FRAME));
+    FAILS(SINEW_INVALID_HANDLE, sinew_world_get_stats(other, &st));
+    FAILS(SINEW_INVALID_HANDLE, sinew_cloth_create_grid(other, &gd, &junk));
+    FAILS(SINEW_INVALID_HANDLE, sinew_body_read_positions(stranded, buf, ROPE_POINTS));
+    FAILS(SINEW_INVALID_HANDLE, sinew_body_destroy(stranded));
+    OK(sinew_world_create(&wd, &reused));
+    OK(sinew_rope_create(reused, &rd, &temp));
+    FAILS(SINEW_INVALID_HANDLE, sinew_world_step(other, FRAME));
+    FAILS(SINEW_INVALID_HANDLE, sinew_body_read_positions(stranded, buf, ROPE_POINTS));
+    FAILS(SINEW_INVALID_HANDLE, sinew_body_destroy(stranded));
+    OK(sinew_world_step(reused, FRAME));
+    OK(sinew_body_read_positions(temp, buf, ROPE_POINTS));
+    OK(sinew_world_get_stats(reused, &st));
+    CHECK(st.body_count == 1, "the new world holds only its own body");
+    OK(sinew_world_destroy(reused)); /* destroys `temp` with it */
+    FAILS(SINEW_INVALID_HANDLE, sinew_body_destroy(temp));
+}
+
+/* ---- teardown ----------------------------------------------------------------------- */
+
+static void teardown(void) {
+    SinewWorldStats st;
+    SinewBodyInfo info;
+    int i;
+
+    printf("-- teardown\n");
+    OK(sinew_body_destroy(g_scene.body[1]));
+    OK(sinew_world_get_stats(g_scene.world, &st));
+    CHECK(st.body_count == 2 && st.particle_count == 64 + 10, "destroying the mesh leaves 2 bodies, 74 particles");
+    OK(sinew_world_step(g_scene.world, FRAME));
+    OK(sinew_body_destroy(g_scene.body[0]));
+    OK(sinew_body_destroy(g_scene.body[2]));
+    OK(sinew_world_get_stats(g_scene.world, &st));
+    CHECK(st.body_count == 0 && st.particle_count == 0, "no bodies left");
+    OK(sinew_world_step(g_scene.world, FRAME));
+    OK(sinew_world_destroy(g_scene.world));
+    for (i = 0; i < BODY_COUNT; i++) FAILS_ONLY(SINEW_INVALID_HANDLE, sinew_body_get_info(g_scene.body[i], &info));
+    FAILS_ONLY(SINEW_INVALID_HANDLE, sinew_world_step(g_scene.world, FRAME));
+    FAILS_ONLY(SINEW_INVALID_HANDLE, sinew_world_destroy(g_scene.world));
+}
+
+int main(void) {
+    setvbuf(stdout, NULL, _IOLBF, 0); /* lines in order with the library's stderr */
+    abi_and_defaults();
+    create_scene();
+    stepping();
+    pins_and_material();
+    teleport();
+    async_step();
+    errors();
+    handles();
+    teardown();
+    printf("c-client: all %d checks passed\n", g_passed);
+    return 0;
+}

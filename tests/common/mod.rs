@@ -77,3 +77,32 @@ pub fn read_positions(body: SinewBody) -> Vec<SinewVec3> {
     ok(sinew_body_read_positions(body, out.as_mut_ptr(), n));
     out
 }
+
+pub use sinew::ffi::collider::*;
+
+pub fn collider_desc() -> SinewColliderDesc {
+    let mut d = std::mem::MaybeUninit::uninit();
+    ok(sinew_collider_desc_default(d.as_mut_ptr()));
+    unsafe { d.assume_init() }
+}
+
+pub fn create_collider(world: SinewWorld, d: &SinewColliderDesc) -> SinewCollider {
+    let mut c = SinewCollider::default();
+    ok(sinew_collider_create(world, d, &mut c));
+    c
+}
+
+/// Column-major translation matrix.
+pub fn translation(x: f32, y: f32, z: f32) -> SinewMat4 {
+    let mut m = SinewMat4::IDENTITY;
+    m.m[12] = x;
+    m.m[13] = y;
+    m.m[14] = z;
+    m
+}
+
+/// Column-major rotation about Z by `angle` radians, then translation.
+pub fn rotation_z(angle: f32, t: SinewVec3) -> SinewMat4 {
+    let (s, c) = angle.sin_cos();
+    SinewMat4 { m: [c, s, 0.0, 0.0, -s, c, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, t.x, t.y, t.z, 1.0] }
+}

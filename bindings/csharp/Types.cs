@@ -1,0 +1,237 @@
+// Hand-written. Conveniences on the generated structs (they are partial), the C #define
+// constants as enums, and the layout check that lets any 12-byte vector struct cross the
+// boundary without a copy.
+using System;
+using System.Runtime.InteropServices;
+
+namespace Sinew
+{
+    /// <summary>Which grid particles <see cref="Cloth.CreateGrid(World, SinewClothGridDesc)"/> pins (<c>SINEW_PIN_*</c>).</summary>
+    public enum GridPinMode : uint
+    {
+        None = 0,
+        TopRow = 1,
+        TopCorners = 2,
+        /// <summary>The indices passed to <see cref="Cloth.CreateGrid(World, SinewClothGridDesc, ReadOnlySpan{int})"/>.</summary>
+        List = 3,
+    }
+
+    /// <summary>What a body is (<c>SINEW_BODY_*</c>), as reported in <see cref="SinewBodyInfo.kind"/>.</summary>
+    public enum BodyKind : uint
+    {
+        Cloth = 1,
+        Rope = 2,
+    }
+
+    public partial struct SinewVec3
+    {
+        public SinewVec3(float x, float y, float z)
+        {
+            this.x = x;
+            this.y = y;
+            this.z = z;
+        }
+
+        public override string ToString()
+        {
+            return "(" + x + ", " + y + ", " + z + ")";
+        }
+    }
+
+    public partial struct SinewQuat
+    {
+        public SinewQuat(float x, float y, float z, float w)
+        {
+            this.x = x;
+            this.y = y;
+            this.z = z;
+            this.w = w;
+        }
+
+        public static SinewQuat Identity
+        {
+            get { return new SinewQuat(0f, 0f, 0f, 1f); }
+        }
+    }
+
+    public unsafe partial struct SinewMat4
+    {
+        /// <summary>A pure translation (column-major, translation in m[12..14]).</summary>
+        public static SinewMat4 Translation(float x, float y, float z)
+        {
+            SinewMat4 r = default(SinewMat4);
+            r.m[0] = 1f;
+            r.m[5] = 1f;
+            r.m[10] = 1f;
+            r.m[15] = 1f;
+            r.m[12] = x;
+            r.m[13] = y;
+            r.m[14] = z;
+            return r;
+        }
+    }
+
+    public unsafe partial struct SinewWorldDesc
+    {
+        /// <summary>The library's default world settings (<c>sinew_world_desc_default</c>).</summary>
+        public static SinewWorldDesc Default
+        {
+            get
+            {
+                SinewLibrary.EnsureCompatible();
+                SinewWorldDesc d;
+                SinewException.Check(NativeMethods.sinew_world_desc_default(&d));
+                return d;
+            }
+        }
+    }
+
+    public unsafe partial struct SinewMaterial
+    {
+        /// <summary>The library's default material (<c>sinew_material_default</c>).</summary>
+        public static SinewMaterial Default
+        {
+            get
+            {
+                SinewLibrary.EnsureCompatible();
+                SinewMaterial m;
+                SinewException.Check(NativeMethods.sinew_material_default(&m));
+                return m;
+            }
+        }
+    }
+
+    public unsafe partial struct SinewClothGridDesc
+    {
+        /// <summary>The library's default grid (<c>sinew_cloth_grid_desc_default</c>). Leave
+        /// <c>pin_indices</c> null: pass a list of pins to <c>Cloth.CreateGrid</c> instead.</summary>
+        public static SinewClothGridDesc Default
+        {
+            get
+            {
+                SinewLibrary.EnsureCompatible();
+                SinewClothGridDesc d;
+                SinewException.Check(NativeMethods.sinew_cloth_grid_desc_default(&d));
+                return d;
+            }
+        }
+
+        /// <summary><see cref="pin_mode"/> as an enum.</summary>
+        public GridPinMode PinMode
+        {
+            get { return (GridPinMode)pin_mode; }
+            set { pin_mode = (uint)value; }
+        }
+    }
+
+    public unsafe partial struct SinewClothMeshDesc
+    {
+        /// <summary>The library's default mesh settings (<c>sinew_cloth_mesh_desc_default</c>). Only
+        /// <c>weld_distance</c> and <c>material</c> are read by <c>Cloth.CreateMesh</c>; the arrays are
+        /// passed to it separately.</summary>
+        public static SinewClothMeshDesc Default
+        {
+            get
+            {
+                SinewLibrary.EnsureCompatible();
+                SinewClothMeshDesc d;
+                SinewException.Check(NativeMethods.sinew_cloth_mesh_desc_default(&d));
+                return d;
+            }
+        }
+    }
+
+    public unsafe partial struct SinewRopeDesc
+    {
+        /// <summary>The library's default rope settings (<c>sinew_rope_desc_default</c>). Only
+        /// <c>bend</c> and <c>material</c> are read by <c>Rope.Create</c>; the arrays are passed to it
+        /// separately.</summary>
+        public static SinewRopeDesc Default
+        {
+            get
+            {
+                SinewLibrary.EnsureCompatible();
+                SinewRopeDesc d;
+                SinewException.Check(NativeMethods.sinew_rope_desc_default(&d));
+                return d;
+            }
+        }
+    }
+
+    public partial struct SinewBodyInfo
+    {
+        /// <summary><see cref="kind"/> as an enum.</summary>
+        public BodyKind Kind
+        {
+            get { return (BodyKind)kind; }
+        }
+    }
+
+    /// <summary>
+    /// The managed size of <typeparamref name="T"/>, measured once per type; -1 when it holds
+    /// references and so cannot be viewed as raw memory.
+    /// </summary>
+    /// <remarks>
+    /// C# 7.3's <c>where T : unmanaged</c> would let the compiler do this, but Mono's mcs (C# 7.2)
+    /// does not know that constraint, so the wrapper takes <c>where T : struct</c> and checks here.
+    /// </remarks>
+    internal static class Layout<T> where T : struct
+    {
+        internal static readonly int Size = Measure();
+
+        static int Measure()
+        {
+            try
+            {
+                // One allocation per type, at first use; AsBytes throws for types with references.
+                return MemoryMarshal.AsBytes(new Span<T>(new T[1])).Length;
+            }
+            catch (ArgumentException)
+            {
+                return -1;
+            }
+        }
+    }
+
+    /// <summary>Reinterpretation of caller memory as the C vector and matrix types.</summary>
+    internal static class Blit
+    {
+        internal const int Vec3Size = 12;
+        internal const int Mat4Size = 64;
+
+        /// <summary>Throws unless <typeparamref name="T"/> is a reference-free struct of <paramref name="bytes"/> bytes.</summary>
+        internal static void Require<T>(int bytes, string parameter) where T : struct
+        {
+            int size = Layout<T>.Size;
+            if (size != bytes)
+            {
+                throw new ArgumentException(size < 0
+                    ? typeof(T).FullName + " holds references; Sinew needs a plain struct of " + bytes + " bytes ("
+                        + (bytes == Vec3Size ? "three floats, like UnityEngine.Vector3" : "16 floats, like UnityEngine.Matrix4x4") + ")"
+                    : typeof(T).FullName + " is " + size + " bytes; Sinew needs " + bytes + " bytes ("
+                        + (bytes == Vec3Size ? "three floats, like UnityEngine.Vector3" : "16 floats, like UnityEngine.Matrix4x4") + ")",
+                    parameter);
+            }
+        }
+
+        /// <summary><paramref name="span"/> viewed as C vectors, after the size check.</summary>
+        internal static Span<SinewVec3> AsVec3<T>(Span<T> span, string parameter) where T : struct
+        {
+            Require<T>(Vec3Size, parameter);
+            return MemoryMarshal.Cast<T, SinewVec3>(span);
+        }
+
+        /// <summary><paramref name="span"/> viewed as C vectors, after the size check.</summary>
+        internal static ReadOnlySpan<SinewVec3> AsVec3<T>(ReadOnlySpan<T> span, string parameter) where T : struct
+        {
+            Require<T>(Vec3Size, parameter);
+            return MemoryMarshal.Cast<T, SinewVec3>(span);
+        }
+
+        /// <summary>A length as the C <c>size_t</c>.</summary>
+        internal static UIntPtr Count(int length)
+        {
+            return new UIntPtr((uint)length);
+        }
+    }
+}

@@ -1,0 +1,233 @@
+// Hand-written. The world: owns the native world handle and outlives its bodies' wrappers.
+using System;
+using System.Collections.Generic;
+
+namespace Sinew
+{
+    /// <summary>
+    /// A simulation world (<c>SinewWorld</c>). Create bodies in it with <see cref="Cloth"/> and
+    /// <see cref="Rope"/>, advance it once per frame with <see cref="Step"/> (or
+    /// <see cref="StepBegin"/>/<see cref="StepEnd"/> around the game's own work), and dispose it
+    /// when done: that destroys every body in it.
+    /// </summary>
+    /// <remarks>
+    /// Not thread-safe: call a world and its bodies from one thread at a time. The only
+    /// exception is the garbage collector's finaliser thread, which the wrapper handles:
+    /// a body finalised while its world lives is queued here and destroyed by the next
+    /// <see cref="Step"/>, <see cref="StepBegin"/> or <see cref="StepEnd"/> on the world's own
+    /// thread; a body finalised after its world was disposed makes no native call at all.
+    /// </remarks>
+    public sealed partial class World : IDisposable
+    {
+        readonly SinewWorld handle;
+
+        // Guards `alive` and `deferred` against the finaliser thread.
+        readonly object gate = new object();
+        bool alive;
+
+        // Bodies whose wrappers were finalised, or disposed during an asynchronous step.
+        // Preallocated so the common case never allocates.
+        readonly List<SinewBody> deferred = new List<SinewBody>(16);
+        volatile int deferredCount;
+
+        /// <summary>Creates a world with the library's default settings.</summary>
+        /// <exception cref="SinewLoadException">The native library is missing or of another ABI version.</exception>
+        public World()
+            : this(SinewWorldDesc.Default)
+        {
+        }
+
+        /// <summary>Creates a world; start from <see cref="SinewWorldDesc.Default"/>.</summary>
+        /// <exception cref="SinewLoadException">The native library is missing or of another ABI version.</exception>
+        /// <exception cref="SinewException">The settings were refused.</exception>
+        public unsafe World(SinewWorldDesc desc)
+        {
+            SinewLibrary.EnsureCompatible();
+            SinewWorld h;
+            SinewException.Check(NativeMethods.sinew_world_create(&desc, &h));
+            handle = h;
+            alive = true;
+        }
+
+        ~World()
+        {
+            Destroy(false);
+        }
+
+        /// <summary>The native handle, for calls the wrapper does not cover. Still returned
+        /// after <see cref="Dispose"/>: the library answers <c>SINEW_INVALID_HANDLE</c> for it.</summary>
+        public SinewWorld Handle
+        {
+            get { return handle; }
+        }
+
+        /// <summary>True once <see cref="Dispose"/> has run (or the finaliser).</summary>
+        public bool IsDisposed
+        {
+            get { return !alive; }
+        }
+
+        /// <summary>Advances the world by the frame time <paramref name="dt"/> (s), running whole fixed steps.</summary>
+        /// <exception cref="SinewException"><c>SINEW_BUSY</c> between <see cref="StepBegin"/> and
+        /// <see cref="StepEnd"/>; <c>SINEW_INVALID_HANDLE</c> after <see cref="Dispose"/>.</exception>
+        public void Step(float dt)
+        {
+            DestroyDeferred();
+            SinewException.Check(NativeMethods.sinew_world_step(handle, dt));
+        }
+
+        /// <summary>Starts <see cref="Step"/> on the library's worker threads and returns at once.
+        /// Until <see cref="StepEnd"/>, calls that read or change the world throw with <c>SINEW_BUSY</c>.</summary>
+        public void StepBegin(float dt)
+        {
+            DestroyDeferred();
+            SinewException.Check(NativeMethods.sinew_world_step_begin(handle, dt));
+        }
+
+        /// <summary>Waits for the step started by <see cref="StepBegin"/> and throws if it failed.</summary>
+        /// <exception cref="SinewException"><c>SINEW_INVALID_ARGUMENT</c> when no step was started.</exception>
+        public void StepEnd()
+        {
+            SinewResult r = NativeMethods.sinew_world_step_end(handle);
+            if (r != SinewResult.SINEW_OK)
+            {
+                throw SinewException.FromLastError(r);
+            }
+            DestroyDeferred();
+        }
+
+        /// <summary>The world's counters (<c>sinew_world_get_stats</c>).</summary>
+        public unsafe SinewWorldStats GetStats()
+        {
+            SinewWorldStats s;
+            SinewException.Check(NativeMethods.sinew_world_get_stats(handle, &s));
+            return s;
+        }
+
+        /// <summary>Changes gravity (m/s²) from the next step on.</summary>
+        public void SetGravity(SinewVec3 gravity)
+        {
+            SinewException.Check(NativeMethods.sinew_world_set_gravity(handle, gravity));
+        }
+
+        /// <summary>Changes gravity (m/s²) from the next step on.</summary>
+        public void SetGravity(float x, float y, float z)
+        {
+            SetGravity(new SinewVec3(x, y, z));
+        }
+
+        /// <summary>
+        /// Destroys the native world and every body in it; their wrappers become disposed.
+        /// Waits for an asynchronous step first. Safe to call twice.
+        /// </summary>
+        public void Dispose()
+        {
+            Destroy(true);
+            GC.SuppressFinalize(this);
+        }
+
+        void Destroy(bool disposing)
+        {
+            lock (gate)
+            {
+                if (!alive)
+                {
+                    return;
+                }
+                // From here on no body calls native code to destroy itself: the world does it.
+                alive = false;
+                deferred.Clear();
+                deferredCount = 0;
+            }
+            SinewResult r = NativeMethods.sinew_world_destroy(handle);
+            if (r == SinewResult.SINEW_BUSY)
+            {
+                // An asynchronous step is running: wait for it (its result no longer matters).
+                NativeMethods.sinew_world_step_end(handle);
+                r = NativeMethods.sinew_world_destroy(handle);
+            }
+            // INVALID_HANDLE: destroyed already through the raw handle; nothing left to free.
+            if (disposing && r != SinewResult.SINEW_OK && r != SinewResult.SINEW_INVALID_HANDLE)
+            {
+                throw SinewException.FromLastError(r);
+            }
+        }
+
+        /// <summary>True while the world exists; read by its bodies under <see cref="gate"/>.</summary>
+        internal bool IsAlive
+        {
+            get
+            {
+                lock (gate)
+                {
+                    return alive;
+                }
+            }
+        }
+
+        /// <summary>
+        /// Destroys a body now, or later when the world is busy; nothing when the world is gone
+        /// (it destroyed the body already). <paramref name="fromFinalizer"/>: queue it without
+        /// calling native code, for the world's own thread to destroy.
+        /// </summary>
+        internal void DestroyBody(SinewBody body, bool fromFinalizer)
+        {
+            lock (gate)
+            {
+                if (!alive)
+                {
+                    return;
+                }
+                if (fromFinalizer)
+                {
+                    deferred.Add(body);
+                    deferredCount = deferred.Count;
+                    return;
+                }
+                SinewResult r = NativeMethods.sinew_body_destroy(body);
+                if (r == SinewResult.SINEW_BUSY)
+                {
+                    deferred.Add(body);
+                    deferredCount = deferred.Count;
+                }
+                else if (r != SinewResult.SINEW_OK && r != SinewResult.SINEW_INVALID_HANDLE)
+                {
+                    throw SinewException.FromLastError(r);
+                }
+            }
+        }
+
+        /// <summary>Bodies queued for destruction that the world has not destroyed yet.</summary>
+        public int PendingBodyDestroyCount
+        {
+            get { return deferredCount; }
+        }
+
+        void DestroyDeferred()
+        {
+            if (deferredCount == 0)
+            {
+                return;
+            }
+            lock (gate)
+            {
+                if (!alive)
+                {
+                    return;
+                }
+                int kept = 0;
+                for (int i = 0; i < deferred.Count; i++)
+                {
+                    // BUSY (a step still running) keeps the body for the next try; any other
+                    // failure means it is gone already.
+                    if (NativeMethods.sinew_body_destroy(deferred[i]) == SinewResult.SINEW_BUSY)
+                    {
+                        deferred[kept++] = deferred[i];
+                    }
+                }
+                deferred.RemoveRange(kept, deferred.Count - kept);
+                deferredCount = kept;
+            }
+        }
+    }
+}

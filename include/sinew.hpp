@@ -1,0 +1,319 @@
+// Sinew: a header-only C++17 RAII wrapper over the C ABI of include/sinew.h.
+//
+// Hand-written (sinew.h is generated). It adds ownership and exceptions, nothing else:
+// every call forwards to one `sinew_` function, and every check is the library's own.
+//
+//   sinew::World world;                                   // default settings
+//   SinewClothGridDesc desc = sinew::default_grid_desc();
+//   sinew::Body cape = world.create_grid(desc);
+//   std::vector<SinewVec3> vertices;
+//   world.step(dt);
+//   cape.read_positions(vertices);                        // resized once, then reused
+//
+// Errors: a failing call throws sinew::Error, which carries the SinewResult code and the
+// library's message (sinew_last_error_message(), e.g. "SINEW_OUT_OF_RANGE: vertex index
+// 64 out of range (count 64)"). Destructors never throw.
+//
+// Lifetimes: World and Body are move-only owners of a handle. A Body must not outlive its
+// World: destroy bodies first. If the world is destroyed first anyway, it has already
+// freed its bodies, and ~Body only gets SINEW_INVALID_HANDLE back, which it ignores — no
+// crash, no leak; any other call on such a Body throws SINEW_INVALID_HANDLE.
+//
+// Asynchronous stepping: between World::step_begin and World::step_end, calls that touch
+// the world throw SINEW_BUSY. ~World ends an unfinished step before destroying the world.
+// ~Body cannot (it does not know its world): a Body destroyed while its world is stepping
+// stays alive inside the world until the world is destroyed.
+
+#ifndef SINEW_HPP
+#define SINEW_HPP
+
+#include "sinew.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace sinew {
+
+// A failed Sinew call: the code it returned and the library's message for it.
+class Error : public std::runtime_error {
+public:
+    Error(SinewResult code, const std::string& message) : std::runtime_error(message), code_(code) {}
+
+    SinewResult code() const noexcept { return code_; }
+
+private:
+    SinewResult code_;
+};
+
+namespace detail {
+
+// Throws the library's error for a failed call. The message is copied at once: the
+// library's buffer is only valid until the thread's next failing call.
+inline void check(SinewResult result) {
+    if (result == SINEW_OK) {
+        return;
+    }
+    const char* message = sinew_last_error_message();
+    if (message == nullptr || *message == '\0') {
+        throw Error(result, "sinew call failed with code " + std::to_string(static_cast<int>(result)));
+    }
+    throw Error(result, message);
+}
+
+// Fills a descriptor with its library defaults through `fill(&desc)`.
+template <typename Desc>
+Desc defaults(SinewResult (*fill)(Desc*)) {
+    Desc desc{};
+    check(fill(&desc));
+    return desc;
+}
+
+}  // namespace detail
+
+// The ABI version of the loaded library (compare with SINEW_ABI_VERSION of this header).
+inline std::uint32_t abi_version() noexcept { return sinew_abi_version(); }
+
+// Descriptors filled with the library's defaults.
+inline SinewWorldDesc default_world_desc() { return detail::defaults(&sinew_world_desc_default); }
+inline SinewMaterial default_material() { return detail::defaults(&sinew_material_default); }
+inline SinewClothGridDesc default_grid_desc() { return detail::defaults(&sinew_cloth_grid_desc_default); }
+inline SinewClothMeshDesc default_mesh_desc() { return detail::defaults(&sinew_cloth_mesh_desc_default); }
+inline SinewRopeDesc default_rope_desc() { return detail::defaults(&sinew_rope_desc_default); }
+
+// Axis-aligned bounds of a body's particles.
+struct Bounds {
+    SinewVec3 min;
+    SinewVec3 max;
+};
+
+// A cloth or rope, owned: its destructor destroys it. Made by World::create_*.
+// Must not outlive its World (see the top of this file).
+class Body {
+public:
+    // An empty Body, owning nothing; its calls throw SINEW_INVALID_HANDLE.
+    Body() noexcept = default;
+
+    // Takes ownership of a handle from the C API.
+    explicit Body(SinewBody handle) noexcept : handle_(handle) {}
+
+    ~Body() noexcept { reset(); }
+
+    Body(Body&& other) noexcept : handle_(other.release()) {}
+
+    Body& operator=(Body&& other) noexcept {
+        if (this != &other) {
+            reset();
+            handle_ = other.release();
+        }
+        return *this;
+    }
+
+    Body(const Body&) = delete;
+    Body& operator=(const Body&) = delete;
+
+    // Destroys the body now. Errors are ignored: the handle may already be invalid
+    // because its world was destroyed first.
+    void reset() noexcept {
+        if (handle_.id != 0) {
+            (void)sinew_body_destroy(handle_);
+            handle_ = SinewBody{};
+        }
+    }
+
+    // Gives up ownership without destroying.
+    SinewBody release() noexcept { return std::exchange(handle_, SinewBody{}); }
+
+    SinewBody handle() const noexcept { return handle_; }
+    explicit operator bool() const noexcept { return handle_.id != 0; }
+
+    SinewBodyInfo info() const {
+        SinewBodyInfo info{};
+        detail::check(sinew_body_get_info(handle_, &info));
+        return info;
+    }
+
+    // Number of vertices read_positions and read_normals write (the host's own count for a mesh).
+    std::size_t vertex_count() const {
+        std::size_t count = 0;
+        detail::check(sinew_body_get_vertex_count(handle_, &count));
+        return count;
+    }
+
+    SinewMaterial material() const {
+        SinewMaterial material{};
+        detail::check(sinew_body_get_material(handle_, &material));
+        return material;
+    }
+
+    void set_material(const SinewMaterial& material) { detail::check(sinew_body_set_material(handle_, &material)); }
+
+    void pin(const std::uint32_t* indices, std::size_t count) { detail::check(sinew_body_pin(handle_, indices, count)); }
+    void pin(const std::vector<std::uint32_t>& indices) { pin(indices.data(), indices.size()); }
+
+    void unpin(const std::uint32_t* indices, std::size_t count) { detail::check(sinew_body_unpin(handle_, indices, count)); }
+    void unpin(const std::vector<std::uint32_t>& indices) { unpin(indices.data(), indices.size()); }
+
+    // Where vertices `indices[k]` should be at the end of the next World::step.
+    void set_pin_targets(const std::uint32_t* indices, std::size_t index_count, const SinewVec3* positions, std::size_t position_count) {
+        detail::check(sinew_body_set_pin_targets(handle_, indices, index_count, positions, position_count));
+    }
+    void set_pin_targets(const std::vector<std::uint32_t>& indices, const std::vector<SinewVec3>& positions) {
+        set_pin_targets(indices.data(), indices.size(), positions.data(), positions.size());
+    }
+
+    // Moves the body by a rigid transform (column-major), velocities and pins along.
+    void teleport(const SinewMat4& transform) { detail::check(sinew_body_teleport(handle_, &transform)); }
+
+    // Into a caller buffer of `capacity` elements (at least vertex_count()).
+    void read_positions(SinewVec3* out, std::size_t capacity) const {
+        detail::check(sinew_body_read_positions(handle_, out, capacity));
+    }
+    // Into `out`, resized to vertex_count(): reusing one vector allocates only once.
+    void read_positions(std::vector<SinewVec3>& out) const {
+        out.resize(vertex_count());
+        read_positions(out.data(), out.size());
+    }
+    std::vector<SinewVec3> read_positions() const {
+        std::vector<SinewVec3> out;
+        read_positions(out);
+        return out;
+    }
+
+    void read_normals(SinewVec3* out, std::size_t capacity) const {
+        detail::check(sinew_body_read_normals(handle_, out, capacity));
+    }
+    void read_normals(std::vector<SinewVec3>& out) const {
+        out.resize(vertex_count());
+        read_normals(out.data(), out.size());
+    }
+    std::vector<SinewVec3> read_normals() const {
+        std::vector<SinewVec3> out;
+        read_normals(out);
+        return out;
+    }
+
+    Bounds bounds() const {
+        Bounds b{};
+        detail::check(sinew_body_get_bounds(handle_, &b.min, &b.max));
+        return b;
+    }
+
+    // Largest |length/rest - 1| over the body's constraints.
+    float max_stretch() const {
+        float stretch = 0.0f;
+        detail::check(sinew_body_get_max_stretch(handle_, &stretch));
+        return stretch;
+    }
+
+private:
+    SinewBody handle_{};
+};
+
+// A simulation world, owned: its destructor destroys it, its bodies and its threads.
+class World {
+public:
+    // A world with default settings.
+    World() {
+        check_abi();
+        create(default_world_desc());
+    }
+
+    // A world with the given settings (start from default_world_desc()).
+    explicit World(const SinewWorldDesc& desc) {
+        check_abi();
+        create(desc);
+    }
+
+    ~World() noexcept { reset(); }
+
+    World(World&& other) noexcept : handle_(other.release()) {}
+
+    World& operator=(World&& other) noexcept {
+        if (this != &other) {
+            reset();
+            handle_ = other.release();
+        }
+        return *this;
+    }
+
+    World(const World&) = delete;
+    World& operator=(const World&) = delete;
+
+    // Destroys the world now, ending an unfinished asynchronous step first. Never throws.
+    void reset() noexcept {
+        if (handle_.id == 0) {
+            return;
+        }
+        if (sinew_world_destroy(handle_) == SINEW_BUSY) {
+            (void)sinew_world_step_end(handle_);
+            (void)sinew_world_destroy(handle_);
+        }
+        handle_ = SinewWorld{};
+    }
+
+    // Gives up ownership without destroying.
+    SinewWorld release() noexcept { return std::exchange(handle_, SinewWorld{}); }
+
+    SinewWorld handle() const noexcept { return handle_; }
+    explicit operator bool() const noexcept { return handle_.id != 0; }
+
+    // Advances by the host's frame time dt (s).
+    void step(float dt) { detail::check(sinew_world_step(handle_, dt)); }
+
+    // Starts step(dt) on Sinew's threads; until step_end, calls on this world throw SINEW_BUSY.
+    void step_begin(float dt) { detail::check(sinew_world_step_begin(handle_, dt)); }
+
+    // Waits for the step started by step_begin; throws its error, if any.
+    void step_end() { detail::check(sinew_world_step_end(handle_)); }
+
+    SinewWorldStats stats() const {
+        SinewWorldStats stats{};
+        detail::check(sinew_world_get_stats(handle_, &stats));
+        return stats;
+    }
+
+    void set_gravity(const SinewVec3& gravity) { detail::check(sinew_world_set_gravity(handle_, gravity)); }
+
+    Body create_grid(const SinewClothGridDesc& desc) {
+        SinewBody body{};
+        detail::check(sinew_cloth_create_grid(handle_, &desc, &body));
+        return Body(body);
+    }
+
+    Body create_mesh(const SinewClothMeshDesc& desc) {
+        SinewBody body{};
+        detail::check(sinew_cloth_create_mesh(handle_, &desc, &body));
+        return Body(body);
+    }
+
+    Body create_rope(const SinewRopeDesc& desc) {
+        SinewBody body{};
+        detail::check(sinew_rope_create(handle_, &desc, &body));
+        return Body(body);
+    }
+
+private:
+    // Refuses a library whose ABI differs from this header's, before any struct crosses
+    // the boundary: its layouts may differ. Thrown as SINEW_INVALID_ARGUMENT.
+    static void check_abi() {
+        const std::uint32_t loaded = sinew_abi_version();
+        if (loaded != SINEW_ABI_VERSION) {
+            throw Error(SINEW_INVALID_ARGUMENT,
+                        "SINEW_INVALID_ARGUMENT: ABI mismatch: sinew.h and sinew.hpp are for ABI version " +
+                            std::to_string(SINEW_ABI_VERSION) + " but the loaded library implements version " +
+                            std::to_string(loaded) + "; build against the sinew.h shipped with that library");
+        }
+    }
+
+    void create(const SinewWorldDesc& desc) { detail::check(sinew_world_create(&desc, &handle_)); }
+
+    SinewWorld handle_{};
+};
+
+}  // namespace sinew
+
+#endif  // SINEW_HPP

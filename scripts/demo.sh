@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The main demo: builds Sinew in release mode and runs examples/demo.rs, which drives a
+# curtain on a moving bar plus a rope through the C ABI, prints a summary and draws four
+# moments of the run into one picture.
+#
+#   bash scripts/demo.sh        (from the repository root; outputs go to out/)
+#
+# Writes out/demo.png and out/summary.txt; exits non-zero if the build or any call fails.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+if ! command -v cargo >/dev/null 2>&1; then
+    echo "cargo was not found. Install Rust (stable, 1.85 or newer) with rustup:" >&2
+    echo "    curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh" >&2
+    echo "then open a new shell (or run: . \"\$HOME/.cargo/env\") and run this script again." >&2
+    echo "See https://www.rust-lang.org/tools/install for other platforms." >&2
+    exit 1
+fi
+
+out=out
+cargo run --release --example demo -- --out "$out"
+
+echo
+echo "picture: $(pwd)/$out/demo.png"

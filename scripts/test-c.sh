@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# The C and C++ clients of the C ABI: builds libsinew (debug), compiles tests/c/*.c as
+# strict C99 against the committed include/sinew.h and tests/cpp/client.cpp as strict C++17
+# against include/sinew.hpp, runs them, then runs the clients under valgrind (0 errors,
+# 0 bytes definitely or indirectly lost). Build outputs and logs go to target/c-tests/.
+#
+#   bash scripts/test-c.sh        (from the repository root)
+#
+# Ends with "c-clients: N passed, M failed"; exits non-zero when M > 0.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+out=target/c-tests
+lib_dir="${CARGO_TARGET_DIR:-target}/debug"
+cflags=(-std=c99 -Wall -Wextra -Werror -pedantic -g -Iinclude)
+cxxflags=(-std=c++17 -Wall -Wextra -Werror -pedantic -g -Iinclude)
+ldflags=(-L"$lib_dir" -lsinew)
+
+# The deliberate-panic check would otherwise print a backtrace.
+export RUST_BACKTRACE=0
+export LD_LIBRARY_PATH="$lib_dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+
+passed=0
+failed=0
+
+# check NAME COMMAND...: runs COMMAND with its output in $out/NAME.log and counts the result.
+check() {
+    local name=$1
+    shift
+    if "$@" >"$out/$name.log" 2>&1; then
+        echo "PASS $name"
+        passed=$((passed + 1))
+    else
+        echo "FAIL $name (log: $out/$name.log)"
+        tail -n 25 "$out/$name.log" | sed 's/^/    /'
+        failed=$((failed + 1))
+    fi
+}
+
+summary() {
+    echo "c-clients: $passed passed, $failed failed"
+    [ "$failed" -eq 0 ]
+}
+
+# ---- tools: install only what is missing ---------------------------------------------
+missing=()
+command -v gcc >/dev/null 2>&1 || missing+=(gcc libc6-dev)
+command -v g++ >/dev/null 2>&1 || missing+=(g++)
+command -v valgrind >/dev/null 2>&1 || missing+=(valgrind)
+# gcc only recommends the C library headers, which --no-install-recommends leaves out.
+if command -v gcc >/dev/null 2>&1 && ! printf '#include <stdio.h>\n' | gcc -x c -E - >/dev/null 2>&1; then
+    missing+=(libc6-dev)
+fi
+if [ "${#missing[@]}" -gt 0 ]; then
+    sudo=()
+    if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1; then sudo=(sudo); fi
+    echo "installing: ${missing[*]}"
+    "${sudo[@]}" apt-get update
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+command -v cargo >/dev/null 2>&1 || { echo "cargo not found: install a Rust toolchain (rustup)"; exit 1; }
+
+# ---- the library -----------------------------------------------------------------------
+mkdir -p "$out"
+if ! cargo build >"$out/cargo-build.log" 2>&1; then
+    echo "FAIL cargo build (log: $out/cargo-build.log)"
+    tail -n 25 "$out/cargo-build.log" | sed 's/^/    /'
+    failed=$((failed + 1))
+    summary
+    exit 1
+fi
+echo "built $lib_dir/libsinew.so"
+
+# The clients compile against the committed header; if src/ffi has changed without
+# regenerating it, the structs they pass no longer match the library's.
+header_is_fresh() {
+    local fresh
+    fresh=$(ls -t "$lib_dir"/build/sinew-*/out/sinew.h 2>/dev/null | head -n 1)
+    if [ -z "$fresh" ]; then
+        echo "build.rs left no generated sinew.h under $lib_dir/build/sinew-*/out/"
+        return 1
+    fi
+    if ! diff -u include/sinew.h "$fresh"; then
+        echo "include/sinew.h differs from what src/ffi generates now ($fresh);"
+        echo "regenerate it with SINEW_BLESS=1 cargo build"
+        return 1
+    fi
+}
+check header-matches-src header_is_fresh
+
+# ---- compile -------------------------------------------------------------------------
+check compile-c-client gcc "${cflags[@]}" tests/c/client.c -o "$out/client" "${ldflags[@]}" -lm
+check compile-c-include-twice gcc "${cflags[@]}" tests/c/include_twice.c -o "$out/include_twice" "${ldflags[@]}"
+check compile-cpp-client g++ "${cxxflags[@]}" tests/cpp/client.cpp -o "$out/cpp_client" "${ldflags[@]}"
+
+# ---- run -------------------------------------------------------------------------------
+check run-c-client "$out/client"
+check run-c-include-twice "$out/include_twice"
+check run-cpp-client "$out/cpp_client"
+
+# ---- valgrind --------------------------------------------------------------------------
+# Worker threads are joined on destroy, so nothing may be definitely or indirectly lost.
+# "Possibly lost" blocks from the thread-local storage of std and rayon's crossbeam-epoch
+# are allowed: they are per process, not per world.
+under_valgrind() {
+    local name=$1 program=$2 report="$out/$1.valgrind.txt"
+    valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+        --log-file="$report" "$program" >"$out/$name.out" 2>&1 || {
+        tail -n 5 "$out/$name.out"
+        echo "valgrind failed; see $report and $out/$name.out"
+        return 1
+    }
+    grep -E "ERROR SUMMARY|definitely lost:|indirectly lost:|possibly lost:|no leaks are possible" "$report"
+    grep -q "ERROR SUMMARY: 0 errors" "$report" || { echo "valgrind reports errors; see $report"; return 1; }
+    if grep -E "(definitely|indirectly) lost: [1-9]" "$report"; then
+        echo "memory was leaked; see $report"
+        return 1
+    fi
+}
+check valgrind-c-client under_valgrind valgrind-c-client "$out/client"
+check valgrind-cpp-client under_valgrind valgrind-cpp-client "$out/cpp_client"
+
+summary

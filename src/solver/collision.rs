@@ -1,0 +1,147 @@
+//! Particle–collider contact, swept over the substep.
+//!
+//! The test runs in the collider's own frame. A particle's start of substep `x_prev` is
+//! taken into the collider's frame at the start of the substep (pose `P0`), its predicted
+//! end `x` into the frame at the end (`P1`), so the segment `l0 → l1` is the particle's path
+//! relative to the collider: a limb moving at 20 m/s and a particle moving at 100 m/s are
+//! the same problem. Along that segment the first point where the signed distance reaches
+//! the particle radius `r` is found by sphere tracing (the distance is 1-Lipschitz, so each
+//! advance by `φ − r` is safe). If the path reaches the surface, the end point is projected
+//! back onto the contact plane, so the particle stops on the near side; a particle that
+//! starts inside is pushed out along the normal.
+//!
+//! Friction is position-based Coulomb (Macklin et al. 2014, "Unified Particle Physics for
+//! Real-Time Applications", eq. 24–25): with `d` the normal correction and `Δt` the
+//! tangential motion relative to the collider, the contact sticks when `|Δt| < μs·d` and
+//! otherwise loses `μk·d` of it.
+
+use crate::collider::{Pose, Shape};
+use crate::math::Vec3;
+
+/// Contact settings of one body.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactParams {
+    /// Particle radius (m).
+    pub thickness: f32,
+    pub static_friction: f32,
+    pub kinetic_friction: f32,
+}
+
+/// Sphere-tracing steps before the test falls back to the end point alone.
+const TRACE_STEPS: usize = 32;
+
+/// Collides every free particle with one collider moving from `p0` to `p1` over the substep.
+pub fn collide(x: &mut [Vec3], x_prev: &[Vec3], w: &[f32], shape: &Shape, p0: &Pose, p1: &Pose, c: &ContactParams) {
+    let reach = shape.bounding_radius();
+    for i in 0..x.len() {
+        if w[i] == 0.0 {
+            continue;
+        }
+        if let Some(end) = collide_particle(x_prev[i], x[i], shape, reach, p0, p1, c) {
+            x[i] = end;
+        }
+    }
+}
+
+/// The corrected end position of one particle, or `None` when it does not touch.
+#[inline]
+pub fn collide_particle(start: Vec3, end: Vec3, shape: &Shape, reach: f32, p0: &Pose, p1: &Pose, c: &ContactParams) -> Option<Vec3> {
+    let l0 = p0.to_local(start);
+    let l1 = p1.to_local(end);
+    let r = c.thickness / p1.scale;
+    let seg = l1 - l0;
+    let len2 = seg.length_squared();
+    if reach.is_finite() {
+        // Closest point of the path to the shape's centre: skip paths that stay far away.
+        let t = if len2 > 0.0 { (-l0.dot(seg) / len2).clamp(0.0, 1.0) } else { 0.0 };
+        if (l0 + seg * t).length() > reach + r {
+            return None;
+        }
+    }
+    let (d0, _) = shape.distance(l0);
+    let mut contact: Option<(Vec3, Vec3)> = None; // (point on the path, normal)
+    if d0 >= r {
+        let len = len2.sqrt();
+        let tol = 1e-6 / p1.scale;
+        let mut t = 0.0f32;
+        for _ in 0..TRACE_STEPS {
+            let p = l0 + seg * t;
+            let (d, n) = shape.distance(p);
+            let gap = d - r;
+            if gap <= tol {
+                contact = Some((p, n));
+                break;
+            }
+            if len <= 0.0 {
+                break;
+            }
+            t += gap / len;
+            if t >= 1.0 {
+                break;
+            }
+        }
+    }
+    let mut fixed = l1;
+    let mut normal = Vec3::ZERO;
+    if let Some((p, n)) = contact {
+        // Stop on the contact plane; keep the tangential part of the motion.
+        fixed += n * (p - l1).dot(n).max(0.0);
+        normal = n;
+    }
+    // Curved surfaces, a start inside, or a trace that ran out of steps: push the end out.
+    let (d1, n1) = shape.distance(fixed);
+    if d1 < r {
+        fixed += n1 * (r - d1);
+        normal = n1;
+    }
+    if normal == Vec3::ZERO {
+        return None;
+    }
+    let depth = (fixed - l1).length();
+    let moved = fixed - l0;
+    let tangential = moved - normal * moved.dot(normal);
+    let slide = tangential.length();
+    if slide > 0.0 {
+        if slide < c.static_friction * depth {
+            fixed -= tangential;
+        } else {
+            fixed -= tangential * (c.kinetic_friction * depth / slide).min(1.0);
+        }
+    }
+    Some(p1.to_world(fixed))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NO_FRICTION: ContactParams = ContactParams { thickness: 0.0, static_friction: 0.0, kinetic_friction: 0.0 };
+
+    #[test]
+    fn fast_particle_stops_on_the_near_side_of_a_thin_box() {
+        let shape = Shape::Box { half_extents: Vec3::new(0.005, 1.0, 1.0) };
+        // 100 m/s for 1/60 s: from x = −1 to x = +0.67, straight through a 1 cm slab.
+        let end = collide_particle(Vec3::new(-1.0, 0.0, 0.0), Vec3::new(0.6667, 0.0, 0.0), &shape, shape.bounding_radius(), &Pose::IDENTITY, &Pose::IDENTITY, &NO_FRICTION).unwrap();
+        assert!((end.x + 0.005).abs() < 1e-5, "{end}");
+    }
+
+    #[test]
+    fn moving_sphere_sweeps_a_resting_particle_away() {
+        let shape = Shape::Sphere { radius: 0.1 };
+        let p0 = Pose { position: Vec3::new(-0.5, 0.0, 0.0), ..Pose::IDENTITY };
+        let p1 = Pose { position: Vec3::new(0.5, 0.0, 0.0), ..Pose::IDENTITY };
+        // The sphere passes straight through a particle at rest at the origin.
+        let end = collide_particle(Vec3::ZERO, Vec3::ZERO, &shape, 0.1, &p0, &p1, &NO_FRICTION).unwrap();
+        // It is pushed ahead of the sphere, onto its leading point.
+        assert!((end - Vec3::new(0.6, 0.0, 0.0)).length() < 1e-5, "{end}");
+    }
+
+    #[test]
+    fn static_friction_holds_below_the_cone() {
+        let shape = Shape::Plane;
+        let c = ContactParams { thickness: 0.0, static_friction: 1.0, kinetic_friction: 0.8 };
+        // Moves 1 mm sideways while pressing 2 mm in: sticks.
+        let end = collide_particle(Vec3::new(0.0, 0.0, 0.0), Vec3::new(0.001, -0.002, 0.0), &shape, f32::INFINITY, &Pose::IDENTITY, &Pose::IDENTITY, &c).unwrap();
+        assert!(end.length() < 1e-7, "{end}");
+    }
+}

@@ -1,0 +1,439 @@
+// A C++17 client of include/sinew.hpp (the RAII wrapper), compiled with
+// `-std=c++17 -Wall -Wextra -Werror -pedantic` and linked to libsinew (scripts/test-c.sh).
+//
+// The scene of tests/c/client.c — grid cloth, seam-split mesh cloth, rope — driven through
+// sinew::World and sinew::Body: stepping, readback, pins, teleport, asynchronous steps,
+// failures thrown as sinew::Error with the right code and message, and the ownership rules
+// (move-only, destructors that never throw, a Body outliving its World without a crash).
+// One line per check; the first failure exits with status 1.
+
+// Both headers must survive being included twice.
+#include "sinew.h"
+#include "sinew.h"
+#include "sinew.hpp"
+#include "sinew.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+static_assert(!std::is_copy_constructible<sinew::World>::value && !std::is_copy_assignable<sinew::World>::value, "World is move-only");
+static_assert(!std::is_copy_constructible<sinew::Body>::value && !std::is_copy_assignable<sinew::Body>::value, "Body is move-only");
+static_assert(std::is_nothrow_move_constructible<sinew::World>::value && std::is_nothrow_move_assignable<sinew::World>::value, "World moves never throw");
+static_assert(std::is_nothrow_move_constructible<sinew::Body>::value && std::is_nothrow_move_assignable<sinew::Body>::value, "Body moves never throw");
+static_assert(std::is_nothrow_destructible<sinew::World>::value && std::is_nothrow_destructible<sinew::Body>::value, "destructors never throw");
+static_assert(std::is_base_of<std::runtime_error, sinew::Error>::value, "sinew::Error is a std::runtime_error");
+
+namespace {
+
+int g_passed = 0;
+const float kFrame = 1.0f / 60.0f;
+
+[[noreturn]] void fail(int line, const std::string& what, const std::string& detail) {
+    std::printf("FAIL %s\n     at client.cpp:%d: %s\n", what.c_str(), line, detail.c_str());
+    std::printf("cpp-client: %d checks passed, then a failure\n", g_passed);
+    std::fflush(stdout);
+    std::exit(1);
+}
+
+void pass(const std::string& what) {
+    std::printf("ok   %s\n", what.c_str());
+    ++g_passed;
+}
+
+#define CHECK(cond, what) ((cond) ? pass(what) : fail(__LINE__, (what), #cond))
+
+// Runs a call that must succeed; an exception fails the check with its message.
+#define OK(call)                                                                          \
+    do {                                                                                  \
+        try {                                                                             \
+            call;                                                                         \
+        } catch (const sinew::Error& e_) {                                                \
+            fail(__LINE__, #call, std::string("threw sinew::Error: ") + e_.what());       \
+        }                                                                                 \
+        pass(#call);                                                                      \
+    } while (0)
+
+const char* result_name(SinewResult r) {
+    switch (r) {
+    case SINEW_OK: return "SINEW_OK";
+    case SINEW_NULL_POINTER: return "SINEW_NULL_POINTER";
+    case SINEW_INVALID_HANDLE: return "SINEW_INVALID_HANDLE";
+    case SINEW_INVALID_ARGUMENT: return "SINEW_INVALID_ARGUMENT";
+    case SINEW_OUT_OF_RANGE: return "SINEW_OUT_OF_RANGE";
+    case SINEW_NON_FINITE: return "SINEW_NON_FINITE";
+    case SINEW_BUFFER_TOO_SMALL: return "SINEW_BUFFER_TOO_SMALL";
+    case SINEW_BUSY: return "SINEW_BUSY";
+    case SINEW_PANIC: return "SINEW_PANIC";
+    case SINEW_TOO_LARGE: return "SINEW_TOO_LARGE";
+    case SINEW_OUT_OF_MEMORY: return "SINEW_OUT_OF_MEMORY";
+    }
+    return "(unknown SinewResult)";
+}
+
+// `f` must throw sinew::Error with `want`, whose what() starts with "<NAME>: ".
+void expect_error(int line, const char* what, SinewResult want, const std::function<void()>& f) {
+    const std::string name = result_name(want);
+    try {
+        f();
+    } catch (const sinew::Error& e) {
+        const std::string message = e.what();
+        if (e.code() != want) fail(line, what, "threw " + std::string(result_name(e.code())) + ", expected " + name + ": " + message);
+        if (message.compare(0, name.size() + 2, name + ": ") != 0 || message.size() <= name.size() + 2) {
+            fail(line, what, "message \"" + message + "\" does not start with \"" + name + ": <reason>\"");
+        }
+        char label[600];
+        std::snprintf(label, sizeof label, "%-24s %s  -> \"%s\"", name.c_str(), what, message.c_str());
+        pass(label);
+        return;
+    } catch (const std::exception& e) {
+        fail(line, what, std::string("threw something other than sinew::Error: ") + e.what());
+    }
+    fail(line, what, "did not throw (expected " + name + ")");
+}
+
+#define THROWS(code, call) expect_error(__LINE__, #call, (code), [&]() { call; })
+
+SinewVec3 v3(float x, float y, float z) { return SinewVec3{x, y, z}; }
+
+bool same(const SinewVec3& a, const SinewVec3& b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
+
+bool near3(const SinewVec3& a, const SinewVec3& b, float tol) {
+    return std::fabs(a.x - b.x) <= tol && std::fabs(a.y - b.y) <= tol && std::fabs(a.z - b.z) <= tol;
+}
+
+bool same_all(const std::vector<SinewVec3>& a, const std::vector<SinewVec3>& b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        if (!same(a[i], b[i])) return false;
+    }
+    return true;
+}
+
+SinewMat4 translation(float x, float y, float z) {
+    SinewMat4 m{};
+    m.m[0] = m.m[5] = m.m[10] = m.m[15] = 1.0f;
+    m.m[12] = x;
+    m.m[13] = y;
+    m.m[14] = z;
+    return m;
+}
+
+// The mesh of the C client: 3 x 3 points as two UV islands, middle column twice.
+struct SeamMesh {
+    std::vector<SinewVec3> positions;
+    std::vector<std::uint32_t> indices;
+    std::vector<float> inverse_masses;
+    static constexpr std::uint32_t seam[3][2] = {{1, 6}, {3, 8}, {5, 10}};
+
+    SeamMesh() {
+        positions.resize(12);
+        for (int row = 0; row < 3; ++row) {
+            const float z = 0.1f * static_cast<float>(row);
+            positions[left(row, 0)] = v3(2.0f, 1.0f, z);
+            positions[left(row, 1)] = v3(2.1f, 1.0f, z);
+            positions[right(row, 1)] = v3(2.1f, 1.0f, z);
+            positions[right(row, 2)] = v3(2.2f, 1.0f, z);
+        }
+        for (int row = 0; row < 2; ++row) {
+            const std::uint32_t quads[2][4] = {{left(row, 0), left(row, 1), left(row + 1, 0), left(row + 1, 1)},
+                                               {right(row, 1), right(row, 2), right(row + 1, 1), right(row + 1, 2)}};
+            for (const auto& q : quads) {
+                indices.insert(indices.end(), {q[0], q[2], q[1], q[1], q[2], q[3]});
+            }
+        }
+        for (const auto& p : positions) inverse_masses.push_back(p.z == 0.0f ? 0.0f : 100.0f);
+    }
+
+    static std::uint32_t left(int row, int column) { return static_cast<std::uint32_t>(row * 2 + column); }
+    static std::uint32_t right(int row, int column) { return static_cast<std::uint32_t>(6 + row * 2 + (column - 1)); }
+
+    SinewClothMeshDesc desc() const {
+        SinewClothMeshDesc d = sinew::default_mesh_desc();
+        d.positions = positions.data();
+        d.vertex_count = positions.size();
+        d.indices = indices.data();
+        d.index_count = indices.size();
+        d.inverse_masses = inverse_masses.data();
+        d.inverse_mass_count = inverse_masses.size();
+        return d;
+    }
+};
+constexpr std::uint32_t SeamMesh::seam[3][2];
+
+bool seam_identical(const sinew::Body& mesh) {
+    const std::vector<SinewVec3> p = mesh.read_positions(), n = mesh.read_normals();
+    for (const auto& pair : SeamMesh::seam) {
+        if (!same(p[pair[0]], p[pair[1]]) || !same(n[pair[0]], n[pair[1]])) return false;
+    }
+    return true;
+}
+
+SinewClothGridDesc grid_desc() {
+    SinewClothGridDesc d = sinew::default_grid_desc();
+    d.columns = 8;
+    d.rows = 8;
+    d.spacing = 0.1f;
+    d.origin = v3(0.0f, 2.0f, 0.0f);
+    d.pin_mode = SINEW_PIN_TOP_ROW;
+    return d;
+}
+
+// Everything observable about a set of bodies, to show a failing call changed nothing.
+struct Snapshot {
+    std::vector<std::vector<SinewVec3>> positions;
+    std::vector<std::uint32_t> pinned;
+    std::uint64_t steps = 0;
+
+    Snapshot(const sinew::World& world, const std::vector<const sinew::Body*>& bodies) {
+        for (const sinew::Body* b : bodies) {
+            positions.push_back(b->read_positions());
+            pinned.push_back(b->info().pinned_count);
+        }
+        steps = world.stats().steps;
+    }
+
+    bool operator==(const Snapshot& o) const {
+        if (steps != o.steps || pinned != o.pinned || positions.size() != o.positions.size()) return false;
+        for (std::size_t i = 0; i < positions.size(); ++i) {
+            if (!same_all(positions[i], o.positions[i])) return false;
+        }
+        return true;
+    }
+};
+
+void scene() {
+    std::printf("-- defaults\n");
+    CHECK(sinew::abi_version() == SINEW_ABI_VERSION, "library ABI version equals the header's");
+    SinewWorldDesc wd = sinew::default_world_desc();
+    CHECK(wd.fixed_rate_hz == 60.0f && wd.substeps == 4 && wd.iterations == 2 && wd.interpolate == 1, "default world desc: 60 Hz, 4 substeps, 2 iterations, interpolated");
+    const SinewMaterial material = sinew::default_material();
+    CHECK(material.particle_mass > 0.0f && material.gravity_scale == 1.0f, "default material: positive mass, gravity scale 1");
+    CHECK(sinew::default_rope_desc().bend == 1 && sinew::default_mesh_desc().vertex_count == 0, "default rope and mesh descs");
+
+    std::printf("-- world and bodies\n");
+    wd.thread_count = 2;
+    sinew::World world(wd);
+    CHECK(static_cast<bool>(world) && world.handle().id != 0, "World owns a handle");
+
+    sinew::Body grid = world.create_grid(grid_desc());
+    const SinewBodyInfo gi = grid.info();
+    CHECK(gi.kind == SINEW_BODY_CLOTH && gi.particle_count == 64 && gi.pinned_count == 8 && gi.triangle_count == 98, "grid: cloth, 64 particles, 8 pinned, 98 triangles");
+    CHECK(grid.vertex_count() == 64, "grid vertex_count() is 64");
+    const std::vector<SinewVec3> grid_start = grid.read_positions();
+    CHECK(grid_start.size() == 64 && near3(grid_start[0], v3(-0.35f, 2.0f, -0.35f), 1e-6f) && near3(grid_start[63], v3(0.35f, 2.0f, 0.35f), 1e-6f), "grid corners at (-0.35, 2, -0.35) and (0.35, 2, 0.35)");
+    std::vector<SinewVec3> normals;
+    grid.read_normals(normals);
+    bool up = normals.size() == 64;
+    for (const auto& n : normals) up = up && near3(n, v3(0.0f, 1.0f, 0.0f), 1e-6f);
+    CHECK(up, "flat grid normals are +Y (read into a reused vector)");
+    const sinew::Bounds gb = grid.bounds();
+    CHECK(near3(gb.min, v3(-0.35f, 2.0f, -0.35f), 1e-6f) && near3(gb.max, v3(0.35f, 2.0f, 0.35f), 1e-6f), "grid bounds");
+
+    const SeamMesh seam_mesh;
+    sinew::Body mesh = world.create_mesh(seam_mesh.desc());
+    const SinewBodyInfo mi = mesh.info();
+    CHECK(mi.vertex_count == 12 && mi.particle_count == 9 && mi.pinned_count == 3, "mesh: 12 host vertices welded into 9 particles, 3 pinned");
+    CHECK(mesh.vertex_count() == seam_mesh.positions.size(), "mesh read-back vertex count equals the host's vertex count");
+    CHECK(same_all(mesh.read_positions(), seam_mesh.positions), "mesh reads back the host's positions in the host's order");
+    CHECK(seam_identical(mesh), "mesh seam duplicates read back identical positions and normals");
+
+    std::vector<SinewVec3> points;
+    for (int i = 0; i < 10; ++i) points.push_back(v3(-1.0f + 0.1f * static_cast<float>(i), 3.0f, 0.0f));
+    const std::uint32_t rope_pin = 0;
+    SinewRopeDesc rd = sinew::default_rope_desc();
+    rd.points = points.data();
+    rd.point_count = points.size();
+    rd.pin_indices = &rope_pin;
+    rd.pin_count = 1;
+    sinew::Body rope = world.create_rope(rd);
+    CHECK(rope.info().kind == SINEW_BODY_ROPE && rope.vertex_count() == 10, "rope of 10 points");
+    SinewVec3 buffer[64];
+    OK(rope.read_positions(buffer, 64));
+    CHECK(same(buffer[0], points[0]) && same(buffer[9], points[9]), "rope reads back into a pointer + length");
+    const SinewWorldStats st = world.stats();
+    CHECK(st.body_count == 3 && st.particle_count == 83 && st.thread_count == 2, "stats: 3 bodies, 83 particles, 2 threads");
+
+    std::printf("-- stepping, pins, teleport, material\n");
+    for (int i = 0; i < 30; ++i) world.step(kFrame);
+    pass("30 frames stepped");
+    CHECK(world.stats().steps == 30 && world.stats().last_frame_steps == 1, "30 fixed steps taken");
+    std::vector<SinewVec3> p = grid.read_positions();
+    bool top_still = true;
+    for (int i = 0; i < 8; ++i) top_still = top_still && near3(p[i], grid_start[i], 1e-6f);
+    CHECK(top_still && p[63].y < 1.9f, "grid top row held, bottom fell");
+    CHECK(std::isfinite(grid.max_stretch()) && grid.max_stretch() < 0.2f, "grid max stretch finite and small");
+    CHECK(seam_identical(mesh), "mesh seam duplicates identical after stepping");
+
+    std::vector<std::uint32_t> top = {0, 1, 2, 3, 4, 5, 6, 7};
+    std::vector<SinewVec3> targets(8);
+    bool on_target = true;
+    for (int frame = 1; frame <= 10; ++frame) {
+        for (int i = 0; i < 8; ++i) targets[i] = v3(grid_start[i].x + 0.05f * static_cast<float>(frame), grid_start[i].y, grid_start[i].z);
+        grid.set_pin_targets(top, targets);
+        world.step(kFrame);
+        grid.read_positions(p);
+        for (int i = 0; i < 8; ++i) on_target = on_target && same(p[i], targets[i]);
+    }
+    CHECK(on_target, "moving pin targets: the top row is exactly at its target after every frame");
+    OK(grid.pin({63}));
+    CHECK(grid.info().pinned_count == 9, "pin adds a pin");
+    OK(grid.unpin({63}));
+    CHECK(grid.info().pinned_count == 8, "unpin removes it");
+
+    const std::vector<SinewVec3> rope_before = rope.read_positions();
+    OK(rope.teleport(translation(1.0f, 0.0f, 0.0f)));
+    const std::vector<SinewVec3> rope_after = rope.read_positions();
+    bool moved = true;
+    for (std::size_t i = 0; i < rope_before.size(); ++i) {
+        moved = moved && near3(rope_after[i], v3(rope_before[i].x + 1.0f, rope_before[i].y, rope_before[i].z), 1e-5f);
+    }
+    CHECK(moved, "teleport moves the rope by +1 m in X");
+
+    SinewMaterial m = rope.material();
+    m.damping = 0.25f;
+    OK(rope.set_material(m));
+    CHECK(rope.material().damping == 0.25f, "set_material round-trips");
+    OK(world.set_gravity(v3(0.0f, -9.81f, 0.0f)));
+
+    std::printf("-- asynchronous step\n");
+    const std::uint64_t steps_before = world.stats().steps;
+    OK(world.step_begin(kFrame));
+    THROWS(SINEW_BUSY, world.step(kFrame));
+    THROWS(SINEW_BUSY, world.stats());
+    THROWS(SINEW_BUSY, grid.read_positions(p));
+    THROWS(SINEW_BUSY, rope.teleport(translation(1.0f, 0.0f, 0.0f)));
+    THROWS(SINEW_BUSY, world.create_grid(grid_desc()));
+    OK(world.step_end());
+    CHECK(world.stats().steps == steps_before + 1 && world.stats().body_count == 3, "exactly the asynchronous step ran; no body was made");
+    THROWS(SINEW_INVALID_ARGUMENT, world.step_end());
+
+    std::printf("-- errors as sinew::Error\n");
+    const std::vector<const sinew::Body*> bodies = {&grid, &mesh, &rope};
+    // Each failing call must leave every body as it was, and the world must still step.
+    auto fails = [&](int line, const char* what, SinewResult code, const std::function<void()>& f) {
+        const Snapshot before(world, bodies);
+        expect_error(line, what, code, f);
+        if (!(Snapshot(world, bodies) == before)) fail(line, what, "the failing call changed the scene");
+        world.step(kFrame);
+        char label[64];
+        std::snprintf(label, sizeof label, "%-24s scene unchanged, world still steps", "");
+        pass(label);
+    };
+#define FAILS(code, call) fails(__LINE__, #call, (code), [&]() { call; })
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    FAILS(SINEW_NULL_POINTER, grid.read_positions(nullptr, 64));
+    FAILS(SINEW_NULL_POINTER, grid.pin(nullptr, 1));
+    FAILS(SINEW_BUFFER_TOO_SMALL, grid.read_positions(buffer, 63));
+    FAILS(SINEW_BUFFER_TOO_SMALL, mesh.read_normals(buffer, 9)); // 9 particles, but 12 vertices
+    FAILS(SINEW_OUT_OF_RANGE, grid.pin({20, 64}));
+    FAILS(SINEW_OUT_OF_RANGE, mesh.unpin({12}));
+    FAILS(SINEW_NON_FINITE, grid.set_pin_targets({20}, {v3(0.0f, nan, 0.0f)}));
+    FAILS(SINEW_NON_FINITE, world.step(nan));
+    FAILS(SINEW_INVALID_ARGUMENT, grid.set_pin_targets({20, 21}, {v3(0.0f, 0.0f, 0.0f)}));
+    FAILS(SINEW_INVALID_ARGUMENT, world.step(-1.0f));
+    SinewMat4 scale = translation(0.0f, 0.0f, 0.0f);
+    scale.m[0] = 2.0f;
+    FAILS(SINEW_INVALID_ARGUMENT, grid.teleport(scale));
+    SinewClothGridDesc bad = grid_desc();
+    bad.spacing = 0.0f;
+    FAILS(SINEW_INVALID_ARGUMENT, world.create_grid(bad));
+    SinewWorldDesc bad_world = sinew::default_world_desc();
+    bad_world.substeps = 0;
+    FAILS(SINEW_INVALID_ARGUMENT, sinew::World{bad_world});
+    bad = grid_desc();
+    bad.columns = 100000;
+    bad.rows = 100000;
+    FAILS(SINEW_TOO_LARGE, world.create_grid(bad));
+    sinew::Body empty;
+    FAILS(SINEW_INVALID_HANDLE, empty.info());
+    FAILS(SINEW_INVALID_HANDLE, sinew::Body(SinewBody{world.handle().id}).info()); // a world handle as a body
+    CHECK(sinew_debug_trigger_panic() == SINEW_PANIC, "sinew_debug_trigger_panic() returns SINEW_PANIC");
+    CHECK(std::string(sinew_last_error_message()).rfind("SINEW_PANIC: ", 0) == 0, "its message starts with \"SINEW_PANIC: \"");
+    OK(world.step(kFrame));
+    CHECK(world.stats().body_count == 3, "still 3 bodies after all the failures");
+
+    std::printf("-- ownership\n");
+    {
+        sinew::Body temp = world.create_rope(rd);
+        CHECK(world.stats().body_count == 4, "a fourth body");
+        sinew::Body moved_to = std::move(temp);
+        CHECK(!temp && static_cast<bool>(moved_to), "moving a Body leaves the source empty");
+        THROWS(SINEW_INVALID_HANDLE, temp.info());
+        CHECK(world.stats().body_count == 4, "a move makes no body and destroys none");
+        moved_to = world.create_rope(rd); // the old body is destroyed by the assignment
+        CHECK(world.stats().body_count == 4, "move-assigning a Body destroys the body it held");
+    }
+    CHECK(world.stats().body_count == 3, "~Body destroys the body");
+    {
+        sinew::Body released = world.create_rope(rd);
+        const SinewBody raw = released.release();
+        CHECK(!released && world.stats().body_count == 4, "release() gives up ownership without destroying");
+        CHECK(sinew_body_destroy(raw) == SINEW_OK, "the released handle is destroyed by hand");
+    }
+    CHECK(world.stats().body_count == 3, "release() left nothing to destroy twice");
+
+    // A Body that outlives its World: the destructor gets SINEW_INVALID_HANDLE and ignores it.
+    sinew::Body orphan;
+    SinewWorld gone{};
+    {
+        sinew::World short_lived(wd);
+        gone = short_lived.handle();
+        orphan = short_lived.create_rope(rd);
+        short_lived.step(kFrame);
+        sinew::World moved_world = std::move(short_lived);
+        CHECK(!short_lived && moved_world.handle().id == gone.id, "moving a World transfers the handle");
+        THROWS(SINEW_INVALID_HANDLE, short_lived.step(kFrame));
+    }
+    CHECK(sinew_world_step(gone, kFrame) == SINEW_INVALID_HANDLE, "~World destroyed the world");
+    THROWS(SINEW_INVALID_HANDLE, orphan.info());
+    orphan.reset();
+    pass("a Body whose World is gone is reset without a crash");
+    {
+        sinew::Body orphan2;
+        {
+            sinew::World w2(wd);
+            orphan2 = w2.create_rope(rd);
+        }
+    } // ~Body after ~World: ignored
+    pass("a Body destroyed after its World: no crash");
+
+    // ~World during an asynchronous step ends the step first, then destroys the world.
+    {
+        sinew::World busy(wd);
+        sinew::Body b = busy.create_grid(grid_desc());
+        gone = busy.handle();
+        busy.step_begin(kFrame);
+    } // ~Body gets SINEW_BUSY and leaves the body to the world; ~World ends the step, destroys all
+    CHECK(sinew_world_step(gone, kFrame) == SINEW_INVALID_HANDLE, "~World during step_begin still destroys the world");
+
+    // A default World (all settings from the library).
+    {
+        sinew::World defaults;
+        CHECK(defaults.stats().thread_count >= 1, "a default World has worker threads");
+    }
+    const SinewBody grid_raw = grid.handle();
+    grid.reset();
+    CHECK(sinew_body_destroy(grid_raw) == SINEW_INVALID_HANDLE, "reset() destroyed the grid");
+    CHECK(world.stats().body_count == 2, "two bodies left");
+} // mesh, rope, then world are destroyed here
+
+}  // namespace
+
+int main() {
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);
+    try {
+        scene();
+    } catch (const sinew::Error& e) {
+        fail(__LINE__, "unexpected sinew::Error", e.what());
+    }
+    std::printf("cpp-client: all %d checks passed\n", g_passed);
+    return 0;
+}
