@@ -156,7 +156,7 @@ typedef struct SinewMaterial {
    */
   float particle_mass;
   /*
-   Linear velocity damping rate (1/s). Default 0.1.
+   Linear velocity damping rate (1/s). Default 0.3.
    */
   float damping;
   /*
@@ -361,11 +361,11 @@ typedef struct SinewWorldDesc {
    */
   float fixed_rate_hz;
   /*
-   Substeps per fixed step, 1–64. Default 4.
+   Substeps per fixed step, 1–64. Default 8.
    */
   uint32_t substeps;
   /*
-   Constraint passes per substep, 1–256. Default 2.
+   Constraint passes per substep, 1–256. Default 1.
    */
   uint32_t iterations;
   /*

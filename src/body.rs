@@ -57,7 +57,7 @@ impl Default for Material {
     fn default() -> Self {
         Material {
             particle_mass: 0.01,
-            damping: 0.1,
+            damping: 0.3,
             gravity_scale: 1.0,
             stretch_compliance: 0.0,
             shear_compliance: 0.0,

@@ -49,8 +49,9 @@ impl Default for WorldSettings {
         WorldSettings {
             gravity: Vec3::new(0.0, -9.81, 0.0),
             fixed_rate_hz: 60.0,
-            substeps: 4,
-            iterations: 2,
+            // Small steps: at equal cost, substeps converge better than iterations.
+            substeps: 8,
+            iterations: 1,
             thread_count: 0,
             max_steps_per_frame: 4,
             interpolate: true,
@@ -295,11 +296,10 @@ impl World {
         let paired: Vec<usize> = self.body_pairs.iter().flat_map(|p| [p[0].0, p[1].0]).collect();
         let frames = &self.collider_frames;
         self.bodies.slots_mut().par_iter_mut().enumerate().for_each(|(slot, entry)| {
-            if let Some((_, body)) = entry {
-                if !paired.contains(&slot) {
+            if let Some((_, body)) = entry
+                && !paired.contains(&slot) {
                     body.step(params, frames);
                 }
-            }
         });
         if self.body_pairs.is_empty() {
             return;

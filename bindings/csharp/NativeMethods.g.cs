@@ -333,11 +333,11 @@ namespace Sinew
         /// </summary>
         public float fixed_rate_hz;
         /// <summary>
-        ///  Substeps per fixed step, 1–64. Default 4.
+        ///  Substeps per fixed step, 1–64. Default 8.
         /// </summary>
         public uint substeps;
         /// <summary>
-        ///  Constraint passes per substep, 1–256. Default 2.
+        ///  Constraint passes per substep, 1–256. Default 1.
         /// </summary>
         public uint iterations;
         /// <summary>
@@ -365,7 +365,7 @@ namespace Sinew
         /// </summary>
         public float particle_mass;
         /// <summary>
-        ///  Linear velocity damping rate (1/s). Default 0.1.
+        ///  Linear velocity damping rate (1/s). Default 0.3.
         /// </summary>
         public float damping;
         /// <summary>

@@ -78,11 +78,10 @@ impl GridSpec {
         if (q.length() - 1.0).abs() > 1e-3 {
             return Err(Error::invalid(format!("grid orientation must be a unit quaternion (length {})", q.length())));
         }
-        if let GridPins::List(list) = &self.pins {
-            if let Some(&bad) = list.iter().find(|&&i| i as u64 >= n) {
+        if let GridPins::List(list) = &self.pins
+            && let Some(&bad) = list.iter().find(|&&i| i as u64 >= n) {
                 return Err(Error::out_of_range(format!("pin index {bad} out of range (grid has {n} particles)")));
             }
-        }
         self.material.validate()
     }
 }
@@ -207,7 +206,7 @@ impl MeshSpec<'_> {
         if n > MAX_PARTICLES {
             return Err(Error::too_large(format!("{n} vertices; the limit per body is {MAX_PARTICLES}")));
         }
-        if self.indices.is_empty() || self.indices.len() % 3 != 0 {
+        if self.indices.is_empty() || !self.indices.len().is_multiple_of(3) {
             return Err(Error::invalid(format!("index count must be a nonzero multiple of 3 (got {})", self.indices.len())));
         }
         if self.indices.len() > 8 * MAX_PARTICLES {

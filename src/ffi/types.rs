@@ -53,9 +53,9 @@ pub struct SinewWorldDesc {
     pub gravity: SinewVec3,
     /// Internal step rate (Hz), independent of the host frame rate. Default 60.
     pub fixed_rate_hz: f32,
-    /// Substeps per fixed step, 1–64. Default 4.
+    /// Substeps per fixed step, 1–64. Default 8.
     pub substeps: u32,
-    /// Constraint passes per substep, 1–256. Default 2.
+    /// Constraint passes per substep, 1–256. Default 1.
     pub iterations: u32,
     /// Worker threads; 0 = one per core. Default 0.
     pub thread_count: u32,
@@ -71,7 +71,7 @@ pub struct SinewWorldDesc {
 pub struct SinewMaterial {
     /// Mass of each particle (kg). Default 0.01.
     pub particle_mass: f32,
-    /// Linear velocity damping rate (1/s). Default 0.1.
+    /// Linear velocity damping rate (1/s). Default 0.3.
     pub damping: f32,
     /// Multiplies the world's gravity. Default 1.
     pub gravity_scale: f32,

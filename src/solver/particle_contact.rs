@@ -74,11 +74,10 @@ pub fn find_pairs(
                         if (other[j as usize] - *p).length_squared() >= s2 {
                             continue;
                         }
-                        if let Some((r, ex)) = rest {
-                            if (r[j as usize] - r[i]).length() <= ex {
+                        if let Some((r, ex)) = rest
+                            && (r[j as usize] - r[i]).length() <= ex {
                                 continue;
                             }
-                        }
                         out.push([i32_, j]);
                     }
                 }

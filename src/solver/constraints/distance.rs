@@ -114,12 +114,12 @@ pub fn colour(c: &DistanceConstraints, particle_count: usize) -> DistanceConstra
     let n = c.len();
     let mut used = vec![0u64; particle_count];
     let mut colour_of = vec![u32::MAX; n];
-    for i in 0..n {
+    for (i, colour) in colour_of.iter_mut().enumerate() {
         let (a, b) = (c.a[i] as usize, c.b[i] as usize);
         let free = !(used[a] | used[b]);
         if free != 0 {
             let col = free.trailing_zeros();
-            colour_of[i] = col;
+            *colour = col;
             used[a] |= 1 << col;
             used[b] |= 1 << col;
         }

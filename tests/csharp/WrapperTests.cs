@@ -1,0 +1,848 @@
+// Tests of the C# wrapper against the real native library, on Mono.
+//
+//   mono WrapperTests.exe <c_reference.bin> <layout.txt>
+//
+// Both files come from tests/csharp/c_reference.c (see scripts/test-csharp.sh). Only the
+// public API of Sinew.dll is used, as a game would.
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+using System.Threading;
+
+namespace Sinew.Tests
+{
+    /// <summary>Stands for UnityEngine.Vector3: any 12-byte struct of three floats.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    struct Vec3
+    {
+        public float x, y, z;
+
+        public Vec3(float x, float y, float z)
+        {
+            this.x = x;
+            this.y = y;
+            this.z = z;
+        }
+
+        public override string ToString()
+        {
+            return "(" + x + ", " + y + ", " + z + ")";
+        }
+    }
+
+    /// <summary>Stands for UnityEngine.Matrix4x4: 16 floats, column-major (m&lt;row&gt;&lt;column&gt;).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    struct Mat4
+    {
+        public float m00, m10, m20, m30;
+        public float m01, m11, m21, m31;
+        public float m02, m12, m22, m32;
+        public float m03, m13, m23, m33;
+
+        public static Mat4 Translation(float x, float y, float z)
+        {
+            Mat4 m = default(Mat4);
+            m.m00 = m.m11 = m.m22 = m.m33 = 1f;
+            m.m03 = x;
+            m.m13 = y;
+            m.m23 = z;
+            return m;
+        }
+    }
+
+    struct WithReference
+    {
+        public float x, y;
+        public string name;
+    }
+
+    /// <summary>
+    /// The scene of c_reference.c, through the wrapper. Keep the two in step: the test
+    /// compares their readback bit for bit.
+    /// </summary>
+    sealed class ReferenceScene : IDisposable
+    {
+        public const int GridColumns = 12, GridRows = 10, MeshRows = 3, RopePoints = 8, Frames = 40;
+        public const float Dt = 1f / 50f;
+        public static readonly int[] GridPins = { 0, GridColumns - 1 };
+
+        public readonly World World;
+        public readonly Cloth Grid;
+        public readonly Cloth Mesh;
+        public readonly Rope Rope;
+        readonly Vec3[] start = new Vec3[GridColumns * GridRows];
+        readonly Vec3[] targets = new Vec3[2];
+
+        static int MeshLeft(int r, int c)
+        {
+            return r * 3 + c;
+        }
+
+        static int MeshRight(int r, int c)
+        {
+            return MeshRows * 3 + r * 2 + (c - 2);
+        }
+
+        public static void MeshData(out Vec3[] positions, out int[] indices, out float[] inverseMasses)
+        {
+            positions = new Vec3[MeshRows * 5];
+            inverseMasses = new float[MeshRows * 5];
+            for (int r = 0; r < MeshRows; r++)
+            {
+                for (int c = 0; c < 4; c++)
+                {
+                    var p = new Vec3(1f + 0.1f * c, 1f, 0.1f * r);
+                    float w = r == 0 ? 0f : 100f;
+                    if (c <= 2)
+                    {
+                        positions[MeshLeft(r, c)] = p;
+                        inverseMasses[MeshLeft(r, c)] = w;
+                    }
+                    if (c >= 2)
+                    {
+                        positions[MeshRight(r, c)] = p;
+                        inverseMasses[MeshRight(r, c)] = w;
+                    }
+                }
+            }
+            var idx = new List<int>();
+            for (int r = 0; r + 1 < MeshRows; r++)
+            {
+                for (int c = 0; c < 3; c++)
+                {
+                    Func<int, int, int> v = c < 2 ? (Func<int, int, int>)MeshLeft : MeshRight;
+                    idx.Add(v(r, c));
+                    idx.Add(v(r + 1, c));
+                    idx.Add(v(r, c + 1));
+                    idx.Add(v(r, c + 1));
+                    idx.Add(v(r + 1, c));
+                    idx.Add(v(r + 1, c + 1));
+                }
+            }
+            indices = idx.ToArray();
+        }
+
+        public ReferenceScene()
+        {
+            SinewWorldDesc wd = SinewWorldDesc.Default;
+            wd.thread_count = 2;
+            World = new World(wd);
+
+            SinewClothGridDesc gd = SinewClothGridDesc.Default;
+            gd.columns = GridColumns;
+            gd.rows = GridRows;
+            gd.spacing = 0.05f;
+            gd.origin = new SinewVec3(0f, 1f, 0f);
+            gd.material.stretch_compliance = 1e-6f;
+            Grid = Cloth.CreateGrid(World, gd, GridPins);
+
+            Vec3[] positions;
+            int[] indices;
+            float[] inverseMasses;
+            MeshData(out positions, out indices, out inverseMasses);
+            Mesh = Cloth.CreateMesh(World, positions, indices, inverseMasses, SinewClothMeshDesc.Default);
+
+            var points = new Vec3[RopePoints];
+            for (int i = 0; i < RopePoints; i++)
+            {
+                points[i] = new Vec3(-1f - 0.1f * i, 1f, 0f);
+            }
+            Rope = Rope.Create(World, points, new[] { 0 });
+
+            Grid.ReadPositions(start);
+        }
+
+        /// <summary>Frame <paramref name="frame"/> (1-based): slide the grid's pins, then step.</summary>
+        public void Frame(int frame, bool async)
+        {
+            float offset = frame / 64f;
+            for (int i = 0; i < 2; i++)
+            {
+                targets[i] = start[GridPins[i]];
+                targets[i].x = start[GridPins[i]].x + offset;
+            }
+            Grid.SetPinTargets(GridPins, targets);
+            if (async)
+            {
+                World.StepBegin(Dt);
+                World.StepEnd();
+            }
+            else
+            {
+                World.Step(Dt);
+            }
+        }
+
+        public void Run(bool async)
+        {
+            for (int frame = 1; frame <= Frames; frame++)
+            {
+                Frame(frame, async);
+            }
+        }
+
+        /// <summary>The readback in c_reference.c's file format, through each kind of destination:
+        /// an array (grid), a span over part of a bigger array (mesh), unmanaged memory (rope).</summary>
+        public unsafe byte[] Readback()
+        {
+            var bytes = new List<byte>();
+
+            var grid = new Vec3[Grid.VertexCount];
+            Grid.ReadPositions(grid);
+            bytes.AddRange(MemoryMarshal.AsBytes(new Span<Vec3>(grid)).ToArray());
+            Grid.ReadNormals(grid);
+            bytes.AddRange(MemoryMarshal.AsBytes(new Span<Vec3>(grid)).ToArray());
+
+            int n = Mesh.VertexCount;
+            var big = new Vec3[n + 7];
+            Span<Vec3> window = new Span<Vec3>(big, 3, n);
+            Mesh.ReadPositions(window);
+            bytes.AddRange(MemoryMarshal.AsBytes(window).ToArray());
+            Mesh.ReadNormals(window);
+            bytes.AddRange(MemoryMarshal.AsBytes(window).ToArray());
+
+            int r = Rope.VertexCount;
+            IntPtr native = Marshal.AllocHGlobal(r * 12);
+            try
+            {
+                var view = new Span<byte>((void*)native, r * 12);
+                Rope.ReadPositions(native, r);
+                bytes.AddRange(view.ToArray());
+                Rope.ReadNormals(native, r);
+                bytes.AddRange(view.ToArray());
+            }
+            finally
+            {
+                Marshal.FreeHGlobal(native);
+            }
+            return bytes.ToArray();
+        }
+
+        public void Dispose()
+        {
+            World.Dispose();
+        }
+    }
+
+    static class WrapperTests
+    {
+        static string referencePath;
+        static string layoutPath;
+
+        static int Main(string[] args)
+        {
+            if (args.Length != 2)
+            {
+                Console.Error.WriteLine("usage: WrapperTests.exe <c_reference.bin> <layout.txt>");
+                return 2;
+            }
+            referencePath = args[0];
+            layoutPath = args[1];
+
+            Check.Group("library: ABI version and declarations match the header", Library);
+            Check.Group("world, grid cloth, mesh cloth, rope: create, step, read", CreateStepRead);
+            Check.Group("readback into arrays, spans and unmanaged memory of any 12-byte struct", Readback);
+            Check.Group("pins: pin, unpin, move pin targets", Pins);
+            Check.Group("material, bounds, teleport", BodyProperties);
+            Check.Group("asynchronous step: begin/end", AsyncStep);
+            Check.Group("errors: stale handles throw SinewException with the native message", StaleHandles);
+            Check.Group("errors: wrong buffers and arguments", WrongBuffers);
+            Check.Group("errors: a panic inside the library", Panic);
+            Check.Group("dispose twice", DoubleDispose);
+            Check.Group("finalisers", Finalisers);
+            Check.Group("no allocation per frame", NoAllocation);
+            Check.Group("C# readback equals C readback of the same scene", SameAsC);
+            return Check.Finish("WrapperTests");
+        }
+
+        // ---- library ----
+
+        static void Library()
+        {
+            var layout = new Dictionary<string, long>();
+            foreach (string line in File.ReadAllLines(layoutPath))
+            {
+                int cut = line.LastIndexOf(' ');
+                layout[line.Substring(0, cut)] = long.Parse(line.Substring(cut + 1));
+            }
+
+            Check.Equal((long)SinewLibrary.ExpectedAbiVersion, layout["const SINEW_ABI_VERSION"], "ExpectedAbiVersion equals the header's SINEW_ABI_VERSION");
+            Check.Equal(SinewLibrary.ExpectedAbiVersion, SinewLibrary.LibraryAbiVersion, "the loaded library reports the expected ABI version");
+            Check.That(SinewLibrary.IsCompatible, "IsCompatible");
+
+            Check.Equal(layout["const SINEW_PIN_NONE"], (long)GridPinMode.None, "GridPinMode.None = SINEW_PIN_NONE");
+            Check.Equal(layout["const SINEW_PIN_TOP_ROW"], (long)GridPinMode.TopRow, "GridPinMode.TopRow = SINEW_PIN_TOP_ROW");
+            Check.Equal(layout["const SINEW_PIN_TOP_CORNERS"], (long)GridPinMode.TopCorners, "GridPinMode.TopCorners = SINEW_PIN_TOP_CORNERS");
+            Check.Equal(layout["const SINEW_PIN_LIST"], (long)GridPinMode.List, "GridPinMode.List = SINEW_PIN_LIST");
+            Check.Equal(layout["const SINEW_BODY_CLOTH"], (long)BodyKind.Cloth, "BodyKind.Cloth = SINEW_BODY_CLOTH");
+            Check.Equal(layout["const SINEW_BODY_ROPE"], (long)BodyKind.Rope, "BodyKind.Rope = SINEW_BODY_ROPE");
+            Check.Equal(layout["const sizeof(enum SinewResult)"], (long)Marshal.SizeOf(Enum.GetUnderlyingType(typeof(SinewResult))), "SinewResult has the C enum's size");
+
+            Type[] structs =
+            {
+                typeof(SinewVec3), typeof(SinewQuat), typeof(SinewMat4), typeof(SinewWorld), typeof(SinewBody),
+                typeof(SinewMaterial), typeof(SinewWorldDesc), typeof(SinewWorldStats), typeof(SinewBodyInfo),
+                typeof(SinewClothGridDesc), typeof(SinewClothMeshDesc), typeof(SinewRopeDesc),
+            };
+            foreach (Type t in structs)
+            {
+                long c;
+                if (layout.TryGetValue("sizeof " + t.Name, out c))
+                {
+                    Check.Equal(c, (long)Marshal.SizeOf(t), "sizeof " + t.Name + " matches C");
+                }
+                else
+                {
+                    Check.That(false, "sizeof " + t.Name + " is in the C layout file");
+                }
+            }
+            foreach (KeyValuePair<string, long> kv in layout)
+            {
+                if (!kv.Key.StartsWith("offsetof "))
+                {
+                    continue;
+                }
+                string[] typeField = kv.Key.Substring("offsetof ".Length).Split('.');
+                Type t = typeof(SinewVec3).Assembly.GetType("Sinew." + typeField[0]);
+                long cs = t == null ? -1 : (long)Marshal.OffsetOf(t, typeField[1]);
+                Check.Equal(kv.Value, cs, "offsetof " + typeField[0] + "." + typeField[1] + " matches C");
+            }
+        }
+
+        // ---- create, step, read ----
+
+        static void CreateStepRead()
+        {
+            using (var world = new World())
+            {
+                SinewClothGridDesc gd = SinewClothGridDesc.Default;
+                gd.columns = 8;
+                gd.rows = 6;
+                gd.PinMode = GridPinMode.TopRow;
+                Cloth grid = Cloth.CreateGrid(world, gd);
+                Check.Equal(48, grid.VertexCount, "grid cloth: vertex count = columns × rows");
+                SinewBodyInfo info = grid.GetInfo();
+                Check.Equal(BodyKind.Cloth, info.Kind, "grid cloth: kind is Cloth");
+                Check.Equal(8u, info.pinned_count, "grid cloth: top row pinned");
+
+                Vec3[] positions;
+                int[] indices;
+                float[] inverseMasses;
+                ReferenceScene.MeshData(out positions, out indices, out inverseMasses);
+                Cloth mesh = Cloth.CreateMesh(world, new ReadOnlySpan<Vec3>(positions), new ReadOnlySpan<int>(indices), inverseMasses, SinewClothMeshDesc.Default);
+                SinewBodyInfo mi = mesh.GetInfo();
+                Check.Equal(15, mesh.VertexCount, "mesh cloth: reads back the host's 15 vertices");
+                Check.Equal(12u, mi.particle_count, "mesh cloth: the seam is welded into 12 particles");
+                Check.Equal((uint)(indices.Length / 3), mi.triangle_count, "mesh cloth: triangle count");
+
+                Rope rope = Rope.Create(world, new[] { new Vec3(0, 2, 0), new Vec3(0.1f, 2, 0), new Vec3(0.2f, 2, 0) }, new[] { 0 });
+                Check.Equal(BodyKind.Rope, rope.GetInfo().Kind, "rope: kind is Rope");
+                Check.Equal(3u, world.GetStats().body_count, "world counts three bodies");
+
+                var before = new Vec3[48];
+                grid.ReadPositions(before);
+                for (int i = 0; i < 30; i++)
+                {
+                    world.Step(1f / 60f);
+                }
+                var after = new Vec3[48];
+                grid.ReadPositions(after);
+                Check.That(after[47].y < before[47].y - 0.01f, "grid cloth: the free corner falls", before[47] + " -> " + after[47]);
+                Check.That(after[0].y == before[0].y, "grid cloth: a pinned particle stays", before[0] + " -> " + after[0]);
+                Check.Equal(30ul, world.GetStats().steps, "30 frames of 1/60 s are 30 fixed steps");
+
+                var meshNow = new Vec3[15];
+                mesh.ReadPositions(meshNow);
+                bool seamTogether = true;
+                for (int r = 0; r < 3; r++)
+                {
+                    Vec3 left = meshNow[r * 3 + 2], right = meshNow[9 + r * 2];
+                    seamTogether &= left.x == right.x && left.y == right.y && left.z == right.z;
+                }
+                Check.That(seamTogether, "mesh cloth: both copies of a seam vertex read the same position");
+                Check.That(meshNow[14].y < 1f - 0.01f, "mesh cloth: a free vertex falls", meshNow[14].ToString());
+                Check.That(meshNow[0].y == 1f, "mesh cloth: a vertex of inverse mass 0 stays", meshNow[0].ToString());
+
+                world.SetGravity(0f, 0f, 0f);
+                world.SetGravity(new SinewVec3(0f, -9.81f, 0f));
+                Check.That(true, "SetGravity accepts a vector");
+            }
+        }
+
+        // ---- readback ----
+
+        static unsafe void Readback()
+        {
+            using (var scene = new ReferenceScene())
+            {
+                scene.Run(false);
+                int n = scene.Grid.VertexCount;
+
+                var asVec3 = new Vec3[n];
+                scene.Grid.ReadPositions(asVec3);
+                var asSinew = new SinewVec3[n];
+                scene.Grid.ReadPositions(asSinew);
+                var spanTarget = new Vec3[n + 4];
+                scene.Grid.ReadPositions(new Span<Vec3>(spanTarget, 2, n));
+                // (mcs emits invalid IL for `Span<T> s = stackalloc T[n]`; Roslyn does not.)
+                SinewVec3* onStack = stackalloc SinewVec3[n];
+                var stack = new Span<SinewVec3>(onStack, n);
+                scene.Grid.ReadPositions(stack);
+
+                bool same = true;
+                for (int i = 0; i < n; i++)
+                {
+                    same &= asVec3[i].x == asSinew[i].x && asVec3[i].y == asSinew[i].y && asVec3[i].z == asSinew[i].z;
+                    same &= asVec3[i].x == spanTarget[i + 2].x && asVec3[i].y == spanTarget[i + 2].y && asVec3[i].z == spanTarget[i + 2].z;
+                    same &= asVec3[i].x == stack[i].x && asVec3[i].y == stack[i].y && asVec3[i].z == stack[i].z;
+                }
+                Check.That(same, "positions read into Vec3[], SinewVec3[], a Span window and stackalloc agree");
+                Check.That(spanTarget[0].x == 0 && spanTarget[1].y == 0 && spanTarget[n + 2].z == 0 && spanTarget[n + 3].x == 0,
+                    "a span window: nothing outside it is written");
+
+                var bigger = new Vec3[n + 5];
+                for (int i = n; i < n + 5; i++)
+                {
+                    bigger[i] = new Vec3(7f, 7f, 7f);
+                }
+                scene.Grid.ReadPositions(bigger);
+                Check.That(bigger[n].x == 7f && bigger[n + 4].z == 7f && bigger[n - 1].x == asVec3[n - 1].x,
+                    "a longer buffer is accepted; elements past the vertex count are left alone");
+
+                var normals = new Vec3[n];
+                scene.Grid.ReadNormals(normals);
+                bool unit = true;
+                for (int i = 0; i < n; i++)
+                {
+                    float len = (float)Math.Sqrt(normals[i].x * normals[i].x + normals[i].y * normals[i].y + normals[i].z * normals[i].z);
+                    unit &= Math.Abs(len - 1f) < 1e-3f;
+                }
+                Check.That(unit, "normals read into a Vec3[] are unit vectors");
+
+                int r = scene.Rope.VertexCount;
+                var ropeNormals = new Vec3[r];
+                scene.Rope.ReadNormals(new Span<Vec3>(ropeNormals));
+                Check.That(ropeNormals[0].y == 1f && ropeNormals[r - 1].y == 1f, "a rope's normals are +Y (read into a span)");
+            }
+        }
+
+        // ---- pins ----
+
+        static void Pins()
+        {
+            using (var world = new World())
+            {
+                SinewClothGridDesc gd = SinewClothGridDesc.Default;
+                gd.columns = 6;
+                gd.rows = 6;
+                gd.spacing = 0.1f;
+                gd.PinMode = GridPinMode.None;
+                Cloth cloth = Cloth.CreateGrid(world, gd);
+                Check.Equal(0u, cloth.GetInfo().pinned_count, "PinMode.None pins nothing");
+
+                cloth.Pin(new[] { 0, 5 });
+                Check.Equal(2u, cloth.GetInfo().pinned_count, "Pin(int[]) pins two vertices");
+                cloth.Unpin(new uint[] { 5 });
+                Check.Equal(1u, cloth.GetInfo().pinned_count, "Unpin(uint[]) releases one");
+
+                var start = new Vec3[36];
+                cloth.ReadPositions(start);
+                var indices = new[] { 0, 5 };
+                var targets = new Vec3[2];
+                for (int frame = 1; frame <= 20; frame++)
+                {
+                    targets[0] = new Vec3(start[0].x, start[0].y + 0.01f * frame, start[0].z);
+                    targets[1] = new Vec3(start[5].x, start[5].y + 0.01f * frame, start[5].z);
+                    cloth.SetPinTargets(indices, targets);
+                    world.Step(1f / 60f);
+                }
+                var now = new Vec3[36];
+                cloth.ReadPositions(now);
+                Check.That(Math.Abs(now[0].y - (start[0].y + 0.2f)) < 1e-4f && Math.Abs(now[5].y - (start[5].y + 0.2f)) < 1e-4f,
+                    "SetPinTargets(int[], Vec3[]): pinned vertices reach their targets", now[0] + " " + now[5]);
+                Check.Equal(2u, cloth.GetInfo().pinned_count, "a pin target pins a vertex not yet pinned");
+
+                // The span overloads, with uint indices and the library's own vector type.
+                ReadOnlySpan<uint> spanIndices = new uint[] { 0 };
+                ReadOnlySpan<SinewVec3> spanTargets = new[] { new SinewVec3(start[0].x, start[0].y, start[0].z) };
+                cloth.SetPinTargets(spanIndices, spanTargets);
+                world.Step(1f / 60f);
+                cloth.ReadPositions(now);
+                Check.That(Math.Abs(now[0].y - start[0].y) < 1e-4f, "SetPinTargets(span, span) moves the pin back", now[0].ToString());
+
+                var pinned = new[] { 1, 2, 3 };
+                Cloth listed = Cloth.CreateGrid(world, gd, pinned);
+                Check.Equal(3u, listed.GetInfo().pinned_count, "CreateGrid with a pin list pins exactly those");
+            }
+        }
+
+        // ---- material, bounds, teleport ----
+
+        static void BodyProperties()
+        {
+            using (var world = new World())
+            {
+                Cloth cloth = Cloth.CreateGrid(world, SinewClothGridDesc.Default);
+                SinewMaterial m = cloth.Material;
+                Check.That(m.particle_mass > 0f, "Material reads the body's material");
+                m.damping = 0.25f;
+                cloth.Material = m;
+                Check.Equal(0.25f, cloth.Material.damping, "Material set then get round-trips");
+
+                SinewVec3 lo, hi;
+                cloth.GetBounds(out lo, out hi);
+                Vec3 lo2, hi2;
+                cloth.GetBounds(out lo2, out hi2);
+                Check.That(lo.x == lo2.x && hi.z == hi2.z && lo.x < hi.x, "GetBounds into SinewVec3 and into any 12-byte struct agree");
+
+                cloth.Teleport(Mat4.Translation(1f, 2f, 3f));
+                Vec3 lo3, hi3;
+                cloth.GetBounds(out lo3, out hi3);
+                Check.That(Math.Abs(lo3.x - (lo.x + 1f)) < 1e-5f && Math.Abs(lo3.y - (lo.y + 2f)) < 1e-5f && Math.Abs(hi3.z - (hi.z + 3f)) < 1e-5f,
+                    "Teleport(any 64-byte column-major matrix) moves the body", lo + " -> " + lo3);
+                cloth.Teleport(SinewMat4.Translation(-1f, -2f, -3f));
+                cloth.GetBounds(out lo3, out hi3);
+                Check.That(Math.Abs(lo3.x - lo.x) < 1e-5f && Math.Abs(hi3.y - hi.y) < 1e-5f, "Teleport(SinewMat4) moves it back");
+                Check.That(cloth.MaxStretch >= 0f, "MaxStretch reads");
+            }
+        }
+
+        // ---- async ----
+
+        static void AsyncStep()
+        {
+            byte[] sync, async;
+            using (var scene = new ReferenceScene())
+            {
+                scene.Run(false);
+                sync = scene.Readback();
+            }
+            using (var scene = new ReferenceScene())
+            {
+                scene.Run(true);
+                async = scene.Readback();
+            }
+            Check.That(BytesEqual(sync, async), "StepBegin/StepEnd gives the same state, bit for bit, as Step");
+
+            using (var world = new World())
+            {
+                Cloth a = Cloth.CreateGrid(world, SinewClothGridDesc.Default);
+                Cloth b = Cloth.CreateGrid(world, SinewClothGridDesc.Default);
+                var buffer = new Vec3[a.VertexCount];
+
+                world.StepBegin(1f / 60f);
+                Check.ThrowsSinew("reading during an asynchronous step", SinewResult.SINEW_BUSY, () => a.ReadPositions(buffer));
+                Check.ThrowsSinew("Step during an asynchronous step", SinewResult.SINEW_BUSY, () => world.Step(1f / 60f));
+                Check.ThrowsSinew("a second StepBegin", SinewResult.SINEW_BUSY, () => world.StepBegin(1f / 60f));
+                b.Dispose();
+                Check.That(b.IsDisposed, "a body disposed during an asynchronous step is disposed at once");
+                Check.Equal(1, world.PendingBodyDestroyCount, "... and its native destruction waits for StepEnd");
+                world.StepEnd();
+                Check.Equal(0, world.PendingBodyDestroyCount, "StepEnd destroys the waiting body");
+                Check.Equal(1u, world.GetStats().body_count, "one body left");
+                a.ReadPositions(buffer);
+                Check.That(true, "reading after StepEnd works");
+                Check.ThrowsSinew("StepEnd without StepBegin", SinewResult.SINEW_INVALID_ARGUMENT, () => world.StepEnd());
+
+                world.StepBegin(1f / 60f);
+                world.Dispose();
+                Check.That(world.IsDisposed, "Dispose during an asynchronous step waits for it and destroys the world");
+            }
+        }
+
+        // ---- errors ----
+
+        static void StaleHandles()
+        {
+            var world = new World();
+            Cloth cloth = Cloth.CreateGrid(world, SinewClothGridDesc.Default);
+            Rope rope = Rope.Create(world, new[] { new Vec3(0, 0, 0), new Vec3(1, 0, 0) }, new int[0]);
+            var buffer = new Vec3[cloth.VertexCount];
+
+            cloth.Dispose();
+            Check.That(cloth.IsDisposed, "a disposed body says so");
+            Check.ThrowsSinew("reading a destroyed body", SinewResult.SINEW_INVALID_HANDLE, () => cloth.ReadPositions(buffer), "not valid");
+            Check.ThrowsSinew("pin targets on a destroyed body", SinewResult.SINEW_INVALID_HANDLE,
+                () => cloth.SetPinTargets(new[] { 0 }, new[] { new Vec3(0, 0, 0) }));
+            Check.ThrowsSinew("VertexCount of a destroyed body", SinewResult.SINEW_INVALID_HANDLE, () => { int n = cloth.VertexCount; });
+
+            world.Dispose();
+            Check.That(rope.IsDisposed, "a body of a disposed world says it is disposed");
+            Check.ThrowsSinew("reading a body of a destroyed world", SinewResult.SINEW_INVALID_HANDLE, () => rope.ReadPositions(buffer));
+            Check.ThrowsSinew("stepping a destroyed world", SinewResult.SINEW_INVALID_HANDLE, () => world.Step(0.1f), "world handle");
+            Check.ThrowsSinew("creating a cloth in a destroyed world", SinewResult.SINEW_INVALID_HANDLE,
+                () => Cloth.CreateGrid(world, SinewClothGridDesc.Default));
+
+            // A handle of a destroyed world must not reach a body of a new one.
+            using (var next = new World())
+            {
+                Cloth fresh = Cloth.CreateGrid(next, SinewClothGridDesc.Default);
+                Check.ThrowsSinew("an old body handle after a new world was created", SinewResult.SINEW_INVALID_HANDLE, () => rope.ReadPositions(buffer));
+                fresh.ReadPositions(new Vec3[fresh.VertexCount]);
+                Check.That(true, "the new world's body still reads");
+            }
+        }
+
+        static void WrongBuffers()
+        {
+            using (var world = new World())
+            {
+                Cloth cloth = Cloth.CreateGrid(world, SinewClothGridDesc.Default);
+                int n = cloth.VertexCount;
+                var before = new Vec3[n];
+                cloth.ReadPositions(before);
+
+                Check.ThrowsSinew("a positions buffer one short", SinewResult.SINEW_BUFFER_TOO_SMALL, () => cloth.ReadPositions(new Vec3[n - 1]), "holds " + (n - 1));
+                Check.ThrowsSinew("an empty positions buffer", SinewResult.SINEW_BUFFER_TOO_SMALL, () => cloth.ReadPositions(new Vec3[0]));
+                Check.ThrowsSinew("a normals span one short", SinewResult.SINEW_BUFFER_TOO_SMALL, () => cloth.ReadNormals(new Span<SinewVec3>(new SinewVec3[n], 1, n - 1)));
+                IntPtr native = Marshal.AllocHGlobal((n - 1) * 12);
+                try
+                {
+                    Check.ThrowsSinew("unmanaged memory one short", SinewResult.SINEW_BUFFER_TOO_SMALL, () => cloth.ReadPositions(native, n - 1));
+                }
+                finally
+                {
+                    Marshal.FreeHGlobal(native);
+                }
+
+                ArgumentException e = Check.Throws<ArgumentException>("a buffer of 8-byte elements is refused before any native call", () => cloth.ReadPositions(new double[n * 2]));
+                Check.That(e != null && e.Message.Contains("8 bytes") && e.Message.Contains("12"), "... and the message names both sizes", e == null ? null : e.Message);
+                Check.Throws<ArgumentException>("a buffer of 16-byte quaternions is refused", () => cloth.ReadNormals(new SinewQuat[n]));
+                e = Check.Throws<ArgumentException>("a struct holding a reference is refused", () => cloth.ReadPositions(new WithReference[n]));
+                Check.That(e != null && e.Message.Contains("references"), "... and the message says why", e == null ? null : e.Message);
+                Check.Throws<ArgumentException>("pin targets of the wrong size are refused", () => cloth.SetPinTargets(new[] { 0 }, new[] { 1.0 }));
+                Check.Throws<ArgumentException>("a teleport matrix of the wrong size is refused", () => cloth.Teleport(new Vec3(1, 2, 3)));
+
+                Check.ThrowsSinew("pin targets: more positions than indices", SinewResult.SINEW_INVALID_ARGUMENT,
+                    () => cloth.SetPinTargets(new[] { 0 }, new[] { new Vec3(0, 0, 0), new Vec3(0, 0, 0) }), "differs");
+                Check.ThrowsSinew("pin targets: a negative index", SinewResult.SINEW_OUT_OF_RANGE,
+                    () => cloth.SetPinTargets(new[] { -1 }, new[] { new Vec3(0, 0, 0) }));
+                Check.ThrowsSinew("pin targets: an index past the end", SinewResult.SINEW_OUT_OF_RANGE,
+                    () => cloth.SetPinTargets(new[] { n }, new[] { new Vec3(0, 0, 0) }));
+                Check.ThrowsSinew("pin targets: NaN", SinewResult.SINEW_NON_FINITE,
+                    () => cloth.SetPinTargets(new[] { 0 }, new[] { new Vec3(float.NaN, 0, 0) }));
+                Check.ThrowsSinew("a non-rigid teleport", SinewResult.SINEW_INVALID_ARGUMENT, () =>
+                {
+                    Mat4 scale = Mat4.Translation(0, 0, 0);
+                    scale.m00 = 2f;
+                    cloth.Teleport(scale);
+                });
+                Check.ThrowsSinew("a negative dt", SinewResult.SINEW_INVALID_ARGUMENT, () => world.Step(-1f));
+                Check.ThrowsSinew("a mesh with no vertices", SinewResult.SINEW_INVALID_ARGUMENT,
+                    () => Cloth.CreateMesh(world, new Vec3[0], new int[0]));
+                Check.ThrowsSinew("a mesh index past the end", SinewResult.SINEW_OUT_OF_RANGE,
+                    () => Cloth.CreateMesh(world, new[] { new Vec3(0, 0, 0), new Vec3(1, 0, 0), new Vec3(0, 0, 1) }, new[] { 0, 1, 3 }));
+                Check.ThrowsSinew("a rope of one point", SinewResult.SINEW_INVALID_ARGUMENT,
+                    () => Rope.Create(world, new[] { new Vec3(0, 0, 0) }, new int[0]));
+                SinewWorldDesc bad = SinewWorldDesc.Default;
+                bad.substeps = 0;
+                Check.ThrowsSinew("a world with 0 substeps", SinewResult.SINEW_INVALID_ARGUMENT, () => new World(bad).Dispose());
+
+                var after = new Vec3[n];
+                cloth.ReadPositions(after);
+                Check.That(BytesEqual(MemoryMarshal.AsBytes(new Span<Vec3>(before)).ToArray(), MemoryMarshal.AsBytes(new Span<Vec3>(after)).ToArray()),
+                    "failed calls left the cloth unchanged");
+                Check.Equal(16u, cloth.GetInfo().pinned_count, "failed pin calls pinned nothing new (the default grid pins its top row of 16)");
+            }
+        }
+
+        static void Panic()
+        {
+            Check.ThrowsSinew("a panic inside the library", SinewResult.SINEW_PANIC, () => SinewLibrary.DebugTriggerPanic(), "deliberate panic");
+            using (var world = new World())
+            {
+                Cloth c = Cloth.CreateGrid(world, SinewClothGridDesc.Default);
+                world.Step(1f / 60f);
+                c.ReadPositions(new Vec3[c.VertexCount]);
+                Check.That(true, "the library keeps working after a panic");
+            }
+        }
+
+        // ---- dispose ----
+
+        static void DoubleDispose()
+        {
+            var world = new World();
+            Cloth cloth = Cloth.CreateGrid(world, SinewClothGridDesc.Default);
+            Rope rope = Rope.Create(world, new[] { new Vec3(0, 0, 0), new Vec3(1, 0, 0) }, new[] { 0 });
+            cloth.Dispose();
+            cloth.Dispose();
+            Check.That(cloth.IsDisposed, "a body disposed twice: no exception");
+            Check.Equal(1u, world.GetStats().body_count, "... and it was destroyed once");
+            world.Dispose();
+            world.Dispose();
+            Check.That(world.IsDisposed, "a world disposed twice: no exception");
+            rope.Dispose();
+            rope.Dispose();
+            Check.That(rope.IsDisposed, "a body disposed after its world: no exception");
+            using (var w = new World())
+            using (Cloth c = Cloth.CreateGrid(w, SinewClothGridDesc.Default))
+            {
+                c.Dispose();
+            }
+            Check.That(true, "using blocks dispose a body and then its world");
+        }
+
+        // ---- finalisers ----
+
+        // Objects made on a thread that has ended are referenced from no stack, so Mono's
+        // conservative stack scan cannot keep them alive.
+        static T OnOtherThread<T>(Func<T> make)
+        {
+            T result = default(T);
+            var t = new Thread(() => { result = make(); });
+            t.Start();
+            t.Join();
+            return result;
+        }
+
+        static bool Collect(WeakReference tracked)
+        {
+            for (int i = 0; i < 10 && tracked.IsAlive; i++)
+            {
+                GC.Collect();
+                GC.WaitForPendingFinalizers();
+                GC.Collect();
+            }
+            return !tracked.IsAlive;
+        }
+
+        static void Finalisers()
+        {
+            // A body finalised while its world lives: no native call on the finaliser thread;
+            // the world destroys it at its next step.
+            using (var world = new World())
+            {
+                WeakReference body = OnOtherThread(() => new WeakReference(Cloth.CreateGrid(world, SinewClothGridDesc.Default), true));
+                Check.Equal(1u, world.GetStats().body_count, "a body is alive before collection");
+                Check.That(Collect(body), "an unreferenced body is finalised");
+                Check.Equal(1, world.PendingBodyDestroyCount, "its finaliser queued it for the world instead of calling native code");
+                Check.Equal(1u, world.GetStats().body_count, "... so it still exists natively");
+                world.Step(1f / 60f);
+                Check.Equal(0, world.PendingBodyDestroyCount, "the next Step destroyed it");
+                Check.Equal(0u, world.GetStats().body_count, "... natively");
+            }
+
+            // A body finalised after its world was disposed: nothing to do, nothing called.
+            World gone = new World();
+            WeakReference orphan = OnOtherThread(() => new WeakReference(Cloth.CreateGrid(gone, SinewClothGridDesc.Default), true));
+            gone.Dispose();
+            Check.That(Collect(orphan), "a body finalised after its world was disposed: no crash");
+            Check.Equal(0, gone.PendingBodyDestroyCount, "... and it was not queued for native destruction");
+
+            // A world and its bodies dropped together, in either order; one mid-step.
+            WeakReference both = OnOtherThread(() =>
+            {
+                var w = new World();
+                Cloth.CreateGrid(w, SinewClothGridDesc.Default);
+                Rope.Create(w, new[] { new Vec3(0, 0, 0), new Vec3(1, 0, 0) }, new[] { 0 });
+                return new WeakReference(w, true);
+            });
+            Check.That(Collect(both), "a world dropped with its bodies is finalised without a crash");
+            WeakReference stepping = OnOtherThread(() =>
+            {
+                var w = new World();
+                Cloth.CreateGrid(w, SinewClothGridDesc.Default);
+                w.StepBegin(1f / 60f);
+                return new WeakReference(w, true);
+            });
+            Check.That(Collect(stepping), "a world dropped during an asynchronous step is finalised without a crash or hang");
+
+            using (var world = new World())
+            {
+                Cloth c = Cloth.CreateGrid(world, SinewClothGridDesc.Default);
+                world.Step(1f / 60f);
+                c.ReadPositions(new Vec3[c.VertexCount]);
+                Check.That(true, "the library works after all that");
+            }
+        }
+
+        // ---- allocation ----
+
+        static void NoAllocation()
+        {
+            using (var scene = new ReferenceScene())
+            {
+                int n = scene.Grid.VertexCount;
+                var positions = new Vec3[n];
+                var normals = new SinewVec3[n];
+                var window = new Vec3[n + 2];
+                var pinIndices = new[] { 0, ReferenceScene.GridColumns - 1 };
+                var pinTargets = new Vec3[2];
+                scene.Grid.ReadPositions(positions);
+                pinTargets[0] = positions[0];
+                pinTargets[1] = positions[ReferenceScene.GridColumns - 1];
+
+                // Warm up: JIT, and the one-time measure of each vector type.
+                Frame(scene, positions, normals, window, pinIndices, pinTargets);
+
+                long before = GC.GetAllocatedBytesForCurrentThread();
+                for (int i = 0; i < 100; i++)
+                {
+                    Frame(scene, positions, normals, window, pinIndices, pinTargets);
+                }
+                long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+                Check.Equal(0L, allocated, "100 frames of Step, StepBegin/End, SetPinTargets, ReadPositions, ReadNormals, GetBounds allocate 0 bytes");
+            }
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        static void Frame(ReferenceScene scene, Vec3[] positions, SinewVec3[] normals, Vec3[] window, int[] pinIndices, Vec3[] pinTargets)
+        {
+            scene.Grid.SetPinTargets(pinIndices, pinTargets);
+            scene.Grid.SetPinTargets(new ReadOnlySpan<int>(pinIndices), new ReadOnlySpan<Vec3>(pinTargets));
+            scene.World.Step(1f / 60f);
+            scene.World.StepBegin(1f / 60f);
+            scene.World.StepEnd();
+            scene.Grid.ReadPositions(positions);
+            scene.Grid.ReadPositions(new Span<Vec3>(window, 1, positions.Length));
+            scene.Grid.ReadNormals(normals);
+            Vec3 lo, hi;
+            scene.Grid.GetBounds(out lo, out hi);
+        }
+
+        // ---- same as C ----
+
+        static void SameAsC()
+        {
+            byte[] expected = File.ReadAllBytes(referencePath);
+            byte[] actual;
+            using (var scene = new ReferenceScene())
+            {
+                scene.Run(false);
+                actual = scene.Readback();
+            }
+            Check.Equal(expected.Length, actual.Length, "the C# readback has as many bytes as the C one");
+            int first = -1;
+            for (int i = 0; i < Math.Min(expected.Length, actual.Length); i++)
+            {
+                if (expected[i] != actual[i])
+                {
+                    first = i;
+                    break;
+                }
+            }
+            Check.That(first < 0 && expected.Length == actual.Length, "grid, mesh and rope positions and normals equal the C readback bit for bit",
+                first < 0 ? null : "first difference at float " + first / 4 + ": C " + BitConverter.ToSingle(expected, first / 4 * 4)
+                    + ", C# " + BitConverter.ToSingle(actual, first / 4 * 4));
+        }
+
+        static bool BytesEqual(byte[] a, byte[] b)
+        {
+            if (a.Length != b.Length)
+            {
+                return false;
+            }
+            for (int i = 0; i < a.Length; i++)
+            {
+                if (a[i] != b[i])
+                {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+}
