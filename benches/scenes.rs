@@ -1,5 +1,6 @@
 //! Criterion benches of DESIGN.md's scenes: `S1/sinew`, `S1/chapter`, `S2/sinew`,
-//! `S2/chapter`, each one 1/60 s step of a scene warmed up by 60 steps.
+//! `S2/chapter`, `S3/sinew`, each one 1/60 s step of a scene warmed up by 60 steps (the
+//! chapter has no collisions, so S3 has no chapter bench: compare it with `S1/chapter`).
 //!
 //! `sinew` runs the scene's iteration budget K as K substeps × 1 iteration, rigid, no
 //! damping, on a one-thread worker pool (the chapter's solver is single-threaded);
@@ -17,6 +18,7 @@ use chapter::scenes::{self, Scene};
 use criterion::{Criterion, criterion_group, criterion_main};
 use sinew::body::Material;
 use sinew::cloth::{GridPins, GridSpec};
+use sinew::collider::{Collider, Pose, Shape};
 use sinew::math::Quat;
 use sinew::world::{WorkerPool, World, WorldSettings};
 
@@ -44,6 +46,11 @@ fn sinew_world(scene: &Scene) -> World {
             material,
         };
         world.create_grid(&spec).expect("valid grid");
+    }
+    if let Some((centre, radius)) = scene.sphere {
+        let pose = Pose { position: centre, ..Pose::IDENTITY };
+        let sphere = Collider::new(Shape::Sphere { radius }, u32::MAX, pose).expect("valid sphere");
+        world.add_collider(sphere).expect("collider");
     }
     world
 }
@@ -73,17 +80,20 @@ fn bench_scene(c: &mut Criterion, scene: &Scene) {
     });
     black_box(&world.bodies);
 
-    let mut cloths = scenes::chapter(scene);
-    for _ in 0..scenes::WARM_UP_STEPS {
-        scenes::chapter_step(&mut cloths);
+    if scene.sphere.is_none() {
+        let mut cloths = scenes::chapter(scene);
+        for _ in 0..scenes::WARM_UP_STEPS {
+            scenes::chapter_step(&mut cloths);
+        }
+        group.bench_function("chapter", |b| b.iter(|| scenes::chapter_step(black_box(&mut cloths))));
     }
-    group.bench_function("chapter", |b| b.iter(|| scenes::chapter_step(black_box(&mut cloths))));
     group.finish();
 }
 
 fn scenes_bench(c: &mut Criterion) {
     bench_scene(c, &scenes::s1());
     bench_scene(c, &scenes::s2());
+    bench_scene(c, &scenes::s3());
 }
 
 criterion_group!(benches, scenes_bench);

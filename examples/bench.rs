@@ -15,7 +15,9 @@
 //! - `sinew`: the scene's iteration budget K as K substeps × 1 iteration ("Small Steps");
 //! - `sinew-plain`: 1 substep × K iterations, the chapter's scheme inside Sinew.
 //!
-//! All rigid (compliance 0), no damping.
+//! All rigid (compliance 0), no damping. S3's sphere is a Sinew collider with the
+//! material's default thickness and friction; the chapter has no collisions, so S3's ratio
+//! is to the chapter's S1 time (the same cloth without the sphere).
 
 #[path = "../benches/chapter/mod.rs"]
 mod chapter;
@@ -25,6 +27,7 @@ use std::time::Instant;
 use chapter::scenes::{self, Scene};
 use sinew::body::Material;
 use sinew::cloth::{GridPins, GridSpec};
+use sinew::collider::{Collider, Pose, Shape};
 use sinew::math::Quat;
 use sinew::world::{WorkerPool, World, WorldSettings};
 
@@ -154,6 +157,11 @@ fn sinew_world(scene: &Scene, substeps: u32, iterations: u32) -> World {
         };
         world.create_grid(&spec).expect("valid grid");
     }
+    if let Some((centre, radius)) = scene.sphere {
+        let pose = Pose { position: centre, ..Pose::IDENTITY };
+        let sphere = Collider::new(Shape::Sphere { radius }, u32::MAX, pose).expect("valid sphere");
+        world.add_collider(sphere).expect("collider");
+    }
     world
 }
 
@@ -182,25 +190,31 @@ fn run_sinew(scene: &Scene, solver: &'static str, substeps: u32, iterations: u32
 
 fn main() {
     let args = parse_args();
-    let mut rows = Vec::new();
+    let mut rows: Vec<Row> = Vec::new();
     for name in &args.scenes {
         let scene = match name.as_str() {
             "S1" => scenes::s1(),
             "S2" => scenes::s2(),
-            "S3" => {
-                println!("scene=S3 TODO: not measured, Sinew has no colliders yet (S3 = S1 + a static sphere)");
-                continue;
-            }
+            "S3" => scenes::s3(),
             "S4" => {
                 println!("scene=S4 TODO: not measured, Sinew has no ragdolls yet");
                 continue;
             }
             other => usage(&format!("unknown scene {other}")),
         };
-        let chapter = run_chapter(&scene, args.steps);
-        chapter.print();
-        let chapter_us = chapter.us_per_step;
-        rows.push(chapter);
+        // The chapter runs the scene itself, or for S3 (no collisions in the chapter) S1.
+        let yardstick = if scene.sphere.is_some() { scenes::s1() } else { scene.clone() };
+        let measured = rows.iter().find(|r| r.solver == "chapter" && r.scene == yardstick.name).map(|r| r.us_per_step);
+        let chapter_us = match measured {
+            Some(us) => us,
+            None => {
+                let row = run_chapter(&yardstick, args.steps);
+                row.print();
+                let us = row.us_per_step;
+                rows.push(row);
+                us
+            }
+        };
         let k = scene.iterations as u32;
         for (solver, substeps, iterations) in [("sinew", k, 1), ("sinew-plain", 1, k)] {
             for &threads in &args.threads {

@@ -10,7 +10,7 @@
 /*
  Version of the C ABI. Bumped on any incompatible change; wrappers compare it at load.
  */
-#define SINEW_ABI_VERSION 1
+#define SINEW_ABI_VERSION 2
 
 /*
  Pin no grid particle.
@@ -105,11 +105,6 @@ typedef enum SinewResult {
    */
   SINEW_OUT_OF_MEMORY = 10,
 } SinewResult;
-
-/*
- A rigid transform with uniform scale.
- */
-typedef struct Pose Pose;
 
 /*
  Handle to a body (cloth, rope). `id == 0` is never valid.
@@ -212,7 +207,6 @@ typedef struct SinewVec3 {
 typedef struct SinewMat4 {
   float m[16];
 } SinewMat4;
-#define SinewMat4_IDENTITY (SinewMat4){ .m = { 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, } }
 
 /*
  A rotation quaternion (16 bytes; Unity's `Quaternion`).
@@ -406,8 +400,6 @@ typedef struct SinewWorldStats {
    */
   float alpha;
 } SinewWorldStats;
-
-
 
 #ifdef __cplusplus
 extern "C" {

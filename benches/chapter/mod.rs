@@ -16,6 +16,8 @@
 //! Included by `benches/scenes.rs`, `examples/bench.rs` and `tests/chapter_reference.rs`
 //! through `#[path]`, so each uses only part of it.
 #![allow(dead_code)]
+// Index loops on purpose: they are the chapter's `for (int i = 0; i < N; i++)`.
+#![allow(clippy::needless_range_loop)]
 
 use glam::Vec3;
 
@@ -267,11 +269,19 @@ pub mod scenes {
         pub origins: Vec<Vec3>,
         /// Iteration budget per 1/60 s step.
         pub iterations: usize,
+        /// A static sphere collider (centre, radius in m). The chapter has no collisions, so
+        /// a scene with one runs in Sinew only.
+        pub sphere: Option<(Vec3, f32)>,
     }
 
     /// S1: one 64×64 cloth, spacing 0.05 m, centred on the origin; 10 iterations.
     pub fn s1() -> Scene {
-        Scene { name: "S1", cols: 64, rows: 64, spacing: 0.05, origins: vec![Vec3::ZERO], iterations: 10 }
+        Scene { name: "S1", cols: 64, rows: 64, spacing: 0.05, origins: vec![Vec3::ZERO], iterations: 10, sphere: None }
+    }
+
+    /// S3: S1 and a static sphere of radius 1 m at (0, −1.2, −0.9); 10 iterations.
+    pub fn s3() -> Scene {
+        Scene { name: "S3", sphere: Some((Vec3::new(0.0, -1.2, -0.9), 1.0)), ..s1() }
     }
 
     /// S2: 64 cloths of 16×16, spacing 0.05 m, centres on an 8×8 grid 1.5 m apart in the XZ
@@ -283,11 +293,12 @@ pub mod scenes {
                 origins.push(Vec3::new((i as f32 - 3.5) * 1.5, 0.0, (j as f32 - 3.5) * 1.5));
             }
         }
-        Scene { name: "S2", cols: 16, rows: 16, spacing: 0.05, origins, iterations: 8 }
+        Scene { name: "S2", cols: 16, rows: 16, spacing: 0.05, origins, iterations: 8, sphere: None }
     }
 
     /// The scene in the chapter's solver: one `VerletCloth` per cloth, updated in turn.
     pub fn chapter(scene: &Scene) -> Vec<super::VerletCloth> {
+        assert!(scene.sphere.is_none(), "the chapter's solver has no colliders ({})", scene.name);
         scene
             .origins
             .iter()

@@ -37,7 +37,7 @@ namespace Sinew
             if (!disposed)
             {
                 disposed = true;
-                world.DestroyBody(handle, true);
+                world.DestroyOwned(World.Owned.Body(handle), true);
             }
         }
 
@@ -71,7 +71,7 @@ namespace Sinew
             {
                 disposed = true;
                 GC.SuppressFinalize(this);
-                world.DestroyBody(handle, false);
+                world.DestroyOwned(World.Owned.Body(handle), false);
             }
         }
 
@@ -138,6 +138,18 @@ namespace Sinew
             GetBounds(out lo, out hi);
             min = MemoryMarshal.Cast<SinewVec3, T>(MemoryMarshal.CreateReadOnlySpan(ref lo, 1))[0];
             max = MemoryMarshal.Cast<SinewVec3, T>(MemoryMarshal.CreateReadOnlySpan(ref hi, 1))[0];
+        }
+
+        /// <summary>Turns particle contact between this body and <paramref name="other"/> (of the same
+        /// world) on or off. Each body's <c>material.thickness</c> is its particles' radius; for
+        /// contact of a body with itself, set <c>material.self_collision</c>.</summary>
+        public void SetCollisionPair(Body other, bool enabled)
+        {
+            if (other == null)
+            {
+                throw new ArgumentNullException("other");
+            }
+            SinewException.Check(NativeMethods.sinew_body_set_collision_pair(handle, other.handle, enabled ? 1u : 0u));
         }
 
         // ---- pins ----

@@ -16,6 +16,18 @@ namespace Sinew
         List = 3,
     }
 
+    /// <summary>A collider's shape (<c>SINEW_SHAPE_*</c>).</summary>
+    public enum ColliderShape : uint
+    {
+        Sphere = 1,
+        /// <summary>Tapered capsule along local Y: radius0 at (0, −half_height, 0), radius1 at (0, +half_height, 0).</summary>
+        Capsule = 2,
+        /// <summary>Half-space: solid below the local XZ plane (normal local +Y).</summary>
+        Plane = 3,
+        /// <summary>Oriented box with half_extents.</summary>
+        Box = 4,
+    }
+
     /// <summary>What a body is (<c>SINEW_BODY_*</c>), as reported in <see cref="SinewBodyInfo.kind"/>.</summary>
     public enum BodyKind : uint
     {
@@ -30,6 +42,13 @@ namespace Sinew
             this.x = x;
             this.y = y;
             this.z = z;
+        }
+
+        /// <summary>Any plain 12-byte vector struct (e.g. Unity's <c>Vector3</c>) as a <see cref="SinewVec3"/>, bit for bit.</summary>
+        public static SinewVec3 From<TVector>(TVector v) where TVector : struct
+        {
+            Blit.Require<TVector>(Blit.Vec3Size, "v");
+            return MemoryMarshal.Cast<TVector, SinewVec3>(MemoryMarshal.CreateReadOnlySpan(ref v, 1))[0];
         }
 
         public override string ToString()
@@ -56,6 +75,20 @@ namespace Sinew
 
     public unsafe partial struct SinewMat4
     {
+        /// <summary>The identity transform.</summary>
+        public static SinewMat4 Identity
+        {
+            get { return Translation(0f, 0f, 0f); }
+        }
+
+        /// <summary>Any plain 64-byte column-major matrix struct (e.g. Unity's <c>Matrix4x4</c>,
+        /// such as <c>transform.localToWorldMatrix</c>) as a <see cref="SinewMat4"/>, bit for bit.</summary>
+        public static SinewMat4 From<TMatrix>(TMatrix m) where TMatrix : struct
+        {
+            Blit.Require<TMatrix>(Blit.Mat4Size, "m");
+            return MemoryMarshal.Cast<TMatrix, SinewMat4>(MemoryMarshal.CreateReadOnlySpan(ref m, 1))[0];
+        }
+
         /// <summary>A pure translation (column-major, translation in m[12..14]).</summary>
         public static SinewMat4 Translation(float x, float y, float z)
         {
@@ -158,6 +191,28 @@ namespace Sinew
         }
     }
 
+    public unsafe partial struct SinewColliderDesc
+    {
+        /// <summary>The library's default collider (<c>sinew_collider_desc_default</c>).</summary>
+        public static SinewColliderDesc Default
+        {
+            get
+            {
+                SinewLibrary.EnsureCompatible();
+                SinewColliderDesc d;
+                SinewException.Check(NativeMethods.sinew_collider_desc_default(&d));
+                return d;
+            }
+        }
+
+        /// <summary><see cref="shape"/> as an enum.</summary>
+        public ColliderShape Shape
+        {
+            get { return (ColliderShape)shape; }
+            set { shape = (uint)value; }
+        }
+    }
+
     public partial struct SinewBodyInfo
     {
         /// <summary><see cref="kind"/> as an enum.</summary>
@@ -207,9 +262,9 @@ namespace Sinew
             {
                 throw new ArgumentException(size < 0
                     ? typeof(T).FullName + " holds references; Sinew needs a plain struct of " + bytes + " bytes ("
-                        + (bytes == Vec3Size ? "three floats, like UnityEngine.Vector3" : "16 floats, like UnityEngine.Matrix4x4") + ")"
+                        + (bytes == Vec3Size ? "three floats, like Unity's Vector3" : "16 floats, like Unity's Matrix4x4") + ")"
                     : typeof(T).FullName + " is " + size + " bytes; Sinew needs " + bytes + " bytes ("
-                        + (bytes == Vec3Size ? "three floats, like UnityEngine.Vector3" : "16 floats, like UnityEngine.Matrix4x4") + ")",
+                        + (bytes == Vec3Size ? "three floats, like Unity's Vector3" : "16 floats, like Unity's Matrix4x4") + ")",
                     parameter);
             }
         }

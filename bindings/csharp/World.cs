@@ -6,29 +6,65 @@ namespace Sinew
 {
     /// <summary>
     /// A simulation world (<c>SinewWorld</c>). Create bodies in it with <see cref="Cloth"/> and
-    /// <see cref="Rope"/>, advance it once per frame with <see cref="Step"/> (or
-    /// <see cref="StepBegin"/>/<see cref="StepEnd"/> around the game's own work), and dispose it
-    /// when done: that destroys every body in it.
+    /// <see cref="Rope"/> and shapes with <see cref="Collider"/>, advance it once per frame with
+    /// <see cref="Step"/> (or <see cref="StepBegin"/>/<see cref="StepEnd"/> around the game's own
+    /// work), and dispose it when done: that destroys everything in it.
     /// </summary>
     /// <remarks>
-    /// Not thread-safe: call a world and its bodies from one thread at a time. The only
-    /// exception is the garbage collector's finaliser thread, which the wrapper handles:
-    /// a body finalised while its world lives is queued here and destroyed by the next
-    /// <see cref="Step"/>, <see cref="StepBegin"/> or <see cref="StepEnd"/> on the world's own
-    /// thread; a body finalised after its world was disposed makes no native call at all.
+    /// Not thread-safe: call a world and its objects from one thread at a time. The only
+    /// exception is the garbage collector's finaliser thread, which the wrapper handles: a
+    /// body or collider finalised while its world lives is queued here and destroyed by the
+    /// next <see cref="Step"/>, <see cref="StepBegin"/> or <see cref="StepEnd"/> on the world's
+    /// own thread; one finalised after its world was disposed makes no native call at all.
     /// </remarks>
     public sealed partial class World : IDisposable
     {
         readonly SinewWorld handle;
 
-        // Guards `alive` and `deferred` against the finaliser thread.
+        // Guards changes of `alive` and `deferred` against the finaliser thread.
         readonly object gate = new object();
-        bool alive;
+        volatile bool alive;
 
-        // Bodies whose wrappers were finalised, or disposed during an asynchronous step.
+        // Objects whose wrappers were finalised, or disposed during an asynchronous step.
         // Preallocated so the common case never allocates.
-        readonly List<SinewBody> deferred = new List<SinewBody>(16);
+        readonly List<Owned> deferred = new List<Owned>(16);
         volatile int deferredCount;
+
+        /// <summary>A native object the world destroys for its wrapper.</summary>
+        internal struct Owned
+        {
+            public ulong Id;
+            public bool IsCollider;
+
+            public static Owned Body(SinewBody b)
+            {
+                Owned o;
+                o.Id = b.id;
+                o.IsCollider = false;
+                return o;
+            }
+
+            public static Owned Collider(SinewCollider c)
+            {
+                Owned o;
+                o.Id = c.id;
+                o.IsCollider = true;
+                return o;
+            }
+
+            public SinewResult Destroy()
+            {
+                if (IsCollider)
+                {
+                    SinewCollider c;
+                    c.id = Id;
+                    return NativeMethods.sinew_collider_destroy(c);
+                }
+                SinewBody b;
+                b.id = Id;
+                return NativeMethods.sinew_body_destroy(b);
+            }
+        }
 
         /// <summary>Creates a world with the library's default settings.</summary>
         /// <exception cref="SinewLoadException">The native library is missing or of another ABI version.</exception>
@@ -51,7 +87,12 @@ namespace Sinew
 
         ~World()
         {
-            Destroy(false);
+            // A constructor that threw (no library, refused settings) leaves nothing to free,
+            // and maybe not even the field initialisers run.
+            if (handle.id != 0)
+            {
+                Destroy(false);
+            }
         }
 
         /// <summary>The native handle, for calls the wrapper does not cover. Still returned
@@ -153,24 +194,12 @@ namespace Sinew
             }
         }
 
-        /// <summary>True while the world exists; read by its bodies under <see cref="gate"/>.</summary>
-        internal bool IsAlive
-        {
-            get
-            {
-                lock (gate)
-                {
-                    return alive;
-                }
-            }
-        }
-
         /// <summary>
-        /// Destroys a body now, or later when the world is busy; nothing when the world is gone
-        /// (it destroyed the body already). <paramref name="fromFinalizer"/>: queue it without
-        /// calling native code, for the world's own thread to destroy.
+        /// Destroys a body or collider now, or later when the world is busy; nothing when the
+        /// world is gone (it destroyed the object already). <paramref name="fromFinalizer"/>:
+        /// queue it without calling native code, for the world's own thread to destroy.
         /// </summary>
-        internal void DestroyBody(SinewBody body, bool fromFinalizer)
+        internal void DestroyOwned(Owned owned, bool fromFinalizer)
         {
             lock (gate)
             {
@@ -180,14 +209,14 @@ namespace Sinew
                 }
                 if (fromFinalizer)
                 {
-                    deferred.Add(body);
+                    deferred.Add(owned);
                     deferredCount = deferred.Count;
                     return;
                 }
-                SinewResult r = NativeMethods.sinew_body_destroy(body);
+                SinewResult r = owned.Destroy();
                 if (r == SinewResult.SINEW_BUSY)
                 {
-                    deferred.Add(body);
+                    deferred.Add(owned);
                     deferredCount = deferred.Count;
                 }
                 else if (r != SinewResult.SINEW_OK && r != SinewResult.SINEW_INVALID_HANDLE)
@@ -197,8 +226,9 @@ namespace Sinew
             }
         }
 
-        /// <summary>Bodies queued for destruction that the world has not destroyed yet.</summary>
-        public int PendingBodyDestroyCount
+        /// <summary>Bodies and colliders whose wrappers were finalised, or disposed during an
+        /// asynchronous step, and that the world has not destroyed yet.</summary>
+        public int PendingDestroyCount
         {
             get { return deferredCount; }
         }
@@ -220,7 +250,7 @@ namespace Sinew
                 {
                     // BUSY (a step still running) keeps the body for the next try; any other
                     // failure means it is gone already.
-                    if (NativeMethods.sinew_body_destroy(deferred[i]) == SinewResult.SINEW_BUSY)
+                    if (deferred[i].Destroy() == SinewResult.SINEW_BUSY)
                     {
                         deferred[kept++] = deferred[i];
                     }

@@ -247,7 +247,7 @@ fn weld(positions: &[Vec3], tolerance: f32) -> (Vec<u32>, Vec<usize>) {
         'search: for dx in -1..=1 {
             for dy in -1..=1 {
                 for dz in -1..=1 {
-                    if let Some(list) = grid.get(&(kx + dx, ky + dy, kz + dz)) {
+                    if let Some(list) = grid.get(&(kx.saturating_add(dx), ky.saturating_add(dy), kz.saturating_add(dz))) {
                         for &q in list {
                             if (positions[first[q as usize]] - p).length() <= tolerance {
                                 found = Some(q);

@@ -147,7 +147,8 @@ pub struct Pose {
 }
 
 impl Pose {
-    pub const IDENTITY: Pose = Pose { rotation: Quat::IDENTITY, position: Vec3::ZERO, scale: 1.0 };
+    #[allow(dead_code)]
+    pub(crate) const IDENTITY: Pose = Pose { rotation: Quat::IDENTITY, position: Vec3::ZERO, scale: 1.0 };
 
     /// Decomposes a column-major matrix; refuses shear, non-uniform or negative scale.
     pub fn from_matrix(m: &Mat4) -> Result<Pose> {

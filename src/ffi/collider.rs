@@ -25,7 +25,7 @@ pub extern "C" fn sinew_collider_desc_default(out_desc: *mut SinewColliderDesc) 
                 radius1: 0.1,
                 half_extents: SinewVec3 { x: 0.1, y: 0.1, z: 0.1 },
                 layers: 1,
-                transform: SinewMat4::IDENTITY,
+                transform: SinewMat4::identity(),
             },
         );
         Ok(())

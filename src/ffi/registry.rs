@@ -22,6 +22,9 @@ pub struct WorldCell {
     pub busy: AtomicBool,
     pub pending: Mutex<Option<Receiver<Result<()>>>>,
     pub slot: usize,
+    /// The world's creation serial. Serials only grow, so an object handle with a smaller
+    /// serial belongs to an earlier world that lived in the same slot.
+    pub serial: u32,
 }
 
 impl WorldCell {
@@ -54,12 +57,14 @@ pub fn insert_world(world: World, pool: WorkerPool) -> Result<SinewWorld> {
     let mut reg = registry();
     let arena = reg.as_mut().expect("initialised");
     // Find the slot first so the cell knows it; the arena reuses freed slots.
-    let cell = Arc::new(WorldCell { pool, world: Mutex::new(world), busy: AtomicBool::new(false), pending: Mutex::new(None), slot: 0 });
+    let cell = Arc::new(WorldCell { pool, world: Mutex::new(world), busy: AtomicBool::new(false), pending: Mutex::new(None), slot: 0, serial: 0 });
     let (slot, serial) = arena
         .insert(cell)
         .ok_or_else(|| Error::too_large(format!("at most {MAX_WORLDS} worlds can exist at once")))?;
     let cell = arena.get_mut(slot, serial).expect("just inserted");
-    Arc::get_mut(cell).expect("unshared").slot = slot;
+    let unshared = Arc::get_mut(cell).expect("unshared");
+    unshared.slot = slot;
+    unshared.serial = serial;
     Ok(SinewWorld { id: HandleBits { kind: KIND_WORLD, world: slot, slot: 0, serial }.encode() })
 }
 
@@ -109,7 +114,7 @@ fn owner(raw: u64, kind: u64, what: &str) -> Result<(Arc<WorldCell>, usize, u32)
         let reg = registry();
         reg.as_ref().and_then(|a| a.get_by_slot(h.world)).cloned()
     };
-    let cell = cell.ok_or_else(|| invalid(what, raw))?;
+    let cell = cell.filter(|c| h.serial > c.serial).ok_or_else(|| invalid(what, raw))?;
     Ok((cell, h.slot, h.serial))
 }
 

@@ -195,7 +195,10 @@ pub struct SinewColliderDesc {
 }
 
 impl SinewMat4 {
-    pub const IDENTITY: SinewMat4 = SinewMat4 { m: [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0] };
+    /// The identity transform.
+    pub const fn identity() -> SinewMat4 {
+        SinewMat4 { m: [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0] }
+    }
 }
 
 /// Body kinds reported by `sinew_body_get_info`.

@@ -94,7 +94,7 @@ pub fn create_collider(world: SinewWorld, d: &SinewColliderDesc) -> SinewCollide
 
 /// Column-major translation matrix.
 pub fn translation(x: f32, y: f32, z: f32) -> SinewMat4 {
-    let mut m = SinewMat4::IDENTITY;
+    let mut m = SinewMat4::identity();
     m.m[12] = x;
     m.m[13] = y;
     m.m[14] = z;

@@ -246,6 +246,7 @@ namespace Sinew.Tests
             Check.Group("readback into arrays, spans and unmanaged memory of any 12-byte struct", Readback);
             Check.Group("pins: pin, unpin, move pin targets", Pins);
             Check.Group("material, bounds, teleport", BodyProperties);
+            Check.Group("colliders and collision pairs", Colliders);
             Check.Group("asynchronous step: begin/end", AsyncStep);
             Check.Group("errors: stale handles throw SinewException with the native message", StaleHandles);
             Check.Group("errors: wrong buffers and arguments", WrongBuffers);
@@ -509,6 +510,116 @@ namespace Sinew.Tests
             }
         }
 
+        // ---- colliders ----
+
+        /// <summary>Height of the centre of a 16 × 16 cloth dropped from 1 m onto a 0.3 m sphere
+        /// at 0.5 m, after 1 s; <paramref name="layers"/> are the sphere's layer bits.</summary>
+        static float DropOnSphere(bool withSphere, uint layers, bool moveWithTransform)
+        {
+            using (var world = new World())
+            {
+                SinewClothGridDesc gd = SinewClothGridDesc.Default;
+                gd.spacing = 0.05f;
+                gd.origin = new SinewVec3(0f, 1f, 0f);
+                gd.PinMode = GridPinMode.None;
+                Cloth cloth = Cloth.CreateGrid(world, gd);
+                Collider sphere = null;
+                if (withSphere)
+                {
+                    SinewColliderDesc cd = SinewColliderDesc.Default;
+                    cd.Shape = ColliderShape.Sphere;
+                    cd.radius = 0.3f;
+                    cd.transform = SinewMat4.From(moveWithTransform ? Mat4.Translation(5f, 0.5f, 0f) : Mat4.Translation(0f, 0.5f, 0f));
+                    sphere = Collider.Create(world, cd);
+                    sphere.SetLayers(layers);
+                    if (moveWithTransform)
+                    {
+                        sphere.Teleport(Mat4.Translation(0f, 0.5f, 0f));
+                    }
+                }
+                for (int i = 0; i < 60; i++)
+                {
+                    if (moveWithTransform)
+                    {
+                        sphere.SetTransform(Mat4.Translation(0f, 0.5f, 0f));
+                    }
+                    world.Step(1f / 60f);
+                }
+                var p = new Vec3[cloth.VertexCount];
+                cloth.ReadPositions(p);
+                // Particles (7, 7) and (8, 8) straddle the centre of the 16 × 16 grid.
+                return 0.5f * (p[7 * 16 + 7].y + p[8 * 16 + 8].y);
+            }
+        }
+
+        static void Colliders()
+        {
+            float free = DropOnSphere(false, 1u, false);
+            float held = DropOnSphere(true, 1u, false);
+            float moved = DropOnSphere(true, 1u, true);
+            float otherLayer = DropOnSphere(true, 0u, false);
+            Check.That(free < 0.5f, "without a collider the cloth falls past the sphere's place", "centre at " + free);
+            Check.That(held > 0.75f, "Collider.Create(sphere): the cloth rests on it", "centre at " + held);
+            Check.That(moved > 0.75f, "Teleport and SetTransform(any 64-byte matrix) place the sphere", "centre at " + moved);
+            Check.That(otherLayer < 0.5f, "SetLayers(0): the cloth no longer meets it", "centre at " + otherLayer);
+
+            using (var world = new World())
+            {
+                Collider c = Collider.Create(world, SinewColliderDesc.Default);
+                SinewColliderDesc box = SinewColliderDesc.Default;
+                box.Shape = ColliderShape.Box;
+                box.half_extents = new SinewVec3(0.2f, 0.1f, 0.3f);
+                Collider b = Collider.Create(world, box);
+                SinewColliderDesc bad = SinewColliderDesc.Default;
+                bad.radius = -1f;
+                Check.ThrowsSinew("a sphere of negative radius", SinewResult.SINEW_INVALID_ARGUMENT, () => Collider.Create(world, bad));
+                Mat4 nan = Mat4.Translation(float.NaN, 0f, 0f);
+                Check.ThrowsSinew("a NaN collider transform", SinewResult.SINEW_NON_FINITE, () => c.SetTransform(nan));
+                Mat4 stretched = Mat4.Translation(0f, 0f, 0f);
+                stretched.m00 = 2f;
+                Check.ThrowsSinew("a non-uniformly scaled collider transform", SinewResult.SINEW_INVALID_ARGUMENT, () => c.Teleport(stretched));
+                Check.Throws<ArgumentException>("a collider transform of the wrong size is refused", () => c.SetTransform(new Vec3(0, 0, 0)));
+
+                Cloth one = Cloth.CreateGrid(world, SinewClothGridDesc.Default);
+                Cloth two = Cloth.CreateGrid(world, SinewClothGridDesc.Default);
+                one.SetCollisionPair(two, true);
+                one.SetCollisionPair(two, false);
+                Check.That(true, "SetCollisionPair on and off");
+                using (var elsewhere = new World())
+                {
+                    Cloth foreign = Cloth.CreateGrid(elsewhere, SinewClothGridDesc.Default);
+                    Check.ThrowsSinew("a collision pair across worlds", SinewResult.SINEW_INVALID_ARGUMENT, () => one.SetCollisionPair(foreign, true), "different worlds");
+                }
+
+                c.Dispose();
+                c.Dispose();
+                Check.That(c.IsDisposed, "a collider disposed twice: no exception");
+                Check.ThrowsSinew("moving a destroyed collider", SinewResult.SINEW_INVALID_HANDLE, () => c.SetTransform(SinewMat4.Identity), "not valid");
+
+                world.StepBegin(1f / 60f);
+                b.Dispose();
+                Check.Equal(1, world.PendingDestroyCount, "a collider disposed during an asynchronous step waits for StepEnd");
+                world.StepEnd();
+                Check.Equal(0, world.PendingDestroyCount, "StepEnd destroys it");
+                Check.ThrowsSinew("... natively", SinewResult.SINEW_INVALID_HANDLE, () => b.SetLayers(1u));
+
+                WeakReference dropped = OnOtherThread(() => new WeakReference(Collider.Create(world, SinewColliderDesc.Default), true));
+                Check.That(Collect(dropped), "an unreferenced collider is finalised");
+                Check.Equal(1, world.PendingDestroyCount, "its finaliser queued it for the world instead of calling native code");
+                world.Step(1f / 60f);
+                Check.Equal(0, world.PendingDestroyCount, "the next Step destroyed it");
+                // Unused from above on; without this the JIT may let them be finalised too.
+                GC.KeepAlive(one);
+                GC.KeepAlive(two);
+            }
+            var gone = new World();
+            Collider orphan = Collider.Create(gone, SinewColliderDesc.Default);
+            gone.Dispose();
+            Check.That(orphan.IsDisposed, "a collider of a disposed world says it is disposed");
+            orphan.Dispose();
+            Check.That(true, "disposing it then: no exception");
+        }
+
         // ---- async ----
 
         static void AsyncStep()
@@ -538,9 +649,9 @@ namespace Sinew.Tests
                 Check.ThrowsSinew("a second StepBegin", SinewResult.SINEW_BUSY, () => world.StepBegin(1f / 60f));
                 b.Dispose();
                 Check.That(b.IsDisposed, "a body disposed during an asynchronous step is disposed at once");
-                Check.Equal(1, world.PendingBodyDestroyCount, "... and its native destruction waits for StepEnd");
+                Check.Equal(1, world.PendingDestroyCount, "... and its native destruction waits for StepEnd");
                 world.StepEnd();
-                Check.Equal(0, world.PendingBodyDestroyCount, "StepEnd destroys the waiting body");
+                Check.Equal(0, world.PendingDestroyCount, "StepEnd destroys the waiting body");
                 Check.Equal(1u, world.GetStats().body_count, "one body left");
                 a.ReadPositions(buffer);
                 Check.That(true, "reading after StepEnd works");
@@ -718,10 +829,10 @@ namespace Sinew.Tests
                 WeakReference body = OnOtherThread(() => new WeakReference(Cloth.CreateGrid(world, SinewClothGridDesc.Default), true));
                 Check.Equal(1u, world.GetStats().body_count, "a body is alive before collection");
                 Check.That(Collect(body), "an unreferenced body is finalised");
-                Check.Equal(1, world.PendingBodyDestroyCount, "its finaliser queued it for the world instead of calling native code");
+                Check.Equal(1, world.PendingDestroyCount, "its finaliser queued it for the world instead of calling native code");
                 Check.Equal(1u, world.GetStats().body_count, "... so it still exists natively");
                 world.Step(1f / 60f);
-                Check.Equal(0, world.PendingBodyDestroyCount, "the next Step destroyed it");
+                Check.Equal(0, world.PendingDestroyCount, "the next Step destroyed it");
                 Check.Equal(0u, world.GetStats().body_count, "... natively");
             }
 
@@ -730,7 +841,7 @@ namespace Sinew.Tests
             WeakReference orphan = OnOtherThread(() => new WeakReference(Cloth.CreateGrid(gone, SinewClothGridDesc.Default), true));
             gone.Dispose();
             Check.That(Collect(orphan), "a body finalised after its world was disposed: no crash");
-            Check.Equal(0, gone.PendingBodyDestroyCount, "... and it was not queued for native destruction");
+            Check.Equal(0, gone.PendingDestroyCount, "... and it was not queued for native destruction");
 
             // A world and its bodies dropped together, in either order; one mid-step.
             WeakReference both = OnOtherThread(() =>
@@ -775,22 +886,26 @@ namespace Sinew.Tests
                 pinTargets[0] = positions[0];
                 pinTargets[1] = positions[ReferenceScene.GridColumns - 1];
 
+                Collider bone = Collider.Create(scene.World, SinewColliderDesc.Default);
+
                 // Warm up: JIT, and the one-time measure of each vector type.
-                Frame(scene, positions, normals, window, pinIndices, pinTargets);
+                Frame(scene, bone, 0, positions, normals, window, pinIndices, pinTargets);
 
                 long before = GC.GetAllocatedBytesForCurrentThread();
-                for (int i = 0; i < 100; i++)
+                for (int i = 1; i <= 100; i++)
                 {
-                    Frame(scene, positions, normals, window, pinIndices, pinTargets);
+                    Frame(scene, bone, i, positions, normals, window, pinIndices, pinTargets);
                 }
                 long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
-                Check.Equal(0L, allocated, "100 frames of Step, StepBegin/End, SetPinTargets, ReadPositions, ReadNormals, GetBounds allocate 0 bytes");
+                Check.Equal(0L, allocated,
+                    "100 frames of Step, StepBegin/End, SetPinTargets, Collider.SetTransform, ReadPositions, ReadNormals, GetBounds allocate 0 bytes");
             }
         }
 
         [MethodImpl(MethodImplOptions.NoInlining)]
-        static void Frame(ReferenceScene scene, Vec3[] positions, SinewVec3[] normals, Vec3[] window, int[] pinIndices, Vec3[] pinTargets)
+        static void Frame(ReferenceScene scene, Collider bone, int frame, Vec3[] positions, SinewVec3[] normals, Vec3[] window, int[] pinIndices, Vec3[] pinTargets)
         {
+            bone.SetTransform(Mat4.Translation(0f, -1f - 0.001f * frame, 0f));
             scene.Grid.SetPinTargets(pinIndices, pinTargets);
             scene.Grid.SetPinTargets(new ReadOnlySpan<int>(pinIndices), new ReadOnlySpan<Vec3>(pinTargets));
             scene.World.Step(1f / 60f);

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Sinew's whole test suite: what CI runs (.ci/run calls this and nothing else).
+#
+#   bash scripts/test.sh
+#
+# Each part installs what it needs when it is missing (apt packages, rustup targets):
+#   1. cargo test            unit and integration tests: physics against analytic answers,
+#                            the C ABI contract on bad input, determinism, header drift
+#   2. scripts/test-c.sh     C and C++ clients against the committed header, under valgrind
+#   3. scripts/test-csharp.sh  the C# wrapper compiled with mcs and run on Mono, Unity scripts
+#                            compiled against the UnityEngine stub
+#   4. scripts/check-windows-dll.sh  sinew.dll built with mingw, its exports and imports checked
+#   5. the bench example, a few steps of every scene (a smoke run; speed is never asserted)
+# Ends with "suites: N passed, M failed" and exits non-zero when any part failed.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+# A deliberate-panic test would otherwise print a backtrace.
+export RUST_BACKTRACE=0
+export CARGO_TERM_COLOR=never
+
+if ! command -v cargo >/dev/null 2>&1; then
+    echo "cargo is missing: install Rust with rustup (https://rustup.rs), then run this again." >&2
+    exit 1
+fi
+
+passed=0
+failed=0
+failures=()
+
+part() {
+    local name=$1
+    shift
+    echo
+    echo "==== $name: $*"
+    local start=$SECONDS
+    if "$@"; then
+        echo "==== $name: passed ($((SECONDS - start)) s)"
+        passed=$((passed + 1))
+    else
+        echo "==== $name: FAILED ($((SECONDS - start)) s)"
+        failed=$((failed + 1))
+        failures+=("$name")
+    fi
+}
+
+part cargo-test cargo test --all-targets --no-fail-fast
+part c-clients bash scripts/test-c.sh
+part csharp bash scripts/test-csharp.sh
+part windows-dll bash scripts/check-windows-dll.sh
+part bench-smoke cargo run --release --example bench -- --steps 5
+
+echo
+[ "$failed" -eq 0 ] || echo "failed parts: ${failures[*]}"
+echo "suites: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
