@@ -19,7 +19,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use sinew::body::Material;
 use sinew::cloth::{GridPins, GridSpec};
 use sinew::collider::{Collider, Pose, Shape};
-use sinew::math::Quat;
+use sinew::math::{Mat4, Quat};
 use sinew::world::{WorkerPool, World, WorldSettings};
 
 fn sinew_world(scene: &Scene) -> World {
@@ -29,8 +29,8 @@ fn sinew_world(scene: &Scene) -> World {
         fixed_rate_hz: 60.0,
         substeps: k,
         iterations: 1,
-        thread_count: 1,
         interpolate: false,
+        // Threads come from the WorkerPool the steps run in.
         ..WorldSettings::default()
     };
     let mut world = World::new(settings).expect("valid world settings");
@@ -48,7 +48,7 @@ fn sinew_world(scene: &Scene) -> World {
         world.create_grid(&spec).expect("valid grid");
     }
     if let Some((centre, radius)) = scene.sphere {
-        let pose = Pose { position: centre, ..Pose::IDENTITY };
+        let pose = Pose::from_matrix(&Mat4::from_translation(centre)).expect("valid pose");
         let sphere = Collider::new(Shape::Sphere { radius }, u32::MAX, pose).expect("valid sphere");
         world.add_collider(sphere).expect("collider");
     }

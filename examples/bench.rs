@@ -28,7 +28,7 @@ use chapter::scenes::{self, Scene};
 use sinew::body::Material;
 use sinew::cloth::{GridPins, GridSpec};
 use sinew::collider::{Collider, Pose, Shape};
-use sinew::math::Quat;
+use sinew::math::{Mat4, Quat};
 use sinew::world::{WorkerPool, World, WorldSettings};
 
 struct Args {
@@ -133,8 +133,8 @@ fn sinew_world(scene: &Scene, substeps: u32, iterations: u32) -> World {
         fixed_rate_hz: 60.0,
         substeps,
         iterations,
-        thread_count: 1,
         interpolate: false,
+        // Threads come from the WorkerPool the steps run in.
         ..WorldSettings::default()
     };
     let mut world = World::new(settings).expect("valid world settings");
@@ -158,7 +158,7 @@ fn sinew_world(scene: &Scene, substeps: u32, iterations: u32) -> World {
         world.create_grid(&spec).expect("valid grid");
     }
     if let Some((centre, radius)) = scene.sphere {
-        let pose = Pose { position: centre, ..Pose::IDENTITY };
+        let pose = Pose::from_matrix(&Mat4::from_translation(centre)).expect("valid pose");
         let sphere = Collider::new(Shape::Sphere { radius }, u32::MAX, pose).expect("valid sphere");
         world.add_collider(sphere).expect("collider");
     }

@@ -21,5 +21,7 @@ pub mod ffi;
 pub mod handle;
 pub mod math;
 pub mod rope;
+pub mod skin;
 pub mod solver;
+pub mod wind;
 pub mod world;

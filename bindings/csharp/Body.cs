@@ -16,7 +16,8 @@ namespace Sinew
     /// or use the extension methods of <c>Unity/SinewUnity.cs</c>.</para>
     /// <para>Indices are the host's vertex indices (a mesh cloth's own numbering), as
     /// <c>int</c> or <c>uint</c>; negative ones are out of range.</para>
-    /// <para>No method allocates managed memory except when it throws.</para>
+    /// <para>No method allocates managed memory, except when it throws and once per vector
+    /// type (to measure it).</para>
     /// </remarks>
     public abstract partial class Body : IDisposable
     {
@@ -235,8 +236,7 @@ namespace Sinew
         /// struct (e.g. <c>UnityEngine.Matrix4x4</c>, such as <c>transform.localToWorldMatrix</c>).</summary>
         public void Teleport<TMatrix>(TMatrix transform) where TMatrix : struct
         {
-            Blit.Require<TMatrix>(Blit.Mat4Size, "transform");
-            Teleport(MemoryMarshal.Cast<TMatrix, SinewMat4>(MemoryMarshal.CreateReadOnlySpan(ref transform, 1))[0]);
+            Teleport(SinewMat4.From(transform));
         }
 
         // ---- readback ----

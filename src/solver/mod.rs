@@ -11,6 +11,7 @@
 //! With compliance 0, one substep and K iterations this is exactly the Verlet + relaxation
 //! loop of the chapter's sections 7–8 (Jakobsen's "Advanced Character Physics").
 
+pub mod aero;
 pub mod collision;
 pub mod constraints;
 pub mod particle_contact;

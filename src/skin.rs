@@ -1,0 +1,152 @@
+//! Linear blend skinning of particles: the animated pose that pins, max distances,
+//! backstops and the pose stiffness refer to.
+//!
+//! `s_i = Σ_k w_ik · M_b(ik) · B_b(ik) · r_i` with `M` the bone matrices of the frame (Unity's
+//! `localToWorldMatrix`), `B` the bind poses (mapping a rest position into the bone's space;
+//! when the host gives none, the inverse of the first matrices it sends), `r_i` the
+//! particle's rest position as given at creation, and up to four weights per particle
+//! (Unity's `BoneWeight`). The skinned pose is computed at the start and at the end of each
+//! host frame and interpolated across its substeps.
+
+use crate::error::{Error, Result};
+use crate::math::{Mat4, Vec3, is_finite3};
+
+/// Bones and weights of one particle.
+pub type Influence = ([u16; 4], [f32; 4]);
+
+#[derive(Clone, Debug)]
+pub struct Skin {
+    /// Per particle.
+    pub influence: Vec<Influence>,
+    /// Per bone; `None` until the first matrices arrive when the host gave no bind poses.
+    pub bind: Option<Vec<Mat4>>,
+    pub bone_count: usize,
+    /// Rest positions (as created).
+    pub rest: Vec<Vec3>,
+    /// Skinned positions at the start and end of the host frame.
+    pub from: Vec<Vec3>,
+    pub to: Vec<Vec3>,
+    /// Skinned, area-weighted unit normals at the end of the frame (for backstops).
+    pub normal_to: Vec<Vec3>,
+    pub normal_from: Vec<Vec3>,
+    /// True once bone matrices were set.
+    pub posed: bool,
+}
+
+impl Skin {
+    /// Validates and normalises weights (they are made to sum to 1).
+    pub fn new(influence: Vec<Influence>, bind: Option<Vec<Mat4>>, bone_count: usize, rest: Vec<Vec3>) -> Result<Skin> {
+        if bone_count == 0 || bone_count > u16::MAX as usize {
+            return Err(Error::invalid(format!("bone count must be within [1, 65535] (got {bone_count})")));
+        }
+        if let Some(b) = &bind {
+            if b.len() != bone_count {
+                return Err(Error::invalid(format!("{} bind poses for {bone_count} bones", b.len())));
+            }
+            if b.iter().any(|m| !m.is_finite()) {
+                return Err(Error::non_finite("a bind pose is not finite"));
+            }
+        }
+        let mut influence = influence;
+        for (i, (bones, weights)) in influence.iter_mut().enumerate() {
+            if weights.iter().any(|w| !w.is_finite() || *w < 0.0) {
+                return Err(Error::invalid(format!("weights of vertex {i} must be finite and >= 0")));
+            }
+            let sum: f32 = weights.iter().sum();
+            if sum <= 0.0 {
+                return Err(Error::invalid(format!("weights of vertex {i} sum to 0")));
+            }
+            for k in 0..4 {
+                weights[k] /= sum;
+                if weights[k] > 0.0 && bones[k] as usize >= bone_count {
+                    return Err(Error::out_of_range(format!("vertex {i} uses bone {} of {bone_count}", bones[k])));
+                }
+                if weights[k] == 0.0 {
+                    bones[k] = 0;
+                }
+            }
+        }
+        let n = rest.len();
+        Ok(Skin {
+            influence,
+            bind,
+            bone_count,
+            from: rest.clone(),
+            to: rest.clone(),
+            normal_to: vec![Vec3::Y; n],
+            normal_from: vec![Vec3::Y; n],
+            rest,
+            posed: false,
+        })
+    }
+
+    /// Takes this frame's bone matrices and computes the skinned pose at the frame's end.
+    pub fn set_bones(&mut self, bones: &[Mat4], triangles: &[[u32; 3]]) -> Result<()> {
+        if bones.len() != self.bone_count {
+            return Err(Error::invalid(format!("{} bone matrices for a skin of {} bones", bones.len(), self.bone_count)));
+        }
+        if bones.iter().any(|m| !m.is_finite()) {
+            return Err(Error::non_finite("a bone matrix is not finite"));
+        }
+        let bind = self.bind.get_or_insert_with(|| bones.iter().map(|m| m.inverse()).collect());
+        let skinning: Vec<Mat4> = bones.iter().zip(bind.iter()).map(|(m, b)| *m * *b).collect();
+        for (i, (ids, w)) in self.influence.iter().enumerate() {
+            let r = self.rest[i];
+            let mut p = Vec3::ZERO;
+            for k in 0..4 {
+                if w[k] > 0.0 {
+                    p += skinning[ids[k] as usize].transform_point3(r) * w[k];
+                }
+            }
+            self.to[i] = p;
+        }
+        if !self.to.iter().all(|p| is_finite3(*p)) {
+            return Err(Error::non_finite("the skinned pose is not finite (degenerate bind poses?)"));
+        }
+        self.normal_to.fill(Vec3::ZERO);
+        for t in triangles {
+            let [a, b, c] = t.map(|i| self.to[i as usize]);
+            let n = (b - a).cross(c - a);
+            for &i in t {
+                self.normal_to[i as usize] += n;
+            }
+        }
+        for n in &mut self.normal_to {
+            *n = n.try_normalize().unwrap_or(Vec3::Y);
+        }
+        if !self.posed {
+            // The first pose has no earlier frame to sweep from.
+            self.from.copy_from_slice(&self.to);
+            self.normal_from.copy_from_slice(&self.normal_to);
+            self.posed = true;
+        }
+        Ok(())
+    }
+
+    /// The frame's end pose becomes the next frame's start.
+    pub fn finish_frame(&mut self) {
+        self.from.copy_from_slice(&self.to);
+        self.normal_from.copy_from_slice(&self.normal_to);
+    }
+
+    /// Skinned position of particle `i` a fraction `t` through the frame.
+    #[inline]
+    pub fn at(&self, i: usize, t: f32) -> Vec3 {
+        self.from[i].lerp(self.to[i], t)
+    }
+
+    #[inline]
+    pub fn normal_at(&self, i: usize, t: f32) -> Vec3 {
+        self.normal_from[i].lerp(self.normal_to[i], t).try_normalize().unwrap_or(Vec3::Y)
+    }
+
+    /// Adds particle `copy` as a duplicate of `orig` (tearing).
+    pub fn duplicate(&mut self, orig: usize) {
+        self.influence.push(self.influence[orig]);
+        self.rest.push(self.rest[orig]);
+        self.from.push(self.from[orig]);
+        self.to.push(self.to[orig]);
+        self.normal_from.push(self.normal_from[orig]);
+        self.normal_to.push(self.normal_to[orig]);
+    }
+}

@@ -1,0 +1,141 @@
+//! The world's wind: a mean flow with gusts and turbulence from smooth space-time noise.
+//!
+//! `u(p, t) = d·U·(1 + g·n₁(t·f_g)) + U·τ·(n₂, n₃, n₄)(p/L + t·f_t)` where `d` is the
+//! direction, `U` the speed, `g` the gust strength, `τ` the turbulence fraction, `L` the size
+//! of turbulent eddies and `f` their frequencies. `nₖ` are value noises in [−1, 1] with
+//! smoothstep interpolation over an integer lattice (4D: space and time), hashed from the
+//! lattice coordinates only, so the field is the same for any thread count.
+
+use crate::error::{Error, Result, check_non_negative, check_positive};
+use crate::math::{Vec3, is_finite3};
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Wind {
+    /// Direction the wind blows towards (normalised on set; zero for calm air).
+    pub direction: Vec3,
+    /// Mean speed (m/s).
+    pub speed: f32,
+    /// Turbulent velocity as a fraction of `speed`.
+    pub turbulence: f32,
+    /// Size of turbulent eddies (m).
+    pub turbulence_scale: f32,
+    /// How fast turbulence changes (Hz).
+    pub turbulence_frequency: f32,
+    /// Gust amplitude as a fraction of `speed`.
+    pub gust_strength: f32,
+    /// Gust frequency (Hz).
+    pub gust_frequency: f32,
+    /// Air density (kg/m³).
+    pub air_density: f32,
+}
+
+impl Default for Wind {
+    fn default() -> Self {
+        Wind {
+            direction: Vec3::X,
+            speed: 0.0,
+            turbulence: 0.3,
+            turbulence_scale: 1.0,
+            turbulence_frequency: 0.5,
+            gust_strength: 0.3,
+            gust_frequency: 0.2,
+            air_density: 1.2,
+        }
+    }
+}
+
+impl Wind {
+    pub fn validate(&mut self) -> Result<()> {
+        if !is_finite3(self.direction) {
+            return Err(Error::non_finite("wind direction is not finite"));
+        }
+        self.direction = self.direction.normalize_or_zero();
+        check_non_negative(self.speed, "wind speed")?;
+        if self.speed > 1000.0 {
+            return Err(Error::invalid(format!("wind speed must be at most 1000 m/s (got {})", self.speed)));
+        }
+        check_non_negative(self.turbulence, "wind turbulence")?;
+        check_positive(self.turbulence_scale, "wind turbulence_scale")?;
+        check_non_negative(self.turbulence_frequency, "wind turbulence_frequency")?;
+        check_non_negative(self.gust_strength, "wind gust_strength")?;
+        check_non_negative(self.gust_frequency, "wind gust_frequency")?;
+        check_non_negative(self.air_density, "wind air_density")?;
+        Ok(())
+    }
+
+    /// Wind velocity (m/s) at `p` and time `t` (s).
+    pub fn velocity(&self, p: Vec3, t: f32) -> Vec3 {
+        if self.speed == 0.0 {
+            return Vec3::ZERO;
+        }
+        let gust = 1.0 + self.gust_strength * noise4(0.0, 0.0, 0.0, t * self.gust_frequency, 0);
+        let mut u = self.direction * (self.speed * gust);
+        if self.turbulence > 0.0 {
+            let q = p / self.turbulence_scale;
+            let s = t * self.turbulence_frequency;
+            let n = Vec3::new(noise4(q.x, q.y, q.z, s, 1), noise4(q.x, q.y, q.z, s, 2), noise4(q.x, q.y, q.z, s, 3));
+            u += n * (self.speed * self.turbulence);
+        }
+        u
+    }
+}
+
+#[inline]
+fn hash(x: i32, y: i32, z: i32, w: i32, seed: u32) -> f32 {
+    let mut h = (x as u32).wrapping_mul(0x8da6_b343)
+        ^ (y as u32).wrapping_mul(0xd816_3841)
+        ^ (z as u32).wrapping_mul(0xcb1a_b31f)
+        ^ (w as u32).wrapping_mul(0x1656_67b1)
+        ^ seed.wrapping_mul(0x27d4_eb2d);
+    h ^= h >> 15;
+    h = h.wrapping_mul(0x2c1b_3c6d);
+    h ^= h >> 12;
+    h = h.wrapping_mul(0x297a_2d39);
+    h ^= h >> 15;
+    (h as f32 / u32::MAX as f32) * 2.0 - 1.0
+}
+
+#[inline]
+fn smooth(t: f32) -> f32 {
+    t * t * (3.0 - 2.0 * t)
+}
+
+/// Value noise in [−1, 1] over (x, y, z, w), smooth in every coordinate.
+pub fn noise4(x: f32, y: f32, z: f32, w: f32, seed: u32) -> f32 {
+    let (fx, fy, fz, fw) = (x.floor(), y.floor(), z.floor(), w.floor());
+    let (ix, iy, iz, iw) = (fx as i32, fy as i32, fz as i32, fw as i32);
+    let (tx, ty, tz, tw) = (smooth(x - fx), smooth(y - fy), smooth(z - fz), smooth(w - fw));
+    let mut acc = 0.0;
+    for corner in 0..16 {
+        let (dx, dy, dz, dw) = (corner & 1, (corner >> 1) & 1, (corner >> 2) & 1, (corner >> 3) & 1);
+        let weight = (if dx == 1 { tx } else { 1.0 - tx })
+            * (if dy == 1 { ty } else { 1.0 - ty })
+            * (if dz == 1 { tz } else { 1.0 - tz })
+            * (if dw == 1 { tw } else { 1.0 - tw });
+        acc += weight * hash(ix + dx, iy + dy, iz + dz, iw + dw, seed);
+    }
+    acc
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn noise_is_bounded_and_continuous() {
+        let mut prev = noise4(0.0, 0.3, 0.7, 0.0, 5);
+        for k in 1..2000 {
+            let t = k as f32 * 0.001;
+            let n = noise4(t, 0.3, 0.7, t * 0.5, 5);
+            assert!((-1.0..=1.0).contains(&n));
+            assert!((n - prev).abs() < 0.01, "jump at {t}");
+            prev = n;
+        }
+    }
+
+    #[test]
+    fn calm_air_is_still() {
+        let w = Wind::default();
+        assert_eq!(w.velocity(Vec3::new(1.0, 2.0, 3.0), 4.0), Vec3::ZERO);
+    }
+}
