@@ -16,6 +16,8 @@ const FFI_FILES: &[&str] = &[
     "src/ffi/cloth.rs",
     "src/ffi/rope.rs",
     "src/ffi/collider.rs",
+    "src/ffi/character.rs",
+    "src/ffi/strands.rs",
 ];
 
 fn main() {

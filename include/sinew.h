@@ -10,7 +10,22 @@
 /*
  Version of the C ABI. Bumped on any incompatible change; wrappers compare it at load.
  */
-#define SINEW_ABI_VERSION 2
+#define SINEW_ABI_VERSION 3
+
+/*
+ No tethers.
+ */
+#define SINEW_TETHER_NONE 0
+
+/*
+ Tethers by straight-line distance to the nearest pinned vertex.
+ */
+#define SINEW_TETHER_EUCLIDEAN 1
+
+/*
+ Tethers by distance along the cloth to the nearest pinned vertex.
+ */
+#define SINEW_TETHER_GEODESIC 2
 
 /*
  Pin no grid particle.
@@ -58,6 +73,10 @@
 #define SINEW_BODY_CLOTH 1
 
 #define SINEW_BODY_ROPE 2
+
+#define SINEW_BODY_STRANDS 3
+
+#define NO_ANCHOR UINT32_MAX
 
 /*
  What every fallible `sinew_` function returns.
@@ -140,6 +159,19 @@ typedef struct SinewBodyInfo {
    Steps rolled back because the state became non-finite.
    */
   uint32_t recoveries;
+  /*
+   Bumped whenever the body's triangles or vertex count change (tearing): read the
+   indices and vertex count again.
+   */
+  uint32_t topology_version;
+  /*
+   1 while LOD keeps the body frozen.
+   */
+  uint32_t frozen;
+  /*
+   Substeps the body ran in its last step (LOD may lower them).
+   */
+  uint32_t substeps;
 } SinewBodyInfo;
 
 /*
@@ -209,6 +241,134 @@ typedef struct SinewMat4 {
 } SinewMat4;
 
 /*
+ Four bone influences of one vertex, laid out as Unity's `BoneWeight` (weights, then bone
+ indices), so a `BoneWeight[]` passes as it is.
+ */
+typedef struct SinewBoneWeight {
+  float weight0;
+  float weight1;
+  float weight2;
+  float weight3;
+  int32_t bone0;
+  int32_t bone1;
+  int32_t bone2;
+  int32_t bone3;
+} SinewBoneWeight;
+
+/*
+ How a body responds to its character's motion, the wind, and strain; fill with
+ `sinew_dynamics_default` first.
+ */
+typedef struct SinewDynamics {
+  /*
+   Share of the root's motion the particles feel as world motion, [0, 1] (Unity's
+   `worldVelocityScale`): 1 leaves the cloth behind, 0 carries it with the root. Default 1.
+   */
+  float world_velocity_scale;
+  /*
+   Share of the root's change of velocity the particles feel, [0, 1] (Unity's
+   `worldAccelerationScale`). Default 1.
+   */
+  float world_acceleration_scale;
+  /*
+   Largest particle speed relative to the root (m/s); 0 = no limit. Default 0.
+   */
+  float max_speed;
+  /*
+   A root that moves farther than this in one frame teleports the body with it (m);
+   0 = never. Default 0.
+   */
+  float teleport_distance;
+  /*
+   Pull of free particles towards the skinned pose (1/s). Default 0.
+   */
+  float pose_stiffness;
+  /*
+   Multiplies the world's wind for this body. Default 1.
+   */
+  float wind_scale;
+  /*
+   Aerodynamic drag coefficient. Default 1.
+   */
+  float drag;
+  /*
+   Aerodynamic lift coefficient. Default 0.3.
+   */
+  float lift;
+  /*
+   Stretch/shear constraints strained beyond 1 + this tear; 0 = never. Default 0.
+   */
+  float tear_threshold;
+} SinewDynamics;
+
+/*
+ Level of detail; fill with `sinew_lod_default` first.
+ */
+typedef struct SinewLod {
+  /*
+   Beyond this camera distance (m) the body runs `reduced_substeps`; 0 = never. Default 0.
+   */
+  float reduce_distance;
+  /*
+   Substeps per fixed step when reduced, 1–64. Default 2.
+   */
+  uint32_t reduced_substeps;
+  /*
+   Beyond this camera distance (m) the body freezes; 0 = never. Default 0.
+   */
+  float freeze_distance;
+  /*
+   1: freeze while `sinew_body_set_visible(body, 0)`. Default 1.
+   */
+  uint32_t freeze_when_invisible;
+} SinewLod;
+
+/*
+ Handle to a world. `id == 0` is never valid.
+ */
+typedef struct SinewWorld {
+  uint64_t id;
+} SinewWorld;
+
+/*
+ The world's wind; fill with `sinew_wind_default` first.
+ */
+typedef struct SinewWind {
+  /*
+   Direction the wind blows towards (normalised). Default +X.
+   */
+  struct SinewVec3 direction;
+  /*
+   Mean speed (m/s). Default 0 (calm).
+   */
+  float speed;
+  /*
+   Turbulent velocity as a fraction of `speed`. Default 0.3.
+   */
+  float turbulence;
+  /*
+   Size of turbulent eddies (m). Default 1.
+   */
+  float turbulence_scale;
+  /*
+   How fast turbulence changes (Hz). Default 0.5.
+   */
+  float turbulence_frequency;
+  /*
+   Gust amplitude as a fraction of `speed`. Default 0.3.
+   */
+  float gust_strength;
+  /*
+   Gust frequency (Hz). Default 0.2.
+   */
+  float gust_frequency;
+  /*
+   Air density (kg/m³). Default 1.2.
+   */
+  float air_density;
+} SinewWind;
+
+/*
  A rotation quaternion (16 bytes; Unity's `Quaternion`).
  */
 typedef struct SinewQuat {
@@ -275,13 +435,6 @@ typedef struct SinewClothMeshDesc {
 } SinewClothMeshDesc;
 
 /*
- Handle to a world. `id == 0` is never valid.
- */
-typedef struct SinewWorld {
-  uint64_t id;
-} SinewWorld;
-
-/*
  A collider; fill with `sinew_collider_desc_default` first. Sizes are in the local frame of
  `transform` (rotation, uniform scale, translation), so a bone's scale scales the shape.
  */
@@ -341,6 +494,86 @@ typedef struct SinewRopeDesc {
   uint32_t bend;
   struct SinewMaterial material;
 } SinewRopeDesc;
+
+/*
+ Hair: `strand_count` strands of `particles_per_strand` particles in one body. Either
+ `points` (every strand's particles, strand after strand, e.g. a curled ponytail) or, when
+ `points` is null, straight strands from `roots` along `directions`, `segment_length`
+ apart. The first two particles of each strand are pinned to the head bone, whose current
+ transform is `head`; move it each frame with `sinew_body_set_bone_matrices(body, &head, 1)`.
+ */
+typedef struct SinewStrandsDesc {
+  const struct SinewVec3 *points;
+  size_t point_count;
+  const struct SinewVec3 *roots;
+  const struct SinewVec3 *directions;
+  size_t strand_count;
+  /*
+   ≥ 3.
+   */
+  uint32_t particles_per_strand;
+  /*
+   Distance between particles of a straight strand (m). Default 0.02.
+   */
+  float segment_length;
+  struct SinewMat4 head;
+  struct SinewMaterial material;
+} SinewStrandsDesc;
+
+/*
+ A cape hanging from the line between two shoulders, `back_offset` behind the neck,
+ skinned to three bones (left shoulder, neck, right shoulder; their transforms now), top
+ row pinned, geodesic tethers on.
+ */
+typedef struct SinewCapeDesc {
+  uint32_t columns;
+  uint32_t rows;
+  /*
+   Width across the shoulders (m). Default 0.5.
+   */
+  float width;
+  /*
+   Length down the back (m). Default 0.9.
+   */
+  float length;
+  /*
+   Distance behind the neck (m). Default 0.08.
+   */
+  float back_offset;
+  struct SinewMat4 left_shoulder;
+  struct SinewMat4 neck;
+  struct SinewMat4 right_shoulder;
+  struct SinewMaterial material;
+} SinewCapeDesc;
+
+/*
+ A skirt: a ring around the waist bone's local Y axis, skinned to it, top ring pinned,
+ geodesic tethers on.
+ */
+typedef struct SinewSkirtDesc {
+  /*
+   Particles around the ring, ≥ 3.
+   */
+  uint32_t columns;
+  uint32_t rows;
+  /*
+   Radius at the waist (m). Default 0.16.
+   */
+  float radius_top;
+  /*
+   Radius at the hem (m). Default 0.3.
+   */
+  float radius_bottom;
+  /*
+   Length down the legs (m). Default 0.45.
+   */
+  float length;
+  /*
+   The waist bone's transform now.
+   */
+  struct SinewMat4 waist;
+  struct SinewMaterial material;
+} SinewSkirtDesc;
 
 /*
  World settings; fill with `sinew_world_desc_default` first.
@@ -497,6 +730,138 @@ enum SinewResult sinew_body_get_bounds(struct SinewBody body,
 enum SinewResult sinew_body_get_max_stretch(struct SinewBody body, float *out_stretch);
 
 /*
+ Sets linear blend skinning: per host vertex four bones and weights (Unity's `BoneWeight`
+ layout), and `bone_count` bind poses (each maps a rest position, as the body was created,
+ into its bone's space). With no bind poses (`bind_pose_count` 0) the inverse of the first
+ bone matrices set is used, i.e. the body was created in the pose of that first frame.
+ */
+enum SinewResult sinew_body_set_skinning(struct SinewBody body,
+                                         const struct SinewBoneWeight *weights,
+                                         size_t weight_count,
+                                         const struct SinewMat4 *bind_poses,
+                                         size_t bind_pose_count,
+                                         uint32_t bone_count);
+
+/*
+ This frame's bone matrices (Unity's `localToWorldMatrix`, column-major), one per bone.
+ Pinned vertices follow their skinned position across the next step's substeps; the first
+ call places the whole body on the skinned pose.
+ */
+enum SinewResult sinew_body_set_bone_matrices(struct SinewBody body,
+                                              const struct SinewMat4 *matrices,
+                                              size_t matrix_count);
+
+/*
+ Puts the body back on its skinned pose (or its created shape), at rest.
+ */
+enum SinewResult sinew_body_reset_pose(struct SinewBody body);
+
+/*
+ Per vertex, how far (m) each may move from its skinned position (Unity's
+ `ClothSkinningCoefficient.maxDistance`). 0 fixes it to the skinned pose; a negative value
+ or infinity means unlimited. Count 0 removes the limits. Needs skinning.
+ */
+enum SinewResult sinew_body_set_max_distances(struct SinewBody body,
+                                              const float *distances,
+                                              size_t count);
+
+/*
+ Per vertex backstops (Unity's `collisionSphereDistance`): a sphere of `radii[i]` placed
+ `offsets[i] + radii[i]` behind the skinned position along the skinned normal, which the
+ vertex cannot enter. Counts 0 remove them. Needs skinning.
+ */
+enum SinewResult sinew_body_set_backstops(struct SinewBody body,
+                                          const float *offsets,
+                                          size_t offset_count,
+                                          const float *radii,
+                                          size_t radius_count);
+
+/*
+ Tethers every free particle to its nearest pinned one (long range attachments), computed
+ from the current pins: no particle gets farther from its anchor than `scale` (≥ 1) × its
+ rest distance, at any iteration count.
+ */
+enum SinewResult sinew_body_set_tethers(struct SinewBody body, uint32_t mode, float scale);
+
+/*
+ Fills `out` with the default dynamics.
+ */
+enum SinewResult sinew_dynamics_default(struct SinewDynamics *out);
+
+/*
+ Changes how the body responds to its root's motion, the wind and strain.
+ */
+enum SinewResult sinew_body_set_dynamics(struct SinewBody body,
+                                         const struct SinewDynamics *dynamics);
+
+/*
+ Reads the body's dynamics.
+ */
+enum SinewResult sinew_body_get_dynamics(struct SinewBody body, struct SinewDynamics *out);
+
+/*
+ Where the character's root is at the end of the next step (rotation, uniform scale,
+ translation). Its motion drives inertia (`world_velocity_scale`,
+ `world_acceleration_scale`), the automatic teleport and the body's scale: a root scaled
+ ×2 relative to its first transform doubles rest lengths, thickness and limits.
+ */
+enum SinewResult sinew_body_set_root_transform(struct SinewBody body,
+                                               const struct SinewMat4 *transform);
+
+/*
+ Fills `out` with the default LOD settings (no reduction, no distance freeze, freeze
+ when invisible).
+ */
+enum SinewResult sinew_lod_default(struct SinewLod *out);
+
+/*
+ Sets the body's level-of-detail rules.
+ */
+enum SinewResult sinew_body_set_lod(struct SinewBody body, const struct SinewLod *lod);
+
+/*
+ Tells Sinew whether the host renders the body (1) or not (0); an invisible body freezes
+ when its LOD says so, keeping its pose, and resumes without a jump.
+ */
+enum SinewResult sinew_body_set_visible(struct SinewBody body, uint32_t visible);
+
+/*
+ The camera position LOD distances are measured from.
+ */
+enum SinewResult sinew_world_set_camera(struct SinewWorld world, struct SinewVec3 position);
+
+/*
+ Fills `out` with calm air (speed 0) and default turbulence and gusts.
+ */
+enum SinewResult sinew_wind_default(struct SinewWind *out);
+
+/*
+ Sets the world's wind.
+ */
+enum SinewResult sinew_world_set_wind(struct SinewWorld world, const struct SinewWind *wind);
+
+/*
+ Number of indices `sinew_body_read_indices` writes (3 per triangle; 0 for ropes).
+ */
+enum SinewResult sinew_body_get_index_count(struct SinewBody body, size_t *out_count);
+
+/*
+ Copies the body's triangles as host vertex indices. After a tear the vertex count grows
+ and the triangles change; `SinewBodyInfo.topology_version` tells when to read them again.
+ */
+enum SinewResult sinew_body_read_indices(struct SinewBody body,
+                                         uint32_t *out_indices,
+                                         size_t capacity);
+
+/*
+ For each host vertex, the original vertex it was copied from (itself unless the cloth
+ tore), so a host can copy UVs and colours to vertices a tear added.
+ */
+enum SinewResult sinew_body_read_vertex_sources(struct SinewBody body,
+                                                uint32_t *out_sources,
+                                                size_t capacity);
+
+/*
  Fills `out_desc` with a 16 × 16 grid, 0.1 m spacing, at the origin, top row pinned.
  */
 enum SinewResult sinew_cloth_grid_desc_default(struct SinewClothGridDesc *out_desc);
@@ -567,6 +932,44 @@ enum SinewResult sinew_rope_desc_default(struct SinewRopeDesc *out_desc);
 enum SinewResult sinew_rope_create(struct SinewWorld world,
                                    const struct SinewRopeDesc *desc,
                                    struct SinewBody *out_body);
+
+/*
+ Fills `out_desc`: no strands yet, 8 particles 2 cm apart, head at the origin.
+ */
+enum SinewResult sinew_strands_desc_default(struct SinewStrandsDesc *out_desc);
+
+/*
+ Creates a hair body (see `SinewStrandsDesc`).
+ */
+enum SinewResult sinew_strands_create(struct SinewWorld world,
+                                      const struct SinewStrandsDesc *desc,
+                                      struct SinewBody *out_body);
+
+/*
+ Fills `out_desc` with a 12 × 16 cape, 0.5 m wide, 0.9 m long, all bones at the origin.
+ */
+enum SinewResult sinew_cape_desc_default(struct SinewCapeDesc *out_desc);
+
+/*
+ Creates a cape (see `SinewCapeDesc`); move it each frame with
+ `sinew_body_set_bone_matrices(body, {left, neck, right}, 3)`.
+ */
+enum SinewResult sinew_cloth_create_cape(struct SinewWorld world,
+                                         const struct SinewCapeDesc *desc,
+                                         struct SinewBody *out_body);
+
+/*
+ Fills `out_desc` with a 24 × 10 skirt, 0.16 m to 0.3 m radius, 0.45 m long.
+ */
+enum SinewResult sinew_skirt_desc_default(struct SinewSkirtDesc *out_desc);
+
+/*
+ Creates a skirt (see `SinewSkirtDesc`); move it each frame with
+ `sinew_body_set_bone_matrices(body, &waist, 1)`.
+ */
+enum SinewResult sinew_cloth_create_skirt(struct SinewWorld world,
+                                          const struct SinewSkirtDesc *desc,
+                                          struct SinewBody *out_body);
 
 /*
  The ABI version this library implements (`SINEW_ABI_VERSION` of its header).

@@ -10,12 +10,17 @@
 use std::sync::Arc;
 
 use crate::error::{Error, Result, check_finite, check_non_negative, check_positive, try_filled};
-use crate::math::{Mat4, Vec3, is_finite3};
+use crate::math::{Mat4, Quat, Vec3, is_finite3};
 use crate::solver::constraints::distance::{self, DistanceConstraints, KIND_BEND, KIND_COUNT, KIND_SHEAR, KIND_STRETCH};
 use crate::collider::{Pose, Shape};
+use crate::skin::{Influence, Skin};
+use crate::solver::aero::{self, AeroParams};
 use crate::solver::collision::{self, ContactParams};
+use crate::solver::constraints::motion::{self, MotionLimits};
+use crate::solver::constraints::tether::{self, Tethers};
 use crate::solver::particle_contact::{self, HashScratch};
 use crate::solver::{integrate, velocity, xpbd};
+use crate::wind::Wind;
 
 /// What a body is; selects nothing in the solver, only what the host is told.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,6 +28,7 @@ use crate::solver::{integrate, velocity, xpbd};
 pub enum BodyKind {
     Cloth = 1,
     Rope = 2,
+    Strands = 3,
 }
 
 /// Per-body material, changeable at run time.
@@ -103,17 +109,23 @@ impl Material {
     }
 }
 
-/// Cooked, immutable topology of one body design.
-#[derive(Debug, Default)]
+/// Cooked topology of one body design: immutable and shared until a body tears, when that
+/// body takes its own copy.
+#[derive(Clone, Debug, Default)]
 pub struct Topology {
     pub particle_count: usize,
     pub constraints: DistanceConstraints,
-    /// Triangles over particle indices, for normals (empty for ropes).
+    /// Triangles over particle indices, for normals and aerodynamics (empty for ropes).
     pub triangles: Vec<[u32; 3]>,
+    /// The same triangles over host vertex indices (what `sinew_body_read_indices` returns).
+    pub render_triangles: Vec<[u32; 3]>,
     /// Host vertex → particle, for meshes whose seams were welded; `None` means identity.
     pub vertex_to_particle: Option<Vec<u32>>,
+    /// Host vertex → the original vertex it was copied from when the cloth tore (identity
+    /// until then), so the host can copy UVs to new vertices.
+    pub vertex_source: Option<Vec<u32>>,
     /// Particle positions in the rest shape, up to a rigid motion (for self-collision:
-    /// particles that touch at rest never collide).
+    /// particles that touch at rest never collide; and tether lengths).
     pub rest: Vec<Vec3>,
 }
 
@@ -154,17 +166,134 @@ pub struct StepParams {
     /// Fraction of the frame's pin path done at the start / end of this fixed step.
     pub pin_t0: f32,
     pub pin_t1: f32,
+    /// Simulated time at the start of the step (s), for the wind field.
+    pub time: f32,
+}
+
+impl StepParams {
+    /// The same step divided into `substeps` substeps.
+    pub fn with_substeps(&self, substeps: u32) -> StepParams {
+        let step = self.h * self.substeps as f32;
+        StepParams { h: step / substeps as f32, substeps, ..*self }
+    }
+}
+
+/// How a body responds to its character's motion, the wind, and strain (run-time settings).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Dynamics {
+    /// How much of the root's motion the particles feel as world motion: 1 = fully (the
+    /// cloth is left behind), 0 = none (the cloth is carried rigidly with the root).
+    pub world_velocity_scale: f32,
+    /// How much of the root's change of velocity the particles feel: 1 = all (inertial lag),
+    /// 0 = none (they take the root's velocity change at once).
+    pub world_acceleration_scale: f32,
+    /// Largest particle speed relative to the root (m/s); 0 = no limit.
+    pub max_speed: f32,
+    /// A root moving farther than this in one frame teleports the body with it (m); 0 = never.
+    pub teleport_distance: f32,
+    /// Pull of free particles towards the skinned pose (1/s); 0 = none.
+    pub pose_stiffness: f32,
+    /// Multiplies the world wind for this body.
+    pub wind_scale: f32,
+    /// Aerodynamic drag coefficient (triangles and segments).
+    pub drag: f32,
+    /// Aerodynamic lift coefficient (triangles).
+    pub lift: f32,
+    /// A stretch or shear constraint strained beyond `1 + tear_threshold` tears; 0 = never.
+    pub tear_threshold: f32,
+}
+
+impl Default for Dynamics {
+    fn default() -> Self {
+        Dynamics {
+            world_velocity_scale: 1.0,
+            world_acceleration_scale: 1.0,
+            max_speed: 0.0,
+            teleport_distance: 0.0,
+            pose_stiffness: 0.0,
+            wind_scale: 1.0,
+            drag: 1.0,
+            lift: 0.3,
+            tear_threshold: 0.0,
+        }
+    }
+}
+
+impl Dynamics {
+    pub fn validate(&self) -> Result<()> {
+        for (v, name) in [
+            (self.world_velocity_scale, "world_velocity_scale"),
+            (self.world_acceleration_scale, "world_acceleration_scale"),
+        ] {
+            check_finite(v, name)?;
+            if !(0.0..=1.0).contains(&v) {
+                return Err(Error::invalid(format!("{name} must be within [0, 1] (got {v})")));
+            }
+        }
+        check_non_negative(self.max_speed, "max_speed")?;
+        check_non_negative(self.teleport_distance, "teleport_distance")?;
+        check_non_negative(self.pose_stiffness, "pose_stiffness")?;
+        check_non_negative(self.wind_scale, "wind_scale")?;
+        check_non_negative(self.drag, "drag")?;
+        check_non_negative(self.lift, "lift")?;
+        check_non_negative(self.tear_threshold, "tear_threshold")?;
+        Ok(())
+    }
+}
+
+/// Level of detail by camera distance.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Lod {
+    /// Beyond this distance (m) the body runs `reduced_substeps`; 0 = never.
+    pub reduce_distance: f32,
+    pub reduced_substeps: u32,
+    /// Beyond this distance (m) the body is frozen; 0 = never.
+    pub freeze_distance: f32,
+    /// Freeze while the host says the body is not visible.
+    pub freeze_when_invisible: bool,
+}
+
+impl Default for Lod {
+    fn default() -> Self {
+        Lod { reduce_distance: 0.0, reduced_substeps: 2, freeze_distance: 0.0, freeze_when_invisible: true }
+    }
+}
+
+impl Lod {
+    pub fn validate(&self) -> Result<()> {
+        check_non_negative(self.reduce_distance, "lod reduce_distance")?;
+        check_non_negative(self.freeze_distance, "lod freeze_distance")?;
+        if !(1..=64).contains(&self.reduced_substeps) {
+            return Err(Error::invalid(format!("lod reduced_substeps must be within [1, 64] (got {})", self.reduced_substeps)));
+        }
+        Ok(())
+    }
+}
+
+/// The body's root (the character's transform) over the current frame.
+#[derive(Clone, Copy, Debug)]
+pub struct Root {
+    pub from: Pose,
+    pub to: Pose,
+    /// Root velocity over the last simulated frame (m/s).
+    pub velocity: Vec3,
+    /// Scale of the root when it was first set: the body's size as created.
+    pub base_scale: f32,
 }
 
 pub struct Body {
     pub kind: BodyKind,
     pub topology: Arc<Topology>,
     pub material: Material,
+    pub dynamics: Dynamics,
+    pub lod: Lod,
     pub x: Vec<Vec3>,
     pub x_prev: Vec<Vec3>,
     pub v: Vec<Vec3>,
     /// Positions at the start of the last fixed step, for interpolated readback.
     pub x_step_start: Vec<Vec3>,
+    /// Positions as created (the rest pose skinning refers to).
+    pub created: Vec<Vec3>,
     /// Inverse mass in use (0 when pinned).
     pub w: Vec<f32>,
     /// Inverse mass when not pinned.
@@ -173,6 +302,21 @@ pub struct Body {
     pub pins: Pins,
     /// Particle → slot in `pins`, `u32::MAX` when free.
     pin_slot: Vec<u32>,
+    pub skin: Option<Skin>,
+    pub limits: MotionLimits,
+    pub tethers: Option<Tethers>,
+    pub root: Option<Root>,
+    /// Size factor from the root's scale (1 as created).
+    pub scale: f32,
+    /// Set by the world each frame from the LOD settings.
+    pub frozen: bool,
+    pub visible: bool,
+    /// Substeps this body runs per fixed step (from LOD).
+    pub lod_substeps: Option<u32>,
+    /// Substeps of the body's last fixed step.
+    pub last_substeps: u32,
+    /// Bumped whenever the host's index buffer must be read again (tearing).
+    pub topology_version: u32,
     /// Times a non-finite state was detected and rolled back.
     pub recoveries: u32,
     /// Colliders (indices into the step's collider list) near this body during the step.
@@ -180,6 +324,10 @@ pub struct Body {
     /// Self-collision candidate pairs for the step.
     self_pairs: Vec<[u32; 2]>,
     scratch: HashScratch,
+    /// External accelerations (wind) for the current step.
+    accel: Vec<Vec3>,
+    /// Scratch for normals.
+    normal_acc: Vec<Vec3>,
     /// Largest distance a particle can travel in the current fixed step (m), for broad phases.
     pub step_margin: f32,
 }
@@ -196,6 +344,13 @@ pub struct ColliderFrame {
     pub bounds: Option<(Vec3, Vec3)>,
 }
 
+/// Everything the world shares with each body for one fixed step.
+#[derive(Clone, Copy)]
+pub struct StepContext<'a> {
+    pub colliders: &'a [ColliderFrame],
+    pub wind: &'a Wind,
+}
+
 impl Body {
     /// A body at `positions` with the given free inverse masses (0 entries start pinned).
     pub fn new(kind: BodyKind, topology: Arc<Topology>, material: Material, positions: Vec<Vec3>, w_free: Vec<f32>) -> Result<Body> {
@@ -204,8 +359,11 @@ impl Body {
         let mut body = Body {
             kind,
             material,
+            dynamics: Dynamics::default(),
+            lod: Lod::default(),
             x_prev: positions.clone(),
             x_step_start: positions.clone(),
+            created: positions.clone(),
             v: try_filled(n, Vec3::ZERO, "velocities")?,
             w: w_free.clone(),
             lambda: try_filled(topology.constraints.len(), 0.0, "multipliers")?,
@@ -214,10 +372,22 @@ impl Body {
             x: positions,
             w_free,
             topology,
+            skin: None,
+            limits: MotionLimits::default(),
+            tethers: None,
+            root: None,
+            scale: 1.0,
+            frozen: false,
+            visible: true,
+            lod_substeps: None,
+            last_substeps: 0,
+            topology_version: 0,
             recoveries: 0,
             candidates: Vec::new(),
             self_pairs: Vec::new(),
             scratch: HashScratch::default(),
+            accel: Vec::new(),
+            normal_acc: Vec::new(),
             step_margin: 0.0,
         };
         for i in 0..n {
@@ -251,6 +421,18 @@ impl Body {
         Ok(())
     }
 
+    pub fn set_dynamics(&mut self, d: Dynamics) -> Result<()> {
+        d.validate()?;
+        self.dynamics = d;
+        Ok(())
+    }
+
+    pub fn set_lod(&mut self, l: Lod) -> Result<()> {
+        l.validate()?;
+        self.lod = l;
+        Ok(())
+    }
+
     fn pin_particle(&mut self, p: usize) {
         if self.pin_slot[p] == u32::MAX {
             self.pin_slot[p] = self.pins.index.len() as u32;
@@ -278,23 +460,38 @@ impl Body {
         self.w[p] = self.w_free[p];
     }
 
-    /// Maps host vertex indices to particles, all or nothing.
-    fn particles_of(&self, vertices: &[u32]) -> Result<Vec<usize>> {
-        vertices.iter().map(|&v| self.topology.particle_of(v)).collect()
+    pub fn is_pinned(&self, p: usize) -> bool {
+        self.pin_slot[p] != u32::MAX
+    }
+
+    /// Checks every host vertex index, so a call either applies fully or not at all.
+    fn check_vertices(&self, vertices: &[u32]) -> Result<()> {
+        let n = self.topology.vertex_count();
+        match vertices.iter().find(|&&v| v as usize >= n) {
+            Some(v) => Err(Error::out_of_range(format!("vertex index {v} out of range (count {n})"))),
+            None => Ok(()),
+        }
+    }
+
+    #[inline]
+    fn particle(&self, vertex: u32) -> usize {
+        self.topology.vertex_to_particle.as_ref().map_or(vertex as usize, |m| m[vertex as usize] as usize)
     }
 
     /// Pins the given vertices where they are.
     pub fn pin(&mut self, vertices: &[u32]) -> Result<()> {
-        for p in self.particles_of(vertices)? {
-            self.pin_particle(p);
+        self.check_vertices(vertices)?;
+        for &v in vertices {
+            self.pin_particle(self.particle(v));
         }
         Ok(())
     }
 
     /// Releases the given vertices; they keep the velocity of their pin path.
     pub fn unpin(&mut self, vertices: &[u32]) -> Result<()> {
-        for p in self.particles_of(vertices)? {
-            self.unpin_particle(p);
+        self.check_vertices(vertices)?;
+        for &v in vertices {
+            self.unpin_particle(self.particle(v));
         }
         Ok(())
     }
@@ -312,12 +509,24 @@ impl Body {
         if let Some(k) = targets.iter().position(|t| !is_finite3(*t)) {
             return Err(Error::non_finite(format!("pin target {k} is not finite")));
         }
-        let particles = self.particles_of(vertices)?;
-        for (p, t) in particles.into_iter().zip(targets) {
+        self.check_vertices(vertices)?;
+        for (&v, t) in vertices.iter().zip(targets) {
+            let p = self.particle(v);
             self.pin_particle(p);
             self.pins.to[self.pin_slot[p] as usize] = *t;
         }
         Ok(())
+    }
+
+    /// Applies `f` to every position the body keeps: state, pin paths (their targets too
+    /// when `targets`).
+    fn move_all(&mut self, targets: bool, f: impl Fn(Vec3) -> Vec3) {
+        for list in [&mut self.x, &mut self.x_prev, &mut self.x_step_start, &mut self.pins.from] {
+            list.iter_mut().for_each(|p| *p = f(*p));
+        }
+        if targets {
+            self.pins.to.iter_mut().for_each(|p| *p = f(*p));
+        }
     }
 
     /// Moves the whole body rigidly by `m`, velocities rotated with it, so nothing flies off.
@@ -331,50 +540,296 @@ impl Body {
         if (r.x_axis.dot(r.y_axis)).abs() > 1e-3 || (r.y_axis.dot(r.z_axis)).abs() > 1e-3 || (r.x_axis.dot(r.z_axis)).abs() > 1e-3 || r.determinant() < 0.0 {
             return Err(Error::invalid("teleport matrix is not a rotation plus translation"));
         }
-        let moves = |p: &mut Vec3| *p = m.transform_point3(*p);
-        self.x.iter_mut().for_each(moves);
-        self.x_prev.iter_mut().for_each(moves);
-        self.x_step_start.iter_mut().for_each(moves);
-        self.pins.from.iter_mut().for_each(moves);
-        self.pins.to.iter_mut().for_each(moves);
+        self.move_all(true, |p| m.transform_point3(p));
         self.v.iter_mut().for_each(|v| *v = r * *v);
+        if let Some(root) = &mut self.root {
+            root.from = Pose { rotation: Quat::from_mat3(&r) * root.from.rotation, position: m.transform_point3(root.from.position), ..root.from };
+        }
         Ok(())
     }
 
+    // ---- skinning and the animated pose ---------------------------------------------------
+
+    /// Sets skinning: per host vertex, four bone indices and weights; optional bind poses
+    /// (one per bone). Every particle takes the influences of its first vertex.
+    pub fn set_skinning(&mut self, per_vertex: &[Influence], bind: Option<Vec<Mat4>>, bone_count: usize) -> Result<()> {
+        let nv = self.topology.vertex_count();
+        if per_vertex.len() != nv {
+            return Err(Error::invalid(format!("{} bone weights for a body of {nv} vertices", per_vertex.len())));
+        }
+        let mut per_particle = vec![([0u16; 4], [0.0f32; 4]); self.x.len()];
+        let mut seen = vec![false; self.x.len()];
+        for (v, inf) in per_vertex.iter().enumerate() {
+            let p = self.particle(v as u32);
+            if !seen[p] {
+                per_particle[p] = *inf;
+                seen[p] = true;
+            }
+        }
+        self.skin = Some(Skin::new(per_particle, bind, bone_count, self.created.clone())?);
+        Ok(())
+    }
+
+    /// This frame's bone matrices: the skinned pose moves there by the end of the next step.
+    /// Pinned particles follow their skinned position. The first pose places the whole body
+    /// on the skinned pose, so a character spawned anywhere starts without a jump.
+    pub fn set_bone_matrices(&mut self, bones: &[Mat4]) -> Result<()> {
+        let topo = self.topology.clone();
+        let skin = self.skin.as_mut().ok_or_else(|| Error::invalid("the body has no skinning: call sinew_body_set_skinning first"))?;
+        let first = !skin.posed;
+        skin.set_bones(bones, &topo.triangles)?;
+        if first {
+            self.reset_to_pose();
+        } else {
+            let skin = self.skin.as_ref().expect("checked");
+            for k in 0..self.pins.index.len() {
+                self.pins.to[k] = skin.to[self.pins.index[k] as usize];
+            }
+        }
+        Ok(())
+    }
+
+    /// Puts every particle on the skinned pose (or where it was created, without skinning),
+    /// at rest.
+    pub fn reset_to_pose(&mut self) {
+        let target: &[Vec3] = match &self.skin {
+            Some(s) if s.posed => &s.to,
+            _ => &self.created,
+        };
+        self.x.copy_from_slice(target);
+        self.x_prev.copy_from_slice(target);
+        self.x_step_start.copy_from_slice(target);
+        self.v.fill(Vec3::ZERO);
+        for k in 0..self.pins.index.len() {
+            let p = target[self.pins.index[k] as usize];
+            self.pins.from[k] = p;
+            self.pins.to[k] = p;
+        }
+        if let Some(s) = &mut self.skin {
+            s.finish_frame();
+        }
+    }
+
+    /// Per host vertex max distances from the skinned pose (m). 0 pins the vertex to the
+    /// skinned pose; `f32::INFINITY` or any negative value means no limit. Empty clears.
+    pub fn set_max_distances(&mut self, per_vertex: &[f32]) -> Result<()> {
+        if per_vertex.is_empty() {
+            self.limits.max_distance.clear();
+            return Ok(());
+        }
+        self.require_skin_and_len(per_vertex.len())?;
+        if per_vertex.iter().any(|d| d.is_nan()) {
+            return Err(Error::non_finite("a max distance is NaN"));
+        }
+        let mut per_particle = vec![f32::INFINITY; self.x.len()];
+        for (v, &d) in per_vertex.iter().enumerate() {
+            let p = self.particle(v as u32);
+            let d = if d < 0.0 { f32::INFINITY } else { d };
+            per_particle[p] = per_particle[p].min(d);
+        }
+        for (p, &d) in per_particle.iter().enumerate() {
+            if d == 0.0 {
+                let to = self.skin.as_ref().expect("checked").to[p];
+                self.pin_particle(p);
+                self.pins.to[self.pin_slot[p] as usize] = to;
+            }
+        }
+        self.limits.max_distance = per_particle;
+        Ok(())
+    }
+
+    /// Per host vertex backstops: a sphere of `radius` placed `offset + radius` behind the
+    /// skinned position along the skinned normal that the particle cannot enter. Empty clears.
+    pub fn set_backstops(&mut self, offsets: &[f32], radii: &[f32]) -> Result<()> {
+        if offsets.len() != radii.len() {
+            return Err(Error::invalid(format!("{} backstop offsets but {} radii", offsets.len(), radii.len())));
+        }
+        if offsets.is_empty() {
+            self.limits.backstop_offset.clear();
+            self.limits.backstop_radius.clear();
+            return Ok(());
+        }
+        self.require_skin_and_len(offsets.len())?;
+        if offsets.iter().chain(radii).any(|d| !d.is_finite()) {
+            return Err(Error::non_finite("a backstop offset or radius is not finite"));
+        }
+        if radii.iter().any(|r| *r < 0.0) {
+            return Err(Error::invalid("backstop radii must be >= 0"));
+        }
+        let n = self.x.len();
+        let (mut off, mut rad) = (vec![0.0; n], vec![0.0; n]);
+        for v in 0..offsets.len() {
+            let p = self.particle(v as u32);
+            off[p] = offsets[v];
+            rad[p] = radii[v];
+        }
+        self.limits.backstop_offset = off;
+        self.limits.backstop_radius = rad;
+        Ok(())
+    }
+
+    fn require_skin_and_len(&self, len: usize) -> Result<()> {
+        if self.skin.is_none() {
+            return Err(Error::invalid("the body has no skinning: call sinew_body_set_skinning first"));
+        }
+        let nv = self.topology.vertex_count();
+        if len != nv {
+            return Err(Error::invalid(format!("{len} values for a body of {nv} vertices")));
+        }
+        Ok(())
+    }
+
+    /// Tethers each free particle to a pinned one: `geodesic` along the cloth, else straight.
+    /// `scale` is how far beyond its rest distance a particle may go (1 = not at all).
+    /// `None` removes them.
+    pub fn set_tethers(&mut self, mode: Option<bool>, scale: f32) -> Result<()> {
+        check_finite(scale, "tether scale")?;
+        if scale < 1.0 {
+            return Err(Error::invalid(format!("tether scale must be >= 1 (got {scale})")));
+        }
+        let Some(geodesic) = mode else {
+            self.tethers = None;
+            return Ok(());
+        };
+        let pinned: Vec<bool> = (0..self.x.len()).map(|p| self.is_pinned(p)).collect();
+        if !pinned.iter().any(|&p| p) {
+            return Err(Error::invalid("tethers need at least one pinned particle"));
+        }
+        let rest = &self.created;
+        self.tethers = Some(if geodesic {
+            tether::geodesic(rest, &pinned, &self.topology.constraints, scale)
+        } else {
+            tether::euclidean(rest, &pinned, scale)
+        });
+        Ok(())
+    }
+
+    // ---- root, inertia, teleport ----------------------------------------------------------
+
+    /// Sets where the character's root is at the end of the next step.
+    pub fn set_root(&mut self, pose: Pose) {
+        match &mut self.root {
+            Some(r) => r.to = pose,
+            None => self.root = Some(Root { from: pose, to: pose, velocity: Vec3::ZERO, base_scale: pose.scale }),
+        }
+    }
+
+    /// Start of a host frame that runs `frame_time` seconds of fixed steps: the root's
+    /// motion is applied (teleport, inertia, scale) before the steps.
+    pub fn begin_frame(&mut self, frame_time: f32) {
+        let Some(root) = self.root else { return };
+        let (from, to) = (root.from, root.to);
+        self.scale = to.scale / root.base_scale;
+        let moved = (to.position - from.position).length();
+        let rotation = to.rotation * from.rotation.inverse();
+        let carry = |p: Vec3| to.to_world(from.to_local(p));
+        let teleport = self.dynamics.teleport_distance > 0.0 && moved > self.dynamics.teleport_distance;
+        if teleport || self.frozen {
+            // Carried rigidly: relative to the root nothing moves, velocities turn with it.
+            // The host has already placed the pins' targets for this frame.
+            self.move_all(false, carry);
+            self.v.iter_mut().for_each(|v| *v = rotation * *v);
+            if let Some(s) = &mut self.skin {
+                s.from.copy_from_slice(&s.to);
+                s.normal_from.copy_from_slice(&s.normal_to);
+            }
+            if teleport {
+                // The frame's root velocity is the teleport, not motion.
+                if let Some(r) = &mut self.root {
+                    r.from = to;
+                }
+                return;
+            }
+        } else {
+            let keep = 1.0 - self.dynamics.world_velocity_scale;
+            if keep > 0.0 {
+                for i in 0..self.x.len() {
+                    if self.w[i] > 0.0 {
+                        let d = (carry(self.x[i]) - self.x[i]) * keep;
+                        self.x[i] += d;
+                        self.x_step_start[i] += d;
+                        self.v[i] = self.v[i].lerp(rotation * self.v[i], keep);
+                    }
+                }
+            }
+        }
+        let velocity = if frame_time > 0.0 { (to.position - from.position) / frame_time } else { root.velocity };
+        let gain = 1.0 - self.dynamics.world_acceleration_scale;
+        if gain > 0.0 && !self.frozen {
+            let dv = (velocity - root.velocity) * gain;
+            for i in 0..self.v.len() {
+                if self.w[i] > 0.0 {
+                    self.v[i] += dv;
+                }
+            }
+        }
+        if let Some(r) = &mut self.root {
+            r.velocity = velocity;
+        }
+    }
+
+    /// Called once per host frame after its fixed steps: everything starts the next frame
+    /// where it is.
+    pub fn finish_frame(&mut self) {
+        self.pins.from.copy_from_slice(&self.pins.to);
+        if let Some(s) = &mut self.skin {
+            s.finish_frame();
+        }
+        if let Some(r) = &mut self.root {
+            r.from = r.to;
+        }
+    }
+
+    /// A frozen body skips the frame: pinned particles sit on their targets, nothing moves.
+    pub fn hold_frozen(&mut self) {
+        for k in 0..self.pins.index.len() {
+            let p = self.pins.index[k] as usize;
+            self.x[p] = self.pins.to[k];
+            self.x_prev[p] = self.pins.to[k];
+            self.x_step_start[p] = self.pins.to[k];
+        }
+        self.v.fill(Vec3::ZERO);
+        self.x_step_start.copy_from_slice(&self.x);
+    }
+
+    // ---- the step -------------------------------------------------------------------------
+
     /// One fixed step of `p.substeps` substeps, alone (no contact with other bodies).
-    pub fn step(&mut self, p: &StepParams, colliders: &[ColliderFrame]) {
-        self.begin_step(p, colliders);
+    pub fn step(&mut self, p: &StepParams, ctx: &StepContext) {
+        self.begin_step(p, ctx);
         for s in 0..p.substeps {
             self.predict(p, s);
-            self.finish_substep(p, s, colliders);
+            self.finish_substep(p, s, ctx.colliders);
         }
-        self.end_step();
+        self.end_step(p);
     }
 
     fn contact_params(&self) -> ContactParams {
         ContactParams {
-            thickness: self.material.thickness,
+            thickness: self.material.thickness * self.scale,
             static_friction: self.material.static_friction,
             kinetic_friction: self.material.kinetic_friction,
         }
     }
 
     /// Start of a fixed step: remember the state, find the colliders and self-collision
-    /// pairs this step can reach (broad phase, once per step).
-    pub fn begin_step(&mut self, p: &StepParams, colliders: &[ColliderFrame]) {
+    /// pairs this step can reach (broad phase, once per step), and the wind's forces.
+    pub fn begin_step(&mut self, p: &StepParams, ctx: &StepContext) {
         self.x_step_start.copy_from_slice(&self.x);
+        self.last_substeps = p.substeps;
         let step_time = p.h * p.substeps as f32;
         let vmax = self.v.iter().fold(0.0f32, |m, v| m.max(v.length_squared())).sqrt();
         let g = (p.gravity * self.material.gravity_scale).length();
         let pin_motion = (0..self.pins.index.len())
             .map(|k| (self.pins.to[k] - self.pins.from[k]).length())
             .fold(0.0f32, f32::max);
-        self.step_margin = vmax * step_time + 0.5 * g * step_time * step_time + pin_motion + self.material.thickness;
+        let thickness = self.material.thickness * self.scale;
+        self.step_margin = vmax * step_time + 0.5 * g * step_time * step_time + pin_motion + thickness;
         self.candidates.clear();
-        if !colliders.is_empty() {
+        if !ctx.colliders.is_empty() {
             let (lo, hi) = self.bounds();
             let (lo, hi) = (lo - Vec3::splat(self.step_margin), hi + Vec3::splat(self.step_margin));
-            for (k, c) in colliders.iter().enumerate() {
+            for (k, c) in ctx.colliders.iter().enumerate() {
                 if c.layers & self.material.collision_mask == 0 {
                     continue;
                 }
@@ -388,39 +843,66 @@ impl Body {
             }
         }
         self.self_pairs.clear();
-        if self.material.self_collision && self.material.thickness > 0.0 {
-            let d = 2.0 * self.material.thickness;
+        if self.material.self_collision && thickness > 0.0 {
+            let d = 2.0 * thickness;
             particle_contact::find_pairs(
                 &self.x,
                 None,
                 d + 2.0 * self.step_margin,
-                Some((&self.topology.rest, d)),
+                Some((&self.topology.rest, 2.0 * self.material.thickness)),
                 &mut self.scratch,
                 &mut self.self_pairs,
             );
         }
+        self.accel.clear();
+        let d = &self.dynamics;
+        if ctx.wind.speed > 0.0 && d.wind_scale > 0.0 && (d.drag > 0.0 || d.lift > 0.0) {
+            self.accel.resize(self.x.len(), Vec3::ZERO);
+            let params = AeroParams { drag: d.drag, lift: d.lift, wind_scale: d.wind_scale, diameter: 2.0 * thickness };
+            let topo = &self.topology;
+            if topo.triangles.is_empty() {
+                let k = &topo.constraints;
+                for i in 0..k.len() {
+                    if k.kind[i] == KIND_STRETCH && k.a[i] != k.b[i] {
+                        aero::segments(&self.x, &self.v, &self.w, &[(k.a[i], k.b[i])], ctx.wind, p.time, &params, step_time, &mut self.accel);
+                    }
+                }
+            } else {
+                aero::triangles(&self.x, &self.v, &self.w, &topo.triangles, ctx.wind, p.time, &params, step_time, &mut self.accel);
+            }
+        }
     }
 
-    /// Substep `s`, first half: predict, drive pins, project constraints.
+    /// Substep `s`, first half: predict, drive pins, project constraints and the limits that
+    /// keep particles near the animated pose.
     pub fn predict(&mut self, p: &StepParams, s: u32) {
         let t = p.pin_t0 + (p.pin_t1 - p.pin_t0) * ((s + 1) as f32 / p.substeps as f32);
         let alpha_tilde = self.material.compliances().map(|c| xpbd::scaled_compliance(c, p.h));
         let gravity = p.gravity * self.material.gravity_scale;
-        integrate::integrate(&mut self.x, &mut self.x_prev, &mut self.v, &self.w, gravity, self.material.damping, p.h);
+        integrate::integrate(&mut self.x, &mut self.x_prev, &mut self.v, &self.w, gravity, &self.accel, self.material.damping, p.h);
         integrate::drive_pins(&mut self.x, &self.pins.index, &self.pins.from, &self.pins.to, t);
         self.lambda.fill(0.0);
         let k = &self.topology.constraints;
         for _ in 0..p.iterations {
             for batch in &k.batches {
-                distance::solve(&mut self.x, &self.w, k, batch.start as usize..batch.end as usize, &mut self.lambda, &alpha_tilde);
+                distance::solve(&mut self.x, &self.w, k, batch.start as usize..batch.end as usize, &mut self.lambda, &alpha_tilde, self.scale);
+            }
+        }
+        if let Some(tethers) = &self.tethers {
+            tether::solve(&mut self.x, &self.w, tethers, self.scale);
+        }
+        if let Some(skin) = &self.skin {
+            let pull = 1.0 - (-self.dynamics.pose_stiffness * p.h).exp();
+            if skin.posed && (pull > 0.0 || !self.limits.max_distance.is_empty() || !self.limits.backstop_radius.is_empty()) {
+                motion::solve(&mut self.x, &self.w, skin, &self.limits, t, self.scale, pull);
             }
         }
     }
 
-    /// Substep `s`, second half: self-collision, colliders (swept), velocities.
+    /// Substep `s`, second half: self-collision, colliders (swept), velocities, speed limit.
     pub fn finish_substep(&mut self, p: &StepParams, s: u32, colliders: &[ColliderFrame]) {
         if !self.self_pairs.is_empty() {
-            particle_contact::resolve_self(&mut self.x, &self.w, &self.self_pairs, 2.0 * self.material.thickness);
+            particle_contact::resolve_self(&mut self.x, &self.w, &self.self_pairs, 2.0 * self.material.thickness * self.scale);
         }
         let contact = self.contact_params();
         let (t0, t1) = (s as f32 / p.substeps as f32, (s + 1) as f32 / p.substeps as f32);
@@ -430,10 +912,15 @@ impl Body {
             collision::collide(&mut self.x, &self.x_prev, &self.w, &c.shape, &p0, &p1, &contact);
         }
         velocity::update(&self.x, &self.x_prev, &mut self.v, p.h);
+        if self.dynamics.max_speed > 0.0 {
+            let base = self.root.map_or(Vec3::ZERO, |r| r.velocity);
+            velocity::limit(&mut self.v, &self.w, base, self.dynamics.max_speed);
+        }
     }
 
-    /// End of a fixed step: roll back if the state became non-finite.
-    pub fn end_step(&mut self) {
+    /// End of a fixed step: tear what is strained past the threshold; roll back if the state
+    /// became non-finite.
+    pub fn end_step(&mut self, _p: &StepParams) {
         if !self.x.iter().all(|x| is_finite3(*x)) || !self.v.iter().all(|v| is_finite3(*v)) {
             // An input the checks could not foresee blew the body up: roll back this step
             // and stop it, rather than hand the host NaNs.
@@ -441,13 +928,14 @@ impl Body {
             self.x_prev.copy_from_slice(&self.x_step_start);
             self.v.fill(Vec3::ZERO);
             self.recoveries += 1;
+            return;
+        }
+        if self.dynamics.tear_threshold > 0.0 {
+            crate::cloth::tear::tear_strained(self);
         }
     }
 
-    /// Called once per host frame after its fixed steps: pins start the next frame where they are.
-    pub fn finish_frame(&mut self) {
-        self.pins.from.copy_from_slice(&self.pins.to);
-    }
+    // ---- readback -------------------------------------------------------------------------
 
     /// Particle position `i` interpolated between the last two fixed steps.
     #[inline]
@@ -472,9 +960,11 @@ impl Body {
     }
 
     /// Area-weighted vertex normals (unit length; +Y for a vertex in no triangle).
-    pub fn read_normals(&self, alpha: f32, out: &mut [Vec3]) -> Result<()> {
-        let n = self.x.len();
-        let mut acc = try_filled(n, Vec3::ZERO, "normals")?;
+    pub fn read_normals(&mut self, alpha: f32, out: &mut [Vec3]) -> Result<()> {
+        let mut acc = std::mem::take(&mut self.normal_acc);
+        acc.clear();
+        acc.try_reserve(self.x.len()).map_err(|_| Error::new(crate::error::ErrorKind::OutOfMemory, "out of memory for normals"))?;
+        acc.resize(self.x.len(), Vec3::ZERO);
         for t in &self.topology.triangles {
             let [a, b, c] = t.map(|i| self.render_position(i as usize, alpha));
             // |cross| is twice the area, so the sum is area weighted.
@@ -496,6 +986,7 @@ impl Body {
                 }
             }
         }
+        self.normal_acc = acc;
         Ok(())
     }
 
@@ -510,8 +1001,39 @@ impl Body {
         (lo, hi)
     }
 
-    /// Largest `|length/rest − 1|` over the body's constraints.
+    /// Largest `|length/(rest·scale) − 1|` over the body's constraints.
     pub fn max_stretch(&self) -> f32 {
-        self.topology.constraints.max_stretch(&self.x)
+        self.topology.constraints.max_stretch(&self.x, self.scale)
+    }
+
+    // ---- growth (tearing) -----------------------------------------------------------------
+
+    /// Appends a copy of particle `p` (state, mass, skin, limits, tether); returns its index.
+    pub fn duplicate_particle(&mut self, p: usize) -> usize {
+        let q = self.x.len();
+        self.x.push(self.x[p]);
+        self.x_prev.push(self.x_prev[p]);
+        self.v.push(self.v[p]);
+        self.x_step_start.push(self.x_step_start[p]);
+        self.created.push(self.created[p]);
+        self.w.push(self.w_free[p]);
+        self.w_free.push(self.w_free[p]);
+        self.pin_slot.push(u32::MAX);
+        if let Some(s) = &mut self.skin {
+            s.duplicate(p);
+        }
+        for list in [&mut self.limits.max_distance, &mut self.limits.backstop_offset, &mut self.limits.backstop_radius] {
+            if !list.is_empty() {
+                list.push(list[p]);
+            }
+        }
+        if let Some(t) = &mut self.tethers {
+            t.anchor.push(t.anchor[p]);
+            t.length.push(t.length[p]);
+        }
+        if !self.accel.is_empty() {
+            self.accel.push(Vec3::ZERO);
+        }
+        q
     }
 }

@@ -23,5 +23,6 @@ pub mod math;
 pub mod rope;
 pub mod skin;
 pub mod solver;
+pub mod strands;
 pub mod wind;
 pub mod world;

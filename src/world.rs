@@ -16,7 +16,8 @@ use std::thread::JoinHandle;
 
 use rayon::prelude::*;
 
-use crate::body::{Body, ColliderFrame, StepParams, Topology};
+use crate::body::{Body, ColliderFrame, StepContext, StepParams, Topology};
+use crate::wind::Wind;
 use crate::collider::Collider;
 use crate::solver::particle_contact::{self, HashScratch};
 use crate::cloth::{self, GridKey, GridSpec, MeshSpec};
@@ -172,6 +173,11 @@ pub struct World {
     /// Candidate particle pairs per body pair for the current step (reused buffers).
     pair_contacts: Vec<Vec<[u32; 2]>>,
     pair_scratch: HashScratch,
+    pub wind: Wind,
+    /// Simulated time (s).
+    pub time: f64,
+    /// For LOD; `None` until the host sets it.
+    pub camera: Option<Vec3>,
 }
 
 /// `&mut v[i]` and `&mut v[j]` at once (`i != j`).
@@ -202,6 +208,9 @@ impl World {
             body_pairs: Vec::new(),
             pair_contacts: Vec::new(),
             pair_scratch: HashScratch::default(),
+            wind: Wind::default(),
+            time: 0.0,
+            camera: None,
         })
     }
 
@@ -245,6 +254,21 @@ impl World {
 
     pub fn create_rope(&mut self, spec: &RopeSpec) -> Result<(usize, u32)> {
         let body = rope::new_rope(spec)?;
+        self.add_body(body)
+    }
+
+    pub fn create_strands(&mut self, spec: &crate::strands::StrandsSpec) -> Result<(usize, u32)> {
+        let body = crate::strands::new_strands(spec)?;
+        self.add_body(body)
+    }
+
+    pub fn create_cape(&mut self, spec: &cloth::generators::CapeSpec) -> Result<(usize, u32)> {
+        let body = cloth::generators::cape(spec)?;
+        self.add_body(body)
+    }
+
+    pub fn create_skirt(&mut self, spec: &cloth::generators::SkirtSpec) -> Result<(usize, u32)> {
+        let body = cloth::generators::skirt(spec)?;
         self.add_body(body)
     }
 
@@ -294,12 +318,15 @@ impl World {
     /// bodies joined by collision pairs in lockstep, substep by substep.
     fn fixed_step(&mut self, params: &StepParams) {
         let paired: Vec<usize> = self.body_pairs.iter().flat_map(|p| [p[0].0, p[1].0]).collect();
-        let frames = &self.collider_frames;
+        let ctx = StepContext { colliders: &self.collider_frames, wind: &self.wind };
         self.bodies.slots_mut().par_iter_mut().enumerate().for_each(|(slot, entry)| {
             if let Some((_, body)) = entry
-                && !paired.contains(&slot) {
-                    body.step(params, frames);
-                }
+                && !paired.contains(&slot)
+                && !body.frozen
+            {
+                let own = body.lod_substeps.map_or(*params, |n| params.with_substeps(n));
+                body.step(&own, &ctx);
+            }
         });
         if self.body_pairs.is_empty() {
             return;
@@ -312,7 +339,7 @@ impl World {
             &mut slots[i].as_mut().expect("paired body alive").1
         }
         for &i in &group {
-            body(slots, i).begin_step(params, frames);
+            body(slots, i).begin_step(params, &ctx);
         }
         self.pair_contacts.resize_with(self.body_pairs.len(), Vec::new);
         for (k, pair) in self.body_pairs.iter().enumerate() {
@@ -333,11 +360,11 @@ impl World {
                 particle_contact::resolve_between(&mut a.x, &a.w, &mut b.x, &b.w, &self.pair_contacts[k], dist);
             }
             for &i in &group {
-                body(slots, i).finish_substep(params, s, frames);
+                body(slots, i).finish_substep(params, s, ctx.colliders);
             }
         }
         for &i in &group {
-            body(slots, i).end_step();
+            body(slots, i).end_step(params);
         }
     }
 
@@ -361,6 +388,18 @@ impl World {
         if self.ahead.abs() <= tol {
             self.ahead = 0.0;
         }
+        if k > 0 {
+            self.update_lod();
+            let frame_time = (k as f64 * h) as f32;
+            self.bodies.slots_mut().par_iter_mut().for_each(|entry| {
+                if let Some((_, body)) = entry {
+                    body.begin_frame(frame_time);
+                    if body.frozen {
+                        body.hold_frozen();
+                    }
+                }
+            });
+        }
         for i in 0..k {
             let s = &self.settings;
             let params = StepParams {
@@ -370,9 +409,11 @@ impl World {
                 gravity: s.gravity,
                 pin_t0: i as f32 / k as f32,
                 pin_t1: (i + 1) as f32 / k as f32,
+                time: self.time as f32,
             };
             self.prepare_colliders(params.pin_t0, params.pin_t1);
             self.fixed_step(&params);
+            self.time += h;
         }
         if k > 0 {
             self.bodies.values_mut().for_each(Body::finish_frame);
@@ -382,6 +423,21 @@ impl World {
         self.last_frame_steps = k;
         self.alpha = if self.settings.interpolate { (1.0 - self.ahead / h).clamp(0.0, 1.0) as f32 } else { 1.0 };
         Ok(())
+    }
+
+    /// Chooses each body's level of detail from the camera distance and its visibility.
+    fn update_lod(&mut self) {
+        let camera = self.camera;
+        for body in self.bodies.values_mut() {
+            let lod = body.lod;
+            let distance = camera.map_or(0.0, |c| {
+                let (lo, hi) = body.bounds();
+                (c.clamp(lo, hi) - c).length()
+            });
+            let freeze = (!body.visible && lod.freeze_when_invisible) || (lod.freeze_distance > 0.0 && distance >= lod.freeze_distance);
+            body.frozen = freeze;
+            body.lod_substeps = if lod.reduce_distance > 0.0 && distance >= lod.reduce_distance { Some(lod.reduced_substeps) } else { None };
+        }
     }
 
     pub fn stats(&self) -> WorldStats {

@@ -265,6 +265,176 @@ namespace Sinew
         [DllImport(__DllName, EntryPoint = "sinew_collider_destroy", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_collider_destroy(SinewCollider collider);
 
+        /// <summary>
+        ///  Sets linear blend skinning: per host vertex four bones and weights (Unity's `BoneWeight`
+        ///  layout), and `bone_count` bind poses (each maps a rest position, as the body was created,
+        ///  into its bone's space). With no bind poses (`bind_pose_count` 0) the inverse of the first
+        ///  bone matrices set is used, i.e. the body was created in the pose of that first frame.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_body_set_skinning", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_set_skinning(SinewBody body, SinewBoneWeight* weights, System.UIntPtr weight_count, SinewMat4* bind_poses, System.UIntPtr bind_pose_count, uint bone_count);
+
+        /// <summary>
+        ///  This frame's bone matrices (Unity's `localToWorldMatrix`, column-major), one per bone.
+        ///  Pinned vertices follow their skinned position across the next step's substeps; the first
+        ///  call places the whole body on the skinned pose.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_body_set_bone_matrices", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_set_bone_matrices(SinewBody body, SinewMat4* matrices, System.UIntPtr matrix_count);
+
+        /// <summary>
+        ///  Puts the body back on its skinned pose (or its created shape), at rest.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_body_reset_pose", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_reset_pose(SinewBody body);
+
+        /// <summary>
+        ///  Per vertex, how far (m) each may move from its skinned position (Unity's
+        ///  `ClothSkinningCoefficient.maxDistance`). 0 fixes it to the skinned pose; a negative value
+        ///  or infinity means unlimited. Count 0 removes the limits. Needs skinning.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_body_set_max_distances", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_set_max_distances(SinewBody body, float* distances, System.UIntPtr count);
+
+        /// <summary>
+        ///  Per vertex backstops (Unity's `collisionSphereDistance`): a sphere of `radii[i]` placed
+        ///  `offsets[i] + radii[i]` behind the skinned position along the skinned normal, which the
+        ///  vertex cannot enter. Counts 0 remove them. Needs skinning.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_body_set_backstops", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_set_backstops(SinewBody body, float* offsets, System.UIntPtr offset_count, float* radii, System.UIntPtr radius_count);
+
+        /// <summary>
+        ///  Tethers every free particle to its nearest pinned one (long range attachments), computed
+        ///  from the current pins: no particle gets farther from its anchor than `scale` (≥ 1) × its
+        ///  rest distance, at any iteration count.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_body_set_tethers", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_set_tethers(SinewBody body, uint mode, float scale);
+
+        /// <summary>
+        ///  Fills `out` with the default dynamics.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_dynamics_default", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_dynamics_default(SinewDynamics* @out);
+
+        /// <summary>
+        ///  Changes how the body responds to its root's motion, the wind and strain.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_body_set_dynamics", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_set_dynamics(SinewBody body, SinewDynamics* dynamics);
+
+        /// <summary>
+        ///  Reads the body's dynamics.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_body_get_dynamics", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_get_dynamics(SinewBody body, SinewDynamics* @out);
+
+        /// <summary>
+        ///  Where the character's root is at the end of the next step (rotation, uniform scale,
+        ///  translation). Its motion drives inertia (`world_velocity_scale`,
+        ///  `world_acceleration_scale`), the automatic teleport and the body's scale: a root scaled
+        ///  ×2 relative to its first transform doubles rest lengths, thickness and limits.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_body_set_root_transform", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_set_root_transform(SinewBody body, SinewMat4* transform);
+
+        /// <summary>
+        ///  Fills `out` with the default LOD settings (no reduction, no distance freeze, freeze
+        ///  when invisible).
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_lod_default", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_lod_default(SinewLod* @out);
+
+        /// <summary>
+        ///  Sets the body's level-of-detail rules.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_body_set_lod", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_set_lod(SinewBody body, SinewLod* lod);
+
+        /// <summary>
+        ///  Tells Sinew whether the host renders the body (1) or not (0); an invisible body freezes
+        ///  when its LOD says so, keeping its pose, and resumes without a jump.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_body_set_visible", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_set_visible(SinewBody body, uint visible);
+
+        /// <summary>
+        ///  The camera position LOD distances are measured from.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_world_set_camera", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_world_set_camera(SinewWorld world, SinewVec3 position);
+
+        /// <summary>
+        ///  Fills `out` with calm air (speed 0) and default turbulence and gusts.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_wind_default", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_wind_default(SinewWind* @out);
+
+        /// <summary>
+        ///  Sets the world's wind.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_world_set_wind", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_world_set_wind(SinewWorld world, SinewWind* wind);
+
+        /// <summary>
+        ///  Number of indices `sinew_body_read_indices` writes (3 per triangle; 0 for ropes).
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_body_get_index_count", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_get_index_count(SinewBody body, System.UIntPtr* out_count);
+
+        /// <summary>
+        ///  Copies the body's triangles as host vertex indices. After a tear the vertex count grows
+        ///  and the triangles change; `SinewBodyInfo.topology_version` tells when to read them again.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_body_read_indices", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_read_indices(SinewBody body, uint* out_indices, System.UIntPtr capacity);
+
+        /// <summary>
+        ///  For each host vertex, the original vertex it was copied from (itself unless the cloth
+        ///  tore), so a host can copy UVs and colours to vertices a tear added.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_body_read_vertex_sources", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_read_vertex_sources(SinewBody body, uint* out_sources, System.UIntPtr capacity);
+
+        /// <summary>
+        ///  Fills `out_desc`: no strands yet, 8 particles 2 cm apart, head at the origin.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_strands_desc_default", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_strands_desc_default(SinewStrandsDesc* out_desc);
+
+        /// <summary>
+        ///  Creates a hair body (see `SinewStrandsDesc`).
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_strands_create", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_strands_create(SinewWorld world, SinewStrandsDesc* desc, SinewBody* out_body);
+
+        /// <summary>
+        ///  Fills `out_desc` with a 12 × 16 cape, 0.5 m wide, 0.9 m long, all bones at the origin.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_cape_desc_default", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_cape_desc_default(SinewCapeDesc* out_desc);
+
+        /// <summary>
+        ///  Creates a cape (see `SinewCapeDesc`); move it each frame with
+        ///  `sinew_body_set_bone_matrices(body, {left, neck, right}, 3)`.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_cloth_create_cape", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_cloth_create_cape(SinewWorld world, SinewCapeDesc* desc, SinewBody* out_body);
+
+        /// <summary>
+        ///  Fills `out_desc` with a 24 × 10 skirt, 0.16 m to 0.3 m radius, 0.45 m long.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_skirt_desc_default", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_skirt_desc_default(SinewSkirtDesc* out_desc);
+
+        /// <summary>
+        ///  Creates a skirt (see `SinewSkirtDesc`); move it each frame with
+        ///  `sinew_body_set_bone_matrices(body, &amp;waist, 1)`.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_cloth_create_skirt", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_cloth_create_skirt(SinewWorld world, SinewSkirtDesc* desc, SinewBody* out_body);
+
 
     }
 
@@ -562,6 +732,19 @@ namespace Sinew
         ///  Steps rolled back because the state became non-finite.
         /// </summary>
         public uint recoveries;
+        /// <summary>
+        ///  Bumped whenever the body's triangles or vertex count change (tearing): read the
+        ///  indices and vertex count again.
+        /// </summary>
+        public uint topology_version;
+        /// <summary>
+        ///  1 while LOD keeps the body frozen.
+        /// </summary>
+        public uint frozen;
+        /// <summary>
+        ///  Substeps the body ran in its last step (LOD may lower them).
+        /// </summary>
+        public uint substeps;
     }
 
     /// <summary>
@@ -589,6 +772,221 @@ namespace Sinew
         ///  Readback interpolation factor in [0, 1].
         /// </summary>
         public float alpha;
+    }
+
+    /// <summary>
+    ///  Four bone influences of one vertex, laid out as Unity's `BoneWeight` (weights, then bone
+    ///  indices), so a `BoneWeight[]` passes as it is.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe partial struct SinewBoneWeight
+    {
+        public float weight0;
+        public float weight1;
+        public float weight2;
+        public float weight3;
+        public int bone0;
+        public int bone1;
+        public int bone2;
+        public int bone3;
+    }
+
+    /// <summary>
+    ///  How a body responds to its character's motion, the wind, and strain; fill with
+    ///  `sinew_dynamics_default` first.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe partial struct SinewDynamics
+    {
+        /// <summary>
+        ///  Share of the root's motion the particles feel as world motion, [0, 1] (Unity's
+        ///  `worldVelocityScale`): 1 leaves the cloth behind, 0 carries it with the root. Default 1.
+        /// </summary>
+        public float world_velocity_scale;
+        /// <summary>
+        ///  Share of the root's change of velocity the particles feel, [0, 1] (Unity's
+        ///  `worldAccelerationScale`). Default 1.
+        /// </summary>
+        public float world_acceleration_scale;
+        /// <summary>
+        ///  Largest particle speed relative to the root (m/s); 0 = no limit. Default 0.
+        /// </summary>
+        public float max_speed;
+        /// <summary>
+        ///  A root that moves farther than this in one frame teleports the body with it (m);
+        ///  0 = never. Default 0.
+        /// </summary>
+        public float teleport_distance;
+        /// <summary>
+        ///  Pull of free particles towards the skinned pose (1/s). Default 0.
+        /// </summary>
+        public float pose_stiffness;
+        /// <summary>
+        ///  Multiplies the world's wind for this body. Default 1.
+        /// </summary>
+        public float wind_scale;
+        /// <summary>
+        ///  Aerodynamic drag coefficient. Default 1.
+        /// </summary>
+        public float drag;
+        /// <summary>
+        ///  Aerodynamic lift coefficient. Default 0.3.
+        /// </summary>
+        public float lift;
+        /// <summary>
+        ///  Stretch/shear constraints strained beyond 1 + this tear; 0 = never. Default 0.
+        /// </summary>
+        public float tear_threshold;
+    }
+
+    /// <summary>
+    ///  Level of detail; fill with `sinew_lod_default` first.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe partial struct SinewLod
+    {
+        /// <summary>
+        ///  Beyond this camera distance (m) the body runs `reduced_substeps`; 0 = never. Default 0.
+        /// </summary>
+        public float reduce_distance;
+        /// <summary>
+        ///  Substeps per fixed step when reduced, 1–64. Default 2.
+        /// </summary>
+        public uint reduced_substeps;
+        /// <summary>
+        ///  Beyond this camera distance (m) the body freezes; 0 = never. Default 0.
+        /// </summary>
+        public float freeze_distance;
+        /// <summary>
+        ///  1: freeze while `sinew_body_set_visible(body, 0)`. Default 1.
+        /// </summary>
+        public uint freeze_when_invisible;
+    }
+
+    /// <summary>
+    ///  The world's wind; fill with `sinew_wind_default` first.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe partial struct SinewWind
+    {
+        /// <summary>
+        ///  Direction the wind blows towards (normalised). Default +X.
+        /// </summary>
+        public SinewVec3 direction;
+        /// <summary>
+        ///  Mean speed (m/s). Default 0 (calm).
+        /// </summary>
+        public float speed;
+        /// <summary>
+        ///  Turbulent velocity as a fraction of `speed`. Default 0.3.
+        /// </summary>
+        public float turbulence;
+        /// <summary>
+        ///  Size of turbulent eddies (m). Default 1.
+        /// </summary>
+        public float turbulence_scale;
+        /// <summary>
+        ///  How fast turbulence changes (Hz). Default 0.5.
+        /// </summary>
+        public float turbulence_frequency;
+        /// <summary>
+        ///  Gust amplitude as a fraction of `speed`. Default 0.3.
+        /// </summary>
+        public float gust_strength;
+        /// <summary>
+        ///  Gust frequency (Hz). Default 0.2.
+        /// </summary>
+        public float gust_frequency;
+        /// <summary>
+        ///  Air density (kg/m³). Default 1.2.
+        /// </summary>
+        public float air_density;
+    }
+
+    /// <summary>
+    ///  Hair: `strand_count` strands of `particles_per_strand` particles in one body. Either
+    ///  `points` (every strand's particles, strand after strand, e.g. a curled ponytail) or, when
+    ///  `points` is null, straight strands from `roots` along `directions`, `segment_length`
+    ///  apart. The first two particles of each strand are pinned to the head bone, whose current
+    ///  transform is `head`; move it each frame with `sinew_body_set_bone_matrices(body, &amp;head, 1)`.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe partial struct SinewStrandsDesc
+    {
+        public SinewVec3* points;
+        public System.UIntPtr point_count;
+        public SinewVec3* roots;
+        public SinewVec3* directions;
+        public System.UIntPtr strand_count;
+        /// <summary>
+        ///  ≥ 3.
+        /// </summary>
+        public uint particles_per_strand;
+        /// <summary>
+        ///  Distance between particles of a straight strand (m). Default 0.02.
+        /// </summary>
+        public float segment_length;
+        public SinewMat4 head;
+        public SinewMaterial material;
+    }
+
+    /// <summary>
+    ///  A cape hanging from the line between two shoulders, `back_offset` behind the neck,
+    ///  skinned to three bones (left shoulder, neck, right shoulder; their transforms now), top
+    ///  row pinned, geodesic tethers on.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe partial struct SinewCapeDesc
+    {
+        public uint columns;
+        public uint rows;
+        /// <summary>
+        ///  Width across the shoulders (m). Default 0.5.
+        /// </summary>
+        public float width;
+        /// <summary>
+        ///  Length down the back (m). Default 0.9.
+        /// </summary>
+        public float length;
+        /// <summary>
+        ///  Distance behind the neck (m). Default 0.08.
+        /// </summary>
+        public float back_offset;
+        public SinewMat4 left_shoulder;
+        public SinewMat4 neck;
+        public SinewMat4 right_shoulder;
+        public SinewMaterial material;
+    }
+
+    /// <summary>
+    ///  A skirt: a ring around the waist bone's local Y axis, skinned to it, top ring pinned,
+    ///  geodesic tethers on.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe partial struct SinewSkirtDesc
+    {
+        /// <summary>
+        ///  Particles around the ring, ≥ 3.
+        /// </summary>
+        public uint columns;
+        public uint rows;
+        /// <summary>
+        ///  Radius at the waist (m). Default 0.16.
+        /// </summary>
+        public float radius_top;
+        /// <summary>
+        ///  Radius at the hem (m). Default 0.3.
+        /// </summary>
+        public float radius_bottom;
+        /// <summary>
+        ///  Length down the legs (m). Default 0.45.
+        /// </summary>
+        public float length;
+        /// <summary>
+        ///  The waist bone's transform now.
+        /// </summary>
+        public SinewMat4 waist;
+        public SinewMaterial material;
     }
 
 

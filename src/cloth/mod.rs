@@ -9,6 +9,9 @@
 //! stretch constraints, and the two vertices opposite each interior edge a bend constraint.
 //! Its batches come from greedy graph colouring.
 
+pub mod generators;
+pub mod tear;
+
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -157,7 +160,15 @@ pub fn grid_topology(columns: u32, rows: u32, spacing: f32) -> Result<Topology> 
         }
     }
     let rest = (0..r).flat_map(|row| (0..c).map(move |col| Vec3::new(col as f32, 0.0, row as f32) * spacing)).collect();
-    Ok(Topology { particle_count: (c * r) as usize, constraints: k, triangles, vertex_to_particle: None, rest })
+    Ok(Topology {
+        particle_count: (c * r) as usize,
+        constraints: k,
+        render_triangles: triangles.clone(),
+        triangles,
+        vertex_to_particle: None,
+        vertex_source: None,
+        rest,
+    })
 }
 
 /// Builds a grid body on a (possibly shared) topology.
@@ -276,10 +287,12 @@ pub fn mesh_body(spec: &MeshSpec) -> Result<Body> {
     let n = first.len();
     let x: Vec<Vec3> = first.iter().map(|&v| spec.positions[v]).collect();
     let mut triangles = Vec::with_capacity(spec.indices.len() / 3);
+    let mut render_triangles = Vec::with_capacity(spec.indices.len() / 3);
     for t in spec.indices.chunks_exact(3) {
         let tri = [remap[t[0] as usize], remap[t[1] as usize], remap[t[2] as usize]];
         if tri[0] != tri[1] && tri[1] != tri[2] && tri[0] != tri[2] {
             triangles.push(tri);
+            render_triangles.push([t[0], t[1], t[2]]);
         }
     }
     if triangles.is_empty() {
@@ -330,7 +343,15 @@ pub fn mesh_body(spec: &MeshSpec) -> Result<Body> {
             w[p] = if pinned[p] { 0.0 } else { sum[p] / count[p] as f32 };
         }
     }
-    let topology = Topology { particle_count: n, constraints, triangles, vertex_to_particle: Some(remap), rest: x.clone() };
+    let topology = Topology {
+        particle_count: n,
+        constraints,
+        triangles,
+        render_triangles,
+        vertex_to_particle: Some(remap),
+        vertex_source: None,
+        rest: x.clone(),
+    };
     Body::new(BodyKind::Cloth, Arc::new(topology), spec.material, x, w)
 }
 

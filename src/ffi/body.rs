@@ -9,7 +9,7 @@ use crate::ffi::cloth::{as_vec3, as_vec3_mut};
 use crate::ffi::guard::write;
 use crate::ffi::registry;
 use crate::ffi::result::SinewResult;
-use crate::ffi::types::{SINEW_BODY_CLOTH, SINEW_BODY_ROPE, SinewBody, SinewBodyInfo, SinewMat4, SinewMaterial, SinewVec3};
+use crate::ffi::types::{SINEW_BODY_CLOTH, SINEW_BODY_ROPE, SINEW_BODY_STRANDS, SinewBody, SinewBodyInfo, SinewMat4, SinewMaterial, SinewVec3};
 
 fn buffer_check(len: usize, needed: usize, name: &str) -> crate::error::Result<()> {
     if len < needed {
@@ -67,6 +67,7 @@ fn info(b: &Body) -> SinewBodyInfo {
         kind: match b.kind {
             BodyKind::Cloth => SINEW_BODY_CLOTH,
             BodyKind::Rope => SINEW_BODY_ROPE,
+            BodyKind::Strands => SINEW_BODY_STRANDS,
         },
         particle_count: b.particle_count() as u32,
         vertex_count: t.vertex_count() as u32,
@@ -75,6 +76,9 @@ fn info(b: &Body) -> SinewBodyInfo {
         triangle_count: t.triangles.len() as u32,
         pinned_count: b.pinned_count() as u32,
         recoveries: b.recoveries,
+        topology_version: b.topology_version,
+        frozen: b.frozen as u32,
+        substeps: b.last_substeps,
     }
 }
 

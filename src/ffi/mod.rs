@@ -13,13 +13,15 @@
 #[macro_use]
 pub mod guard;
 pub mod body;
+pub mod character;
 pub mod cloth;
 pub mod collider;
 pub mod registry;
 pub mod result;
 pub mod rope;
+pub mod strands;
 pub mod types;
 pub mod world;
 
 /// Version of the C ABI. Bumped on any incompatible change; wrappers compare it at load.
-pub const SINEW_ABI_VERSION: u32 = 2;
+pub const SINEW_ABI_VERSION: u32 = 3;

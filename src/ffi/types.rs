@@ -204,6 +204,7 @@ impl SinewMat4 {
 /// Body kinds reported by `sinew_body_get_info`.
 pub const SINEW_BODY_CLOTH: u32 = 1;
 pub const SINEW_BODY_ROPE: u32 = 2;
+pub const SINEW_BODY_STRANDS: u32 = 3;
 
 /// What a body is made of.
 #[repr(C)]
@@ -222,6 +223,13 @@ pub struct SinewBodyInfo {
     pub pinned_count: u32,
     /// Steps rolled back because the state became non-finite.
     pub recoveries: u32,
+    /// Bumped whenever the body's triangles or vertex count change (tearing): read the
+    /// indices and vertex count again.
+    pub topology_version: u32,
+    /// 1 while LOD keeps the body frozen.
+    pub frozen: u32,
+    /// Substeps the body ran in its last step (LOD may lower them).
+    pub substeps: u32,
 }
 
 /// World counters.
@@ -355,3 +363,226 @@ impl From<WorldStats> for SinewWorldStats {
 // SinewVec3 must stay layout-compatible with glam's Vec3 so readback is a plain copy.
 const _: () = assert!(std::mem::size_of::<SinewVec3>() == 12 && std::mem::size_of::<Vec3>() == 12);
 const _: () = assert!(std::mem::size_of::<SinewMat4>() == 64);
+
+/// Four bone influences of one vertex, laid out as Unity's `BoneWeight` (weights, then bone
+/// indices), so a `BoneWeight[]` passes as it is.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SinewBoneWeight {
+    pub weight0: f32,
+    pub weight1: f32,
+    pub weight2: f32,
+    pub weight3: f32,
+    pub bone0: i32,
+    pub bone1: i32,
+    pub bone2: i32,
+    pub bone3: i32,
+}
+
+/// How a body responds to its character's motion, the wind, and strain; fill with
+/// `sinew_dynamics_default` first.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SinewDynamics {
+    /// Share of the root's motion the particles feel as world motion, [0, 1] (Unity's
+    /// `worldVelocityScale`): 1 leaves the cloth behind, 0 carries it with the root. Default 1.
+    pub world_velocity_scale: f32,
+    /// Share of the root's change of velocity the particles feel, [0, 1] (Unity's
+    /// `worldAccelerationScale`). Default 1.
+    pub world_acceleration_scale: f32,
+    /// Largest particle speed relative to the root (m/s); 0 = no limit. Default 0.
+    pub max_speed: f32,
+    /// A root that moves farther than this in one frame teleports the body with it (m);
+    /// 0 = never. Default 0.
+    pub teleport_distance: f32,
+    /// Pull of free particles towards the skinned pose (1/s). Default 0.
+    pub pose_stiffness: f32,
+    /// Multiplies the world's wind for this body. Default 1.
+    pub wind_scale: f32,
+    /// Aerodynamic drag coefficient. Default 1.
+    pub drag: f32,
+    /// Aerodynamic lift coefficient. Default 0.3.
+    pub lift: f32,
+    /// Stretch/shear constraints strained beyond 1 + this tear; 0 = never. Default 0.
+    pub tear_threshold: f32,
+}
+
+/// Level of detail; fill with `sinew_lod_default` first.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SinewLod {
+    /// Beyond this camera distance (m) the body runs `reduced_substeps`; 0 = never. Default 0.
+    pub reduce_distance: f32,
+    /// Substeps per fixed step when reduced, 1–64. Default 2.
+    pub reduced_substeps: u32,
+    /// Beyond this camera distance (m) the body freezes; 0 = never. Default 0.
+    pub freeze_distance: f32,
+    /// 1: freeze while `sinew_body_set_visible(body, 0)`. Default 1.
+    pub freeze_when_invisible: u32,
+}
+
+/// The world's wind; fill with `sinew_wind_default` first.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SinewWind {
+    /// Direction the wind blows towards (normalised). Default +X.
+    pub direction: SinewVec3,
+    /// Mean speed (m/s). Default 0 (calm).
+    pub speed: f32,
+    /// Turbulent velocity as a fraction of `speed`. Default 0.3.
+    pub turbulence: f32,
+    /// Size of turbulent eddies (m). Default 1.
+    pub turbulence_scale: f32,
+    /// How fast turbulence changes (Hz). Default 0.5.
+    pub turbulence_frequency: f32,
+    /// Gust amplitude as a fraction of `speed`. Default 0.3.
+    pub gust_strength: f32,
+    /// Gust frequency (Hz). Default 0.2.
+    pub gust_frequency: f32,
+    /// Air density (kg/m³). Default 1.2.
+    pub air_density: f32,
+}
+
+impl From<crate::body::Dynamics> for SinewDynamics {
+    fn from(d: crate::body::Dynamics) -> Self {
+        SinewDynamics {
+            world_velocity_scale: d.world_velocity_scale,
+            world_acceleration_scale: d.world_acceleration_scale,
+            max_speed: d.max_speed,
+            teleport_distance: d.teleport_distance,
+            pose_stiffness: d.pose_stiffness,
+            wind_scale: d.wind_scale,
+            drag: d.drag,
+            lift: d.lift,
+            tear_threshold: d.tear_threshold,
+        }
+    }
+}
+
+impl From<SinewDynamics> for crate::body::Dynamics {
+    fn from(d: SinewDynamics) -> Self {
+        crate::body::Dynamics {
+            world_velocity_scale: d.world_velocity_scale,
+            world_acceleration_scale: d.world_acceleration_scale,
+            max_speed: d.max_speed,
+            teleport_distance: d.teleport_distance,
+            pose_stiffness: d.pose_stiffness,
+            wind_scale: d.wind_scale,
+            drag: d.drag,
+            lift: d.lift,
+            tear_threshold: d.tear_threshold,
+        }
+    }
+}
+
+impl From<crate::body::Lod> for SinewLod {
+    fn from(l: crate::body::Lod) -> Self {
+        SinewLod {
+            reduce_distance: l.reduce_distance,
+            reduced_substeps: l.reduced_substeps,
+            freeze_distance: l.freeze_distance,
+            freeze_when_invisible: l.freeze_when_invisible as u32,
+        }
+    }
+}
+
+impl From<SinewLod> for crate::body::Lod {
+    fn from(l: SinewLod) -> Self {
+        crate::body::Lod {
+            reduce_distance: l.reduce_distance,
+            reduced_substeps: l.reduced_substeps,
+            freeze_distance: l.freeze_distance,
+            freeze_when_invisible: l.freeze_when_invisible != 0,
+        }
+    }
+}
+
+impl From<crate::wind::Wind> for SinewWind {
+    fn from(w: crate::wind::Wind) -> Self {
+        SinewWind {
+            direction: w.direction.into(),
+            speed: w.speed,
+            turbulence: w.turbulence,
+            turbulence_scale: w.turbulence_scale,
+            turbulence_frequency: w.turbulence_frequency,
+            gust_strength: w.gust_strength,
+            gust_frequency: w.gust_frequency,
+            air_density: w.air_density,
+        }
+    }
+}
+
+impl From<SinewWind> for crate::wind::Wind {
+    fn from(w: SinewWind) -> Self {
+        crate::wind::Wind {
+            direction: w.direction.into(),
+            speed: w.speed,
+            turbulence: w.turbulence,
+            turbulence_scale: w.turbulence_scale,
+            turbulence_frequency: w.turbulence_frequency,
+            gust_strength: w.gust_strength,
+            gust_frequency: w.gust_frequency,
+            air_density: w.air_density,
+        }
+    }
+}
+
+/// Hair: `strand_count` strands of `particles_per_strand` particles in one body. Either
+/// `points` (every strand's particles, strand after strand, e.g. a curled ponytail) or, when
+/// `points` is null, straight strands from `roots` along `directions`, `segment_length`
+/// apart. The first two particles of each strand are pinned to the head bone, whose current
+/// transform is `head`; move it each frame with `sinew_body_set_bone_matrices(body, &head, 1)`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct SinewStrandsDesc {
+    pub points: *const SinewVec3,
+    pub point_count: usize,
+    pub roots: *const SinewVec3,
+    pub directions: *const SinewVec3,
+    pub strand_count: usize,
+    /// ≥ 3.
+    pub particles_per_strand: u32,
+    /// Distance between particles of a straight strand (m). Default 0.02.
+    pub segment_length: f32,
+    pub head: SinewMat4,
+    pub material: SinewMaterial,
+}
+
+/// A cape hanging from the line between two shoulders, `back_offset` behind the neck,
+/// skinned to three bones (left shoulder, neck, right shoulder; their transforms now), top
+/// row pinned, geodesic tethers on.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct SinewCapeDesc {
+    pub columns: u32,
+    pub rows: u32,
+    /// Width across the shoulders (m). Default 0.5.
+    pub width: f32,
+    /// Length down the back (m). Default 0.9.
+    pub length: f32,
+    /// Distance behind the neck (m). Default 0.08.
+    pub back_offset: f32,
+    pub left_shoulder: SinewMat4,
+    pub neck: SinewMat4,
+    pub right_shoulder: SinewMat4,
+    pub material: SinewMaterial,
+}
+
+/// A skirt: a ring around the waist bone's local Y axis, skinned to it, top ring pinned,
+/// geodesic tethers on.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct SinewSkirtDesc {
+    /// Particles around the ring, ≥ 3.
+    pub columns: u32,
+    pub rows: u32,
+    /// Radius at the waist (m). Default 0.16.
+    pub radius_top: f32,
+    /// Radius at the hem (m). Default 0.3.
+    pub radius_bottom: f32,
+    /// Length down the legs (m). Default 0.45.
+    pub length: f32,
+    /// The waist bone's transform now.
+    pub waist: SinewMat4,
+    pub material: SinewMaterial,
+}

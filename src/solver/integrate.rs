@@ -1,20 +1,32 @@
 //! Prediction step: symplectic Euler on velocities, then positions.
 //!
-//! `v ← (v + h·g)·d`, `x_prev ← x`, `x ← x + h·v` for every particle with `w > 0`, where
+//! `v ← (v + h·(g + aᵢ))·d`, `x_prev ← x`, `x ← x + h·v` for every particle with `w > 0`,
+//! where `aᵢ` is an external acceleration (wind; none when the slice is empty) and
 //! `d = max(0, 1 − c·h)` applies a linear damping rate `c` (1/s). Pinned particles (`w = 0`)
 //! keep their position here; [`drive_pins`] places them.
 
 use crate::math::Vec3;
 
-pub fn integrate(x: &mut [Vec3], x_prev: &mut [Vec3], v: &mut [Vec3], w: &[f32], gravity: Vec3, damping: f32, h: f32) {
+#[allow(clippy::too_many_arguments)]
+pub fn integrate(x: &mut [Vec3], x_prev: &mut [Vec3], v: &mut [Vec3], w: &[f32], gravity: Vec3, accel: &[Vec3], damping: f32, h: f32) {
     let d = (1.0 - damping * h).max(0.0);
     let dv = gravity * h;
-    for i in 0..x.len() {
-        x_prev[i] = x[i];
-        if w[i] > 0.0 {
-            let vi = (v[i] + dv) * d;
-            v[i] = vi;
-            x[i] += vi * h;
+    x_prev.copy_from_slice(x);
+    if accel.is_empty() {
+        for i in 0..x.len() {
+            if w[i] > 0.0 {
+                let vi = (v[i] + dv) * d;
+                v[i] = vi;
+                x[i] += vi * h;
+            }
+        }
+    } else {
+        for i in 0..x.len() {
+            if w[i] > 0.0 {
+                let vi = (v[i] + dv + accel[i] * h) * d;
+                v[i] = vi;
+                x[i] += vi * h;
+            }
         }
     }
 }

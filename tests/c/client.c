@@ -3,6 +3,9 @@
  *
  * It builds one scene (a grid cloth, a seam-split mesh cloth, a rope), steps it, reads it
  * back, drives pins, teleports, steps asynchronously, and then provokes every error class.
+ * Colliders get worlds of their own (shapes moved every frame, a drape over a sphere, layers,
+ * teleport, collision pairs), checked against the shapes' geometry, and their bad input
+ * goes to the scene's world like every other failing call.
  * After each failing call it checks the code, that sinew_last_error_message() names it,
  * that the scene is exactly as it was before the call, and that the world still steps.
  *
@@ -235,6 +238,8 @@ static void abi_and_defaults(void) {
     SinewClothGridDesc gd;
     SinewClothMeshDesc md;
     SinewRopeDesc rd;
+    SinewColliderDesc cd;
+    SinewMat4 identity;
     const char *msg = sinew_last_error_message();
 
     printf("-- ABI version and descriptor defaults\n");
@@ -252,6 +257,15 @@ static void abi_and_defaults(void) {
     CHECK(near(m.particle_mass, 0.01f, 1e-9f) && m.gravity_scale == 1.0f, "material default mass 0.01 kg, gravity scale 1");
     CHECK(m.stretch_compliance == 0.0f && m.shear_compliance == 0.0f, "material default stretch and shear are rigid (compliance 0)");
     CHECK(m.damping >= 0.0f && m.bend_compliance >= 0.0f && isfinite(m.damping) && isfinite(m.bend_compliance), "material default damping and bend compliance are finite and >= 0");
+    CHECK(m.collision_mask == 0xFFFFFFFFu && m.self_collision == 0, "material default meets colliders on every layer, no self-collision");
+    CHECK(m.thickness > 0.0f && m.static_friction >= 0.0f && m.kinetic_friction >= 0.0f && isfinite(m.thickness) && isfinite(m.static_friction) && isfinite(m.kinetic_friction), "material default thickness > 0, frictions finite and >= 0");
+
+    OK(sinew_collider_desc_default(&cd));
+    CHECK(cd.shape == SINEW_SHAPE_SPHERE && near(cd.radius, 0.1f, 1e-9f) && cd.layers == 1, "collider default: a 0.1 m sphere on layer 1");
+    memset(&identity, 0, sizeof identity);
+    identity.m[0] = identity.m[5] = identity.m[10] = identity.m[15] = 1.0f;
+    CHECK(memcmp(&cd.transform, &identity, sizeof identity) == 0, "collider default transform is the identity");
+    CHECK(cd.half_height > 0.0f && cd.radius0 > 0.0f && cd.radius1 > 0.0f && cd.half_extents.x > 0.0f && cd.half_extents.y > 0.0f && cd.half_extents.z > 0.0f, "collider default capsule and box sizes are valid (> 0)");
 
     OK(sinew_cloth_grid_desc_default(&gd));
     CHECK(gd.columns == 16 && gd.rows == 16 && near(gd.spacing, 0.1f, 1e-9f), "grid default 16 x 16, spacing 0.1");
@@ -995,6 +1009,613 @@ static void handles(void) {
     FAILS(SINEW_INVALID_HANDLE, sinew_body_destroy(temp));
 }
 
+/* ---- colliders ---------------------------------------------------------------------- */
+
+/* Column-major 4 x 4 helpers: element (row r, column c) is m[c * 4 + r]. */
+static SinewMat4 mat_identity(void) {
+    SinewMat4 m;
+    memset(&m, 0, sizeof m);
+    m.m[0] = m.m[5] = m.m[10] = m.m[15] = 1.0f;
+    return m;
+}
+
+static SinewMat4 mat_translate(float x, float y, float z) {
+    SinewMat4 m = mat_identity();
+    m.m[12] = x;
+    m.m[13] = y;
+    m.m[14] = z;
+    return m;
+}
+
+/* Rotation by `degrees` about the X (0), Y (1) or Z (2) axis. */
+static SinewMat4 mat_rotate(int axis, float degrees) {
+    SinewMat4 m = mat_identity();
+    float a = degrees * 3.14159265358979f / 180.0f;
+    float c = cosf(a), s = sinf(a);
+    int i = (axis + 1) % 3, j = (axis + 2) % 3; /* the plane rotated: i -> j */
+    m.m[i * 4 + i] = c;
+    m.m[i * 4 + j] = s;
+    m.m[j * 4 + i] = -s;
+    m.m[j * 4 + j] = c;
+    return m;
+}
+
+static SinewMat4 mat_scale(float s) {
+    SinewMat4 m = mat_identity();
+    m.m[0] = m.m[5] = m.m[10] = s;
+    return m;
+}
+
+/* a * b: b applies first. */
+static SinewMat4 mat_mul(SinewMat4 a, SinewMat4 b) {
+    SinewMat4 r;
+    int row, col, k;
+    for (col = 0; col < 4; col++) {
+        for (row = 0; row < 4; row++) {
+            float sum = 0.0f;
+            for (k = 0; k < 4; k++) sum += a.m[k * 4 + row] * b.m[col * 4 + k];
+            r.m[col * 4 + row] = sum;
+        }
+    }
+    return r;
+}
+
+static float dot3(SinewVec3 a, SinewVec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+
+static SinewVec3 column3(const SinewMat4 *m, int c) { return v3(m->m[c * 4], m->m[c * 4 + 1], m->m[c * 4 + 2]); }
+
+/* `p` in the local frame of `m` (rotation, uniform scale s, translation t): R^T (p - t) / s.
+ * The columns are s times R's, so (column . d) / s^2 is the local coordinate. */
+static SinewVec3 to_local(const SinewMat4 *m, SinewVec3 p, float *out_scale) {
+    SinewVec3 t = column3(m, 3), d = v3(p.x - t.x, p.y - t.y, p.z - t.z);
+    float s2 = dot3(column3(m, 0), column3(m, 0));
+    *out_scale = sqrtf(s2);
+    return v3(dot3(column3(m, 0), d) / s2, dot3(column3(m, 1), d) / s2, dot3(column3(m, 2), d) / s2);
+}
+
+/* Signed distance (m) from `p` to the surface of the collider `d` placed at `m`, computed
+ * here from the shape's definition in sinew.h, not from the library's own formulas. */
+static float shape_distance(const SinewColliderDesc *d, const SinewMat4 *m, SinewVec3 p) {
+    float s, dist = 0.0f;
+    SinewVec3 q = to_local(m, p, &s);
+    switch (d->shape) {
+    case SINEW_SHAPE_SPHERE:
+        dist = length3(q) - d->radius;
+        break;
+    case SINEW_SHAPE_CAPSULE: {
+        /* A tapered capsule is the union of the spheres along its axis whose radius runs
+         * linearly from radius0 to radius1: brute force over 2001 of them. */
+        int k;
+        dist = INFINITY;
+        for (k = 0; k <= 2000; k++) {
+            float t = (float)k / 2000.0f;
+            float y = -d->half_height + 2.0f * d->half_height * t;
+            float e = length3(v3(q.x, q.y - y, q.z)) - (d->radius0 + (d->radius1 - d->radius0) * t);
+            if (e < dist) dist = e;
+        }
+        break;
+    }
+    case SINEW_SHAPE_PLANE:
+        dist = q.y;
+        break;
+    case SINEW_SHAPE_BOX: {
+        SinewVec3 e = v3(fabsf(q.x) - d->half_extents.x, fabsf(q.y) - d->half_extents.y, fabsf(q.z) - d->half_extents.z);
+        float inside = fmaxf(e.x, fmaxf(e.y, e.z));
+        dist = length3(v3(fmaxf(e.x, 0.0f), fmaxf(e.y, 0.0f), fmaxf(e.z, 0.0f))) + fminf(inside, 0.0f);
+        break;
+    }
+    }
+    return s * dist;
+}
+
+/* Smallest signed distance of any of `n` points to the collider. */
+static float closest_to_shape(const SinewColliderDesc *d, const SinewMat4 *m, const SinewVec3 *p, int n) {
+    float best = INFINITY;
+    int i;
+    for (i = 0; i < n; i++) {
+        float e = shape_distance(d, m, p[i]);
+        if (e < best) best = e;
+    }
+    return best;
+}
+
+static float lowest_y(const SinewVec3 *p, int n) {
+    float y = INFINITY;
+    int i;
+    for (i = 0; i < n; i++) y = fminf(y, p[i].y);
+    return y;
+}
+
+/* A world for one collision experiment: newest state on readback (no interpolation), so
+ * that what is read is exactly what the colliders were checked against. */
+static SinewWorld collision_world(SinewVec3 gravity) {
+    SinewWorldDesc wd;
+    SinewWorld w;
+    OK(sinew_world_desc_default(&wd));
+    wd.thread_count = 2;
+    wd.interpolate = 0;
+    wd.gravity = gravity;
+    OK(sinew_world_create(&wd, &w));
+    return w;
+}
+
+static SinewColliderDesc collider_desc(uint32_t shape) {
+    SinewColliderDesc cd;
+    OK(sinew_collider_desc_default(&cd));
+    cd.shape = shape;
+    return cd;
+}
+
+/* An unpinned 8 x 8 cloth, 5 cm spacing, centred on `origin`. */
+static SinewClothGridDesc free_cloth(SinewVec3 origin) {
+    SinewClothGridDesc gd;
+    OK(sinew_cloth_grid_desc_default(&gd));
+    gd.columns = 8;
+    gd.rows = 8;
+    gd.spacing = 0.05f;
+    gd.origin = origin;
+    gd.pin_mode = SINEW_PIN_NONE;
+    gd.material.damping = 0.5f;
+    return gd;
+}
+
+enum { SHAPE_COUNT = 4, SHAPE_FRAMES = 90, SHAPE_CLOTH = 64 };
+
+/* Where shape k is at frame f: each turns about Y and drifts, the capsule lies along X at
+ * 1.25 x scale, the plane rises 1 mm per frame. */
+static SinewMat4 shape_pose(int k, int f) {
+    float x = -1.5f + (float)k, turn = 2.0f * (float)f, drift = 0.002f * (float)f;
+    switch (k) {
+    case 0: return mat_mul(mat_translate(x + drift, 0.0f, 0.0f), mat_rotate(1, turn));
+    case 1: return mat_mul(mat_translate(x + drift, 0.0f, 0.0f), mat_mul(mat_rotate(1, turn), mat_mul(mat_rotate(2, 90.0f), mat_scale(1.25f))));
+    case 2: return mat_mul(mat_translate(x, -0.2f + 0.001f * (float)f, 0.0f), mat_rotate(1, turn));
+    default: return mat_mul(mat_translate(x + drift, 0.0f, 0.0f), mat_rotate(1, turn));
+    }
+}
+
+static void moving_shapes(void) {
+    static const char *names[SHAPE_COUNT] = {"sphere", "tapered capsule (scaled 1.25)", "plane", "box"};
+    SinewWorld w = collision_world(v3(0.0f, -9.81f, 0.0f));
+    SinewColliderDesc desc[SHAPE_COUNT];
+    SinewCollider shape[SHAPE_COUNT];
+    SinewBody cloth[SHAPE_COUNT];
+    SinewClothGridDesc gd;
+    SinewMat4 pose;
+    SinewVec3 p[SHAPE_CLOTH];
+    float worst[SHAPE_COUNT], last[SHAPE_COUNT], thickness;
+    char label[256];
+    int k, f, ok;
+
+    printf("-- colliders: sphere, tapered capsule, plane, box moved every frame\n");
+    desc[0] = collider_desc(SINEW_SHAPE_SPHERE);
+    desc[0].radius = 0.15f;
+    desc[1] = collider_desc(SINEW_SHAPE_CAPSULE);
+    desc[1].half_height = 0.16f;
+    desc[1].radius0 = 0.1f;
+    desc[1].radius1 = 0.05f;
+    desc[2] = collider_desc(SINEW_SHAPE_PLANE);
+    desc[3] = collider_desc(SINEW_SHAPE_BOX);
+    desc[3].half_extents = v3(0.1f, 0.05f, 0.08f);
+    for (k = 0; k < SHAPE_COUNT; k++) {
+        desc[k].transform = shape_pose(k, 0);
+        shape[k].id = 0;
+        OK(sinew_collider_create(w, &desc[k], &shape[k]));
+        gd = free_cloth(v3(-1.5f + (float)k, 0.3f, 0.0f));
+        OK(sinew_cloth_create_grid(w, &gd, &cloth[k]));
+        worst[k] = INFINITY;
+    }
+    thickness = gd.material.thickness;
+    CHECK(shape[0].id != 0 && shape[1].id != 0 && shape[2].id != 0 && shape[3].id != 0, "collider handles are nonzero");
+    CHECK(shape[0].id != shape[1].id && shape[1].id != shape[2].id && shape[2].id != shape[3].id && shape[0].id != shape[3].id, "collider handles are distinct");
+
+    for (ok = 1, f = 1; f <= SHAPE_FRAMES && ok; f++) {
+        for (k = 0; k < SHAPE_COUNT; k++) {
+            pose = shape_pose(k, f);
+            ok = ok && sinew_collider_set_transform(shape[k], &pose) == SINEW_OK;
+        }
+        ok = ok && sinew_world_step(w, FRAME) == SINEW_OK;
+        for (k = 0; k < SHAPE_COUNT && ok; k++) {
+            pose = shape_pose(k, f);
+            ok = sinew_body_read_positions(cloth[k], p, SHAPE_CLOTH) == SINEW_OK;
+            last[k] = closest_to_shape(&desc[k], &pose, p, SHAPE_CLOTH);
+            worst[k] = fminf(worst[k], last[k]);
+        }
+    }
+    CHECK(ok, "90 frames: sinew_collider_set_transform on all four (turning about Y, drifting), then sinew_world_step");
+    for (k = 0; k < SHAPE_COUNT; k++) {
+        snprintf(label, sizeof label, "%s: no particle centre came closer than thickness - 1 mm to its surface (closest %.4f m)", names[k], (double)worst[k]);
+        CHECK(worst[k] >= thickness - 1e-3f, label);
+        snprintf(label, sizeof label, "%s: the cloth rests on it at the end (%.4f m from its surface)", names[k], (double)last[k]);
+        CHECK(last[k] < thickness + 0.01f, label);
+    }
+    for (k = 0; k < SHAPE_COUNT; k++) OK(sinew_collider_destroy(shape[k]));
+    OK(sinew_world_step(w, FRAME));
+    OK(sinew_world_destroy(w));
+}
+
+enum { DRAPE_SIDE = 16, DRAPE_VERTICES = DRAPE_SIDE * DRAPE_SIDE };
+
+/* Closest particle centre of the drape to the sphere's centre. */
+static float drape_closest(SinewBody cloth, SinewVec3 centre) {
+    SinewVec3 p[DRAPE_VERTICES];
+    float best = INFINITY;
+    int i;
+    if (sinew_body_read_positions(cloth, p, DRAPE_VERTICES) != SINEW_OK) return -1.0f;
+    for (i = 0; i < DRAPE_VERTICES; i++) best = fminf(best, length3(v3(p[i].x - centre.x, p[i].y - centre.y, p[i].z - centre.z)));
+    return best;
+}
+
+/* Steps `frames` frames; returns the closest approach to `centre` over all of them, or -1
+ * if a call failed. */
+static float drape_frames(SinewWorld w, SinewBody cloth, SinewVec3 centre, int frames) {
+    float closest = INFINITY;
+    int f;
+    for (f = 0; f < frames; f++) {
+        if (sinew_world_step(w, FRAME) != SINEW_OK) return -1.0f;
+        closest = fminf(closest, drape_closest(cloth, centre));
+    }
+    return closest;
+}
+
+static void sphere_drape(void) {
+    SinewWorld w = collision_world(v3(0.0f, -9.81f, 0.0f));
+    SinewColliderDesc sd = collider_desc(SINEW_SHAPE_SPHERE), bd = collider_desc(SINEW_SHAPE_BOX);
+    SinewCollider sphere, box;
+    SinewClothGridDesc gd = free_cloth(v3(0.0f, 0.45f, 0.0f));
+    SinewBody cloth;
+    SinewMat4 m;
+    SinewVec3 centre = v3(0.0f, 0.0f, 0.0f), p[DRAPE_VERTICES];
+    const float radius = 0.3f;
+    float closest, limit, thickness = gd.material.thickness;
+    char label[256];
+
+    printf("-- colliders: a cloth draped over a sphere\n");
+    sd.radius = radius;
+    sd.transform = mat_translate(centre.x, centre.y, centre.z);
+    OK(sinew_collider_create(w, &sd, &sphere));
+    gd.columns = DRAPE_SIDE;
+    gd.rows = DRAPE_SIDE;
+    OK(sinew_cloth_create_grid(w, &gd, &cloth));
+    limit = radius + thickness - 1e-3f;
+    closest = drape_frames(w, cloth, centre, 120);
+    snprintf(label, sizeof label, "120 frames: no particle centre closer than radius + thickness - 1 mm (%.4f) to the centre (closest %.4f)", (double)limit, (double)closest);
+    CHECK(closest >= limit, label);
+    closest = drape_closest(cloth, centre);
+    snprintf(label, sizeof label, "the drape lies on the sphere: closest centre %.4f m, within 1 cm of radius + thickness", (double)closest);
+    CHECK(closest < radius + thickness + 0.01f, label);
+
+    /* Refused moves leave the sphere where it was: the drape still rests on it. */
+    m = mat_translate(0.0f, NAN, 0.0f);
+    FAILS_ONLY(SINEW_NON_FINITE, sinew_collider_set_transform(sphere, &m));
+    m = mat_translate(INFINITY, 0.0f, 0.0f);
+    FAILS_ONLY(SINEW_NON_FINITE, sinew_collider_teleport(sphere, &m));
+    m = mat_translate(0.0f, -1.0f, 0.0f);
+    m.m[5] = 0.5f; /* squashed in Y: a non-uniform scale */
+    FAILS_ONLY(SINEW_INVALID_ARGUMENT, sinew_collider_set_transform(sphere, &m));
+    FAILS_ONLY(SINEW_INVALID_ARGUMENT, sinew_collider_teleport(sphere, &m));
+    closest = drape_frames(w, cloth, centre, 30);
+    CHECK(closest >= limit && closest < radius + thickness + 0.01f, "after the refused transforms the world steps and the drape still rests on the unmoved sphere");
+
+    /* A second collider is left for sinew_world_destroy to free. */
+    bd.transform = mat_translate(5.0f, 0.0f, 0.0f);
+    OK(sinew_collider_create(w, &bd, &box));
+
+    /* Destroyed, the sphere no longer holds the cloth. */
+    OK(sinew_collider_destroy(sphere));
+    OK(sinew_world_step(w, FRAME));
+    CHECK(drape_frames(w, cloth, centre, 30) >= 0.0f, "stepping after sinew_collider_destroy is fine");
+    OK(sinew_body_read_positions(cloth, p, DRAPE_VERTICES));
+    CHECK(lowest_y(p, DRAPE_VERTICES) < -radius - 0.5f, "with the sphere destroyed, the cloth falls through where it was");
+    FAILS_ONLY(SINEW_INVALID_HANDLE, sinew_collider_destroy(sphere));
+    m = mat_identity();
+    FAILS_ONLY(SINEW_INVALID_HANDLE, sinew_collider_set_transform(sphere, &m));
+    FAILS_ONLY(SINEW_INVALID_HANDLE, sinew_collider_teleport(sphere, &m));
+    FAILS_ONLY(SINEW_INVALID_HANDLE, sinew_collider_set_layers(sphere, 1));
+    OK(sinew_world_step(w, FRAME));
+    OK(sinew_world_destroy(w));
+    FAILS_ONLY(SINEW_INVALID_HANDLE, sinew_collider_set_layers(box, 1));
+    FAILS_ONLY(SINEW_INVALID_HANDLE, sinew_collider_destroy(box));
+}
+
+/* Lowest particle of a 4 x 4 cloth with collision_mask 1 after one second over a plane at
+ * y = -0.5 created on `layers`, then moved to `new_layers` (0: left alone). */
+static float fall_onto_plane(uint32_t layers, uint32_t new_layers) {
+    SinewWorld w = collision_world(v3(0.0f, -9.81f, 0.0f));
+    SinewColliderDesc cd = collider_desc(SINEW_SHAPE_PLANE);
+    SinewClothGridDesc gd = free_cloth(v3(0.0f, 0.0f, 0.0f));
+    SinewCollider plane;
+    SinewBody cloth;
+    SinewVec3 p[16];
+    int f, ok;
+
+    cd.layers = layers;
+    cd.transform = mat_translate(0.0f, -0.5f, 0.0f);
+    OK(sinew_collider_create(w, &cd, &plane));
+    if (new_layers != 0) OK(sinew_collider_set_layers(plane, new_layers));
+    gd.columns = 4;
+    gd.rows = 4;
+    gd.material.collision_mask = 1;
+    OK(sinew_cloth_create_grid(w, &gd, &cloth));
+    for (ok = 1, f = 0; f < 60; f++) ok = ok && sinew_world_step(w, FRAME) == SINEW_OK;
+    CHECK(ok, "60 frames stepped");
+    OK(sinew_body_read_positions(cloth, p, 16));
+    OK(sinew_world_destroy(w));
+    return lowest_y(p, 16);
+}
+
+static void collider_layers(void) {
+    printf("-- colliders: layers and collision_mask\n");
+    CHECK(fall_onto_plane(1, 0) > -0.5f, "a body with collision_mask 1 is held by a plane on layer 1");
+    CHECK(fall_onto_plane(2, 0) < -1.0f, "a body with collision_mask 1 falls past a plane on layer 2");
+    CHECK(fall_onto_plane(2, 3) > -0.5f, "sinew_collider_set_layers(plane, 3): layer 2 plane moved onto layers 1|2 holds it");
+    CHECK(fall_onto_plane(1, 2) < -1.0f, "sinew_collider_set_layers(plane, 2): layer 1 plane moved to layer 2 no longer holds it");
+}
+
+/* Largest distance any particle of a flat, weightless 8 x 8 cloth moves in one frame while a
+ * sphere goes from 0.5 m below it to 0.5 m above, by set_transform (swept) or teleport. */
+static float sphere_through_cloth(int teleport) {
+    SinewWorld w = collision_world(v3(0.0f, 0.0f, 0.0f));
+    SinewColliderDesc cd = collider_desc(SINEW_SHAPE_SPHERE);
+    SinewClothGridDesc gd = free_cloth(v3(0.0f, 0.0f, 0.0f));
+    SinewCollider sphere;
+    SinewBody cloth;
+    SinewMat4 above = mat_translate(0.0f, 0.5f, 0.0f);
+    SinewVec3 before[64], after[64];
+    float moved;
+
+    cd.transform = mat_translate(0.0f, -0.5f, 0.0f);
+    OK(sinew_collider_create(w, &cd, &sphere));
+    OK(sinew_cloth_create_grid(w, &gd, &cloth));
+    OK(sinew_world_step(w, FRAME));
+    OK(sinew_body_read_positions(cloth, before, 64));
+    if (teleport) {
+        OK(sinew_collider_teleport(sphere, &above));
+    } else {
+        OK(sinew_collider_set_transform(sphere, &above));
+    }
+    OK(sinew_world_step(w, FRAME));
+    OK(sinew_world_step(w, FRAME));
+    OK(sinew_body_read_positions(cloth, after, 64));
+    moved = largest_move(before, after, 64);
+    OK(sinew_world_destroy(w));
+    return moved;
+}
+
+static void collider_teleport(void) {
+    float swept, jumped;
+    char label[256];
+
+    printf("-- colliders: set_transform sweeps, teleport jumps\n");
+    swept = sphere_through_cloth(0);
+    jumped = sphere_through_cloth(1);
+    snprintf(label, sizeof label, "set_transform through a cloth sweeps the sphere through it: the cloth is pushed (%.4f m)", (double)swept);
+    CHECK(swept > 0.05f, label);
+    snprintf(label, sizeof label, "sinew_collider_teleport across it touches nothing on the way (%.2g m)", (double)jumped);
+    CHECK(jumped < 1e-5f, label);
+}
+
+/* A 6 x 6 cloth dropped onto a 10 x 10 hammock (corners pinned), paired or not. Gives the
+ * closest distance between particles of the two over 90 frames and the lowest particle of
+ * the upper cloth at the end. Contact is between particles, so thickness 0.02 (contact at
+ * 0.04 m) keeps a particle from slipping through the middle of a 5 cm square of the other
+ * cloth (0.035 m from its corners); at 0.01 it would pass between them. */
+static void drop_on_hammock(uint32_t paired, float *out_closest, float *out_lowest) {
+    SinewWorld w = collision_world(v3(0.0f, -9.81f, 0.0f));
+    SinewClothGridDesc gd = free_cloth(v3(0.0f, 0.0f, 0.0f));
+    SinewBody lower, upper;
+    SinewVec3 a[100], b[36];
+    const uint32_t corners[4] = {0, 9, 90, 99};
+    float closest = INFINITY;
+    int f, i, j, ok;
+
+    gd.columns = 10;
+    gd.rows = 10;
+    gd.pin_mode = SINEW_PIN_LIST;
+    gd.pin_indices = corners;
+    gd.pin_count = 4;
+    gd.material.thickness = 0.02f;
+    gd.material.damping = 0.3f;
+    OK(sinew_cloth_create_grid(w, &gd, &lower));
+    gd.columns = 6;
+    gd.rows = 6;
+    gd.pin_mode = SINEW_PIN_NONE;
+    gd.pin_indices = NULL;
+    gd.pin_count = 0;
+    gd.origin = v3(0.0f, 0.1f, 0.0f);
+    OK(sinew_cloth_create_grid(w, &gd, &upper));
+    if (paired) {
+        OK(sinew_body_set_collision_pair(lower, upper, 1));
+        OK(sinew_body_set_collision_pair(upper, lower, 1)); /* either order, twice: harmless */
+    } else {
+        OK(sinew_body_set_collision_pair(lower, upper, 1));
+        OK(sinew_body_set_collision_pair(upper, lower, 0)); /* and off again */
+    }
+    for (ok = 1, f = 0; f < 90 && ok; f++) {
+        ok = sinew_world_step(w, FRAME) == SINEW_OK && sinew_body_read_positions(lower, a, 100) == SINEW_OK &&
+             sinew_body_read_positions(upper, b, 36) == SINEW_OK;
+        for (i = 0; i < 100; i++) {
+            for (j = 0; j < 36; j++) closest = fminf(closest, length3(v3(a[i].x - b[j].x, a[i].y - b[j].y, a[i].z - b[j].z)));
+        }
+    }
+    CHECK(ok, "90 frames stepped and read");
+    OK(sinew_world_destroy(w));
+    *out_closest = closest;
+    *out_lowest = lowest_y(b, 36);
+}
+
+static void collision_pairs(void) {
+    float closest, lowest;
+    char label[256];
+
+    printf("-- sinew_body_set_collision_pair\n");
+    drop_on_hammock(1, &closest, &lowest);
+    snprintf(label, sizeof label, "paired cloths stay 0.9 x (thickness + thickness) apart in every frame (closest %.4f m)", (double)closest);
+    CHECK(closest >= 0.9f * 0.04f, label);
+    snprintf(label, sizeof label, "the paired upper cloth lies in the hammock (lowest y %.3f)", (double)lowest);
+    CHECK(lowest > -0.2f, label);
+    drop_on_hammock(0, &closest, &lowest);
+    snprintf(label, sizeof label, "unpaired (pair turned off again) the upper cloth falls through (lowest y %.2f)", (double)lowest);
+    CHECK(lowest < -0.5f, label);
+}
+
+static SinewCollider collider_from_id(uint64_t id) {
+    SinewCollider c;
+    c.id = id;
+    return c;
+}
+
+/* Every way of getting a collider call wrong, against the scene's world: each must leave
+ * the scene as it was and the world stepping. */
+static void collider_errors(void) {
+    SinewWorld world = g_scene.world, other;
+    SinewBody grid = g_scene.body[0], foreign, as_body;
+    SinewColliderDesc cd;
+    SinewCollider probe, fresh, c_out;
+    SinewWorldDesc wd;
+    SinewRopeDesc rd = rope_desc();
+    SinewMaterial mat;
+    SinewMat4 m, far_below = mat_translate(0.0f, -100.0f, 0.0f);
+    const char *msg;
+
+    printf("-- colliders: bad input\n");
+    /* A collider far below the scene: it touches nothing there. */
+    cd = collider_desc(SINEW_SHAPE_SPHERE);
+    cd.transform = far_below;
+    OK(sinew_collider_create(world, &cd, &probe));
+
+    c_out.id = 12345;
+    FAILS(SINEW_NULL_POINTER, sinew_collider_desc_default(NULL));
+    FAILS(SINEW_NULL_POINTER, sinew_collider_create(world, NULL, &c_out));
+    FAILS(SINEW_NULL_POINTER, sinew_collider_create(world, &cd, NULL));
+    FAILS(SINEW_NULL_POINTER, sinew_collider_set_transform(probe, NULL));
+    FAILS(SINEW_NULL_POINTER, sinew_collider_teleport(probe, NULL));
+
+    cd = collider_desc(SINEW_SHAPE_SPHERE);
+    cd.radius = 0.0f;
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_collider_create(world, &cd, &c_out));
+    cd.radius = -0.1f;
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_collider_create(world, &cd, &c_out));
+    cd.radius = NAN;
+    FAILS(SINEW_NON_FINITE, sinew_collider_create(world, &cd, &c_out));
+    cd = collider_desc(SINEW_SHAPE_CAPSULE);
+    cd.radius0 = 0.0f;
+    cd.radius1 = 0.0f;
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_collider_create(world, &cd, &c_out));
+    cd.radius1 = -0.1f;
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_collider_create(world, &cd, &c_out));
+    cd = collider_desc(SINEW_SHAPE_CAPSULE);
+    cd.radius0 = 0.0f; /* a cone to a point is fine */
+    OK(sinew_collider_create(world, &cd, &fresh));
+    OK(sinew_collider_destroy(fresh));
+    cd = collider_desc(SINEW_SHAPE_BOX);
+    cd.half_extents = v3(0.1f, -0.1f, 0.1f);
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_collider_create(world, &cd, &c_out));
+    cd = collider_desc(42);
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_collider_create(world, &cd, &c_out));
+    cd = collider_desc(0);
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_collider_create(world, &cd, &c_out));
+
+    cd = collider_desc(SINEW_SHAPE_SPHERE);
+    cd.transform.m[13] = NAN;
+    FAILS(SINEW_NON_FINITE, sinew_collider_create(world, &cd, &c_out));
+    m = far_below;
+    m.m[0] = INFINITY;
+    FAILS(SINEW_NON_FINITE, sinew_collider_set_transform(probe, &m));
+    FAILS(SINEW_NON_FINITE, sinew_collider_teleport(probe, &m));
+    cd = collider_desc(SINEW_SHAPE_SPHERE);
+    cd.transform.m[5] = 2.0f; /* stretched along Y */
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_collider_create(world, &cd, &c_out));
+    msg = sinew_last_error_message();
+    CHECK(strstr(msg, "non-uniform") != NULL, "the message says the scale is non-uniform");
+    m = mat_mul(far_below, mat_scale(2.0f));
+    m.m[10] = 1.0f;
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_collider_set_transform(probe, &m));
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_collider_teleport(probe, &m));
+    m = far_below;
+    m.m[0] = -1.0f; /* a mirror */
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_collider_set_transform(probe, &m));
+    m = far_below;
+    m.m[3] = 0.5f; /* a projective row */
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_collider_set_transform(probe, &m));
+    CHECK(c_out.id == 12345, "failed collider creates leave the out-pointer alone");
+    /* A uniform scale and a rotation are accepted. */
+    m = mat_mul(far_below, mat_mul(mat_rotate(0, 30.0f), mat_scale(2.0f)));
+    OK(sinew_collider_set_transform(probe, &m));
+    OK(sinew_collider_teleport(probe, &m));
+    OK(sinew_world_step(world, FRAME));
+
+    printf("-- colliders: material collision fields\n");
+    OK(sinew_material_default(&mat));
+    mat.thickness = -0.01f;
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_body_set_material(grid, &mat));
+    OK(sinew_material_default(&mat));
+    mat.static_friction = -1.0f;
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_body_set_material(grid, &mat));
+    OK(sinew_material_default(&mat));
+    mat.kinetic_friction = NAN;
+    FAILS(SINEW_NON_FINITE, sinew_body_set_material(grid, &mat));
+
+    printf("-- colliders: handles\n");
+    FAILS(SINEW_INVALID_HANDLE, sinew_collider_set_transform(collider_from_id(grid.id), &far_below));
+    FAILS(SINEW_INVALID_HANDLE, sinew_collider_teleport(collider_from_id(grid.id), &far_below));
+    FAILS(SINEW_INVALID_HANDLE, sinew_collider_set_layers(collider_from_id(grid.id), 1));
+    FAILS(SINEW_INVALID_HANDLE, sinew_collider_destroy(collider_from_id(grid.id)));
+    FAILS(SINEW_INVALID_HANDLE, sinew_collider_destroy(collider_from_id(world.id)));
+    FAILS(SINEW_INVALID_HANDLE, sinew_collider_destroy(collider_from_id(0)));
+    as_body.id = probe.id;
+    FAILS(SINEW_INVALID_HANDLE, sinew_body_destroy(as_body));
+    FAILS(SINEW_INVALID_HANDLE, sinew_body_set_collision_pair(grid, as_body, 1));
+
+    printf("-- colliders: collision pairs\n");
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_body_set_collision_pair(grid, grid, 1));
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_body_set_collision_pair(grid, grid, 0));
+    OK(sinew_world_desc_default(&wd));
+    wd.thread_count = 1;
+    OK(sinew_world_create(&wd, &other));
+    rd.pin_count = 0;
+    OK(sinew_rope_create(other, &rd, &foreign));
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_body_set_collision_pair(grid, foreign, 1));
+    cd = collider_desc(SINEW_SHAPE_SPHERE);
+    OK(sinew_collider_create(other, &cd, &fresh));
+    OK(sinew_world_destroy(other));
+    FAILS(SINEW_INVALID_HANDLE, sinew_collider_create(other, &cd, &c_out));
+    FAILS(SINEW_INVALID_HANDLE, sinew_collider_set_transform(fresh, &far_below));
+    FAILS(SINEW_INVALID_HANDLE, sinew_collider_destroy(fresh));
+
+    printf("-- colliders: during an asynchronous step\n");
+    OK(sinew_world_step_begin(world, FRAME));
+    FAILS_ONLY(SINEW_BUSY, sinew_collider_create(world, &cd, &c_out));
+    FAILS_ONLY(SINEW_BUSY, sinew_collider_set_transform(probe, &far_below));
+    FAILS_ONLY(SINEW_BUSY, sinew_collider_teleport(probe, &far_below));
+    FAILS_ONLY(SINEW_BUSY, sinew_collider_set_layers(probe, 2));
+    FAILS_ONLY(SINEW_BUSY, sinew_collider_destroy(probe));
+    OK(sinew_world_step_end(world));
+    CHECK(c_out.id == 12345, "a refused create during the step made no collider");
+
+    printf("-- colliders: destroy\n");
+    OK(sinew_collider_set_layers(probe, 2)); /* the refused destroy left it alive */
+    OK(sinew_collider_destroy(probe));
+    OK(sinew_world_step(world, FRAME));
+    FAILS(SINEW_INVALID_HANDLE, sinew_collider_destroy(probe));
+    FAILS(SINEW_INVALID_HANDLE, sinew_collider_set_transform(probe, &far_below));
+    cd = collider_desc(SINEW_SHAPE_SPHERE);
+    cd.transform = far_below;
+    OK(sinew_collider_create(world, &cd, &fresh)); /* may reuse the slot, with a new serial */
+    FAILS(SINEW_INVALID_HANDLE, sinew_collider_set_layers(probe, 1));
+    OK(sinew_collider_set_layers(fresh, 1));
+    OK(sinew_collider_destroy(fresh));
+    OK(sinew_world_step(world, FRAME));
+}
+
+static void colliders(void) {
+    moving_shapes();
+    sphere_drape();
+    collider_layers();
+    collider_teleport();
+    collision_pairs();
+    collider_errors();
+}
+
 /* ---- teardown ----------------------------------------------------------------------- */
 
 static void teardown(void) {
@@ -1028,6 +1649,7 @@ int main(void) {
     async_step();
     errors();
     handles();
+    colliders();
     teardown();
     printf("c-client: all %d checks passed\n", g_passed);
     return 0;

@@ -65,11 +65,11 @@ impl DistanceConstraints {
         }
     }
 
-    /// Largest `|length / rest − 1|` over all constraints with a nonzero rest length.
-    pub fn max_stretch(&self, x: &[Vec3]) -> f32 {
+    /// Largest `|length / (rest·scale) − 1|` over all constraints with a nonzero rest length.
+    pub fn max_stretch(&self, x: &[Vec3], scale: f32) -> f32 {
         let mut worst = 0.0f32;
         for i in 0..self.len() {
-            let rest = self.rest[i];
+            let rest = self.rest[i] * scale;
             if rest > LENGTH_EPSILON {
                 let len = (x[self.b[i] as usize] - x[self.a[i] as usize]).length();
                 worst = worst.max((len / rest - 1.0).abs());
@@ -79,7 +79,8 @@ impl DistanceConstraints {
     }
 }
 
-/// Projects constraints `range` once, in order. `alpha_tilde[kind]` is `α/h²` per class.
+/// Projects constraints `range` once, in order. `alpha_tilde[kind]` is `α/h²` per class;
+/// rest lengths are multiplied by `rest_scale` (a character scaled at run time).
 pub fn solve(
     x: &mut [Vec3],
     w: &[f32],
@@ -87,6 +88,7 @@ pub fn solve(
     range: std::ops::Range<usize>,
     lambda: &mut [f32],
     alpha_tilde: &[f32; KIND_COUNT],
+    rest_scale: f32,
 ) {
     for i in range {
         let ia = c.a[i] as usize;
@@ -100,7 +102,7 @@ pub fn solve(
         }
         let n = d / len;
         let at = alpha_tilde[c.kind[i] as usize];
-        let dl = xpbd::delta_lambda(len - c.rest[i], wa + wb, at, lambda[i]);
+        let dl = xpbd::delta_lambda(len - c.rest[i] * rest_scale, wa + wb, at, lambda[i]);
         lambda[i] += dl;
         x[ia] -= n * (wa * dl);
         x[ib] += n * (wb * dl);
@@ -169,7 +171,7 @@ mod tests {
         let mut c = DistanceConstraints::default();
         c.push(0, 1, 1.0, KIND_STRETCH);
         let mut lambda = [0.0];
-        solve(&mut x, &w, &c, 0..1, &mut lambda, &[0.0; 3]);
+        solve(&mut x, &w, &c, 0..1, &mut lambda, &[0.0; 3], 1.0);
         assert!(((x[1] - x[0]).length() - 1.0).abs() < 1e-6);
         assert!((x[0].x - 0.5).abs() < 1e-6 && (x[1].x - 1.5).abs() < 1e-6);
     }
