@@ -10,19 +10,24 @@
 //   world.step(dt);
 //   cape.read_positions(vertices);                        // resized once, then reused
 //
+//   sinew::Collider head = world.create_collider(sinew::sphere_desc(0.12f));
+//   head.set_transform(bone_matrix);                      // every frame, before step()
+//
 // Errors: a failing call throws sinew::Error, which carries the SinewResult code and the
 // library's message (sinew_last_error_message(), e.g. "SINEW_OUT_OF_RANGE: vertex index
 // 64 out of range (count 64)"). Destructors never throw.
 //
-// Lifetimes: World and Body are move-only owners of a handle. A Body must not outlive its
-// World: destroy bodies first. If the world is destroyed first anyway, it has already
-// freed its bodies, and ~Body only gets SINEW_INVALID_HANDLE back, which it ignores — no
-// crash, no leak; any other call on such a Body throws SINEW_INVALID_HANDLE.
+// Lifetimes: World, Body and Collider are move-only owners of a handle. A Body or Collider
+// must not outlive its World: destroy them first. If the world is destroyed first anyway,
+// it has already freed them, and ~Body / ~Collider only get SINEW_INVALID_HANDLE back, which
+// they ignore — no crash, no leak; any other call on such an object throws
+// SINEW_INVALID_HANDLE.
 //
 // Asynchronous stepping: between World::step_begin and World::step_end, calls that touch
 // the world throw SINEW_BUSY. ~World ends an unfinished step before destroying the world.
-// ~Body cannot (it does not know its world): a Body destroyed while its world is stepping
-// stays alive inside the world until the world is destroyed.
+// ~Body and ~Collider cannot (they do not know their world): one destroyed while its world
+// is stepping stays alive inside the world (and a collider keeps colliding) until the world
+// is destroyed. Call World::step_end first.
 
 #ifndef SINEW_HPP
 #define SINEW_HPP
@@ -83,6 +88,44 @@ inline SinewMaterial default_material() { return detail::defaults(&sinew_materia
 inline SinewClothGridDesc default_grid_desc() { return detail::defaults(&sinew_cloth_grid_desc_default); }
 inline SinewClothMeshDesc default_mesh_desc() { return detail::defaults(&sinew_cloth_mesh_desc_default); }
 inline SinewRopeDesc default_rope_desc() { return detail::defaults(&sinew_rope_desc_default); }
+inline SinewColliderDesc default_collider_desc() { return detail::defaults(&sinew_collider_desc_default); }
+
+// Collider descriptors of each shape, the rest from the library's defaults (layer 1,
+// identity transform). Sizes are in the collider's local frame; see SinewColliderDesc.
+inline SinewColliderDesc sphere_desc(float radius, std::uint32_t layers = 1) {
+    SinewColliderDesc d = default_collider_desc();
+    d.shape = SINEW_SHAPE_SPHERE;
+    d.radius = radius;
+    d.layers = layers;
+    return d;
+}
+
+// Tapered capsule along local Y: radius0 at (0, -half_height, 0), radius1 at (0, +half_height, 0).
+inline SinewColliderDesc capsule_desc(float half_height, float radius0, float radius1, std::uint32_t layers = 1) {
+    SinewColliderDesc d = default_collider_desc();
+    d.shape = SINEW_SHAPE_CAPSULE;
+    d.half_height = half_height;
+    d.radius0 = radius0;
+    d.radius1 = radius1;
+    d.layers = layers;
+    return d;
+}
+
+// Half-space: solid below the local XZ plane (normal local +Y).
+inline SinewColliderDesc plane_desc(std::uint32_t layers = 1) {
+    SinewColliderDesc d = default_collider_desc();
+    d.shape = SINEW_SHAPE_PLANE;
+    d.layers = layers;
+    return d;
+}
+
+inline SinewColliderDesc box_desc(const SinewVec3& half_extents, std::uint32_t layers = 1) {
+    SinewColliderDesc d = default_collider_desc();
+    d.shape = SINEW_SHAPE_BOX;
+    d.half_extents = half_extents;
+    d.layers = layers;
+    return d;
+}
 
 // Axis-aligned bounds of a body's particles.
 struct Bounds {
@@ -209,11 +252,74 @@ public:
         return stretch;
     }
 
+    // Turns particle contact between this body and `other` (same world, not this body) on or
+    // off. Each body's material.thickness is its particles' radius; for contact of a body with
+    // itself, set material.self_collision instead.
+    void set_collision_pair(const Body& other, bool enabled) {
+        detail::check(sinew_body_set_collision_pair(handle_, other.handle_, enabled ? 1u : 0u));
+    }
+
 private:
     SinewBody handle_{};
 };
 
-// A simulation world, owned: its destructor destroys it, its bodies and its threads.
+// A sphere, tapered capsule, plane or box, owned: its destructor destroys it. Made by
+// World::create_collider. Must not outlive its World (see the top of this file).
+class Collider {
+public:
+    // An empty Collider, owning nothing; its calls throw SINEW_INVALID_HANDLE.
+    Collider() noexcept = default;
+
+    // Takes ownership of a handle from the C API.
+    explicit Collider(SinewCollider handle) noexcept : handle_(handle) {}
+
+    ~Collider() noexcept { reset(); }
+
+    Collider(Collider&& other) noexcept : handle_(other.release()) {}
+
+    Collider& operator=(Collider&& other) noexcept {
+        if (this != &other) {
+            reset();
+            handle_ = other.release();
+        }
+        return *this;
+    }
+
+    Collider(const Collider&) = delete;
+    Collider& operator=(const Collider&) = delete;
+
+    // Destroys the collider now. Errors are ignored: the handle may already be invalid
+    // because its world was destroyed first.
+    void reset() noexcept {
+        if (handle_.id != 0) {
+            (void)sinew_collider_destroy(handle_);
+            handle_ = SinewCollider{};
+        }
+    }
+
+    // Gives up ownership without destroying.
+    SinewCollider release() noexcept { return std::exchange(handle_, SinewCollider{}); }
+
+    SinewCollider handle() const noexcept { return handle_; }
+    explicit operator bool() const noexcept { return handle_.id != 0; }
+
+    // Where the collider is at the end of the next World::step (rotation, uniform scale,
+    // translation; column-major, e.g. a bone's local-to-world matrix). During the step it
+    // sweeps there from where it was, so a fast limb does not pass through cloth.
+    void set_transform(const SinewMat4& transform) { detail::check(sinew_collider_set_transform(handle_, &transform)); }
+
+    // Moves the collider without sweeping: nothing between is touched.
+    void teleport(const SinewMat4& transform) { detail::check(sinew_collider_teleport(handle_, &transform)); }
+
+    // Bodies meet the collider when layers & material.collision_mask != 0.
+    void set_layers(std::uint32_t layers) { detail::check(sinew_collider_set_layers(handle_, layers)); }
+
+private:
+    SinewCollider handle_{};
+};
+
+// A simulation world, owned: its destructor destroys it, its bodies, its colliders and its
+// threads.
 class World {
 public:
     // A world with default settings.
@@ -294,6 +400,13 @@ public:
         SinewBody body{};
         detail::check(sinew_rope_create(handle_, &desc, &body));
         return Body(body);
+    }
+
+    // Start from sphere_desc, capsule_desc, plane_desc, box_desc or default_collider_desc.
+    Collider create_collider(const SinewColliderDesc& desc) {
+        SinewCollider collider{};
+        detail::check(sinew_collider_create(handle_, &desc, &collider));
+        return Collider(collider);
     }
 
 private:

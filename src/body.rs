@@ -718,39 +718,46 @@ impl Body {
     /// motion is applied (teleport, inertia, scale) before the steps.
     pub fn begin_frame(&mut self, frame_time: f32) {
         let Some(root) = self.root else { return };
-        let (from, to) = (root.from, root.to);
+        let (mut from, to) = (root.from, root.to);
         self.scale = to.scale / root.base_scale;
-        let moved = (to.position - from.position).length();
+        // A change of size is not motion: the body grows or shrinks about the root at once,
+        // keeping its shape (rest lengths follow `self.scale`).
+        let ratio = to.scale / from.scale;
+        if ratio != 1.0 {
+            let centre = from.position;
+            self.move_all(false, |p| centre + (p - centre) * ratio);
+            self.v.iter_mut().for_each(|v| *v *= ratio);
+            from.scale = to.scale;
+        }
         let rotation = to.rotation * from.rotation.inverse();
-        let carry = |p: Vec3| to.to_world(from.to_local(p));
-        let teleport = self.dynamics.teleport_distance > 0.0 && moved > self.dynamics.teleport_distance;
+        let teleport = self.dynamics.teleport_distance > 0.0 && (to.position - from.position).length() > self.dynamics.teleport_distance;
         if teleport || self.frozen {
             // Carried rigidly: relative to the root nothing moves, velocities turn with it.
+            // A teleport keeps the root's ongoing velocity: only the jump beyond it is carried.
+            let expected = if teleport { root.velocity * frame_time } else { Vec3::ZERO };
+            let jump_to = Pose { position: to.position - expected, ..to };
             // The host has already placed the pins' targets for this frame.
-            self.move_all(false, carry);
+            self.move_all(false, |p| jump_to.to_world(from.to_local(p)));
             self.v.iter_mut().for_each(|v| *v = rotation * *v);
             if let Some(s) = &mut self.skin {
                 s.from.copy_from_slice(&s.to);
                 s.normal_from.copy_from_slice(&s.normal_to);
             }
             if teleport {
-                // The frame's root velocity is the teleport, not motion.
                 if let Some(r) = &mut self.root {
                     r.from = to;
                 }
                 return;
             }
         } else {
+            // The share of the root's motion the particles do not feel as world motion is
+            // applied as a carry at the start of the frame, pins' start points included, so
+            // free and pinned particles stay consistent during the substeps.
             let keep = 1.0 - self.dynamics.world_velocity_scale;
             if keep > 0.0 {
-                for i in 0..self.x.len() {
-                    if self.w[i] > 0.0 {
-                        let d = (carry(self.x[i]) - self.x[i]) * keep;
-                        self.x[i] += d;
-                        self.x_step_start[i] += d;
-                        self.v[i] = self.v[i].lerp(rotation * self.v[i], keep);
-                    }
-                }
+                let shift = |p: Vec3| p + (to.to_world(from.to_local(p)) - p) * keep;
+                self.move_all(false, shift);
+                self.v.iter_mut().for_each(|v| *v = v.lerp(rotation * *v, keep));
             }
         }
         let velocity = if frame_time > 0.0 { (to.position - from.position) / frame_time } else { root.velocity };

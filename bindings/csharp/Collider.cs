@@ -6,12 +6,18 @@ namespace Sinew
 {
     /// <summary>
     /// A collision shape in a <see cref="World"/> (sphere, tapered capsule, plane, box) that
-    /// bodies whose <c>material.collision_mask</c> meets its layers are kept out of. Move it
+    /// bodies whose <c>material.collision_mask</c> meets its layers are kept out of. Make one
+    /// with <see cref="Sphere"/>, <see cref="Capsule"/>, <see cref="Plane"/>, <see cref="Box"/>
+    /// or <see cref="Create"/>, place it with <see cref="Teleport(SinewMat4)"/>, and move it
     /// every frame with <see cref="SetTransform(SinewMat4)"/> from a bone's
     /// <c>localToWorldMatrix</c>; during the step it sweeps from its last pose.
     /// </summary>
-    /// <remarks>Disposal follows the rules of <see cref="Body"/>: safe twice, after the world,
-    /// and from the finaliser (which only queues it for the world).</remarks>
+    /// <remarks>
+    /// <para>Sizes are in the collider's local frame: a uniform scale in its matrix scales the
+    /// shape. Non-uniform scale, shear and mirroring are refused (<c>SINEW_INVALID_ARGUMENT</c>).</para>
+    /// <para>Disposal follows the rules of <see cref="Body"/>: safe twice, after the world,
+    /// and from the finaliser (which only queues it for the world).</para>
+    /// </remarks>
     public sealed class Collider : IDisposable
     {
         readonly World world;
@@ -45,6 +51,33 @@ namespace Sinew
             return new Collider(world, c);
         }
 
+        /// <summary>A sphere of <paramref name="radius"/> (m) at the origin; place it with <see cref="Teleport(SinewMat4)"/>.</summary>
+        public static Collider Sphere(World world, float radius, uint layers = 1u)
+        {
+            return Create(world, SinewColliderDesc.Sphere(radius, layers));
+        }
+
+        /// <summary>A tapered capsule along local Y: <paramref name="radius0"/> (m) around
+        /// (0, −<paramref name="halfHeight"/>, 0), <paramref name="radius1"/> around (0, +<paramref name="halfHeight"/>, 0).
+        /// One radius may be 0 (a cone to a point), not both.</summary>
+        public static Collider Capsule(World world, float halfHeight, float radius0, float radius1, uint layers = 1u)
+        {
+            return Create(world, SinewColliderDesc.Capsule(halfHeight, radius0, radius1, layers));
+        }
+
+        /// <summary>A half-space: solid below the local XZ plane (normal local +Y).</summary>
+        public static Collider Plane(World world, uint layers = 1u)
+        {
+            return Create(world, SinewColliderDesc.Plane(layers));
+        }
+
+        /// <summary>An oriented box of <paramref name="halfExtents"/> (m): any plain 12-byte vector
+        /// struct, e.g. <see cref="SinewVec3"/> or Unity's <c>Vector3</c>.</summary>
+        public static Collider Box<TVector>(World world, TVector halfExtents, uint layers = 1u) where TVector : struct
+        {
+            return Create(world, SinewColliderDesc.Box(SinewVec3.From(halfExtents), layers));
+        }
+
         /// <summary>The world this collider lives in.</summary>
         public World World
         {
@@ -71,7 +104,7 @@ namespace Sinew
         }
 
         /// <summary>As <see cref="SetTransform(SinewMat4)"/>, from any 64-byte column-major matrix
-        /// struct (e.g. Unity's <c>Matrix4x4</c>).</summary>
+        /// struct (e.g. Unity's <c>Matrix4x4</c>). Allocates nothing.</summary>
         public void SetTransform<TMatrix>(TMatrix transform) where TMatrix : struct
         {
             SetTransform(SinewMat4.From(transform));

@@ -132,6 +132,21 @@ namespace Sinew
                 return m;
             }
         }
+
+        /// <summary><see cref="self_collision"/> as a bool: particles of the body keep
+        /// 2 × <see cref="thickness"/> apart from each other.</summary>
+        public bool SelfCollision
+        {
+            get { return self_collision != 0; }
+            set { self_collision = value ? 1u : 0u; }
+        }
+
+        /// <summary>True when the body meets a collider on <paramref name="colliderLayers"/>
+        /// (<c>layers &amp; collision_mask != 0</c>).</summary>
+        public bool Meets(uint colliderLayers)
+        {
+            return (colliderLayers & collision_mask) != 0;
+        }
     }
 
     public unsafe partial struct SinewClothGridDesc
@@ -210,6 +225,48 @@ namespace Sinew
         {
             get { return (ColliderShape)shape; }
             set { shape = (uint)value; }
+        }
+
+        /// <summary>A sphere of <paramref name="radius"/> (m); the rest from <see cref="Default"/>.</summary>
+        public static SinewColliderDesc Sphere(float radius, uint layers = 1u)
+        {
+            SinewColliderDesc d = Default;
+            d.shape = (uint)ColliderShape.Sphere;
+            d.radius = radius;
+            d.layers = layers;
+            return d;
+        }
+
+        /// <summary>A tapered capsule along local Y: <paramref name="radius0"/> at −<paramref name="halfHeight"/>,
+        /// <paramref name="radius1"/> at +<paramref name="halfHeight"/> (m); the rest from <see cref="Default"/>.</summary>
+        public static SinewColliderDesc Capsule(float halfHeight, float radius0, float radius1, uint layers = 1u)
+        {
+            SinewColliderDesc d = Default;
+            d.shape = (uint)ColliderShape.Capsule;
+            d.half_height = halfHeight;
+            d.radius0 = radius0;
+            d.radius1 = radius1;
+            d.layers = layers;
+            return d;
+        }
+
+        /// <summary>A half-space, solid below the local XZ plane; the rest from <see cref="Default"/>.</summary>
+        public static SinewColliderDesc Plane(uint layers = 1u)
+        {
+            SinewColliderDesc d = Default;
+            d.shape = (uint)ColliderShape.Plane;
+            d.layers = layers;
+            return d;
+        }
+
+        /// <summary>An oriented box of <paramref name="halfExtents"/> (m); the rest from <see cref="Default"/>.</summary>
+        public static SinewColliderDesc Box(SinewVec3 halfExtents, uint layers = 1u)
+        {
+            SinewColliderDesc d = Default;
+            d.shape = (uint)ColliderShape.Box;
+            d.half_extents = halfExtents;
+            d.layers = layers;
+            return d;
         }
     }
 

@@ -106,3 +106,43 @@ pub fn rotation_z(angle: f32, t: SinewVec3) -> SinewMat4 {
     let (s, c) = angle.sin_cos();
     SinewMat4 { m: [c, s, 0.0, 0.0, -s, c, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, t.x, t.y, t.z, 1.0] }
 }
+
+pub use sinew::ffi::character::*;
+pub use sinew::ffi::strands::*;
+
+pub fn dynamics() -> SinewDynamics {
+    let mut d = std::mem::MaybeUninit::uninit();
+    ok(sinew_dynamics_default(d.as_mut_ptr()));
+    unsafe { d.assume_init() }
+}
+
+pub fn lod() -> SinewLod {
+    let mut d = std::mem::MaybeUninit::uninit();
+    ok(sinew_lod_default(d.as_mut_ptr()));
+    unsafe { d.assume_init() }
+}
+
+pub fn wind() -> SinewWind {
+    let mut d = std::mem::MaybeUninit::uninit();
+    ok(sinew_wind_default(d.as_mut_ptr()));
+    unsafe { d.assume_init() }
+}
+
+/// Column-major uniform scale `s` about the origin, then translation.
+pub fn scale_translation(s: f32, t: SinewVec3) -> SinewMat4 {
+    SinewMat4 { m: [s, 0.0, 0.0, 0.0, 0.0, s, 0.0, 0.0, 0.0, 0.0, s, 0.0, t.x, t.y, t.z, 1.0] }
+}
+
+/// Skins every vertex of `body` rigidly to one bone (bind pose: the first matrices set).
+pub fn skin_to_one_bone(body: SinewBody) {
+    let mut n = 0usize;
+    ok(sinew_body_get_vertex_count(body, &mut n));
+    let w = vec![SinewBoneWeight { weight0: 1.0, ..Default::default() }; n];
+    ok(sinew_body_set_skinning(body, w.as_ptr(), n, std::ptr::null(), 0, 1));
+}
+
+pub fn body_info(body: SinewBody) -> SinewBodyInfo {
+    let mut i = SinewBodyInfo::default();
+    ok(sinew_body_get_info(body, &mut i));
+    i
+}

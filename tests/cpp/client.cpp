@@ -5,6 +5,8 @@
 // sinew::World and sinew::Body: stepping, readback, pins, teleport, asynchronous steps,
 // failures thrown as sinew::Error with the right code and message, and the ownership rules
 // (move-only, destructors that never throw, a Body outliving its World without a crash).
+// Then sinew::Collider: a drape over a sphere checked against its geometry, a collider moved
+// every frame, teleport, layers, collision pairs, bad input, and the same ownership rules.
 // One line per check; the first failure exits with status 1.
 
 // Both headers must survive being included twice.
@@ -28,7 +30,9 @@ static_assert(!std::is_copy_constructible<sinew::World>::value && !std::is_copy_
 static_assert(!std::is_copy_constructible<sinew::Body>::value && !std::is_copy_assignable<sinew::Body>::value, "Body is move-only");
 static_assert(std::is_nothrow_move_constructible<sinew::World>::value && std::is_nothrow_move_assignable<sinew::World>::value, "World moves never throw");
 static_assert(std::is_nothrow_move_constructible<sinew::Body>::value && std::is_nothrow_move_assignable<sinew::Body>::value, "Body moves never throw");
-static_assert(std::is_nothrow_destructible<sinew::World>::value && std::is_nothrow_destructible<sinew::Body>::value, "destructors never throw");
+static_assert(!std::is_copy_constructible<sinew::Collider>::value && !std::is_copy_assignable<sinew::Collider>::value, "Collider is move-only");
+static_assert(std::is_nothrow_move_constructible<sinew::Collider>::value && std::is_nothrow_move_assignable<sinew::Collider>::value, "Collider moves never throw");
+static_assert(std::is_nothrow_destructible<sinew::World>::value && std::is_nothrow_destructible<sinew::Body>::value && std::is_nothrow_destructible<sinew::Collider>::value, "destructors never throw");
 static_assert(std::is_base_of<std::runtime_error, sinew::Error>::value, "sinew::Error is a std::runtime_error");
 
 namespace {
@@ -425,12 +429,239 @@ void scene() {
     CHECK(world.stats().body_count == 2, "two bodies left");
 } // mesh, rope, then world are destroyed here
 
+SinewMat4 scaled(SinewMat4 m, float s) {
+    for (int i = 0; i < 12; ++i) {
+        if (i % 4 != 3) m.m[i] *= s;
+    }
+    return m;
+}
+
+float distance(const SinewVec3& a, const SinewVec3& b) {
+    const float dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z;
+    return std::sqrt(dx * dx + dy * dy + dz * dz);
+}
+
+float lowest_y(const std::vector<SinewVec3>& p) {
+    float y = std::numeric_limits<float>::infinity();
+    for (const auto& q : p) y = std::fmin(y, q.y);
+    return y;
+}
+
+// A world whose readback is the newest state, so that what is read is what was checked.
+SinewWorldDesc collision_world_desc() {
+    SinewWorldDesc wd = sinew::default_world_desc();
+    wd.thread_count = 2;
+    wd.interpolate = 0;
+    return wd;
+}
+
+// An unpinned square cloth of `side` x `side` particles, 5 cm apart, centred on `origin`.
+SinewClothGridDesc free_cloth(std::uint32_t side, const SinewVec3& origin) {
+    SinewClothGridDesc d = sinew::default_grid_desc();
+    d.columns = side;
+    d.rows = side;
+    d.spacing = 0.05f;
+    d.origin = origin;
+    d.pin_mode = SINEW_PIN_NONE;
+    d.material.damping = 0.5f;
+    return d;
+}
+
+// Lowest particle of a cloth with collision_mask 1 after a second over a plane at y = -0.5
+// on `layers`, moved by set_layers to `new_layers` (0: left alone).
+float fall_onto_plane(std::uint32_t layers, std::uint32_t new_layers) {
+    sinew::World world(collision_world_desc());
+    sinew::Collider plane = world.create_collider(sinew::plane_desc(layers));
+    plane.teleport(translation(0.0f, -0.5f, 0.0f));
+    if (new_layers != 0) plane.set_layers(new_layers);
+    SinewClothGridDesc d = free_cloth(4, v3(0.0f, 0.0f, 0.0f));
+    d.material.collision_mask = 1;
+    sinew::Body cloth = world.create_grid(d);
+    for (int i = 0; i < 60; ++i) world.step(kFrame);
+    return lowest_y(cloth.read_positions());
+}
+
+void colliders() {
+    std::printf("-- collider descriptors\n");
+    const SinewColliderDesc dd = sinew::default_collider_desc();
+    CHECK(dd.shape == SINEW_SHAPE_SPHERE && dd.layers == 1 && dd.transform.m[0] == 1.0f && dd.transform.m[15] == 1.0f, "default_collider_desc: a sphere on layer 1, identity transform");
+    const SinewColliderDesc cap = sinew::capsule_desc(0.2f, 0.1f, 0.05f, 4);
+    CHECK(cap.shape == SINEW_SHAPE_CAPSULE && cap.half_height == 0.2f && cap.radius0 == 0.1f && cap.radius1 == 0.05f && cap.layers == 4, "capsule_desc(half_height, radius0, radius1, layers)");
+    const SinewColliderDesc box = sinew::box_desc(v3(0.1f, 0.2f, 0.3f));
+    CHECK(box.shape == SINEW_SHAPE_BOX && box.half_extents.z == 0.3f && box.layers == 1, "box_desc(half_extents)");
+    CHECK(sinew::plane_desc(2).shape == SINEW_SHAPE_PLANE && sinew::plane_desc(2).layers == 2, "plane_desc(layers)");
+    CHECK(sinew::sphere_desc(0.3f).shape == SINEW_SHAPE_SPHERE && sinew::sphere_desc(0.3f).radius == 0.3f, "sphere_desc(radius)");
+
+    std::printf("-- a cloth draped over a sphere collider\n");
+    {
+        sinew::World world(collision_world_desc());
+        const float radius = 0.3f;
+        const SinewVec3 centre = v3(0.0f, 0.0f, 0.0f);
+        sinew::Collider sphere = world.create_collider(sinew::sphere_desc(radius));
+        CHECK(static_cast<bool>(sphere) && sphere.handle().id != 0, "create_collider gives an owning Collider");
+        sinew::Body cloth = world.create_grid(free_cloth(16, v3(0.0f, 0.45f, 0.0f)));
+        const float thickness = cloth.material().thickness;
+        std::vector<SinewVec3> p;
+        float closest = std::numeric_limits<float>::infinity();
+        for (int f = 0; f < 120; ++f) {
+            world.step(kFrame);
+            cloth.read_positions(p);
+            for (const auto& q : p) closest = std::fmin(closest, distance(q, centre));
+        }
+        char label[200];
+        std::snprintf(label, sizeof label, "120 frames: no particle centre closer than radius + thickness - 1 mm to the centre (closest %.4f)", static_cast<double>(closest));
+        CHECK(closest >= radius + thickness - 1e-3f, label);
+        closest = std::numeric_limits<float>::infinity();
+        for (const auto& q : p) closest = std::fmin(closest, distance(q, centre));
+        CHECK(closest < radius + thickness + 0.01f, "the drape lies on the sphere (within 1 cm)");
+
+        // Refused moves leave the sphere where it is.
+        const float nan = std::numeric_limits<float>::quiet_NaN();
+        THROWS(SINEW_NON_FINITE, sphere.set_transform(translation(0.0f, nan, 0.0f)));
+        SinewMat4 squashed = translation(0.0f, -1.0f, 0.0f);
+        squashed.m[5] = 0.5f;
+        THROWS(SINEW_INVALID_ARGUMENT, sphere.set_transform(squashed));
+        THROWS(SINEW_INVALID_ARGUMENT, sphere.teleport(squashed));
+        for (int f = 0; f < 20; ++f) world.step(kFrame);
+        cloth.read_positions(p);
+        closest = std::numeric_limits<float>::infinity();
+        for (const auto& q : p) closest = std::fmin(closest, distance(q, centre));
+        CHECK(closest >= radius + thickness - 1e-3f && closest < radius + thickness + 0.01f, "after the refused transforms the drape still rests on the unmoved sphere");
+
+        // Moved every frame by set_transform (rising 5 mm and growing by a 60th of its size
+        // a frame, to 1.5 x scale), the sphere lifts the drape with it.
+        SinewVec3 at = centre;
+        bool outside = true;
+        for (int f = 1; f <= 30; ++f) {
+            const float scale = 1.0f + 0.5f * static_cast<float>(f) / 30.0f;
+            at.y = 0.005f * static_cast<float>(f);
+            sphere.set_transform(scaled(translation(at.x, at.y, at.z), scale));
+            world.step(kFrame);
+            cloth.read_positions(p);
+            for (const auto& q : p) outside = outside && distance(q, at) >= scale * radius + thickness - 1e-3f;
+        }
+        CHECK(outside, "a sphere raised and grown to 1.5 x scale by set_transform every frame: no particle inside it");
+        CHECK(lowest_y(p) > 0.0f, "... and it lifted the drape");
+
+        sphere.teleport(translation(5.0f, 0.0f, 0.0f));
+        for (int f = 0; f < 45; ++f) world.step(kFrame);
+        CHECK(lowest_y(cloth.read_positions()) < -0.5f, "teleported away, the sphere no longer holds the cloth");
+
+        const SinewCollider raw = sphere.handle();
+        sphere.reset();
+        CHECK(!sphere && sinew_collider_destroy(raw) == SINEW_INVALID_HANDLE, "reset() destroyed the collider; a second destroy is SINEW_INVALID_HANDLE");
+        OK(world.step(kFrame));
+        THROWS(SINEW_INVALID_HANDLE, sphere.set_transform(translation(0.0f, 0.0f, 0.0f)));
+        THROWS(SINEW_INVALID_HANDLE, sinew::Collider(raw).set_layers(1));
+    }
+
+    std::printf("-- layers\n");
+    CHECK(fall_onto_plane(1, 0) > -0.5f, "collision_mask 1: held by a plane on layer 1");
+    CHECK(fall_onto_plane(2, 0) < -1.0f, "collision_mask 1: falls past a plane on layer 2");
+    CHECK(fall_onto_plane(2, 1) > -0.5f, "set_layers(1) on the layer-2 plane: held again");
+
+    std::printf("-- collision pairs\n");
+    {
+        sinew::World world(collision_world_desc());
+        SinewClothGridDesc d = free_cloth(10, v3(0.0f, 0.0f, 0.0f));
+        d.material.thickness = 0.02f; // particle contact: 0.04 m covers the 5 cm squares' middles
+        sinew::Body lower = world.create_grid(d);
+        OK(lower.pin({0, 9, 90, 99}));
+        SinewClothGridDesc u = free_cloth(6, v3(0.0f, 0.1f, 0.0f));
+        u.material.thickness = 0.02f;
+        sinew::Body upper = world.create_grid(u);
+        OK(lower.set_collision_pair(upper, true));
+        for (int f = 0; f < 60; ++f) world.step(kFrame);
+        CHECK(lowest_y(upper.read_positions()) > -0.2f, "set_collision_pair(other, true): the upper cloth lies on the lower one");
+        OK(upper.set_collision_pair(lower, false));
+        for (int f = 0; f < 60; ++f) world.step(kFrame);
+        CHECK(lowest_y(upper.read_positions()) < -0.5f, "set_collision_pair(other, false): it falls through");
+        THROWS(SINEW_INVALID_ARGUMENT, lower.set_collision_pair(lower, true));
+        sinew::World elsewhere(collision_world_desc());
+        sinew::Body foreign = elsewhere.create_grid(free_cloth(4, v3(0.0f, 0.0f, 0.0f)));
+        THROWS(SINEW_INVALID_ARGUMENT, lower.set_collision_pair(foreign, true));
+        sinew::Body empty;
+        THROWS(SINEW_INVALID_HANDLE, lower.set_collision_pair(empty, true));
+    }
+
+    std::printf("-- collider errors as sinew::Error\n");
+    {
+        sinew::World world(collision_world_desc());
+        sinew::Body cloth = world.create_grid(free_cloth(4, v3(0.0f, 0.0f, 0.0f)));
+        THROWS(SINEW_INVALID_ARGUMENT, world.create_collider(sinew::sphere_desc(0.0f)));
+        THROWS(SINEW_INVALID_ARGUMENT, world.create_collider(sinew::sphere_desc(-1.0f)));
+        THROWS(SINEW_INVALID_ARGUMENT, world.create_collider(sinew::capsule_desc(0.2f, 0.0f, 0.0f)));
+        THROWS(SINEW_INVALID_ARGUMENT, world.create_collider(sinew::box_desc(v3(0.1f, 0.0f, 0.1f))));
+        SinewColliderDesc bad = sinew::default_collider_desc();
+        bad.shape = 42;
+        THROWS(SINEW_INVALID_ARGUMENT, world.create_collider(bad));
+        bad = sinew::default_collider_desc();
+        bad.transform.m[13] = std::numeric_limits<float>::quiet_NaN();
+        THROWS(SINEW_NON_FINITE, world.create_collider(bad));
+        bad = sinew::default_collider_desc();
+        bad.transform.m[0] = 2.0f;
+        THROWS(SINEW_INVALID_ARGUMENT, world.create_collider(bad));
+        sinew::Collider not_a_collider(SinewCollider{cloth.handle().id}); // a body handle
+        THROWS(SINEW_INVALID_HANDLE, not_a_collider.set_layers(1));
+        THROWS(SINEW_INVALID_HANDLE, not_a_collider.set_transform(translation(0.0f, 0.0f, 0.0f)));
+        not_a_collider.reset(); // sinew_collider_destroy refuses the body handle ...
+        CHECK(cloth.info().particle_count == 16, "... and the body is untouched");
+        sinew::Collider empty;
+        THROWS(SINEW_INVALID_HANDLE, empty.teleport(translation(0.0f, 0.0f, 0.0f)));
+        OK(world.step(kFrame));
+        CHECK(world.stats().body_count == 1, "still 1 body, the world still steps");
+    }
+
+    std::printf("-- collider ownership\n");
+    {
+        sinew::World world(collision_world_desc());
+        sinew::Collider a = world.create_collider(sinew::sphere_desc(0.1f));
+        const SinewCollider first = a.handle();
+        sinew::Collider b = std::move(a);
+        CHECK(!a && b.handle().id == first.id, "moving a Collider transfers the handle");
+        THROWS(SINEW_INVALID_HANDLE, a.set_layers(1));
+        OK(b.set_layers(3));
+        b = world.create_collider(sinew::box_desc(v3(0.1f, 0.1f, 0.1f)));
+        CHECK(sinew_collider_set_layers(first, 1) == SINEW_INVALID_HANDLE, "move-assigning a Collider destroys the one it held");
+        const SinewCollider released = b.release();
+        CHECK(!b && sinew_collider_set_layers(released, 1) == SINEW_OK, "release() gives up ownership without destroying");
+        CHECK(sinew_collider_destroy(released) == SINEW_OK, "the released handle is destroyed by hand");
+        SinewCollider scoped_raw{};
+        {
+            sinew::Collider scoped = world.create_collider(sinew::plane_desc());
+            scoped_raw = scoped.handle();
+            b = world.create_collider(sinew::capsule_desc(0.2f, 0.1f, 0.05f));
+        }
+        CHECK(sinew_collider_set_layers(scoped_raw, 1) == SINEW_INVALID_HANDLE && sinew_collider_set_layers(b.handle(), 1) == SINEW_OK, "~Collider at the end of a scope destroys it; the one moved out lives on");
+    } // b destroyed, then the world
+    pass("a Collider destroyed before its World");
+
+    sinew::Collider orphan;
+    {
+        sinew::World short_lived(collision_world_desc());
+        orphan = short_lived.create_collider(sinew::sphere_desc(0.1f));
+        short_lived.step(kFrame);
+    }
+    THROWS(SINEW_INVALID_HANDLE, orphan.set_transform(translation(0.0f, 0.0f, 0.0f)));
+    orphan.reset();
+    pass("a Collider whose World is gone is reset without a crash");
+    {
+        sinew::Collider orphan2;
+        {
+            sinew::World w2(collision_world_desc());
+            orphan2 = w2.create_collider(sinew::plane_desc());
+        }
+    } // ~Collider after ~World: ignored
+    pass("a Collider destroyed after its World: no crash");
+}
+
 }  // namespace
 
 int main() {
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
     try {
         scene();
+        colliders();
     } catch (const sinew::Error& e) {
         fail(__LINE__, "unexpected sinew::Error", e.what());
     }

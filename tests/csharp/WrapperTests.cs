@@ -279,6 +279,10 @@ namespace Sinew.Tests
             Check.Equal(layout["const SINEW_PIN_LIST"], (long)GridPinMode.List, "GridPinMode.List = SINEW_PIN_LIST");
             Check.Equal(layout["const SINEW_BODY_CLOTH"], (long)BodyKind.Cloth, "BodyKind.Cloth = SINEW_BODY_CLOTH");
             Check.Equal(layout["const SINEW_BODY_ROPE"], (long)BodyKind.Rope, "BodyKind.Rope = SINEW_BODY_ROPE");
+            Check.Equal(layout["const SINEW_SHAPE_SPHERE"], (long)ColliderShape.Sphere, "ColliderShape.Sphere = SINEW_SHAPE_SPHERE");
+            Check.Equal(layout["const SINEW_SHAPE_CAPSULE"], (long)ColliderShape.Capsule, "ColliderShape.Capsule = SINEW_SHAPE_CAPSULE");
+            Check.Equal(layout["const SINEW_SHAPE_PLANE"], (long)ColliderShape.Plane, "ColliderShape.Plane = SINEW_SHAPE_PLANE");
+            Check.Equal(layout["const SINEW_SHAPE_BOX"], (long)ColliderShape.Box, "ColliderShape.Box = SINEW_SHAPE_BOX");
             Check.Equal(layout["const sizeof(enum SinewResult)"], (long)Marshal.SizeOf(Enum.GetUnderlyingType(typeof(SinewResult))), "SinewResult has the C enum's size");
 
             Type[] structs =
@@ -286,6 +290,7 @@ namespace Sinew.Tests
                 typeof(SinewVec3), typeof(SinewQuat), typeof(SinewMat4), typeof(SinewWorld), typeof(SinewBody),
                 typeof(SinewMaterial), typeof(SinewWorldDesc), typeof(SinewWorldStats), typeof(SinewBodyInfo),
                 typeof(SinewClothGridDesc), typeof(SinewClothMeshDesc), typeof(SinewRopeDesc),
+                typeof(SinewCollider), typeof(SinewColliderDesc),
             };
             foreach (Type t in structs)
             {

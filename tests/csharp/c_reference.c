@@ -174,6 +174,10 @@ static void write_layout(const char *path) {
     CONSTANT(SINEW_PIN_LIST);
     CONSTANT(SINEW_BODY_CLOTH);
     CONSTANT(SINEW_BODY_ROPE);
+    CONSTANT(SINEW_SHAPE_SPHERE);
+    CONSTANT(SINEW_SHAPE_CAPSULE);
+    CONSTANT(SINEW_SHAPE_PLANE);
+    CONSTANT(SINEW_SHAPE_BOX);
     CONSTANT(sizeof(enum SinewResult));
     SIZE(SinewVec3);
     SIZE(SinewQuat);
@@ -187,6 +191,8 @@ static void write_layout(const char *path) {
     SIZE(SinewClothGridDesc);
     SIZE(SinewClothMeshDesc);
     SIZE(SinewRopeDesc);
+    SIZE(SinewCollider);
+    SIZE(SinewColliderDesc);
     OFFSET(SinewWorldDesc, interpolate);
     OFFSET(SinewWorldStats, steps);
     OFFSET(SinewWorldStats, alpha);
@@ -208,6 +214,18 @@ static void write_layout(const char *path) {
     OFFSET(SinewRopeDesc, pin_count);
     OFFSET(SinewRopeDesc, bend);
     OFFSET(SinewRopeDesc, material);
+    OFFSET(SinewMaterial, thickness);
+    OFFSET(SinewMaterial, static_friction);
+    OFFSET(SinewMaterial, kinetic_friction);
+    OFFSET(SinewMaterial, collision_mask);
+    OFFSET(SinewMaterial, self_collision);
+    OFFSET(SinewColliderDesc, radius);
+    OFFSET(SinewColliderDesc, half_height);
+    OFFSET(SinewColliderDesc, radius0);
+    OFFSET(SinewColliderDesc, radius1);
+    OFFSET(SinewColliderDesc, half_extents);
+    OFFSET(SinewColliderDesc, layers);
+    OFFSET(SinewColliderDesc, transform);
     fclose(f);
 }
 
