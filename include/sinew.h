@@ -10,7 +10,7 @@
 /*
  Version of the C ABI. Bumped on any incompatible change; wrappers compare it at load.
  */
-#define SINEW_ABI_VERSION 3
+#define SINEW_ABI_VERSION 4
 
 /*
  No tethers.
@@ -26,6 +26,26 @@
  Tethers by distance along the cloth to the nearest pinned vertex.
  */
 #define SINEW_TETHER_GEODESIC 2
+
+/*
+ The fastest kernel the CPU runs.
+ */
+#define SINEW_KERNEL_AUTO 0
+
+/*
+ One constraint at a time: the reference.
+ */
+#define SINEW_KERNEL_SCALAR 1
+
+/*
+ Four lanes (SSE2, every x86-64 CPU).
+ */
+#define SINEW_KERNEL_SSE2 2
+
+/*
+ Eight lanes (AVX).
+ */
+#define SINEW_KERNEL_AVX 3
 
 /*
  Pin no grid particle.
@@ -607,6 +627,11 @@ typedef struct SinewWorldDesc {
    1: readback interpolates between fixed steps; 0: newest state. Default 1.
    */
   uint32_t interpolate;
+  /*
+   Constraint kernel: `SINEW_KERNEL_AUTO` (the fastest this CPU runs) or a specific one;
+   all give the same bits. Default auto.
+   */
+  uint32_t kernel;
 } SinewWorldDesc;
 
 /*

@@ -16,6 +16,7 @@ use crate::collider::{Pose, Shape};
 use crate::skin::{Influence, Skin};
 use crate::solver::aero::{self, AeroParams};
 use crate::solver::collision::{self, ContactParams};
+use crate::solver::constraints::distance_simd::{self, Kernel, Packed};
 use crate::solver::constraints::motion::{self, MotionLimits};
 use crate::solver::constraints::tether::{self, Tethers};
 use crate::solver::particle_contact::{self, HashScratch};
@@ -168,6 +169,8 @@ pub struct StepParams {
     pub pin_t1: f32,
     /// Simulated time at the start of the step (s), for the wind field.
     pub time: f32,
+    /// Kernel for independent constraint batches.
+    pub kernel: Kernel,
 }
 
 impl StepParams {
@@ -328,6 +331,8 @@ pub struct Body {
     accel: Vec<Vec3>,
     /// Scratch for normals.
     normal_acc: Vec<Vec3>,
+    /// Positions and inverse masses packed for the SIMD kernels (16 B per particle).
+    packed: Vec<Packed>,
     /// Largest distance a particle can travel in the current fixed step (m), for broad phases.
     pub step_margin: f32,
 }
@@ -388,6 +393,7 @@ impl Body {
             scratch: HashScratch::default(),
             accel: Vec::new(),
             normal_acc: Vec::new(),
+            packed: Vec::new(),
             step_margin: 0.0,
         };
         for i in 0..n {
@@ -890,9 +896,29 @@ impl Body {
         integrate::drive_pins(&mut self.x, &self.pins.index, &self.pins.from, &self.pins.to, t);
         self.lambda.fill(0.0);
         let k = &self.topology.constraints;
-        for _ in 0..p.iterations {
-            for batch in &k.batches {
-                distance::solve(&mut self.x, &self.w, k, batch.start as usize..batch.end as usize, &mut self.lambda, &alpha_tilde, self.scale);
+        if p.kernel == Kernel::Scalar || !k.batches.iter().any(|b| b.independent) {
+            for _ in 0..p.iterations {
+                for batch in &k.batches {
+                    distance::solve(&mut self.x, &self.w, k, batch.start as usize..batch.end as usize, &mut self.lambda, &alpha_tilde, self.scale);
+                }
+            }
+        } else {
+            self.packed.clear();
+            self.packed.extend(self.x.iter().zip(&self.w).map(|(x, w)| [x.x, x.y, x.z, *w]));
+            for _ in 0..p.iterations {
+                for batch in &k.batches {
+                    let range = batch.start as usize..batch.end as usize;
+                    if batch.independent {
+                        // SAFETY: a topology's constraints index its own particles, and
+                        // `packed` holds one entry per particle.
+                        unsafe { distance_simd::solve_batch(p.kernel, &mut self.packed, k, range, &mut self.lambda, &alpha_tilde, self.scale) };
+                    } else {
+                        distance_simd::solve_packed(&mut self.packed, k, range, &mut self.lambda, &alpha_tilde, self.scale);
+                    }
+                }
+            }
+            for (x, q) in self.x.iter_mut().zip(&self.packed) {
+                *x = Vec3::new(q[0], q[1], q[2]);
             }
         }
         if let Some(tethers) = &self.tethers {

@@ -25,6 +25,7 @@ use crate::error::{Error, Result, check_finite, check_non_negative};
 use crate::handle::{Arena, MAX_SLOTS};
 use crate::math::{Vec3, is_finite3};
 use crate::rope::{self, RopeSpec};
+use crate::solver::constraints::distance_simd::Kernel;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WorldSettings {
@@ -43,6 +44,8 @@ pub struct WorldSettings {
     pub max_steps_per_frame: u32,
     /// Interpolate readback between fixed steps.
     pub interpolate: bool,
+    /// Kernel for independent constraint batches; every kernel gives the same bits.
+    pub kernel: Kernel,
 }
 
 impl Default for WorldSettings {
@@ -56,6 +59,7 @@ impl Default for WorldSettings {
             thread_count: 0,
             max_steps_per_frame: 4,
             interpolate: true,
+            kernel: Kernel::detect(),
         }
     }
 }
@@ -80,6 +84,9 @@ impl WorldSettings {
         }
         if !(1..=1000).contains(&self.max_steps_per_frame) {
             return Err(Error::invalid(format!("max_steps_per_frame must be within [1, 1000] (got {})", self.max_steps_per_frame)));
+        }
+        if !self.kernel.supported() {
+            return Err(Error::invalid(format!("this CPU cannot run the {:?} kernel", self.kernel)));
         }
         Ok(())
     }
@@ -410,6 +417,7 @@ impl World {
                 pin_t0: i as f32 / k as f32,
                 pin_t1: (i + 1) as f32 / k as f32,
                 time: self.time as f32,
+                kernel: s.kernel,
             };
             self.prepare_colliders(params.pin_t0, params.pin_t1);
             self.fixed_step(&params);

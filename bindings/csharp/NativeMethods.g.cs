@@ -522,6 +522,11 @@ namespace Sinew
         ///  1: readback interpolates between fixed steps; 0: newest state. Default 1.
         /// </summary>
         public uint interpolate;
+        /// <summary>
+        ///  Constraint kernel: `SINEW_KERNEL_AUTO` (the fastest this CPU runs) or a specific one;
+        ///  all give the same bits. Default auto.
+        /// </summary>
+        public uint kernel;
     }
 
     /// <summary>

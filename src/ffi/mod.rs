@@ -24,4 +24,4 @@ pub mod types;
 pub mod world;
 
 /// Version of the C ABI. Bumped on any incompatible change; wrappers compare it at load.
-pub const SINEW_ABI_VERSION: u32 = 3;
+pub const SINEW_ABI_VERSION: u32 = 4;

@@ -63,7 +63,19 @@ pub struct SinewWorldDesc {
     pub max_steps_per_frame: u32,
     /// 1: readback interpolates between fixed steps; 0: newest state. Default 1.
     pub interpolate: u32,
+    /// Constraint kernel: `SINEW_KERNEL_AUTO` (the fastest this CPU runs) or a specific one;
+    /// all give the same bits. Default auto.
+    pub kernel: u32,
 }
+
+/// The fastest kernel the CPU runs.
+pub const SINEW_KERNEL_AUTO: u32 = 0;
+/// One constraint at a time: the reference.
+pub const SINEW_KERNEL_SCALAR: u32 = 1;
+/// Four lanes (SSE2, every x86-64 CPU).
+pub const SINEW_KERNEL_SSE2: u32 = 2;
+/// Eight lanes (AVX).
+pub const SINEW_KERNEL_AVX: u32 = 3;
 
 /// Per-body material; fill with `sinew_material_default` first.
 #[repr(C)]
@@ -291,13 +303,24 @@ impl From<WorldSettings> for SinewWorldDesc {
             thread_count: s.thread_count,
             max_steps_per_frame: s.max_steps_per_frame,
             interpolate: s.interpolate as u32,
+            kernel: SINEW_KERNEL_AUTO,
         }
     }
 }
 
-impl From<SinewWorldDesc> for WorldSettings {
-    fn from(d: SinewWorldDesc) -> Self {
-        WorldSettings {
+impl TryFrom<SinewWorldDesc> for WorldSettings {
+    type Error = crate::error::Error;
+
+    fn try_from(d: SinewWorldDesc) -> crate::error::Result<Self> {
+        use crate::solver::constraints::distance_simd::Kernel;
+        let kernel = match d.kernel {
+            SINEW_KERNEL_AUTO => Kernel::detect(),
+            SINEW_KERNEL_SCALAR => Kernel::Scalar,
+            SINEW_KERNEL_SSE2 => Kernel::Sse2,
+            SINEW_KERNEL_AVX => Kernel::Avx,
+            other => return Err(crate::error::Error::invalid(format!("unknown kernel {other}"))),
+        };
+        Ok(WorldSettings {
             gravity: d.gravity.into(),
             fixed_rate_hz: d.fixed_rate_hz,
             substeps: d.substeps,
@@ -305,7 +328,8 @@ impl From<SinewWorldDesc> for WorldSettings {
             thread_count: d.thread_count,
             max_steps_per_frame: d.max_steps_per_frame,
             interpolate: d.interpolate != 0,
-        }
+            kernel,
+        })
     }
 }
 

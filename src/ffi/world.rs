@@ -53,7 +53,7 @@ pub extern "C" fn sinew_world_create(desc: *const SinewWorldDesc, out_world: *mu
     ffi_guard!({
         let desc = try_ref!(desc, "desc");
         let out = try_out!(out_world, "out_world");
-        let settings: WorldSettings = (*desc).into();
+        let settings = WorldSettings::try_from(*desc)?;
         let world = World::new(settings)?;
         let pool = WorkerPool::new(settings.thread_count)?;
         write(out, registry::insert_world(world, pool)?);

@@ -25,6 +25,17 @@ pub fn delta_lambda(c: f32, w_sum: f32, alpha_tilde: f32, lambda: f32) -> f32 {
     (-c - alpha_tilde * lambda) / denom
 }
 
+/// `Δλ / len`, computed with one division as `(−C − α̃·λ) / ((Σw + α̃)·len)`: the position
+/// update `Δx = w·Δλ·d/len` then needs no second division. Zero when nothing can move.
+#[inline(always)]
+pub fn delta_lambda_over(c: f32, w_sum: f32, alpha_tilde: f32, lambda: f32, len: f32) -> f32 {
+    let denom = w_sum + alpha_tilde;
+    if denom <= WEIGHT_EPSILON {
+        return 0.0;
+    }
+    (-c - alpha_tilde * lambda) / (denom * len)
+}
+
 /// `α̃ = α / h²`.
 #[inline]
 pub fn scaled_compliance(compliance: f32, h: f32) -> f32 {

@@ -50,6 +50,19 @@ namespace Sinew.Tests
             m.m23 = z;
             return m;
         }
+
+        /// <summary>Rotation by <paramref name="degrees"/> about +Y, then a translation.</summary>
+        public static Mat4 RotationY(float degrees, float x, float y, float z)
+        {
+            Mat4 m = Translation(x, y, z);
+            double a = degrees * Math.PI / 180.0;
+            float c = (float)Math.Cos(a), s = (float)Math.Sin(a);
+            m.m00 = c;
+            m.m02 = s;
+            m.m20 = -s;
+            m.m22 = c;
+            return m;
+        }
     }
 
     struct WithReference
@@ -247,6 +260,11 @@ namespace Sinew.Tests
             Check.Group("pins: pin, unpin, move pin targets", Pins);
             Check.Group("material, bounds, teleport", BodyProperties);
             Check.Group("colliders and collision pairs", Colliders);
+            Check.Group("colliders: a cloth draped on a sphere, checked against its geometry", ColliderDrape);
+            Check.Group("colliders: Sphere, Capsule, Plane, Box moved every frame by SetTransform", ColliderShapes);
+            Check.Group("colliders: layers, collision_mask, material conveniences", ColliderLayers);
+            Check.Group("colliders: errors throw SinewException with the native message", ColliderErrors);
+            Check.Group("colliders: finalisers after the world is gone", ColliderFinalisers);
             Check.Group("asynchronous step: begin/end", AsyncStep);
             Check.Group("errors: stale handles throw SinewException with the native message", StaleHandles);
             Check.Group("errors: wrong buffers and arguments", WrongBuffers);
@@ -625,6 +643,309 @@ namespace Sinew.Tests
             Check.That(true, "disposing it then: no exception");
         }
 
+        /// <summary>A world whose readback is the newest state (no interpolation), so that what
+        /// is read is what the colliders were checked against.</summary>
+        static World CollisionWorld()
+        {
+            SinewWorldDesc wd = SinewWorldDesc.Default;
+            wd.thread_count = 2;
+            wd.interpolate = 0;
+            return new World(wd);
+        }
+
+        /// <summary>An unpinned <paramref name="side"/> × <paramref name="side"/> cloth, flat in XZ,
+        /// centred on (x, y, z).</summary>
+        static Cloth FreeCloth(World world, int side, float spacing, float x, float y, float z, uint mask = uint.MaxValue)
+        {
+            SinewClothGridDesc gd = SinewClothGridDesc.Default;
+            gd.columns = (uint)side;
+            gd.rows = (uint)side;
+            gd.spacing = spacing;
+            gd.origin = new SinewVec3(x, y, z);
+            gd.PinMode = GridPinMode.None;
+            gd.material.damping = 0.5f;
+            gd.material.collision_mask = mask;
+            return Cloth.CreateGrid(world, gd);
+        }
+
+        static float ClosestTo(Vec3[] p, Vec3 c)
+        {
+            float best = float.PositiveInfinity;
+            foreach (Vec3 q in p)
+            {
+                float dx = q.x - c.x, dy = q.y - c.y, dz = q.z - c.z;
+                best = Math.Min(best, (float)Math.Sqrt(dx * dx + dy * dy + dz * dz));
+            }
+            return best;
+        }
+
+        static float LowestY(Vec3[] p)
+        {
+            float y = float.PositiveInfinity;
+            foreach (Vec3 q in p)
+            {
+                y = Math.Min(y, q.y);
+            }
+            return y;
+        }
+
+        static void ColliderDrape()
+        {
+            using (var world = CollisionWorld())
+            {
+                const float radius = 0.3f;
+                var centre = new Vec3(0.1f, -0.2f, 0.05f);
+                Collider sphere = Collider.Sphere(world, radius);
+                sphere.Teleport(Mat4.Translation(centre.x, centre.y, centre.z));
+                Cloth cloth = FreeCloth(world, 16, 0.05f, centre.x, centre.y + 0.45f, centre.z);
+                float thickness = cloth.Material.thickness;
+                var p = new Vec3[cloth.VertexCount];
+                float closest = float.PositiveInfinity;
+                for (int f = 0; f < 120; f++)
+                {
+                    world.Step(1f / 60f);
+                    cloth.ReadPositions(p);
+                    closest = Math.Min(closest, ClosestTo(p, centre));
+                }
+                Check.That(closest >= radius + thickness - 1e-3f,
+                    "120 frames: no particle centre closer than radius + thickness − 1 mm to the sphere's centre", "closest " + closest);
+                float last = ClosestTo(p, centre);
+                Check.That(last < radius + thickness + 0.01f, "the drape lies on the sphere (within 1 cm)", "closest " + last);
+
+                sphere.Dispose();
+                for (int f = 0; f < 30; f++)
+                {
+                    world.Step(1f / 60f);
+                }
+                cloth.ReadPositions(p);
+                Check.That(LowestY(p) < centre.y - radius - 0.5f, "with the sphere disposed, the world steps and the cloth falls through", "lowest " + LowestY(p));
+            }
+        }
+
+        /// <summary>Height above the collider's origin at which the middle particle of a 15 × 15
+        /// cloth dropped on it comes to rest, while the collider turns about Y through
+        /// <see cref="Collider.SetTransform{TMatrix}(TMatrix)"/> every frame.</summary>
+        static float RestHeight(Func<World, Collider> make)
+        {
+            using (var world = CollisionWorld())
+            {
+                const float x = 0.2f, y = 0.3f, z = -0.1f;
+                Collider c = make(world);
+                c.Teleport(Mat4.RotationY(0f, x, y, z));
+                Cloth cloth = FreeCloth(world, 15, 0.04f, x, y + 0.5f, z);
+                for (int f = 1; f <= 90; f++)
+                {
+                    c.SetTransform(Mat4.RotationY(2f * f, x, y, z));
+                    world.Step(1f / 60f);
+                }
+                var p = new Vec3[cloth.VertexCount];
+                cloth.ReadPositions(p);
+                return p[7 * 15 + 7].y - y;
+            }
+        }
+
+        static void ColliderShapes()
+        {
+            float t = SinewMaterial.Default.thickness;
+            // Expected rest heights from the shapes' definitions; a swapped argument would move
+            // them (a capsule with its radii swapped tops out at 0.15 + 0.2, a box with its
+            // extents out of order at 0.2 or 0.3).
+            float sphere = RestHeight(w => Collider.Sphere(w, 0.2f));
+            Check.That(Math.Abs(sphere - (0.2f + t)) < 3e-3f, "Collider.Sphere(world, 0.2): the cloth rests at radius + thickness", "at " + sphere);
+            float capsule = RestHeight(w => Collider.Capsule(w, 0.15f, 0.2f, 0.05f));
+            Check.That(Math.Abs(capsule - (0.15f + 0.05f + t)) < 3e-3f,
+                "Collider.Capsule(world, 0.15, radius0 0.2, radius1 0.05): the cloth rests on the radius1 end at +half_height", "at " + capsule);
+            float plane = RestHeight(w => Collider.Plane(w));
+            Check.That(Math.Abs(plane - t) < 3e-3f, "Collider.Plane(world): the cloth rests at thickness above it", "at " + plane);
+            float box = RestHeight(w => Collider.Box(w, new Vec3(0.3f, 0.1f, 0.2f)));
+            Check.That(Math.Abs(box - (0.1f + t)) < 3e-3f, "Collider.Box(world, (0.3, 0.1, 0.2)): the cloth rests on its top face", "at " + box);
+            float boxSinew = RestHeight(w => Collider.Box(w, new SinewVec3(0.3f, 0.1f, 0.2f), 1u));
+            Check.That(boxSinew == box, "Collider.Box takes SinewVec3 half extents as well", boxSinew + " vs " + box);
+            float fromDesc = RestHeight(w => Collider.Create(w, SinewColliderDesc.Capsule(0.15f, 0.2f, 0.05f)));
+            Check.That(fromDesc == capsule, "Collider.Create(SinewColliderDesc.Capsule(...)) is the same capsule", fromDesc + " vs " + capsule);
+
+            SinewColliderDesc d = SinewColliderDesc.Box(new SinewVec3(1f, 2f, 3f), 6u);
+            Check.That(d.Shape == ColliderShape.Box && d.half_extents.y == 2f && d.layers == 6u, "SinewColliderDesc.Box fills shape, half extents and layers");
+            d = SinewColliderDesc.Capsule(0.5f, 0.25f, 0.125f);
+            Check.That(d.Shape == ColliderShape.Capsule && d.half_height == 0.5f && d.radius0 == 0.25f && d.radius1 == 0.125f && d.layers == 1u,
+                "SinewColliderDesc.Capsule fills half height, both radii, layer 1");
+        }
+
+        /// <summary>Lowest particle after a second over a plane at y = −0.5 on <paramref name="layers"/>
+        /// (moved to <paramref name="newLayers"/> unless 0), for a body of <paramref name="mask"/>.</summary>
+        static float FallOntoPlane(uint layers, uint mask, uint newLayers)
+        {
+            using (var world = CollisionWorld())
+            {
+                Collider plane = Collider.Plane(world, layers);
+                plane.Teleport(Mat4.Translation(0f, -0.5f, 0f));
+                if (newLayers != 0)
+                {
+                    plane.SetLayers(newLayers);
+                }
+                Cloth cloth = FreeCloth(world, 4, 0.1f, 0f, 0f, 0f, mask);
+                for (int f = 0; f < 60; f++)
+                {
+                    world.Step(1f / 60f);
+                }
+                var p = new Vec3[cloth.VertexCount];
+                cloth.ReadPositions(p);
+                return LowestY(p);
+            }
+        }
+
+        static void ColliderLayers()
+        {
+            Check.That(FallOntoPlane(1u, 1u, 0u) > -0.5f, "collision_mask 1: held by a plane on layer 1");
+            Check.That(FallOntoPlane(2u, 1u, 0u) < -1.0f, "collision_mask 1: falls past a plane on layer 2");
+            Check.That(FallOntoPlane(2u, 3u, 0u) > -0.5f, "collision_mask 3: held by the plane on layer 2");
+            Check.That(FallOntoPlane(1u, 1u, 2u) < -1.0f, "SetLayers(2) on the layer-1 plane: the mask-1 cloth falls past it");
+            Check.That(FallOntoPlane(4u, 1u, 5u) > -0.5f, "SetLayers(5) on a layer-4 plane: held");
+
+            // Changing the body's mask through Material lets it through a plane it rested on.
+            using (var world = CollisionWorld())
+            {
+                Collider plane = Collider.Plane(world, 1u);
+                plane.Teleport(Mat4.Translation(0f, -0.5f, 0f));
+                Cloth cloth = FreeCloth(world, 4, 0.1f, 0f, 0f, 0f);
+                var p = new Vec3[cloth.VertexCount];
+                for (int f = 0; f < 60; f++)
+                {
+                    world.Step(1f / 60f);
+                }
+                cloth.ReadPositions(p);
+                Check.That(LowestY(p) > -0.5f, "the default material (all bits) meets a layer-1 plane");
+                SinewMaterial m = cloth.Material;
+                Check.That(m.Meets(1u) && m.Meets(0x80000000u), "SinewMaterial.Meets: the default mask meets every layer");
+                m.collision_mask = 2u;
+                Check.That(!m.Meets(1u) && m.Meets(3u), "SinewMaterial.Meets is layers & collision_mask != 0");
+                cloth.Material = m;
+                for (int f = 0; f < 60; f++)
+                {
+                    world.Step(1f / 60f);
+                }
+                cloth.ReadPositions(p);
+                Check.That(LowestY(p) < -1.0f, "Material with collision_mask 2: the cloth falls through the layer-1 plane", "lowest " + LowestY(p));
+
+                m = cloth.Material;
+                Check.That(!m.SelfCollision && m.self_collision == 0u, "SelfCollision reads self_collision (default off)");
+                m.SelfCollision = true;
+                m.thickness = 0.02f;
+                m.static_friction = 0.7f;
+                m.kinetic_friction = 0.6f;
+                cloth.Material = m;
+                SinewMaterial back = cloth.Material;
+                Check.That(back.self_collision == 1u && back.SelfCollision && back.thickness == 0.02f && back.static_friction == 0.7f
+                    && back.kinetic_friction == 0.6f && back.collision_mask == 2u, "thickness, frictions, mask and SelfCollision round-trip through Material");
+            }
+        }
+
+        static void ColliderErrors()
+        {
+            using (var world = CollisionWorld())
+            {
+                Cloth cloth = FreeCloth(world, 6, 0.05f, 0f, 0f, 0f);
+                Collider c = Collider.Sphere(world, 0.1f);
+                c.Teleport(Mat4.Translation(0f, -10f, 0f));
+                world.Step(1f / 60f);
+                var before = new Vec3[cloth.VertexCount];
+                cloth.ReadPositions(before);
+                ulong steps = world.GetStats().steps;
+
+                Check.ThrowsSinew("Collider.Sphere of radius 0", SinewResult.SINEW_INVALID_ARGUMENT, () => Collider.Sphere(world, 0f), "radius");
+                Check.ThrowsSinew("Collider.Sphere of negative radius", SinewResult.SINEW_INVALID_ARGUMENT, () => Collider.Sphere(world, -0.5f));
+                Check.ThrowsSinew("Collider.Sphere of NaN radius", SinewResult.SINEW_NON_FINITE, () => Collider.Sphere(world, float.NaN));
+                Check.ThrowsSinew("Collider.Capsule with both radii 0", SinewResult.SINEW_INVALID_ARGUMENT,
+                    () => Collider.Capsule(world, 0.2f, 0f, 0f), "both are 0");
+                Check.ThrowsSinew("Collider.Capsule with a negative half height", SinewResult.SINEW_INVALID_ARGUMENT,
+                    () => Collider.Capsule(world, -0.2f, 0.1f, 0.1f));
+                Check.ThrowsSinew("Collider.Box with a zero extent", SinewResult.SINEW_INVALID_ARGUMENT,
+                    () => Collider.Box(world, new Vec3(0.1f, 0f, 0.1f)));
+                Check.Throws<ArgumentException>("Collider.Box half extents that are not 12 bytes are refused before any native call",
+                    () => Collider.Box(world, 0.5));
+                SinewColliderDesc bad = SinewColliderDesc.Default;
+                bad.shape = 42u;
+                Check.ThrowsSinew("an unknown shape", SinewResult.SINEW_INVALID_ARGUMENT, () => Collider.Create(world, bad), "unknown collider shape");
+                bad = SinewColliderDesc.Sphere(0.1f);
+                bad.transform = SinewMat4.From(Mat4.Translation(0f, float.NaN, 0f));
+                Check.ThrowsSinew("a NaN in the initial transform", SinewResult.SINEW_NON_FINITE, () => Collider.Create(world, bad));
+                Mat4 stretched = Mat4.Translation(0f, -10f, 0f);
+                stretched.m11 = 3f;
+                bad.transform = SinewMat4.From(stretched);
+                Check.ThrowsSinew("a non-uniform scale in the initial transform", SinewResult.SINEW_INVALID_ARGUMENT, () => Collider.Create(world, bad), "non-uniform");
+
+                Check.ThrowsSinew("SetTransform with a NaN", SinewResult.SINEW_NON_FINITE, () => c.SetTransform(Mat4.Translation(float.NaN, 0f, 0f)));
+                Check.ThrowsSinew("Teleport with an infinity", SinewResult.SINEW_NON_FINITE,
+                    () => c.Teleport(SinewMat4.Translation(0f, float.PositiveInfinity, 0f)));
+                Check.ThrowsSinew("SetTransform with a non-uniform scale", SinewResult.SINEW_INVALID_ARGUMENT, () => c.SetTransform(stretched), "non-uniform");
+                Mat4 mirror = Mat4.Translation(0f, -10f, 0f);
+                mirror.m00 = -1f;
+                Check.ThrowsSinew("Teleport with a mirror", SinewResult.SINEW_INVALID_ARGUMENT, () => c.Teleport(mirror), "mirrored");
+                Check.Throws<ArgumentException>("Teleport with a matrix that is not 64 bytes", () => c.Teleport(new Vec3(0f, 0f, 0f)));
+                Check.Throws<ArgumentNullException>("Collider.Sphere(null world)", () => Collider.Sphere(null, 0.1f));
+                Check.Throws<ArgumentNullException>("SetCollisionPair(null)", () => cloth.SetCollisionPair(null, true));
+                Check.ThrowsSinew("a body paired with itself", SinewResult.SINEW_INVALID_ARGUMENT, () => cloth.SetCollisionPair(cloth, true), "itself");
+
+                var after = new Vec3[cloth.VertexCount];
+                cloth.ReadPositions(after);
+                Check.That(BytesEqual(MemoryMarshal.AsBytes(new Span<Vec3>(before)).ToArray(), MemoryMarshal.AsBytes(new Span<Vec3>(after)).ToArray())
+                    && world.GetStats().steps == steps, "the failed calls changed nothing");
+                c.SetTransform(Mat4.Translation(0f, -10f, 0f));
+                world.Step(1f / 60f);
+                Check.That(true, "the collider still moves and the world still steps");
+
+                world.StepBegin(1f / 60f);
+                Check.ThrowsSinew("SetTransform during an asynchronous step", SinewResult.SINEW_BUSY, () => c.SetTransform(Mat4.Translation(0f, -10f, 0f)));
+                Check.ThrowsSinew("SetLayers during an asynchronous step", SinewResult.SINEW_BUSY, () => c.SetLayers(2u));
+                Check.ThrowsSinew("Collider.Plane during an asynchronous step", SinewResult.SINEW_BUSY, () => Collider.Plane(world));
+                world.StepEnd();
+                c.SetLayers(2u);
+                Check.That(true, "after StepEnd the collider answers again");
+
+                c.Dispose();
+                Check.ThrowsSinew("SetLayers on a disposed collider", SinewResult.SINEW_INVALID_HANDLE, () => c.SetLayers(1u), "collider handle");
+                Check.ThrowsSinew("Teleport on a disposed collider", SinewResult.SINEW_INVALID_HANDLE, () => c.Teleport(SinewMat4.Identity));
+                Collider d = Collider.Box(world, new Vec3(0.1f, 0.1f, 0.1f));
+                world.Dispose();
+                Check.That(d.IsDisposed, "a collider of a disposed world says so");
+                Check.ThrowsSinew("SetTransform on a collider of a disposed world", SinewResult.SINEW_INVALID_HANDLE, () => d.SetTransform(SinewMat4.Identity));
+                Check.ThrowsSinew("Collider.Sphere in a disposed world", SinewResult.SINEW_INVALID_HANDLE, () => Collider.Sphere(world, 0.1f), "world handle");
+                d.Dispose();
+                Check.That(true, "disposing it then: no exception");
+            }
+        }
+
+        static void ColliderFinalisers()
+        {
+            // Finalised after its world was disposed: no native call, nothing queued, no crash.
+            World gone = new World();
+            WeakReference orphan = OnOtherThread(() => new WeakReference(Collider.Sphere(gone, 0.1f), true));
+            gone.Dispose();
+            // A new world may reuse the old one's slots; the orphan must not touch its collider.
+            using (var next = new World())
+            {
+                Collider survivor = Collider.Sphere(next, 0.1f);
+                Check.That(Collect(orphan), "a collider finalised after its world was disposed: no crash");
+                Check.Equal(0, gone.PendingDestroyCount, "... it was not queued for native destruction");
+                Check.Equal(0, next.PendingDestroyCount, "... nor queued on the new world");
+                next.Step(1f / 60f);
+                survivor.SetLayers(3u);
+                Check.That(true, "the new world's collider is untouched");
+            }
+
+            // A world dropped together with its colliders: finalised in either order, no crash.
+            WeakReference both = OnOtherThread(() =>
+            {
+                var w = new World();
+                Collider.Sphere(w, 0.1f);
+                Collider.Plane(w);
+                Collider.Capsule(w, 0.2f, 0.1f, 0.05f);
+                Collider.Box(w, new Vec3(0.1f, 0.2f, 0.3f));
+                return new WeakReference(w, true);
+            });
+            Check.That(Collect(both), "a world dropped with its colliders is finalised without a crash");
+        }
+
         // ---- async ----
 
         static void AsyncStep()
@@ -903,7 +1224,7 @@ namespace Sinew.Tests
                 }
                 long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
                 Check.Equal(0L, allocated,
-                    "100 frames of Step, StepBegin/End, SetPinTargets, Collider.SetTransform, ReadPositions, ReadNormals, GetBounds allocate 0 bytes");
+                    "100 frames of Step, StepBegin/End, SetPinTargets, Collider.SetTransform/SetLayers, ReadPositions, ReadNormals, GetBounds allocate 0 bytes");
             }
         }
 
@@ -911,6 +1232,7 @@ namespace Sinew.Tests
         static void Frame(ReferenceScene scene, Collider bone, int frame, Vec3[] positions, SinewVec3[] normals, Vec3[] window, int[] pinIndices, Vec3[] pinTargets)
         {
             bone.SetTransform(Mat4.Translation(0f, -1f - 0.001f * frame, 0f));
+            bone.SetLayers(1u);
             scene.Grid.SetPinTargets(pinIndices, pinTargets);
             scene.Grid.SetPinTargets(new ReadOnlySpan<int>(pinIndices), new ReadOnlySpan<Vec3>(pinTargets));
             scene.World.Step(1f / 60f);

@@ -100,12 +100,12 @@ pub fn solve(
         if len < LENGTH_EPSILON {
             continue;
         }
-        let n = d / len;
         let at = alpha_tilde[c.kind[i] as usize];
-        let dl = xpbd::delta_lambda(len - c.rest[i] * rest_scale, wa + wb, at, lambda[i]);
-        lambda[i] += dl;
-        x[ia] -= n * (wa * dl);
-        x[ib] += n * (wb * dl);
+        // q = Δλ/|d|, so that Δx = ∓w·Δλ·d/|d| costs one division (the SIMD kernels do the same).
+        let q = xpbd::delta_lambda_over(len - c.rest[i] * rest_scale, wa + wb, at, lambda[i], len);
+        lambda[i] += q * len;
+        x[ia] -= d * (wa * q);
+        x[ib] += d * (wb * q);
     }
 }
 

@@ -1,0 +1,1266 @@
+// COMPILE-ONLY STUB of the Unity scripting API -- not Unity, and not usable as Unity.
+//
+// scripts/test-unity.sh compiles every Unity script of this repository (the package's
+// Runtime/, its Samples~, the sample project's Assets/, and bindings/csharp with
+// UNITY_2021_2_OR_NEWER) against this file, built as UnityEngine.dll, so that a misspelt
+// member, a wrong argument type or an API that Unity does not have fails the build.
+//
+// It declares exactly the types and members those scripts use, with the signatures of Unity's
+// documented scripting API (Unity 2021.2-2022.3 ScriptReference; the page is named beside each
+// member that is not obvious). Bodies are placeholders: value types (Vector3, Color, LayerMask,
+// ...) hold their data so that field initialisers run (the defaults check creates components
+// on Mono); everything the engine would do throws StubOnlyException. When a script needs a new
+// Unity member, add it here with the documented signature -- never a made-up convenience.
+//
+// UnityEditor types live in UnityEditor.Stub.cs (a separate assembly, as in Unity, so that a
+// runtime script using UnityEditor fails to compile).
+using System;
+using System.Collections.Generic;
+
+namespace UnityEngine
+{
+    /// <summary>Thrown by every stub member that would need the engine.</summary>
+    public sealed class StubOnlyException : Exception
+    {
+        public StubOnlyException()
+            : base("compile-only stub of the Unity API (tests/unity-stub): this member does nothing outside Unity")
+        {
+        }
+    }
+
+    // ---- attributes (UnityEngine.CoreModule) ----
+
+    [AttributeUsage(AttributeTargets.Field, Inherited = true, AllowMultiple = false)]
+    public class TooltipAttribute : PropertyAttribute
+    {
+        public readonly string tooltip;
+
+        public TooltipAttribute(string tooltip)
+        {
+            this.tooltip = tooltip;
+        }
+    }
+
+    [AttributeUsage(AttributeTargets.Field, Inherited = true, AllowMultiple = true)]
+    public class HeaderAttribute : PropertyAttribute
+    {
+        public readonly string header;
+
+        public HeaderAttribute(string header)
+        {
+            this.header = header;
+        }
+    }
+
+    [AttributeUsage(AttributeTargets.Field, Inherited = true, AllowMultiple = false)]
+    public sealed class RangeAttribute : PropertyAttribute
+    {
+        public readonly float min;
+        public readonly float max;
+
+        public RangeAttribute(float min, float max)
+        {
+            this.min = min;
+            this.max = max;
+        }
+    }
+
+    // MinAttribute (2018.3+): "Attribute used to make a float or int variable in a script be restricted to a specific minimum value."
+    [AttributeUsage(AttributeTargets.Field, Inherited = true, AllowMultiple = false)]
+    public sealed class MinAttribute : PropertyAttribute
+    {
+        public readonly float min;
+
+        public MinAttribute(float min)
+        {
+            this.min = min;
+        }
+    }
+
+    [AttributeUsage(AttributeTargets.Field, Inherited = true, AllowMultiple = false)]
+    public abstract class PropertyAttribute : Attribute
+    {
+    }
+
+    [AttributeUsage(AttributeTargets.Class, Inherited = false)]
+    public sealed class DisallowMultipleComponent : Attribute
+    {
+    }
+
+    [AttributeUsage(AttributeTargets.Class, AllowMultiple = false)]
+    public sealed class AddComponentMenu : Attribute
+    {
+        public AddComponentMenu(string menuName)
+        {
+        }
+    }
+
+    [AttributeUsage(AttributeTargets.Class, AllowMultiple = true)]
+    public sealed class RequireComponent : Attribute
+    {
+        public Type m_Type0;
+
+        public RequireComponent(Type requiredComponent)
+        {
+            m_Type0 = requiredComponent;
+        }
+    }
+
+    // DefaultExecutionOrder: "Specifies the script execution order of a MonoBehaviour."
+    [AttributeUsage(AttributeTargets.Class)]
+    public class DefaultExecutionOrder : Attribute
+    {
+        public DefaultExecutionOrder(int order)
+        {
+            this.order = order;
+        }
+
+        public int order { get; }
+    }
+
+    public enum RuntimeInitializeLoadType
+    {
+        AfterSceneLoad = 0,
+        BeforeSceneLoad = 1,
+        AfterAssembliesLoaded = 2,
+        BeforeSplashScreen = 3,
+        SubsystemRegistration = 4,
+    }
+
+    [AttributeUsage(AttributeTargets.Method, AllowMultiple = false)]
+    public class RuntimeInitializeOnLoadMethodAttribute : Attribute
+    {
+        public RuntimeInitializeOnLoadMethodAttribute(RuntimeInitializeLoadType loadType)
+        {
+            this.loadType = loadType;
+        }
+
+        public RuntimeInitializeLoadType loadType { get; set; }
+    }
+
+    // ---- value types: real data, so field initialisers work ----
+
+    public struct Vector2
+    {
+        public float x;
+        public float y;
+
+        public Vector2(float x, float y)
+        {
+            this.x = x;
+            this.y = y;
+        }
+    }
+
+    public struct Vector3
+    {
+        public float x;
+        public float y;
+        public float z;
+
+        public Vector3(float x, float y, float z)
+        {
+            this.x = x;
+            this.y = y;
+            this.z = z;
+        }
+
+        public static Vector3 zero
+        {
+            get { return new Vector3(0f, 0f, 0f); }
+        }
+
+        public static Vector3 one
+        {
+            get { return new Vector3(1f, 1f, 1f); }
+        }
+
+        public static Vector3 up
+        {
+            get { return new Vector3(0f, 1f, 0f); }
+        }
+
+        public static Vector3 down
+        {
+            get { return new Vector3(0f, -1f, 0f); }
+        }
+
+        public static Vector3 right
+        {
+            get { return new Vector3(1f, 0f, 0f); }
+        }
+
+        public static Vector3 forward
+        {
+            get { return new Vector3(0f, 0f, 1f); }
+        }
+
+        public float sqrMagnitude
+        {
+            get { return x * x + y * y + z * z; }
+        }
+
+        public Vector3 normalized
+        {
+            get { throw new StubOnlyException(); }
+        }
+
+        public static Vector3 Lerp(Vector3 a, Vector3 b, float t)
+        {
+            throw new StubOnlyException();
+        }
+
+        public static Vector3 operator +(Vector3 a, Vector3 b)
+        {
+            return new Vector3(a.x + b.x, a.y + b.y, a.z + b.z);
+        }
+
+        public static Vector3 operator -(Vector3 a, Vector3 b)
+        {
+            return new Vector3(a.x - b.x, a.y - b.y, a.z - b.z);
+        }
+
+        public static Vector3 operator -(Vector3 a)
+        {
+            return new Vector3(-a.x, -a.y, -a.z);
+        }
+
+        public static Vector3 operator *(Vector3 a, float d)
+        {
+            return new Vector3(a.x * d, a.y * d, a.z * d);
+        }
+
+        public static Vector3 operator *(float d, Vector3 a)
+        {
+            return new Vector3(a.x * d, a.y * d, a.z * d);
+        }
+    }
+
+    public struct Quaternion
+    {
+        public float x;
+        public float y;
+        public float z;
+        public float w;
+
+        public Quaternion(float x, float y, float z, float w)
+        {
+            this.x = x;
+            this.y = y;
+            this.z = z;
+            this.w = w;
+        }
+
+        public static Quaternion identity
+        {
+            get { return new Quaternion(0f, 0f, 0f, 1f); }
+        }
+
+        public static Quaternion Euler(float x, float y, float z)
+        {
+            throw new StubOnlyException();
+        }
+
+        public static Quaternion Inverse(Quaternion rotation)
+        {
+            throw new StubOnlyException();
+        }
+
+        public static Quaternion operator *(Quaternion lhs, Quaternion rhs)
+        {
+            throw new StubOnlyException();
+        }
+    }
+
+    // Unity declares the 16 floats column by column (m00, m10, m20, m30, m01, ...): 64 bytes,
+    // column-major, the layout of SinewMat4.
+    public struct Matrix4x4
+    {
+        public float m00;
+        public float m10;
+        public float m20;
+        public float m30;
+        public float m01;
+        public float m11;
+        public float m21;
+        public float m31;
+        public float m02;
+        public float m12;
+        public float m22;
+        public float m32;
+        public float m03;
+        public float m13;
+        public float m23;
+        public float m33;
+
+        public static Matrix4x4 identity
+        {
+            get
+            {
+                Matrix4x4 m = default(Matrix4x4);
+                m.m00 = 1f;
+                m.m11 = 1f;
+                m.m22 = 1f;
+                m.m33 = 1f;
+                return m;
+            }
+        }
+
+        public static Matrix4x4 TRS(Vector3 pos, Quaternion q, Vector3 s)
+        {
+            throw new StubOnlyException();
+        }
+
+        public static Matrix4x4 Translate(Vector3 vector)
+        {
+            throw new StubOnlyException();
+        }
+
+        public Vector3 MultiplyPoint3x4(Vector3 point)
+        {
+            throw new StubOnlyException();
+        }
+
+        public Vector3 MultiplyVector(Vector3 vector)
+        {
+            throw new StubOnlyException();
+        }
+
+        public static Matrix4x4 operator *(Matrix4x4 lhs, Matrix4x4 rhs)
+        {
+            throw new StubOnlyException();
+        }
+    }
+
+    public struct Color
+    {
+        public float r;
+        public float g;
+        public float b;
+        public float a;
+
+        public Color(float r, float g, float b, float a)
+        {
+            this.r = r;
+            this.g = g;
+            this.b = b;
+            this.a = a;
+        }
+    }
+
+    public struct Rect
+    {
+        public Rect(float x, float y, float width, float height)
+        {
+            this.x = x;
+            this.y = y;
+            this.width = width;
+            this.height = height;
+        }
+
+        public float x { get; set; }
+
+        public float y { get; set; }
+
+        public float width { get; set; }
+
+        public float height { get; set; }
+    }
+
+    // LayerMask: "Specifies Layers to use in a Physics.Raycast"; implicit conversions to and from int.
+    public struct LayerMask
+    {
+        int m_Mask;
+
+        public int value
+        {
+            get { return m_Mask; }
+            set { m_Mask = value; }
+        }
+
+        public static implicit operator int(LayerMask mask)
+        {
+            return mask.m_Mask;
+        }
+
+        public static implicit operator LayerMask(int intVal)
+        {
+            LayerMask mask;
+            mask.m_Mask = intVal;
+            return mask;
+        }
+    }
+
+    // BoneWeight: boneIndex0..3 and weight0..3 are properties.
+    public struct BoneWeight
+    {
+        public int boneIndex0 { get; set; }
+
+        public float weight0 { get; set; }
+    }
+
+    // ClothSkinningCoefficient: public fields maxDistance and collisionSphereDistance.
+    public struct ClothSkinningCoefficient
+    {
+        public float maxDistance;
+        public float collisionSphereDistance;
+    }
+
+    [Flags]
+    public enum HideFlags
+    {
+        None = 0,
+        HideInHierarchy = 1,
+        HideInInspector = 2,
+        DontSaveInEditor = 4,
+        NotEditable = 8,
+        DontSaveInBuild = 16,
+        DontUnloadUnusedAsset = 32,
+        DontSave = 52,
+        HideAndDontSave = 61,
+    }
+
+    public enum PrimitiveType
+    {
+        Sphere = 0,
+        Capsule = 1,
+        Cylinder = 2,
+        Cube = 3,
+        Plane = 4,
+        Quad = 5,
+    }
+
+    // ---- static classes ----
+
+    public static class Mathf
+    {
+        public const float PI = 3.14159274f;
+
+        public static float Sin(float f)
+        {
+            return (float)Math.Sin(f);
+        }
+
+        public static float Sqrt(float f)
+        {
+            return (float)Math.Sqrt(f);
+        }
+
+        public static float Abs(float f)
+        {
+            return Math.Abs(f);
+        }
+
+        public static int Max(int a, int b)
+        {
+            return Math.Max(a, b);
+        }
+
+        public static float Max(float a, float b)
+        {
+            return Math.Max(a, b);
+        }
+
+        public static int Clamp(int value, int min, int max)
+        {
+            return value < min ? min : value > max ? max : value;
+        }
+
+        public static int CeilToInt(float f)
+        {
+            return (int)Math.Ceiling(f);
+        }
+
+        public static int RoundToInt(float f)
+        {
+            return (int)Math.Round(f);
+        }
+    }
+
+    public class Time
+    {
+        public static float deltaTime
+        {
+            get { throw new StubOnlyException(); }
+        }
+
+        public static float time
+        {
+            get { throw new StubOnlyException(); }
+        }
+
+        public static float unscaledTime
+        {
+            get { throw new StubOnlyException(); }
+        }
+    }
+
+    public class Debug
+    {
+        public static void Log(object message, Object context)
+        {
+            throw new StubOnlyException();
+        }
+
+        public static void LogWarning(object message, Object context)
+        {
+            throw new StubOnlyException();
+        }
+
+        public static void LogError(object message, Object context)
+        {
+            throw new StubOnlyException();
+        }
+
+        public static void LogException(Exception exception, Object context)
+        {
+            throw new StubOnlyException();
+        }
+    }
+
+    public class Physics
+    {
+        public static Vector3 gravity
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+    }
+
+    public class Application
+    {
+        public static string persistentDataPath
+        {
+            get { throw new StubOnlyException(); }
+        }
+
+        public static string unityVersion
+        {
+            get { throw new StubOnlyException(); }
+        }
+    }
+
+    public sealed class SystemInfo
+    {
+        public static string processorType
+        {
+            get { throw new StubOnlyException(); }
+        }
+
+        public static int processorCount
+        {
+            get { throw new StubOnlyException(); }
+        }
+    }
+
+    public class GUI
+    {
+        public static void Label(Rect position, string text)
+        {
+            throw new StubOnlyException();
+        }
+    }
+
+    public sealed class Gizmos
+    {
+        public static Color color
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public static Matrix4x4 matrix
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public static void DrawLine(Vector3 from, Vector3 to)
+        {
+            throw new StubOnlyException();
+        }
+
+        public static void DrawWireSphere(Vector3 center, float radius)
+        {
+            throw new StubOnlyException();
+        }
+
+        public static void DrawWireCube(Vector3 center, Vector3 size)
+        {
+            throw new StubOnlyException();
+        }
+    }
+
+    // ---- objects ----
+
+    public class Object
+    {
+        public string name
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public HideFlags hideFlags
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public static void Destroy(Object obj)
+        {
+            throw new StubOnlyException();
+        }
+
+        public static T Instantiate<T>(T original)
+            where T : Object
+        {
+            throw new StubOnlyException();
+        }
+
+        public static T FindObjectOfType<T>()
+            where T : Object
+        {
+            throw new StubOnlyException();
+        }
+
+        // Unity compares with the native object's liveness: a destroyed object equals null.
+        public static bool operator ==(Object x, Object y)
+        {
+            return ReferenceEquals(x, y);
+        }
+
+        public static bool operator !=(Object x, Object y)
+        {
+            return !ReferenceEquals(x, y);
+        }
+
+        public static implicit operator bool(Object exists)
+        {
+            return !ReferenceEquals(exists, null);
+        }
+
+        public override bool Equals(object other)
+        {
+            return ReferenceEquals(this, other);
+        }
+
+        public override int GetHashCode()
+        {
+            return 0;
+        }
+    }
+
+    public class Component : Object
+    {
+        public Transform transform
+        {
+            get { throw new StubOnlyException(); }
+        }
+
+        public GameObject gameObject
+        {
+            get { throw new StubOnlyException(); }
+        }
+
+        public T GetComponent<T>()
+        {
+            throw new StubOnlyException();
+        }
+    }
+
+    public class Behaviour : Component
+    {
+        public bool enabled
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+    }
+
+    public class MonoBehaviour : Behaviour
+    {
+    }
+
+    public sealed class GameObject : Object
+    {
+        public GameObject(string name)
+        {
+        }
+
+        public Transform transform
+        {
+            get { throw new StubOnlyException(); }
+        }
+
+        public int layer
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public T AddComponent<T>()
+            where T : Component
+        {
+            throw new StubOnlyException();
+        }
+
+        public T GetComponent<T>()
+        {
+            throw new StubOnlyException();
+        }
+
+        public static GameObject CreatePrimitive(PrimitiveType type)
+        {
+            throw new StubOnlyException();
+        }
+    }
+
+    public class Transform : Component
+    {
+        public Vector3 position
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public Quaternion rotation
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public Vector3 localPosition
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public Vector3 localScale
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public Vector3 lossyScale
+        {
+            get { throw new StubOnlyException(); }
+        }
+
+        public Matrix4x4 localToWorldMatrix
+        {
+            get { throw new StubOnlyException(); }
+        }
+
+        public Matrix4x4 worldToLocalMatrix
+        {
+            get { throw new StubOnlyException(); }
+        }
+
+        public void SetParent(Transform parent, bool worldPositionStays)
+        {
+            throw new StubOnlyException();
+        }
+
+        public void SetPositionAndRotation(Vector3 position, Quaternion rotation)
+        {
+            throw new StubOnlyException();
+        }
+
+        public void LookAt(Vector3 worldPosition)
+        {
+            throw new StubOnlyException();
+        }
+    }
+
+    public sealed class Mesh : Object
+    {
+        public Mesh()
+        {
+        }
+
+        public int vertexCount
+        {
+            get { throw new StubOnlyException(); }
+        }
+
+        public bool isReadable
+        {
+            get { throw new StubOnlyException(); }
+        }
+
+        public Vector3[] vertices
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public Vector3[] normals
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public Vector2[] uv
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public Color[] colors
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public int[] triangles
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public BoneWeight[] boneWeights
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public Matrix4x4[] bindposes
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public void RecalculateBounds()
+        {
+            throw new StubOnlyException();
+        }
+
+        public void MarkDynamic()
+        {
+            throw new StubOnlyException();
+        }
+
+        public void GetVertices(List<Vector3> vertices)
+        {
+            throw new StubOnlyException();
+        }
+
+        public void SetVertices(Vector3[] inVertices)
+        {
+            throw new StubOnlyException();
+        }
+
+        public void SetNormals(Vector3[] inNormals)
+        {
+            throw new StubOnlyException();
+        }
+    }
+
+    public class Material : Object
+    {
+    }
+
+    public sealed class MeshFilter : Component
+    {
+        public Mesh sharedMesh
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+    }
+
+    public class Renderer : Component
+    {
+        public Material sharedMaterial
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public Material[] sharedMaterials
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public Rendering.ShadowCastingMode shadowCastingMode
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public bool receiveShadows
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        // Renderer.forceRenderingOff (2019.3+): "Allows turning off rendering for a specific component."
+        public bool forceRenderingOff
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+    }
+
+    public class MeshRenderer : Renderer
+    {
+    }
+
+    public class SkinnedMeshRenderer : Renderer
+    {
+        public Mesh sharedMesh
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public Transform[] bones
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public Transform rootBone
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        // SkinnedMeshRenderer.BakeMesh(Mesh mesh, bool useScale) (2020.2+).
+        public void BakeMesh(Mesh mesh, bool useScale)
+        {
+            throw new StubOnlyException();
+        }
+    }
+
+    public sealed class LineRenderer : Renderer
+    {
+        public bool useWorldSpace
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public int positionCount
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public float startWidth
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public float endWidth
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public void SetPositions(Vector3[] positions)
+        {
+            throw new StubOnlyException();
+        }
+    }
+
+    public sealed class Camera : Behaviour
+    {
+        // Camera.CameraCallback: "Delegate type for camera callbacks."
+        public delegate void CameraCallback(Camera cam);
+
+        // Camera.onPreCull: "Delegate that you can use to execute custom code before a Camera
+        // culls the scene" (Built-in Render Pipeline only).
+        public static CameraCallback onPreCull;
+
+        public static Camera main
+        {
+            get { throw new StubOnlyException(); }
+        }
+    }
+
+    public class Collider : Component
+    {
+    }
+
+    public sealed class CapsuleCollider : Collider
+    {
+        public Vector3 center
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public float radius
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public float height
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+    }
+
+    // UnityEngine.Cloth (UnityEngine.ClothModule), [RequireComponent(typeof(Transform), typeof(SkinnedMeshRenderer))].
+    public sealed class Cloth : Component
+    {
+        public float clothSolverFrequency
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public float stretchingStiffness
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public float bendingStiffness
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public bool useTethers
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public bool useGravity
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public float damping
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public float worldVelocityScale
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public float worldAccelerationScale
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public float friction
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public float collisionMassScale
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        // Cloth.useVirtualParticles is a float (0 = off, 1 = one virtual particle per triangle).
+        public float useVirtualParticles
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public bool enableContinuousCollision
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public float sleepThreshold
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public Vector3 externalAcceleration
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public Vector3 randomAcceleration
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public CapsuleCollider[] capsuleColliders
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public Vector3[] vertices
+        {
+            get { throw new StubOnlyException(); }
+        }
+
+        public ClothSkinningCoefficient[] coefficients
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+    }
+}
+
+namespace UnityEngine.Rendering
+{
+    public enum ShadowCastingMode
+    {
+        Off = 0,
+        On = 1,
+        TwoSided = 2,
+        ShadowsOnly = 3,
+    }
+
+    public struct ScriptableRenderContext
+    {
+    }
+
+    // RenderPipelineManager.beginContextRendering: "public static event
+    // Action<ScriptableRenderContext, List<Camera>> beginContextRendering" (2021.1+; called by
+    // URP, HDRP and custom SRPs, not by the Built-in Render Pipeline).
+    public static class RenderPipelineManager
+    {
+        public static event Action<ScriptableRenderContext, List<Camera>> beginContextRendering
+        {
+            add { throw new StubOnlyException(); }
+            remove { throw new StubOnlyException(); }
+        }
+    }
+}
+
+namespace UnityEngine.SceneManagement
+{
+    public struct Scene
+    {
+        public string path
+        {
+            get { throw new StubOnlyException(); }
+        }
+
+        public bool isDirty
+        {
+            get { throw new StubOnlyException(); }
+        }
+    }
+
+    public class SceneManager
+    {
+        public static Scene GetActiveScene()
+        {
+            throw new StubOnlyException();
+        }
+    }
+}
+
+namespace Unity.Profiling
+{
+    // ProfilerCategory: a struct with static properties naming Unity's categories.
+    public struct ProfilerCategory
+    {
+        public static ProfilerCategory Internal
+        {
+            get { throw new UnityEngine.StubOnlyException(); }
+        }
+
+        public static ProfilerCategory Physics
+        {
+            get { throw new UnityEngine.StubOnlyException(); }
+        }
+    }
+
+    // ProfilerRecorderOptions ([Flags]): the documented names; Default is "equivalent to
+    // (SumSamplesInFrame | WrapAroundWhenCapacityReached)". The numeric values are this stub's
+    // (the documentation does not give them); scripts use the names only.
+    [Flags]
+    public enum ProfilerRecorderOptions
+    {
+        None = 0,
+        StartImmediately = 1,
+        KeepAliveDuringDomainReload = 2,
+        CollectOnlyOnCurrentThread = 4,
+        WrapAroundWhenCapacityReached = 8,
+        SumAllSamplesInFrame = 16,
+        Default = SumAllSamplesInFrame | WrapAroundWhenCapacityReached,
+    }
+
+    // ProfilerRecorder (2020.2+): StartNew(ProfilerCategory category, string statName,
+    // int capacity = 1, ProfilerRecorderOptions options = ProfilerRecorderOptions.Default).
+    public struct ProfilerRecorder : IDisposable
+    {
+        public static ProfilerRecorder StartNew(ProfilerCategory category, string statName, int capacity = 1,
+            ProfilerRecorderOptions options = ProfilerRecorderOptions.Default)
+        {
+            throw new UnityEngine.StubOnlyException();
+        }
+
+        public bool Valid
+        {
+            get { throw new UnityEngine.StubOnlyException(); }
+        }
+
+        public long LastValue
+        {
+            get { throw new UnityEngine.StubOnlyException(); }
+        }
+
+        public void Dispose()
+        {
+            throw new UnityEngine.StubOnlyException();
+        }
+    }
+}
+
+namespace Unity.Collections
+{
+    // NativeArray<T> where T : struct (UnityEngine.CoreModule).
+    public struct NativeArray<T> : IDisposable
+        where T : struct
+    {
+        public int Length
+        {
+            get { throw new UnityEngine.StubOnlyException(); }
+        }
+
+        public void Dispose()
+        {
+            throw new UnityEngine.StubOnlyException();
+        }
+    }
+}
+
+namespace Unity.Collections.LowLevel.Unsafe
+{
+    public static unsafe class NativeArrayUnsafeUtility
+    {
+        public static void* GetUnsafePtr<T>(this NativeArray<T> nativeArray)
+            where T : struct
+        {
+            throw new UnityEngine.StubOnlyException();
+        }
+
+        public static void* GetUnsafeReadOnlyPtr<T>(this NativeArray<T> nativeArray)
+            where T : struct
+        {
+            throw new UnityEngine.StubOnlyException();
+        }
+    }
+}

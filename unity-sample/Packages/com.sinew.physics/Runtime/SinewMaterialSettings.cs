@@ -1,0 +1,76 @@
+// Hand-written. The particle material of a SinewCloth or SinewRope, as inspector fields in
+// the units of DESIGN.md. The initial values are the library's defaults
+// (sinew_material_default); scripts/test-unity.sh checks that they still agree.
+using System;
+using UnityEngine;
+
+namespace Sinew
+{
+    /// <summary>
+    /// Inspector settings that become a <see cref="SinewMaterial"/>. Stiffness is a compliance
+    /// (m/N, the inverse of a spring constant), so it means the same at any frame rate,
+    /// substep count or iteration count.
+    /// </summary>
+    [Serializable]
+    public sealed class SinewMaterialSettings
+    {
+        [Tooltip("Mass of each particle (kg). With compliance in m/N, heavier cloth sags more under the same stiffness.")]
+        [Min(1e-6f)]
+        public float particleMass = 0.01f;
+
+        [Tooltip("Velocity damping rate (1/s): about this fraction of the velocity is removed per second. 0 = no damping beyond the solver's own.")]
+        [Min(0f)]
+        public float damping = 0.3f;
+
+        [Tooltip("Multiplies the world's gravity for this body: 1 = normal, 0 = weightless.")]
+        public float gravityScale = 1f;
+
+        [Tooltip("Compliance of stretch (structural) constraints (m/N); 0 = inextensible. Unlike Unity Cloth's stretchingStiffness (0–1) it does not change with the solver frequency.")]
+        [Min(0f)]
+        public float stretchCompliance = 0f;
+
+        [Tooltip("Compliance of shear (diagonal) constraints (m/N); 0 = rigid.")]
+        [Min(0f)]
+        public float shearCompliance = 0f;
+
+        [Tooltip("Compliance of bend constraints (m/N): larger folds more easily; 0 = as stiff as the solver makes it.")]
+        [Min(0f)]
+        public float bendCompliance = 0.001f;
+
+        [Tooltip("Particle radius for collisions (m): how far particles keep from colliders, and from each other (2 × thickness) with self-collision.")]
+        [Min(0f)]
+        public float thickness = 0.01f;
+
+        [Tooltip("Static friction against colliders (dimensionless): a particle sticks while its sliding is below this × the push-out distance.")]
+        [Min(0f)]
+        public float staticFriction = 0.5f;
+
+        [Tooltip("Kinetic friction against colliders while sliding (dimensionless).")]
+        [Min(0f)]
+        public float kineticFriction = 0.4f;
+
+        [Tooltip("Which SinewCollider layers this body meets: a collider whose Layers share a bit with this mask pushes the body out. Uses Unity's layer names as bit names.")]
+        public LayerMask collisionMask = ~0;
+
+        [Tooltip("Keep the body's own particles 2 × thickness apart (cloth folding onto itself). Costs extra time each substep.")]
+        public bool selfCollision = false;
+
+        /// <summary>These settings as the native material.</summary>
+        public SinewMaterial ToNative()
+        {
+            SinewMaterial m = default(SinewMaterial);
+            m.particle_mass = particleMass;
+            m.damping = damping;
+            m.gravity_scale = gravityScale;
+            m.stretch_compliance = stretchCompliance;
+            m.shear_compliance = shearCompliance;
+            m.bend_compliance = bendCompliance;
+            m.thickness = thickness;
+            m.static_friction = staticFriction;
+            m.kinetic_friction = kineticFriction;
+            m.collision_mask = unchecked((uint)collisionMask.value);
+            m.self_collision = selfCollision ? 1u : 0u;
+            return m;
+        }
+    }
+}
