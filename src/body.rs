@@ -17,6 +17,7 @@ use crate::skin::{Influence, Skin};
 use crate::solver::aero::{self, AeroParams};
 use crate::solver::collision::{self, ContactParams};
 use crate::solver::constraints::distance_simd::{self, Kernel, Packed};
+use crate::solver::constraints::grid_simd::{self, GridLayout, Soa};
 use crate::solver::constraints::motion::{self, MotionLimits};
 use crate::solver::constraints::tether::{self, Tethers};
 use crate::solver::particle_contact::{self, HashScratch};
@@ -128,6 +129,8 @@ pub struct Topology {
     /// Particle positions in the rest shape, up to a rigid motion (for self-collision:
     /// particles that touch at rest never collide; and tether lengths).
     pub rest: Vec<Vec3>,
+    /// For an untorn grid: its shape and what each batch is, for the gather-free kernel.
+    pub grid: Option<GridLayout>,
 }
 
 impl Topology {
@@ -333,6 +336,8 @@ pub struct Body {
     normal_acc: Vec<Vec3>,
     /// Positions and inverse masses packed for the SIMD kernels (16 B per particle).
     packed: Vec<Packed>,
+    /// The same as structure of arrays, for the grid kernel (16 B per particle).
+    soa: Soa,
     /// Largest distance a particle can travel in the current fixed step (m), for broad phases.
     pub step_margin: f32,
 }
@@ -394,6 +399,7 @@ impl Body {
             accel: Vec::new(),
             normal_acc: Vec::new(),
             packed: Vec::new(),
+            soa: Soa::default(),
             step_margin: 0.0,
         };
         for i in 0..n {
@@ -894,9 +900,29 @@ impl Body {
         let gravity = p.gravity * self.material.gravity_scale;
         integrate::integrate(&mut self.x, &mut self.x_prev, &mut self.v, &self.w, gravity, &self.accel, self.material.damping, p.h);
         integrate::drive_pins(&mut self.x, &self.pins.index, &self.pins.from, &self.pins.to, t);
-        self.lambda.fill(0.0);
+        // Multipliers restart each substep; rigid constraints never touch theirs.
+        if alpha_tilde.iter().any(|&a| a != 0.0) {
+            self.lambda.fill(0.0);
+        }
         let k = &self.topology.constraints;
-        if p.kernel == Kernel::Scalar || !k.batches.iter().any(|b| b.independent) {
+        let grid = self.topology.grid.as_ref().filter(|_| p.kernel == Kernel::Avx && grid_simd::supported());
+        if let Some(layout) = grid {
+            self.soa.load(&self.x, &self.w);
+            for _ in 0..p.iterations {
+                for (batch, run) in k.batches.iter().zip(&layout.runs) {
+                    let range = batch.start as usize..batch.end as usize;
+                    // SAFETY: AVX is supported (checked above) and `k` is this untorn grid's
+                    // own constraints; `soa` holds every particle.
+                    #[cfg(target_arch = "x86_64")]
+                    unsafe {
+                        grid_simd::solve_run(layout, *run, &mut self.soa, k, range, &mut self.lambda, &alpha_tilde, self.scale)
+                    };
+                    #[cfg(not(target_arch = "x86_64"))]
+                    grid_simd::solve_soa(&mut self.soa, k, range, &mut self.lambda, &alpha_tilde, self.scale);
+                }
+            }
+            self.soa.store(&mut self.x);
+        } else if p.kernel == Kernel::Scalar || !k.batches.iter().any(|b| b.independent) {
             for _ in 0..p.iterations {
                 for batch in &k.batches {
                     distance::solve(&mut self.x, &self.w, k, batch.start as usize..batch.end as usize, &mut self.lambda, &alpha_tilde, self.scale);

@@ -19,6 +19,7 @@ use crate::body::{Body, BodyKind, Material, Topology};
 use crate::error::{Error, MAX_PARTICLES, Result, check_non_negative, check_positive, try_filled};
 use crate::math::{Quat, Vec3, is_finite3};
 use crate::solver::constraints::distance::{self, DistanceConstraints, KIND_BEND, KIND_SHEAR, KIND_STRETCH};
+use crate::solver::constraints::grid_simd::{GridLayout, GridRun};
 
 /// Which grid particles start pinned.
 #[derive(Clone, Debug, PartialEq)]
@@ -95,6 +96,15 @@ pub fn grid_topology(columns: u32, rows: u32, spacing: f32) -> Result<Topology> 
     let id = |row: u32, col: u32| row * c + col;
     let diag = spacing * std::f32::consts::SQRT_2;
     let mut k = DistanceConstraints::default();
+    let mut runs = Vec::new();
+    // Closes a batch and records what it is (empty batches are dropped by `close_batch`).
+    let close = |k: &mut DistanceConstraints, runs: &mut Vec<GridRun>, run: GridRun| {
+        let before = k.batches.len();
+        k.close_batch(true);
+        if k.batches.len() > before {
+            runs.push(run);
+        }
+    };
     let expected = (6 * c as usize) * r as usize;
     for v in [&mut k.a, &mut k.b] {
         v.try_reserve_exact(expected).map_err(|_| Error::new(crate::error::ErrorKind::OutOfMemory, "out of memory cooking grid constraints"))?;
@@ -106,7 +116,7 @@ pub fn grid_topology(columns: u32, rows: u32, spacing: f32) -> Result<Topology> 
                 k.push(id(row, col), id(row, col + 1), spacing, KIND_STRETCH);
             }
         }
-        k.close_batch(true);
+        close(&mut k, &mut runs, GridRun::Horizontal(parity));
     }
     for parity in 0..2 {
         for row in (parity..r - 1).step_by(2) {
@@ -114,7 +124,7 @@ pub fn grid_topology(columns: u32, rows: u32, spacing: f32) -> Result<Topology> 
                 k.push(id(row, col), id(row + 1, col), spacing, KIND_STRETCH);
             }
         }
-        k.close_batch(true);
+        close(&mut k, &mut runs, GridRun::Vertical(parity));
     }
     // Shear: on each diagonal consecutive edges differ in column by one, so column parity
     // separates them.
@@ -124,7 +134,7 @@ pub fn grid_topology(columns: u32, rows: u32, spacing: f32) -> Result<Topology> 
                 k.push(id(row, col), id(row + 1, col + 1), diag, KIND_SHEAR);
             }
         }
-        k.close_batch(true);
+        close(&mut k, &mut runs, GridRun::ShearDown(parity));
     }
     for parity in 0..2 {
         for row in 0..r - 1 {
@@ -132,7 +142,7 @@ pub fn grid_topology(columns: u32, rows: u32, spacing: f32) -> Result<Topology> 
                 k.push(id(row, col + 1), id(row + 1, col), diag, KIND_SHEAR);
             }
         }
-        k.close_batch(true);
+        close(&mut k, &mut runs, GridRun::ShearUp(parity));
     }
     // Bend, two over: edges starting at columns 4m, 4m+1 and at 4m+2, 4m+3 alternate.
     for phase in 0..2 {
@@ -141,7 +151,7 @@ pub fn grid_topology(columns: u32, rows: u32, spacing: f32) -> Result<Topology> 
                 k.push(id(row, col), id(row, col + 2), 2.0 * spacing, KIND_BEND);
             }
         }
-        k.close_batch(true);
+        close(&mut k, &mut runs, GridRun::BendH(phase));
     }
     for phase in 0..2 {
         for row in (0..r.saturating_sub(2)).filter(|row| (row / 2) % 2 == phase) {
@@ -149,7 +159,7 @@ pub fn grid_topology(columns: u32, rows: u32, spacing: f32) -> Result<Topology> 
                 k.push(id(row, col), id(row + 2, col), 2.0 * spacing, KIND_BEND);
             }
         }
-        k.close_batch(true);
+        close(&mut k, &mut runs, GridRun::BendV(phase));
     }
     let mut triangles = Vec::with_capacity(2 * (c as usize - 1) * (r as usize - 1));
     for row in 0..r - 1 {
@@ -168,6 +178,7 @@ pub fn grid_topology(columns: u32, rows: u32, spacing: f32) -> Result<Topology> 
         vertex_to_particle: None,
         vertex_source: None,
         rest,
+        grid: Some(GridLayout { columns: c, rows: r, runs }),
     })
 }
 
@@ -351,6 +362,7 @@ pub fn mesh_body(spec: &MeshSpec) -> Result<Body> {
         vertex_to_particle: Some(remap),
         vertex_source: None,
         rest: x.clone(),
+        grid: None,
     };
     Body::new(BodyKind::Cloth, Arc::new(topology), spec.material, x, w)
 }

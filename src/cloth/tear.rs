@@ -46,6 +46,10 @@ pub fn tear_strained(body: &mut Body) {
         torn |= tear(body, i);
     }
     if torn {
+        // The grid's regular batches no longer describe the torn topology.
+        if body.topology.grid.is_some() {
+            Arc::make_mut(&mut body.topology).grid = None;
+        }
         body.topology_version = body.topology_version.wrapping_add(1);
         // Tethers would tie pieces that are no longer connected: drop them.
         body.tethers = None;

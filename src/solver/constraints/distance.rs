@@ -103,7 +103,10 @@ pub fn solve(
         let at = alpha_tilde[c.kind[i] as usize];
         // q = Δλ/|d|, so that Δx = ∓w·Δλ·d/|d| costs one division (the SIMD kernels do the same).
         let q = xpbd::delta_lambda_over(len - c.rest[i] * rest_scale, wa + wb, at, lambda[i], len);
-        lambda[i] += q * len;
+        // λ only matters where α̃ ≠ 0 (it enters as α̃·λ), so rigid constraints skip it.
+        if at != 0.0 {
+            lambda[i] += q * len;
+        }
         x[ia] -= d * (wa * q);
         x[ib] += d * (wb * q);
     }

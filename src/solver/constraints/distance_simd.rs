@@ -71,7 +71,10 @@ pub fn solve_packed(p: &mut [Packed], c: &DistanceConstraints, range: std::ops::
             continue;
         }
         let q = xpbd::delta_lambda_over(len - c.rest[i] * rest_scale, wa + wb, at[c.kind[i] as usize], lambda[i], len);
-        lambda[i] += q * len;
+        // λ only matters where α̃ ≠ 0 (it enters as α̃·λ), so rigid constraints skip it.
+        if at[c.kind[i] as usize] != 0.0 {
+            lambda[i] += q * len;
+        }
         let (sa, sb) = (wa * q, wb * q);
         for k in 0..3 {
             p[ia][k] = pa[k] - d[k] * sa;
@@ -212,7 +215,8 @@ mod x86 {
                 let ok = _mm256_and_ps(valid, _mm256_cmp_ps::<_CMP_GT_OQ>(denom, weps));
                 let q = _mm256_and_ps(_mm256_div_ps(num, _mm256_mul_ps(denom, len)), ok);
                 let new_lam = _mm256_add_ps(lam, _mm256_mul_ps(q, len));
-                _mm256_storeu_ps(lambda.as_mut_ptr().add(i), _mm256_blendv_ps(lam, new_lam, valid));
+                let tracked = _mm256_and_ps(valid, _mm256_cmp_ps::<_CMP_NEQ_OQ>(at_v, zero));
+                _mm256_storeu_ps(lambda.as_mut_ptr().add(i), _mm256_blendv_ps(lam, new_lam, tracked));
                 scatter(base, &g, q, valid);
                 i += 8;
             }
@@ -293,7 +297,8 @@ mod x86 {
                 let num = _mm_sub_ps(_mm_sub_ps(zero, cval), _mm_mul_ps(at_v, lam));
                 let ok = _mm_and_ps(valid, _mm_cmpgt_ps(denom, weps));
                 let q = _mm_and_ps(_mm_div_ps(num, _mm_mul_ps(denom, len)), ok);
-                _mm_storeu_ps(lambda.as_mut_ptr().add(i), select(valid, _mm_add_ps(lam, _mm_mul_ps(q, len)), lam));
+                let tracked = _mm_and_ps(valid, _mm_cmpneq_ps(at_v, zero));
+                _mm_storeu_ps(lambda.as_mut_ptr().add(i), select(tracked, _mm_add_ps(lam, _mm_mul_ps(q, len)), lam));
                 let sa = _mm_mul_ps(wa, q);
                 let sb = _mm_mul_ps(wb, q);
                 let xa2 = select(valid, _mm_sub_ps(xa, _mm_mul_ps(dx, sa)), xa);
@@ -363,10 +368,7 @@ mod tests {
                 for i in 0..n {
                     assert_eq!([p[i][0], p[i][1], p[i][2]].map(f32::to_bits), [xs[i].x, xs[i].y, xs[i].z].map(f32::to_bits), "{kernel:?} particle {i}");
                 }
-                // With α̃ = 0 the SIMD kernels do not track λ (it cannot affect positions).
-                if at.iter().any(|&a| a != 0.0) {
-                    assert_eq!(lam.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), lam_s.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), "{kernel:?}");
-                }
+                assert_eq!(lam.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), lam_s.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), "{kernel:?}");
             }
         }
     }

@@ -2,5 +2,6 @@
 
 pub mod distance;
 pub mod distance_simd;
+pub mod grid_simd;
 pub mod motion;
 pub mod tether;
