@@ -968,7 +968,7 @@ impl Body {
         for &k in &self.candidates {
             let c = &colliders[k as usize];
             let (p0, p1) = (c.from.lerp(&c.to, t0), c.from.lerp(&c.to, t1));
-            collision::collide(&mut self.x, &self.x_prev, &self.w, &c.shape, &p0, &p1, &contact);
+            collision::collide(&mut self.x, &self.x_prev, &self.w, &c.shape, &p0, &p1, &contact, self.step_margin);
         }
         velocity::update(&self.x, &self.x_prev, &mut self.v, p.h);
         if self.dynamics.max_speed > 0.0 {

@@ -67,6 +67,7 @@ impl Shape {
     }
 
     /// Signed distance and outward unit normal at local point `p`.
+    #[inline]
     pub fn distance(&self, p: Vec3) -> (f32, Vec3) {
         match *self {
             Shape::Sphere { radius } => {

@@ -31,10 +31,16 @@ pub struct ContactParams {
 const TRACE_STEPS: usize = 32;
 
 /// Collides every free particle with one collider moving from `p0` to `p1` over the substep.
-pub fn collide(x: &mut [Vec3], x_prev: &[Vec3], w: &[f32], shape: &Shape, p0: &Pose, p1: &Pose, c: &ContactParams) {
+///
+/// `max_move` bounds how far any particle moves in the substep (m): particles farther from
+/// the collider than its reach plus the motion of both are rejected before any transform.
+#[allow(clippy::too_many_arguments)]
+pub fn collide(x: &mut [Vec3], x_prev: &[Vec3], w: &[f32], shape: &Shape, p0: &Pose, p1: &Pose, c: &ContactParams, max_move: f32) {
     let reach = shape.bounding_radius();
+    let near = reach * p1.scale + c.thickness + max_move + (p1.position - p0.position).length() + reach * (p1.scale - p0.scale).abs();
+    let near2 = if reach.is_finite() { near * near } else { f32::INFINITY };
     for i in 0..x.len() {
-        if w[i] == 0.0 {
+        if w[i] == 0.0 || (x[i] - p1.position).length_squared() > near2 {
             continue;
         }
         if let Some(end) = collide_particle(x_prev[i], x[i], shape, reach, p0, p1, c) {
@@ -43,56 +49,116 @@ pub fn collide(x: &mut [Vec3], x_prev: &[Vec3], w: &[f32], shape: &Shape, p0: &P
     }
 }
 
+/// A collider's frame over one substep. A shape that does not turn during the substep and
+/// does not care about its orientation (a sphere) skips the rotation: the relative path and
+/// the distances are the same without it.
+struct Frame<'a> {
+    pose: &'a Pose,
+    rotate: bool,
+}
+
+impl Frame<'_> {
+    #[inline]
+    fn to_local(&self, p: Vec3) -> Vec3 {
+        if self.rotate { self.pose.to_local(p) } else { (p - self.pose.position) / self.pose.scale }
+    }
+
+    #[inline]
+    fn to_world(&self, p: Vec3) -> Vec3 {
+        if self.rotate { self.pose.to_world(p) } else { p * self.pose.scale + self.pose.position }
+    }
+}
+
+/// First parameter `t ∈ [0, 1]` where `l0 + t·seg` reaches distance `r` from `shape`, with
+/// the contact point and normal, for a path that starts outside. Analytic for spheres and
+/// planes; sphere tracing (the distance is 1-Lipschitz) for the rest.
+#[inline]
+fn first_contact(shape: &Shape, l0: Vec3, seg: Vec3, r: f32, tol: f32) -> Option<(Vec3, Vec3)> {
+    match *shape {
+        Shape::Sphere { radius } => {
+            let rho = radius + r;
+            let a = seg.dot(seg);
+            let b = l0.dot(seg);
+            let cc = l0.dot(l0) - rho * rho;
+            let disc = b * b - a * cc;
+            if a <= 0.0 || disc < 0.0 {
+                return None;
+            }
+            let t = (-b - disc.sqrt()) / a;
+            if !(0.0..=1.0).contains(&t) {
+                return None;
+            }
+            let p = l0 + seg * t;
+            Some((p, p.try_normalize().unwrap_or(Vec3::Y)))
+        }
+        Shape::Plane => {
+            let end = l0.y + seg.y;
+            if end >= r || seg.y >= 0.0 {
+                return None;
+            }
+            let t = ((l0.y - r) / -seg.y).clamp(0.0, 1.0);
+            Some((l0 + seg * t, Vec3::Y))
+        }
+        _ => {
+            let len = seg.length();
+            let mut t = 0.0f32;
+            for _ in 0..TRACE_STEPS {
+                let p = l0 + seg * t;
+                let (d, n) = shape.distance(p);
+                let gap = d - r;
+                if gap <= tol {
+                    return Some((p, n));
+                }
+                if len <= 0.0 {
+                    return None;
+                }
+                t += gap / len;
+                if t >= 1.0 {
+                    return None;
+                }
+            }
+            None
+        }
+    }
+}
+
 /// The corrected end position of one particle, or `None` when it does not touch.
 #[inline]
 pub fn collide_particle(start: Vec3, end: Vec3, shape: &Shape, reach: f32, p0: &Pose, p1: &Pose, c: &ContactParams) -> Option<Vec3> {
-    let l0 = p0.to_local(start);
-    let l1 = p1.to_local(end);
-    let r = c.thickness / p1.scale;
-    let seg = l1 - l0;
-    let len2 = seg.length_squared();
     if reach.is_finite() {
-        // Closest point of the path to the shape's centre: skip paths that stay far away.
-        let t = if len2 > 0.0 { (-l0.dot(seg) / len2).clamp(0.0, 1.0) } else { 0.0 };
-        if (l0 + seg * t).length() > reach + r {
+        // World-space rejection before any transform: the particle cannot get within reach
+        // of the collider's end pose farther than it and the collider move.
+        let slack = (end - start).length() + (p1.position - p0.position).length() + reach * (p1.scale - p0.scale).abs();
+        let near = reach * p1.scale + c.thickness + slack;
+        if (end - p1.position).length_squared() > near * near {
             return None;
         }
     }
-    let (d0, _) = shape.distance(l0);
-    let mut contact: Option<(Vec3, Vec3)> = None; // (point on the path, normal)
-    if d0 >= r {
-        let len = len2.sqrt();
-        let tol = 1e-6 / p1.scale;
-        let mut t = 0.0f32;
-        for _ in 0..TRACE_STEPS {
-            let p = l0 + seg * t;
-            let (d, n) = shape.distance(p);
-            let gap = d - r;
-            if gap <= tol {
-                contact = Some((p, n));
-                break;
-            }
-            if len <= 0.0 {
-                break;
-            }
-            t += gap / len;
-            if t >= 1.0 {
-                break;
-            }
-        }
-    }
+    let rotate = !(matches!(shape, Shape::Sphere { .. }) && p0.rotation == p1.rotation);
+    let (f0, f1) = (Frame { pose: p0, rotate }, Frame { pose: p1, rotate });
+    let l0 = f0.to_local(start);
+    let l1 = f1.to_local(end);
+    let r = c.thickness / p1.scale;
+    // A path that starts touching or slightly inside (resting contact, rounding) is traced
+    // from its start pushed out to the surface, so a particle resting on a thin wall still
+    // cannot leave through it.
+    let (d0, n0) = shape.distance(l0);
+    let from = if d0 < r { l0 + n0 * (r - d0) } else { l0 };
+    let contact = first_contact(shape, from, l1 - from, r, 1e-6 / p1.scale);
     let mut fixed = l1;
     let mut normal = Vec3::ZERO;
     if let Some((p, n)) = contact {
-        // Stop on the contact plane; keep the tangential part of the motion.
+        // Stop on the contact plane; keep the tangential part of the motion. Every shape is
+        // convex, so a point on a tangent plane of the inflated shape is outside it.
         fixed += n * (p - l1).dot(n).max(0.0);
         normal = n;
-    }
-    // Curved surfaces, a start inside, or a trace that ran out of steps: push the end out.
-    let (d1, n1) = shape.distance(fixed);
-    if d1 < r {
-        fixed += n1 * (r - d1);
-        normal = n1;
+    } else {
+        // A start inside, or a trace that ran out of steps: push the end out.
+        let (d1, n1) = shape.distance(fixed);
+        if d1 < r {
+            fixed += n1 * (r - d1);
+            normal = n1;
+        }
     }
     if normal == Vec3::ZERO {
         return None;
@@ -108,7 +174,7 @@ pub fn collide_particle(start: Vec3, end: Vec3, shape: &Shape, reach: f32, p0: &
             fixed -= tangential * (c.kinetic_friction * depth / slide).min(1.0);
         }
     }
-    Some(p1.to_world(fixed))
+    Some(f1.to_world(fixed))
 }
 
 #[cfg(test)]

@@ -332,6 +332,19 @@ namespace UnityEngine
         }
     }
 
+    // Bounds: an axis-aligned box, Bounds(Vector3 center, Vector3 size).
+    public struct Bounds
+    {
+        Vector3 m_Center;
+        Vector3 m_Extents;
+
+        public Bounds(Vector3 center, Vector3 size)
+        {
+            m_Center = center;
+            m_Extents = size * 0.5f;
+        }
+    }
+
     public struct Color
     {
         public float r;
@@ -459,6 +472,11 @@ namespace UnityEngine
         public static float Max(float a, float b)
         {
             return Math.Max(a, b);
+        }
+
+        public static float Min(float a, float b)
+        {
+            return Math.Min(a, b);
         }
 
         public static int Clamp(int value, int min, int max)
@@ -826,6 +844,12 @@ namespace UnityEngine
         }
 
         public Matrix4x4[] bindposes
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public Bounds bounds
         {
             get { throw new StubOnlyException(); }
             set { throw new StubOnlyException(); }
