@@ -586,10 +586,14 @@ impl Body {
     /// Pinned particles follow their skinned position. The first pose places the whole body
     /// on the skinned pose, so a character spawned anywhere starts without a jump.
     pub fn set_bone_matrices(&mut self, bones: &[Mat4]) -> Result<()> {
-        let topo = self.topology.clone();
+        self.set_bone_matrices_with(bones.len(), |k| bones[k])
+    }
+
+    /// As [`Body::set_bone_matrices`], with the matrices given by `bone(k)` (no copy).
+    pub fn set_bone_matrices_with(&mut self, count: usize, bone: impl Fn(usize) -> Mat4) -> Result<()> {
         let skin = self.skin.as_mut().ok_or_else(|| Error::invalid("the body has no skinning: call sinew_body_set_skinning first"))?;
         let first = !skin.posed;
-        skin.set_bones(bones, &topo.triangles)?;
+        skin.set_bones(count, bone, &self.topology.triangles)?;
         if first {
             self.reset_to_pose();
         } else {
@@ -845,6 +849,9 @@ impl Body {
         let thickness = self.material.thickness * self.scale;
         self.step_margin = vmax * step_time + 0.5 * g * step_time * step_time + pin_motion + thickness;
         self.candidates.clear();
+        if self.candidates.capacity() < ctx.colliders.len() {
+            self.candidates.reserve(ctx.colliders.len().next_power_of_two());
+        }
         if !ctx.colliders.is_empty() {
             let (lo, hi) = self.bounds();
             let (lo, hi) = (lo - Vec3::splat(self.step_margin), hi + Vec3::splat(self.step_margin));

@@ -31,6 +31,9 @@ pub struct Skin {
     pub normal_from: Vec<Vec3>,
     /// True once bone matrices were set.
     pub posed: bool,
+    /// Scratch (reused every frame): bone × bind matrices, and the pose being computed.
+    skinning: Vec<Mat4>,
+    next: Vec<Vec3>,
 }
 
 impl Skin {
@@ -77,32 +80,38 @@ impl Skin {
             normal_from: vec![Vec3::Y; n],
             rest,
             posed: false,
+            skinning: Vec::new(),
+            next: Vec::new(),
         })
     }
 
-    /// Takes this frame's bone matrices and computes the skinned pose at the frame's end.
-    pub fn set_bones(&mut self, bones: &[Mat4], triangles: &[[u32; 3]]) -> Result<()> {
-        if bones.len() != self.bone_count {
-            return Err(Error::invalid(format!("{} bone matrices for a skin of {} bones", bones.len(), self.bone_count)));
+    /// Takes this frame's `count` bone matrices (`bone(k)`) and computes the skinned pose at
+    /// the frame's end. On failure nothing changes. Allocates nothing after the first call.
+    pub fn set_bones(&mut self, count: usize, bone: impl Fn(usize) -> Mat4, triangles: &[[u32; 3]]) -> Result<()> {
+        if count != self.bone_count {
+            return Err(Error::invalid(format!("{count} bone matrices for a skin of {} bones", self.bone_count)));
         }
-        if bones.iter().any(|m| !m.is_finite()) {
+        if (0..count).any(|k| !bone(k).is_finite()) {
             return Err(Error::non_finite("a bone matrix is not finite"));
         }
-        let bind = self.bind.get_or_insert_with(|| bones.iter().map(|m| m.inverse()).collect());
-        let skinning: Vec<Mat4> = bones.iter().zip(bind.iter()).map(|(m, b)| *m * *b).collect();
+        let bind = self.bind.get_or_insert_with(|| (0..count).map(|k| bone(k).inverse()).collect());
+        self.skinning.clear();
+        self.skinning.extend((0..count).map(|k| bone(k) * bind[k]));
+        self.next.clear();
         for (i, (ids, w)) in self.influence.iter().enumerate() {
             let r = self.rest[i];
             let mut p = Vec3::ZERO;
             for k in 0..4 {
                 if w[k] > 0.0 {
-                    p += skinning[ids[k] as usize].transform_point3(r) * w[k];
+                    p += self.skinning[ids[k] as usize].transform_point3(r) * w[k];
                 }
             }
-            self.to[i] = p;
+            self.next.push(p);
         }
-        if !self.to.iter().all(|p| is_finite3(*p)) {
+        if !self.next.iter().all(|p| is_finite3(*p)) {
             return Err(Error::non_finite("the skinned pose is not finite (degenerate bind poses?)"));
         }
+        std::mem::swap(&mut self.to, &mut self.next);
         self.normal_to.fill(Vec3::ZERO);
         for t in triangles {
             let [a, b, c] = t.map(|i| self.to[i as usize]);

@@ -180,6 +180,11 @@ pub struct World {
     /// Candidate particle pairs per body pair for the current step (reused buffers).
     pair_contacts: Vec<Vec<[u32; 2]>>,
     pair_scratch: HashScratch,
+    /// Slots of bodies in collision pairs (reused buffer).
+    paired: Vec<usize>,
+    /// Step bodies one after another on the calling thread (a one-thread world): no rayon,
+    /// no thread hop, no allocation.
+    pub sequential: bool,
     pub wind: Wind,
     /// Simulated time (s).
     pub time: f64,
@@ -215,6 +220,8 @@ impl World {
             body_pairs: Vec::new(),
             pair_contacts: Vec::new(),
             pair_scratch: HashScratch::default(),
+            paired: Vec::new(),
+            sequential: false,
             wind: Wind::default(),
             time: 0.0,
             camera: None,
@@ -324,28 +331,35 @@ impl World {
     /// One fixed step of every body: bodies on their own in parallel, then each group of
     /// bodies joined by collision pairs in lockstep, substep by substep.
     fn fixed_step(&mut self, params: &StepParams) {
-        let paired: Vec<usize> = self.body_pairs.iter().flat_map(|p| [p[0].0, p[1].0]).collect();
+        self.paired.clear();
+        self.paired.extend(self.body_pairs.iter().flat_map(|p| [p[0].0, p[1].0]));
+        self.paired.sort_unstable();
+        self.paired.dedup();
+        let paired = &self.paired;
         let ctx = StepContext { colliders: &self.collider_frames, wind: &self.wind };
-        self.bodies.slots_mut().par_iter_mut().enumerate().for_each(|(slot, entry)| {
+        let step_one = |(slot, entry): (usize, &mut Option<(u32, Body)>)| {
             if let Some((_, body)) = entry
-                && !paired.contains(&slot)
+                && paired.binary_search(&slot).is_err()
                 && !body.frozen
             {
                 let own = body.lod_substeps.map_or(*params, |n| params.with_substeps(n));
                 body.step(&own, &ctx);
             }
-        });
+        };
+        if self.sequential {
+            self.bodies.slots_mut().iter_mut().enumerate().for_each(step_one);
+        } else {
+            self.bodies.slots_mut().par_iter_mut().enumerate().for_each(step_one);
+        }
         if self.body_pairs.is_empty() {
             return;
         }
-        let mut group: Vec<usize> = paired;
-        group.sort_unstable();
-        group.dedup();
+        let group = &self.paired;
         let slots = self.bodies.slots_mut();
         fn body(slots: &mut [Option<(u32, Body)>], i: usize) -> &mut Body {
             &mut slots[i].as_mut().expect("paired body alive").1
         }
-        for &i in &group {
+        for &i in group {
             body(slots, i).begin_step(params, &ctx);
         }
         self.pair_contacts.resize_with(self.body_pairs.len(), Vec::new);
@@ -357,7 +371,7 @@ impl World {
             particle_contact::find_pairs(&a.x, Some(&b.x), search, None, &mut self.pair_scratch, &mut self.pair_contacts[k]);
         }
         for s in 0..params.substeps {
-            for &i in &group {
+            for &i in group {
                 body(slots, i).predict(params, s);
             }
             for (k, pair) in self.body_pairs.iter().enumerate() {
@@ -366,11 +380,11 @@ impl World {
                 let dist = a.material.thickness + b.material.thickness;
                 particle_contact::resolve_between(&mut a.x, &a.w, &mut b.x, &b.w, &self.pair_contacts[k], dist);
             }
-            for &i in &group {
+            for &i in group {
                 body(slots, i).finish_substep(params, s, ctx.colliders);
             }
         }
-        for &i in &group {
+        for &i in group {
             body(slots, i).end_step(params);
         }
     }
@@ -398,14 +412,19 @@ impl World {
         if k > 0 {
             self.update_lod();
             let frame_time = (k as f64 * h) as f32;
-            self.bodies.slots_mut().par_iter_mut().for_each(|entry| {
+            let begin = |entry: &mut Option<(u32, Body)>| {
                 if let Some((_, body)) = entry {
                     body.begin_frame(frame_time);
                     if body.frozen {
                         body.hold_frozen();
                     }
                 }
-            });
+            };
+            if self.sequential {
+                self.bodies.slots_mut().iter_mut().for_each(begin);
+            } else {
+                self.bodies.slots_mut().par_iter_mut().for_each(begin);
+            }
         }
         for i in 0..k {
             let s = &self.settings;

@@ -51,8 +51,7 @@ pub extern "C" fn sinew_body_set_skinning(
 pub extern "C" fn sinew_body_set_bone_matrices(body: SinewBody, matrices: *const SinewMat4, matrix_count: usize) -> SinewResult {
     ffi_guard!({
         let m: &[SinewMat4] = try_slice!(matrices, matrix_count, "matrices");
-        let bones = mat4s(m);
-        registry::with_body(body, |b, _| b.set_bone_matrices(&bones))
+        registry::with_body(body, |b, _| b.set_bone_matrices_with(m.len(), |k| m[k].into()))
     })
 }
 

@@ -54,8 +54,9 @@ pub extern "C" fn sinew_world_create(desc: *const SinewWorldDesc, out_world: *mu
         let desc = try_ref!(desc, "desc");
         let out = try_out!(out_world, "out_world");
         let settings = WorldSettings::try_from(*desc)?;
-        let world = World::new(settings)?;
+        let mut world = World::new(settings)?;
         let pool = WorkerPool::new(settings.thread_count)?;
+        world.sequential = pool.thread_count() == 1;
         write(out, registry::insert_world(world, pool)?);
         Ok(())
     })
@@ -80,7 +81,7 @@ pub extern "C" fn sinew_world_step(world: SinewWorld, dt: f32) -> SinewResult {
         check_non_negative(dt, "dt")?;
         let mut guard = cell.lock()?;
         let w: &mut World = &mut guard;
-        cell.pool.install(|| w.step(dt))
+        if w.sequential { w.step(dt) } else { cell.pool.install(|| w.step(dt)) }
     })
 }
 

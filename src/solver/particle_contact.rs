@@ -57,6 +57,12 @@ pub fn find_pairs(
     if search <= 0.0 || !search.is_finite() {
         return;
     }
+    // Room for eight pairs per particle from the start, so the list does not grow (and
+    // allocate) step after step as contacts come and go.
+    let room = 8 * xa.len().min(xb.map_or(usize::MAX, <[Vec3]>::len));
+    if out.capacity() < room {
+        out.reserve(room - out.len());
+    }
     let inv_cell = 1.0 / search;
     let other = xb.unwrap_or(xa);
     scratch.build(other, inv_cell);

@@ -335,14 +335,16 @@ namespace UnityEngine
     // Bounds: an axis-aligned box, Bounds(Vector3 center, Vector3 size).
     public struct Bounds
     {
-        Vector3 m_Center;
-        Vector3 m_Extents;
-
         public Bounds(Vector3 center, Vector3 size)
         {
-            m_Center = center;
-            m_Extents = size * 0.5f;
+            this = default(Bounds);
+            this.center = center;
+            extents = size * 0.5f;
         }
+
+        public Vector3 center { get; set; }
+
+        public Vector3 extents { get; set; }
     }
 
     public struct Color

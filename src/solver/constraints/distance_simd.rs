@@ -228,7 +228,6 @@ mod x86 {
     #[inline]
     #[target_feature(enable = "avx")]
     unsafe fn transpose_in(r: [__m128; 8]) -> (__m256, __m256, __m256, __m256) {
-        unsafe {
             let r0 = _mm256_set_m128(r[4], r[0]);
             let r1 = _mm256_set_m128(r[5], r[1]);
             let r2 = _mm256_set_m128(r[6], r[2]);
@@ -238,14 +237,12 @@ mod x86 {
             let t2 = _mm256_unpacklo_ps(r2, r3);
             let t3 = _mm256_unpackhi_ps(r2, r3);
             (_mm256_shuffle_ps::<0x44>(t0, t2), _mm256_shuffle_ps::<0xEE>(t0, t2), _mm256_shuffle_ps::<0x44>(t1, t3), _mm256_shuffle_ps::<0xEE>(t1, t3))
-        }
     }
 
     /// The inverse of [`transpose_in`].
     #[inline]
     #[target_feature(enable = "avx")]
     unsafe fn transpose_out(x: __m256, y: __m256, z: __m256, w: __m256) -> [__m128; 8] {
-        unsafe {
             let u0 = _mm256_unpacklo_ps(x, y);
             let u1 = _mm256_unpackhi_ps(x, y);
             let u2 = _mm256_unpacklo_ps(z, w);
@@ -264,7 +261,6 @@ mod x86 {
                 _mm256_extractf128_ps::<1>(q2),
                 _mm256_extractf128_ps::<1>(q3),
             ]
-        }
     }
 
     #[target_feature(enable = "sse2")]
