@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The main demo: builds Sinew in release mode and runs examples/demo.rs, which drives a
-# curtain on a moving bar plus a rope through the C ABI, prints a summary and draws four
-# moments of the run into one picture.
+# curtain on a moving bar plus a rope, and a capsule character with a cape and a ponytail
+# (walk, run, stop, teleport, turn, wind), through the C ABI, prints a summary and draws
+# moments of each run into a picture.
 #
 #   bash scripts/demo.sh        (from the repository root; outputs go to out/)
 #
-# Writes out/demo.png and out/summary.txt; exits non-zero if the build or any call fails.
+# Writes out/demo.png, out/character.png and out/summary.txt; exits non-zero if the build or
+# any call fails.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -22,4 +24,5 @@ out=out
 cargo run --release --example demo -- --out "$out"
 
 echo
-echo "picture: $(pwd)/$out/demo.png"
+echo "pictures: $(pwd)/$out/demo.png"
+echo "          $(pwd)/$out/character.png"

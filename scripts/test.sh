@@ -7,8 +7,9 @@
 #   1. cargo test            unit and integration tests: physics against analytic answers,
 #                            the C ABI contract on bad input, determinism, header drift
 #   2. scripts/test-c.sh     C and C++ clients against the committed header, under valgrind
-#   3. scripts/test-csharp.sh  the C# wrapper compiled with mcs and run on Mono, Unity scripts
-#                            compiled against the UnityEngine stub
+#   3. scripts/test-csharp.sh  the C# wrapper compiled with mcs and run on Mono
+#      scripts/test-unity.sh   the Unity package's scripts compiled against the UnityEngine
+#                            stub, package layout and .meta files checked
 #   4. scripts/check-windows-dll.sh  sinew.dll built with mingw, its exports and imports checked
 #   5. the bench example, a few steps of every scene (a smoke run; speed is never asserted)
 # Ends with "suites: N passed, M failed" and exits non-zero when any part failed.
@@ -47,6 +48,7 @@ part() {
 part cargo-test cargo test --all-targets --no-fail-fast
 part c-clients bash scripts/test-c.sh
 part csharp bash scripts/test-csharp.sh
+part unity bash scripts/test-unity.sh
 part windows-dll bash scripts/check-windows-dll.sh
 part bench-smoke cargo run --release --example bench -- --steps 5
 

@@ -20,7 +20,7 @@ use crate::solver::constraints::distance_simd::{self, Kernel, Packed};
 use crate::solver::constraints::grid_simd::{self, GridLayout, Soa};
 use crate::solver::constraints::motion::{self, MotionLimits};
 use crate::solver::constraints::tether::{self, Tethers};
-use crate::solver::particle_contact::{self, HashScratch};
+use crate::solver::particle_contact::{self, HashScratch, VertexTriangles};
 use crate::solver::{integrate, velocity, xpbd};
 use crate::wind::Wind;
 
@@ -131,6 +131,8 @@ pub struct Topology {
     pub rest: Vec<Vec3>,
     /// For an untorn grid: its shape and what each batch is, for the gather-free kernel.
     pub grid: Option<GridLayout>,
+    /// Particle → triangles, for particle–triangle contact.
+    pub adjacency: VertexTriangles,
 }
 
 impl Topology {

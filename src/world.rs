@@ -19,7 +19,7 @@ use rayon::prelude::*;
 use crate::body::{Body, ColliderFrame, StepContext, StepParams, Topology};
 use crate::wind::Wind;
 use crate::collider::Collider;
-use crate::solver::particle_contact::{self, HashScratch};
+use crate::solver::particle_contact::{self, HashScratch, TriContact};
 use crate::cloth::{self, GridKey, GridSpec, MeshSpec};
 use crate::error::{Error, Result, check_finite, check_non_negative};
 use crate::handle::{Arena, MAX_SLOTS};
@@ -179,6 +179,10 @@ pub struct World {
     body_pairs: Vec<[(usize, u32); 2]>,
     /// Candidate particle pairs per body pair for the current step (reused buffers).
     pair_contacts: Vec<Vec<[u32; 2]>>,
+    /// Candidate particle–triangle contacts per body pair, both ways (reused buffers).
+    tri_contacts: Vec<[Vec<TriContact>; 2]>,
+    /// Scratch pairs for finding triangle candidates.
+    tri_pairs: Vec<[u32; 2]>,
     pair_scratch: HashScratch,
     /// Slots of bodies in collision pairs (reused buffer).
     paired: Vec<usize>,
@@ -219,6 +223,8 @@ impl World {
             collider_frames: Vec::new(),
             body_pairs: Vec::new(),
             pair_contacts: Vec::new(),
+            tri_contacts: Vec::new(),
+            tri_pairs: Vec::new(),
             pair_scratch: HashScratch::default(),
             paired: Vec::new(),
             sequential: false,
@@ -363,12 +369,20 @@ impl World {
             body(slots, i).begin_step(params, &ctx);
         }
         self.pair_contacts.resize_with(self.body_pairs.len(), Vec::new);
+        self.tri_contacts.resize_with(self.body_pairs.len(), Default::default);
         for (k, pair) in self.body_pairs.iter().enumerate() {
             let (ea, eb) = two_mut(slots, pair[0].0, pair[1].0);
             let (a, b) = (&ea.as_ref().expect("alive").1, &eb.as_ref().expect("alive").1);
-            let dist = a.material.thickness + b.material.thickness;
+            let dist = a.material.thickness * a.scale + b.material.thickness * b.scale;
             let search = dist + a.step_margin + b.step_margin;
             particle_contact::find_pairs(&a.x, Some(&b.x), search, None, &mut self.pair_scratch, &mut self.pair_contacts[k]);
+            // Particle against the other body's triangles: a particle over the middle of a
+            // triangle is up to an edge's length from its nearest vertex.
+            for (dir, (p, q)) in [(a, b), (b, a)].into_iter().enumerate() {
+                let edge = q.topology.constraints.rest.iter().fold(0.0f32, |m, r| m.max(*r)) * q.scale;
+                particle_contact::find_pairs(&p.x, Some(&q.x), search + edge, None, &mut self.pair_scratch, &mut self.tri_pairs);
+                particle_contact::triangle_candidates(&p.x, &q.x, &q.topology.triangles, &q.topology.adjacency, &self.tri_pairs, &mut self.tri_contacts[k][dir]);
+            }
         }
         for s in 0..params.substeps {
             for &i in group {
@@ -377,8 +391,11 @@ impl World {
             for (k, pair) in self.body_pairs.iter().enumerate() {
                 let (ea, eb) = two_mut(slots, pair[0].0, pair[1].0);
                 let (a, b) = (&mut ea.as_mut().expect("alive").1, &mut eb.as_mut().expect("alive").1);
-                let dist = a.material.thickness + b.material.thickness;
+                let dist = a.material.thickness * a.scale + b.material.thickness * b.scale;
                 particle_contact::resolve_between(&mut a.x, &a.w, &mut b.x, &b.w, &self.pair_contacts[k], dist);
+                let [ab, ba] = &self.tri_contacts[k];
+                particle_contact::resolve_triangles(&mut a.x, &a.w, &mut b.x, &b.w, &b.topology.triangles, ab, dist);
+                particle_contact::resolve_triangles(&mut b.x, &b.w, &mut a.x, &a.w, &a.topology.triangles, ba, dist);
             }
             for &i in group {
                 body(slots, i).finish_substep(params, s, ctx.colliders);

@@ -310,8 +310,10 @@ fn paired_cloths_do_not_pass_through_each_other() {
         }
         (closest, lowest_upper)
     };
-    let (closest, _) = gap_after(true);
+    let (closest, lowest_paired) = gap_after(true);
     assert!(closest >= 0.9 * 0.02, "paired cloths came {closest} m close");
+    // It lies in the hammock: the hammock (0.45 m wide) sags less than its width.
+    assert!(lowest_paired > -0.45, "paired, the upper cloth fell through the lower one (lowest y {lowest_paired})");
     let (_, lowest) = gap_after(false);
     assert!(lowest < -0.5, "unpaired, the upper cloth should fall through (lowest y {lowest})");
 }

@@ -20,6 +20,7 @@ use crate::error::{Error, MAX_PARTICLES, Result, check_non_negative, check_posit
 use crate::math::{Quat, Vec3, is_finite3};
 use crate::solver::constraints::distance::{self, DistanceConstraints, KIND_BEND, KIND_SHEAR, KIND_STRETCH};
 use crate::solver::constraints::grid_simd::{GridLayout, GridRun};
+use crate::solver::particle_contact::VertexTriangles;
 
 /// Which grid particles start pinned.
 #[derive(Clone, Debug, PartialEq)]
@@ -174,6 +175,7 @@ pub fn grid_topology(columns: u32, rows: u32, spacing: f32) -> Result<Topology> 
         particle_count: (c * r) as usize,
         constraints: k,
         render_triangles: triangles.clone(),
+        adjacency: VertexTriangles::build((c * r) as usize, &triangles),
         triangles,
         vertex_to_particle: None,
         vertex_source: None,
@@ -354,6 +356,7 @@ pub fn mesh_body(spec: &MeshSpec) -> Result<Body> {
             w[p] = if pinned[p] { 0.0 } else { sum[p] / count[p] as f32 };
         }
     }
+    let adjacency = VertexTriangles::build(n, &triangles);
     let topology = Topology {
         particle_count: n,
         constraints,
@@ -363,6 +366,7 @@ pub fn mesh_body(spec: &MeshSpec) -> Result<Body> {
         vertex_source: None,
         rest: x.clone(),
         grid: None,
+        adjacency,
     };
     Body::new(BodyKind::Cloth, Arc::new(topology), spec.material, x, w)
 }

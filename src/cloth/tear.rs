@@ -47,9 +47,9 @@ pub fn tear_strained(body: &mut Body) {
     }
     if torn {
         // The grid's regular batches no longer describe the torn topology.
-        if body.topology.grid.is_some() {
-            Arc::make_mut(&mut body.topology).grid = None;
-        }
+        let topo = Arc::make_mut(&mut body.topology);
+        topo.grid = None;
+        topo.adjacency = crate::solver::particle_contact::VertexTriangles::build(topo.particle_count, &topo.triangles);
         body.topology_version = body.topology_version.wrapping_add(1);
         // Tethers would tie pieces that are no longer connected: drop them.
         body.tethers = None;

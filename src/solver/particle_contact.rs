@@ -162,3 +162,124 @@ mod tests {
         assert!((x[0].x + 0.015).abs() < 1e-6);
     }
 }
+
+/// A particle of one body against a triangle of another, with the side of the triangle the
+/// particle was on at the start of the step (+1 along the normal, −1 against it).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TriContact {
+    pub particle: u32,
+    pub triangle: u32,
+    pub side: f32,
+}
+
+/// Vertex → triangles adjacency (compressed rows).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct VertexTriangles {
+    pub offsets: Vec<u32>,
+    pub list: Vec<u32>,
+}
+
+impl VertexTriangles {
+    pub fn build(particles: usize, triangles: &[[u32; 3]]) -> VertexTriangles {
+        let mut count = vec![0u32; particles + 1];
+        for t in triangles {
+            for &v in t {
+                count[v as usize + 1] += 1;
+            }
+        }
+        for i in 0..particles {
+            count[i + 1] += count[i];
+        }
+        let mut fill = count.clone();
+        let mut list = vec![0u32; triangles.len() * 3];
+        for (k, t) in triangles.iter().enumerate() {
+            for &v in t {
+                list[fill[v as usize] as usize] = k as u32;
+                fill[v as usize] += 1;
+            }
+        }
+        VertexTriangles { offsets: count, list }
+    }
+
+    pub fn of(&self, v: usize) -> &[u32] {
+        &self.list[self.offsets[v] as usize..self.offsets[v + 1] as usize]
+    }
+}
+
+/// Candidate (particle of `xa`, triangle of `tris_b`) contacts: triangles around every `b`
+/// particle within `search` of the particle (`pairs` from [`find_pairs`] with that radius),
+/// each with the side the particle is on now. Sorted and deduplicated.
+pub fn triangle_candidates(xa: &[Vec3], xb: &[Vec3], tris_b: &[[u32; 3]], adj_b: &VertexTriangles, pairs: &[[u32; 2]], out: &mut Vec<TriContact>) {
+    out.clear();
+    for &[i, j] in pairs {
+        for &t in adj_b.of(j as usize) {
+            let [p, q, r] = tris_b[t as usize].map(|v| xb[v as usize]);
+            let n = (q - p).cross(r - p);
+            let side = if (xa[i as usize] - p).dot(n) >= 0.0 { 1.0 } else { -1.0 };
+            out.push(TriContact { particle: i, triangle: t, side });
+        }
+    }
+    out.sort_unstable_by(|a, b| (a.particle, a.triangle).cmp(&(b.particle, b.triangle)));
+    out.dedup_by(|a, b| a.particle == b.particle && a.triangle == b.triangle);
+}
+
+/// Keeps each candidate particle at least `dist` from its triangle on the side it started
+/// on (Bridson-style point–triangle repulsion as a PBD constraint
+/// `C = (x − q)·n̂·side − dist ≥ 0`, `q = Σ bₖ tₖ` the closest point, gradients `n̂` for the
+/// particle and `−bₖ·n̂` for the triangle's vertices). Only contacts whose closest point is
+/// inside the triangle act; edges and corners are left to the particle pairs.
+pub fn resolve_triangles(xa: &mut [Vec3], wa: &[f32], xb: &mut [Vec3], wb: &[f32], tris_b: &[[u32; 3]], contacts: &[TriContact], dist: f32) {
+    for c in contacts {
+        let i = c.particle as usize;
+        let [t0, t1, t2] = tris_b[c.triangle as usize].map(|v| v as usize);
+        let (p0, p1, p2) = (xb[t0], xb[t1], xb[t2]);
+        let (e1, e2) = (p1 - p0, p2 - p0);
+        let cross = e1.cross(e2);
+        let area2 = cross.length_squared();
+        if area2 < 1e-16 {
+            continue;
+        }
+        let n = cross / area2.sqrt();
+        let x = xa[i];
+        let h = (x - p0).dot(n);
+        // Barycentric coordinates of the projection of x onto the triangle's plane.
+        let proj = x - n * h - p0;
+        let b1 = proj.cross(e2).dot(cross) / area2;
+        let b2 = e1.cross(proj).dot(cross) / area2;
+        let b0 = 1.0 - b1 - b2;
+        if b0 < 0.0 || b1 < 0.0 || b2 < 0.0 {
+            continue;
+        }
+        let c_val = h * c.side - dist;
+        if c_val >= 0.0 {
+            continue;
+        }
+        let w_sum = wa[i] + b0 * b0 * wb[t0] + b1 * b1 * wb[t1] + b2 * b2 * wb[t2];
+        if w_sum <= 0.0 {
+            continue;
+        }
+        let s = -c_val / w_sum;
+        let dir = n * c.side;
+        xa[i] += dir * (s * wa[i]);
+        xb[t0] -= dir * (s * b0 * wb[t0]);
+        xb[t1] -= dir * (s * b1 * wb[t1]);
+        xb[t2] -= dir * (s * b2 * wb[t2]);
+    }
+}
+
+#[cfg(test)]
+mod triangle_tests {
+    use super::*;
+
+    #[test]
+    fn a_particle_below_a_triangle_is_pushed_back_below() {
+        let mut xa = vec![Vec3::new(0.2, 0.01, 0.2)];
+        let mut xb = vec![Vec3::ZERO, Vec3::new(1.0, 0.0, 0.0), Vec3::new(0.0, 0.0, 1.0)];
+        let tris = [[0u32, 2, 1]]; // normal +Y
+        let contacts = [TriContact { particle: 0, triangle: 0, side: -1.0 }];
+        resolve_triangles(&mut xa, &[1.0], &mut xb, &[0.0, 0.0, 0.0], &tris, &contacts, 0.02);
+        assert!((xa[0].y + 0.02).abs() < 1e-6, "{}", xa[0]);
+        let adj = VertexTriangles::build(3, &tris);
+        assert_eq!(adj.of(1), &[0]);
+    }
+}

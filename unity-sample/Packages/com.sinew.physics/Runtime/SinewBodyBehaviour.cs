@@ -3,7 +3,7 @@
 using System;
 using UnityEngine;
 
-namespace Sinew
+namespace Sinew.Components
 {
     /// <summary>
     /// Base of the components that own one native <see cref="Sinew.Body"/>. The body is created

@@ -4,7 +4,7 @@ using System;
 using System.Collections.Generic;
 using UnityEngine;
 
-namespace Sinew
+namespace Sinew.Components
 {
     /// <summary>
     /// Simulates the mesh of this GameObject's <c>SkinnedMeshRenderer</c> or <c>MeshFilter</c> as
@@ -367,13 +367,25 @@ namespace Sinew
             {
                 body.ReadNormals(normals);
             }
-            // Sinew simulates in world space; the mesh is drawn in outputSpace.
+            // Sinew simulates in world space; the mesh is drawn in outputSpace. The same pass
+            // finds the local bounds, which setting vertices does not update (Mesh.RecalculateBounds
+            // would take a second pass), so that culling sees where the cloth is now.
             Matrix4x4 toLocal = outputSpace.worldToLocalMatrix;
+            Vector3 min = new Vector3(float.MaxValue, float.MaxValue, float.MaxValue);
+            Vector3 max = new Vector3(float.MinValue, float.MinValue, float.MinValue);
             for (int i = 0; i < positions.Length; i++)
             {
-                positions[i] = toLocal.MultiplyPoint3x4(positions[i]);
+                Vector3 p = toLocal.MultiplyPoint3x4(positions[i]);
+                positions[i] = p;
+                min.x = Mathf.Min(min.x, p.x);
+                min.y = Mathf.Min(min.y, p.y);
+                min.z = Mathf.Min(min.z, p.z);
+                max.x = Mathf.Max(max.x, p.x);
+                max.y = Mathf.Max(max.y, p.y);
+                max.z = Mathf.Max(max.z, p.z);
             }
             outputMesh.SetVertices(positions);
+            outputMesh.bounds = new Bounds((min + max) * 0.5f, max - min);
             if (writeNormals)
             {
                 for (int i = 0; i < normals.Length; i++)
@@ -382,7 +394,6 @@ namespace Sinew
                 }
                 outputMesh.SetNormals(normals);
             }
-            // SetVertices recalculated the bounds, so culling sees where the cloth is now.
         }
 
         internal override void ReleaseResources()

@@ -2,7 +2,7 @@
 using System;
 using UnityEngine;
 
-namespace Sinew
+namespace Sinew.Components
 {
     /// <summary>
     /// A sphere, tapered capsule, plane or box (<see cref="Sinew.Collider"/>) that keeps cloth and

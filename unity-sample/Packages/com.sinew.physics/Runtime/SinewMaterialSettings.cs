@@ -4,7 +4,7 @@
 using System;
 using UnityEngine;
 
-namespace Sinew
+namespace Sinew.Components
 {
     /// <summary>
     /// Inspector settings that become a <see cref="SinewMaterial"/>. Stiffness is a compliance

@@ -2,7 +2,7 @@
 // SinewCloth without a modelled garment (the sample scene and the benchmark use it).
 using UnityEngine;
 
-namespace Sinew
+namespace Sinew.Components
 {
     /// <summary>
     /// Gives this GameObject's <c>MeshFilter</c> a grid mesh in <c>Awake</c>: <see cref="columns"/>

@@ -1,7 +1,7 @@
 // Hand-written. A rope between two Transforms (or hanging from one), drawn with a LineRenderer.
 using UnityEngine;
 
-namespace Sinew
+namespace Sinew.Components
 {
     /// <summary>
     /// A rope of <see cref="segments"/> equal segments (<c>sinew_rope_create</c>), laid straight from

@@ -7,7 +7,7 @@ using UnityEngine;
 using UnityEngine.Rendering;
 using Debug = UnityEngine.Debug;
 
-namespace Sinew
+namespace Sinew.Components
 {
     /// <summary>
     /// Owns the native <see cref="Sinew.World"/> of a scene and steps it once per frame for every

@@ -6,11 +6,12 @@ using System.Diagnostics;
 using System.Globalization;
 using System.IO;
 using System.Text;
+using Sinew.Components;
 using Unity.Profiling;
 using UnityEngine;
 using Debug = UnityEngine.Debug;
 
-namespace Sinew.Samples
+namespace SinewSamples
 {
     /// <summary>
     /// The benchmark. Each character is a capsule body with a Unity CapsuleCollider, a
