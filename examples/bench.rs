@@ -10,6 +10,13 @@
 //! (the machine is shared: compare ratios, not microseconds across runs). Then a markdown
 //! table of the same numbers.
 //!
+//! `S2-LOD` is S2 with a camera at a corner of the grid and level of detail on every cloth
+//! (2 substeps beyond 4 m, frozen beyond 9 m): its lines add `frozen=N reduced=N` (cloths
+//! frozen, cloths on reduced substeps, at the end) and `ratio_to_s2=` (to Sinew's plain S2
+//! with the same solver and threads, when this run measured it); `ratio_to_chapter` is to
+//! the chapter's S2, which simulates every cloth. Only the `sinew` solver runs it: LOD lowers
+//! substeps, and `sinew-plain` has one.
+//!
 //! Solvers:
 //! - `chapter`: the chapter's Verlet cloth in plain Rust (`benches/chapter`), one thread;
 //! - `sinew`: the scene's iteration budget K as K substeps × 1 iteration ("Small Steps");
@@ -25,7 +32,7 @@ mod chapter;
 use std::time::Instant;
 
 use chapter::scenes::{self, Scene};
-use sinew::body::Material;
+use sinew::body::{Lod, Material};
 use sinew::cloth::{GridPins, GridSpec};
 use sinew::collider::{Collider, Pose, Shape};
 use sinew::math::{Mat4, Quat};
@@ -52,7 +59,7 @@ fn parse_args() -> Args {
         }
     }
     if args.scenes.is_empty() {
-        args.scenes = ["S1", "S2", "S3", "S4"].map(String::from).to_vec();
+        args.scenes = ["S1", "S2", "S2-LOD", "S3", "S4"].map(String::from).to_vec();
     }
     if args.threads.is_empty() {
         args.threads = vec![1, 2];
@@ -67,7 +74,7 @@ fn usage(err: &str) -> ! {
     if !err.is_empty() {
         eprintln!("error: {err}");
     }
-    eprintln!("usage: bench [--scene S1|S2|S3|S4]... [--threads N]... [--steps N]");
+    eprintln!("usage: bench [--scene S1|S2|S2-LOD|S3|S4]... [--threads N]... [--steps N]");
     std::process::exit(if err.is_empty() { 0 } else { 2 })
 }
 
@@ -81,12 +88,23 @@ struct Row {
     constraints: usize,
     max_stretch: f32,
     ratio: f64,
+    /// With LOD: cloths frozen and cloths on reduced substeps at the end.
+    lod: Option<(usize, usize)>,
+    /// With LOD: time over Sinew's time for the scene without LOD (same solver and threads).
+    ratio_to_plain: Option<f64>,
 }
 
 impl Row {
     fn print(&self) {
+        let mut extra = String::new();
+        if let Some((frozen, reduced)) = self.lod {
+            extra += &format!(" frozen={frozen} reduced={reduced}");
+        }
+        if let Some(r) = self.ratio_to_plain {
+            extra += &format!(" ratio_to_s2={r:.2}");
+        }
         println!(
-            "scene={} solver={} threads={} us_per_step={:.1} particles={} constraints={} max_stretch={:.4} ratio_to_chapter={:.2}",
+            "scene={} solver={} threads={} us_per_step={:.1} particles={} constraints={} max_stretch={:.4} ratio_to_chapter={:.2}{extra}",
             self.scene, self.solver, self.threads, self.us_per_step, self.particles, self.constraints, self.max_stretch, self.ratio
         );
     }
@@ -124,6 +142,8 @@ fn run_chapter(scene: &Scene, steps: usize) -> Row {
         constraints: cloths.iter().map(|c| c.constraints.len()).sum(),
         max_stretch: scenes::chapter_max_stretch(&cloths),
         ratio: 1.0,
+        lod: None,
+        ratio_to_plain: None,
     }
 }
 
@@ -155,7 +175,14 @@ fn sinew_world(scene: &Scene, substeps: u32, iterations: u32) -> World {
             pins: GridPins::TopRow,
             material,
         };
-        world.create_grid(&spec).expect("valid grid");
+        let (slot, serial) = world.create_grid(&spec).expect("valid grid");
+        if let Some(l) = scene.lod {
+            let lod = Lod { reduce_distance: l.reduce_distance, reduced_substeps: l.reduced_substeps, freeze_distance: l.freeze_distance, ..Lod::default() };
+            world.bodies.get_mut(slot, serial).expect("new grid").set_lod(lod).expect("valid LOD");
+        }
+    }
+    if let Some(l) = scene.lod {
+        world.camera = Some(l.camera);
     }
     if let Some((centre, radius)) = scene.sphere {
         let pose = Pose::from_matrix(&Mat4::from_translation(centre)).expect("valid pose");
@@ -185,6 +212,12 @@ fn run_sinew(scene: &Scene, solver: &'static str, substeps: u32, iterations: u32
         constraints: st.constraint_count as usize,
         max_stretch: world.bodies.values().map(|b| b.max_stretch()).fold(0.0, f32::max),
         ratio: us / chapter_us,
+        lod: scene.lod.map(|_| {
+            let frozen = world.bodies.values().filter(|b| b.frozen).count();
+            let reduced = world.bodies.values().filter(|b| !b.frozen && b.lod_substeps.is_some()).count();
+            (frozen, reduced)
+        }),
+        ratio_to_plain: None,
     }
 }
 
@@ -195,6 +228,7 @@ fn main() {
         let scene = match name.as_str() {
             "S1" => scenes::s1(),
             "S2" => scenes::s2(),
+            "S2-LOD" => scenes::s2_lod(),
             "S3" => scenes::s3(),
             "S4" => {
                 println!("scene=S4 TODO: not measured, Sinew has no ragdolls yet");
@@ -202,8 +236,13 @@ fn main() {
             }
             other => usage(&format!("unknown scene {other}")),
         };
-        // The chapter runs the scene itself, or for S3 (no collisions in the chapter) S1.
-        let yardstick = if scene.sphere.is_some() { scenes::s1() } else { scene.clone() };
+        // The chapter runs the scene itself, or for S3 (no collisions in the chapter) S1, or
+        // for S2-LOD (no level of detail in the chapter) S2.
+        let yardstick = match (&scene.sphere, &scene.lod) {
+            (Some(_), _) => scenes::s1(),
+            (None, Some(_)) => scenes::s2(),
+            (None, None) => scene.clone(),
+        };
         let measured = rows.iter().find(|r| r.solver == "chapter" && r.scene == yardstick.name).map(|r| r.us_per_step);
         let chapter_us = match measured {
             Some(us) => us,
@@ -216,20 +255,31 @@ fn main() {
             }
         };
         let k = scene.iterations as u32;
-        for (solver, substeps, iterations) in [("sinew", k, 1), ("sinew-plain", 1, k)] {
+        // LOD lowers the substeps of far cloths; `sinew-plain` has one substep to lower.
+        let solvers: &[(&'static str, u32, u32)] = if scene.lod.is_some() { &[("sinew", k, 1)] } else { &[("sinew", k, 1), ("sinew-plain", 1, k)] };
+        for &(solver, substeps, iterations) in solvers {
             for &threads in &args.threads {
-                let row = run_sinew(&scene, solver, substeps, iterations, threads, args.steps, chapter_us);
+                let mut row = run_sinew(&scene, solver, substeps, iterations, threads, args.steps, chapter_us);
+                if scene.lod.is_some() {
+                    let plain = rows.iter().find(|r| r.scene == yardstick.name && r.solver == solver && r.threads == threads);
+                    row.ratio_to_plain = plain.map(|p| row.us_per_step / p.us_per_step);
+                }
                 row.print();
                 rows.push(row);
             }
         }
     }
     println!();
-    println!("| scene | solver | threads | µs/step | ratio | max stretch |");
-    println!("|---|---|---|---|---|---|");
+    println!("| scene | solver | threads | µs/step | ratio | max stretch | LOD |");
+    println!("|---|---|---|---|---|---|---|");
     for r in &rows {
+        let lod = match (r.lod, r.ratio_to_plain) {
+            (Some((f, red)), Some(p)) => format!("{f} frozen, {red} reduced; {p:.2} × S2"),
+            (Some((f, red)), None) => format!("{f} frozen, {red} reduced"),
+            _ => String::new(),
+        };
         println!(
-            "| {} | {} | {} | {:.1} | {:.2} | {:.4} |",
+            "| {} | {} | {} | {:.1} | {:.2} | {:.4} | {lod} |",
             r.scene, r.solver, r.threads, r.us_per_step, r.ratio, r.max_stretch
         );
     }

@@ -272,11 +272,24 @@ pub mod scenes {
         /// A static sphere collider (centre, radius in m). The chapter has no collisions, so
         /// a scene with one runs in Sinew only.
         pub sphere: Option<(Vec3, f32)>,
+        /// Level of detail by camera distance. The chapter has none, so a scene with it runs
+        /// in Sinew only.
+        pub lod: Option<LodSpec>,
+    }
+
+    /// Where the camera is, and the distances (m, from the camera to a cloth's bounds) beyond
+    /// which a cloth runs `reduced_substeps` substeps per step, or freezes in its pose.
+    #[derive(Clone, Copy, Debug)]
+    pub struct LodSpec {
+        pub camera: Vec3,
+        pub reduce_distance: f32,
+        pub reduced_substeps: u32,
+        pub freeze_distance: f32,
     }
 
     /// S1: one 64×64 cloth, spacing 0.05 m, centred on the origin; 10 iterations.
     pub fn s1() -> Scene {
-        Scene { name: "S1", cols: 64, rows: 64, spacing: 0.05, origins: vec![Vec3::ZERO], iterations: 10, sphere: None }
+        Scene { name: "S1", cols: 64, rows: 64, spacing: 0.05, origins: vec![Vec3::ZERO], iterations: 10, sphere: None, lod: None }
     }
 
     /// S3: S1 and a static sphere of radius 1 m at (0, −1.2, −0.9); 10 iterations.
@@ -293,12 +306,21 @@ pub mod scenes {
                 origins.push(Vec3::new((i as f32 - 3.5) * 1.5, 0.0, (j as f32 - 3.5) * 1.5));
             }
         }
-        Scene { name: "S2", cols: 16, rows: 16, spacing: 0.05, origins, iterations: 8, sphere: None }
+        Scene { name: "S2", cols: 16, rows: 16, spacing: 0.05, origins, iterations: 8, sphere: None, lod: None }
+    }
+
+    /// S2-LOD: S2 seen from a camera at a corner of the grid, (−6, 0, −6), level with the
+    /// pins; a cloth runs 2 substeps (instead of 8) beyond 4 m and freezes beyond 9 m. Its
+    /// yardstick is the chapter's S2: the same cloths, all simulated.
+    pub fn s2_lod() -> Scene {
+        let lod = LodSpec { camera: Vec3::new(-6.0, 0.0, -6.0), reduce_distance: 4.0, reduced_substeps: 2, freeze_distance: 9.0 };
+        Scene { name: "S2-LOD", lod: Some(lod), ..s2() }
     }
 
     /// The scene in the chapter's solver: one `VerletCloth` per cloth, updated in turn.
     pub fn chapter(scene: &Scene) -> Vec<super::VerletCloth> {
         assert!(scene.sphere.is_none(), "the chapter's solver has no colliders ({})", scene.name);
+        assert!(scene.lod.is_none(), "the chapter's solver has no level of detail ({})", scene.name);
         scene
             .origins
             .iter()

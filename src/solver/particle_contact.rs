@@ -57,9 +57,9 @@ pub fn find_pairs(
     if search <= 0.0 || !search.is_finite() {
         return;
     }
-    // Room for eight pairs per particle from the start, so the list does not grow (and
+    // Room for sixteen pairs per particle from the start, so the list does not grow (and
     // allocate) step after step as contacts come and go.
-    let room = 8 * xa.len().min(xb.map_or(usize::MAX, <[Vec3]>::len));
+    let room = 16 * xa.len().min(xb.map_or(usize::MAX, <[Vec3]>::len));
     if out.capacity() < room {
         out.reserve(room - out.len());
     }
@@ -211,6 +211,12 @@ impl VertexTriangles {
 /// each with the side the particle is on now. Sorted and deduplicated.
 pub fn triangle_candidates(xa: &[Vec3], xb: &[Vec3], tris_b: &[[u32; 3]], adj_b: &VertexTriangles, pairs: &[[u32; 2]], out: &mut Vec<TriContact>) {
     out.clear();
+    // Room for 24 candidate triangles per particle from the start (12 B each), so the list
+    // does not grow step after step as contacts come and go.
+    let room = (24 * xa.len()).max(6 * pairs.len());
+    if out.capacity() < room {
+        out.reserve(room);
+    }
     for &[i, j] in pairs {
         for &t in adj_b.of(j as usize) {
             let [p, q, r] = tris_b[t as usize].map(|v| xb[v as usize]);
