@@ -1,6 +1,8 @@
 //! Criterion benches of DESIGN.md's scenes: `S1/sinew`, `S1/chapter`, `S2/sinew`,
-//! `S2/chapter`, `S3/sinew`, each one 1/60 s step of a scene warmed up by 60 steps (the
-//! chapter has no collisions, so S3 has no chapter bench: compare it with `S1/chapter`).
+//! `S2/chapter`, `S2-LOD/sinew`, `S3/sinew`, each one 1/60 s step of a scene warmed up by 60
+//! steps (the chapter has no collisions and no level of detail, so S3 and S2-LOD have no
+//! chapter bench: compare them with `S1/chapter` and `S2/chapter`). S2-LOD is S2 seen from a
+//! camera at a corner of the grid, with far cloths on 2 substeps and farther ones frozen.
 //!
 //! `sinew` runs the scene's iteration budget K as K substeps × 1 iteration, rigid, no
 //! damping, on a one-thread worker pool (the chapter's solver is single-threaded);
@@ -16,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use chapter::scenes::{self, Scene};
 use criterion::{Criterion, criterion_group, criterion_main};
-use sinew::body::Material;
+use sinew::body::{Lod, Material};
 use sinew::cloth::{GridPins, GridSpec};
 use sinew::collider::{Collider, Pose, Shape};
 use sinew::math::{Mat4, Quat};
@@ -45,7 +47,14 @@ fn sinew_world(scene: &Scene) -> World {
             pins: GridPins::TopRow,
             material,
         };
-        world.create_grid(&spec).expect("valid grid");
+        let (slot, serial) = world.create_grid(&spec).expect("valid grid");
+        if let Some(l) = scene.lod {
+            let lod = Lod { reduce_distance: l.reduce_distance, reduced_substeps: l.reduced_substeps, freeze_distance: l.freeze_distance, ..Lod::default() };
+            world.bodies.get_mut(slot, serial).expect("new grid").set_lod(lod).expect("valid LOD");
+        }
+    }
+    if let Some(l) = scene.lod {
+        world.camera = Some(l.camera);
     }
     if let Some((centre, radius)) = scene.sphere {
         let pose = Pose::from_matrix(&Mat4::from_translation(centre)).expect("valid pose");
@@ -80,7 +89,7 @@ fn bench_scene(c: &mut Criterion, scene: &Scene) {
     });
     black_box(&world.bodies);
 
-    if scene.sphere.is_none() {
+    if scene.sphere.is_none() && scene.lod.is_none() {
         let mut cloths = scenes::chapter(scene);
         for _ in 0..scenes::WARM_UP_STEPS {
             scenes::chapter_step(&mut cloths);
@@ -93,6 +102,7 @@ fn bench_scene(c: &mut Criterion, scene: &Scene) {
 fn scenes_bench(c: &mut Criterion) {
     bench_scene(c, &scenes::s1());
     bench_scene(c, &scenes::s2());
+    bench_scene(c, &scenes::s2_lod());
     bench_scene(c, &scenes::s3());
 }
 

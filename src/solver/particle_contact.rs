@@ -206,27 +206,45 @@ impl VertexTriangles {
     }
 }
 
-/// Candidate (particle of `xa`, triangle of `tris_b`) contacts: triangles around every `b`
-/// particle within `search` of the particle (`pairs` from [`find_pairs`] with that radius),
-/// each with the side the particle is on now. Sorted and deduplicated.
+/// Candidate (particle of `xa`, triangle of `tris_b`) contacts: the triangles around the two
+/// `b` particles nearest each particle among `pairs` (from [`find_pairs`], sorted by
+/// particle), each with the side the particle is on now. Sorted and deduplicated; at most 12
+/// per particle.
 pub fn triangle_candidates(xa: &[Vec3], xb: &[Vec3], tris_b: &[[u32; 3]], adj_b: &VertexTriangles, pairs: &[[u32; 2]], out: &mut Vec<TriContact>) {
     out.clear();
-    // Room for 24 candidate triangles per particle from the start (12 B each), so the list
-    // does not grow step after step as contacts come and go.
-    let room = (24 * xa.len()).max(6 * pairs.len());
+    let room = 12 * xa.len();
     if out.capacity() < room {
         out.reserve(room);
     }
-    for &[i, j] in pairs {
-        for &t in adj_b.of(j as usize) {
-            let [p, q, r] = tris_b[t as usize].map(|v| xb[v as usize]);
-            let n = (q - p).cross(r - p);
-            let side = if (xa[i as usize] - p).dot(n) >= 0.0 { 1.0 } else { -1.0 };
-            out.push(TriContact { particle: i, triangle: t, side });
+    let mut k = 0;
+    while k < pairs.len() {
+        let i = pairs[k][0];
+        let p = xa[i as usize];
+        // The two nearest b particles of particle i.
+        let mut best = [(f32::INFINITY, u32::MAX); 2];
+        while k < pairs.len() && pairs[k][0] == i {
+            let j = pairs[k][1];
+            let d = (xb[j as usize] - p).length_squared();
+            if d < best[0].0 {
+                best = [(d, j), best[0]];
+            } else if d < best[1].0 {
+                best[1] = (d, j);
+            }
+            k += 1;
+        }
+        let first = out.len();
+        for (_, j) in best.into_iter().filter(|b| b.1 != u32::MAX) {
+            for &t in adj_b.of(j as usize) {
+                if out[first..].iter().any(|c| c.triangle == t) {
+                    continue;
+                }
+                let [a, b, c] = tris_b[t as usize].map(|v| xb[v as usize]);
+                let n = (b - a).cross(c - a);
+                let side = if (p - a).dot(n) >= 0.0 { 1.0 } else { -1.0 };
+                out.push(TriContact { particle: i, triangle: t, side });
+            }
         }
     }
-    out.sort_unstable_by(|a, b| (a.particle, a.triangle).cmp(&(b.particle, b.triangle)));
-    out.dedup_by(|a, b| a.particle == b.particle && a.triangle == b.triangle);
 }
 
 /// Keeps each candidate particle at least `dist` from its triangle on the side it started
