@@ -981,7 +981,9 @@ impl Body {
         }
         velocity::update(&self.x, &self.x_prev, &mut self.v, p.h);
         if self.dynamics.max_speed > 0.0 {
-            let base = self.root.map_or(Vec3::ZERO, |r| r.velocity);
+            // The share of the root's motion carried rather than felt (1 − world_velocity_scale)
+            // never shows in the particles' velocities, so the reference is the rest of it.
+            let base = self.root.map_or(Vec3::ZERO, |r| r.velocity * self.dynamics.world_velocity_scale);
             velocity::limit(&mut self.v, &self.w, base, self.dynamics.max_speed);
         }
     }

@@ -474,9 +474,12 @@ impl World {
         let camera = self.camera;
         for body in self.bodies.values_mut() {
             let lod = body.lod;
+            // Measured where the body will be this frame: a root that moves (or teleports)
+            // takes the body along before the steps.
+            let shift = body.root.map_or(Vec3::ZERO, |r| r.to.position - r.from.position);
             let distance = camera.map_or(0.0, |c| {
                 let (lo, hi) = body.bounds();
-                (c.clamp(lo, hi) - c).length()
+                (c.clamp(lo + shift, hi + shift) - c).length()
             });
             let freeze = (!body.visible && lod.freeze_when_invisible) || (lod.freeze_distance > 0.0 && distance >= lod.freeze_distance);
             body.frozen = freeze;
