@@ -17,6 +17,9 @@
 //! the chapter's S2, which simulates every cloth. Only the `sinew` solver runs it: LOD lowers
 //! substeps, and `sinew-plain` has one.
 //!
+//! With no `--scene`, it also prints S1's memory per particle and per constraint, whether
+//! S2's cloths share one cooked topology, and a scaling table (32² to 256² cloths).
+//!
 //! Solvers:
 //! - `chapter`: the chapter's Verlet cloth in plain Rust (`benches/chapter`), one thread;
 //! - `sinew`: the scene's iteration budget K as K substeps × 1 iteration ("Small Steps");
@@ -39,13 +42,15 @@ use sinew::math::{Mat4, Quat};
 use sinew::world::{WorkerPool, World, WorldSettings};
 
 struct Args {
+    /// Print the memory and scaling reports (on unless scenes were chosen).
+    report: bool,
     scenes: Vec<String>,
     threads: Vec<u32>,
     steps: usize,
 }
 
 fn parse_args() -> Args {
-    let mut args = Args { scenes: Vec::new(), threads: Vec::new(), steps: scenes::MEASURED_STEPS };
+    let mut args = Args { report: false, scenes: Vec::new(), threads: Vec::new(), steps: scenes::MEASURED_STEPS };
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
         let mut value = |name: &str| it.next().unwrap_or_else(|| usage(&format!("{name} needs a value")));
@@ -60,6 +65,7 @@ fn parse_args() -> Args {
     }
     if args.scenes.is_empty() {
         args.scenes = ["S1", "S2", "S2-LOD", "S3", "S4"].map(String::from).to_vec();
+        args.report = true;
     }
     if args.threads.is_empty() {
         args.threads = vec![1, 2];
@@ -221,6 +227,50 @@ fn run_sinew(scene: &Scene, solver: &'static str, substeps: u32, iterations: u32
     }
 }
 
+/// Bytes per particle and per constraint of S1, and how S2's 64 cloths share one cooked
+/// topology.
+fn memory_report() {
+    let s1 = sinew_world(&scenes::s1(), 10, 1);
+    let mut s1 = s1;
+    let pool = WorkerPool::new(1).expect("pool");
+    pool.install(|| s1.step(scenes::DT).expect("step"));
+    let body = s1.bodies.values().next().expect("S1 has a cloth");
+    let (pb, cb) = body.memory();
+    let (n, k) = (body.particle_count(), body.topology.constraints.len());
+    println!(
+        "memory: S1 bytes_per_particle={:.1} bytes_per_constraint={:.1} (state {pb} B for {n} particles, constraints {cb} B for {k})",
+        pb as f64 / n as f64,
+        cb as f64 / k as f64
+    );
+    let s2 = sinew_world(&scenes::s2(), 8, 1);
+    let first = s2.bodies.values().next().expect("S2 has cloths");
+    let sharing = std::sync::Arc::strong_count(&first.topology);
+    println!("memory: S2 {} cloths share {} cooked topology ({} owners of the first one)", s2.bodies.len(), if sharing == s2.bodies.len() { 1 } else { 0 }, sharing);
+}
+
+/// S1's cloth at 32², 64², 128² and 256²: time per step should grow linearly with particles.
+fn scaling_report(steps: usize) {
+    println!("scaling: cloth S1-like (row 0 pinned, spacing 0.05, 10 substeps x 1), 1 thread");
+    println!("| cloth | particles | constraints | µs/step | ns per particle-substep |");
+    println!("|---|---|---|---|---|");
+    for n in [32usize, 64, 128, 256] {
+        let mut scene = scenes::s1();
+        scene.cols = n;
+        scene.rows = n;
+        let mut world = sinew_world(&scene, 10, 1);
+        let pool = WorkerPool::new(1).expect("pool");
+        let measured = (steps * 64 * 64 / (n * n)).clamp(20, steps);
+        let us = pool.install(|| time_steps(measured, || world.step(scenes::DT).expect("step")));
+        let st = world.stats();
+        println!(
+            "| {n}x{n} | {} | {} | {us:.1} | {:.2} |",
+            st.particle_count,
+            st.constraint_count,
+            us * 1000.0 / (st.particle_count as f64 * 10.0)
+        );
+    }
+}
+
 fn main() {
     let args = parse_args();
     let mut rows: Vec<Row> = Vec::new();
@@ -268,6 +318,10 @@ fn main() {
                 rows.push(row);
             }
         }
+    }
+    if args.report {
+        memory_report();
+        scaling_report(args.steps);
     }
     println!();
     println!("| scene | solver | threads | µs/step | ratio | max stretch | LOD |");

@@ -1076,6 +1076,29 @@ impl Body {
         self.topology.constraints.max_stretch(&self.x, self.scale)
     }
 
+    /// Bytes held by this body's particle state, and by its constraints (the cooked, shared
+    /// arrays plus this instance's multipliers), from the buffers' capacities.
+    pub fn memory(&self) -> (usize, usize) {
+        fn bytes<T>(v: &Vec<T>) -> usize {
+            v.capacity() * std::mem::size_of::<T>()
+        }
+        let particles = bytes(&self.x)
+            + bytes(&self.x_prev)
+            + bytes(&self.v)
+            + bytes(&self.x_step_start)
+            + bytes(&self.created)
+            + bytes(&self.w)
+            + bytes(&self.w_free)
+            + bytes(&self.pin_slot)
+            + bytes(&self.packed)
+            + bytes(&self.soa.x) * 4
+            + bytes(&self.accel)
+            + bytes(&self.normal_acc);
+        let k = &self.topology.constraints;
+        let constraints = bytes(&k.a) + bytes(&k.b) + bytes(&k.rest) + bytes(&k.kind) + bytes(&self.lambda);
+        (particles, constraints)
+    }
+
     // ---- growth (tearing) -----------------------------------------------------------------
 
     /// Appends a copy of particle `p` (state, mass, skin, limits, tether); returns its index.
