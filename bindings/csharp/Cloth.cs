@@ -1,10 +1,11 @@
-// Hand-written. `sinew_cloth_*`: grid and mesh cloth.
+// Hand-written. `sinew_cloth_*`: grid and mesh cloth, and the cape and skirt generators.
 using System;
 using System.Runtime.InteropServices;
 
 namespace Sinew
 {
-    /// <summary>A cloth: a rectangular grid, or a render mesh welded into particles.</summary>
+    /// <summary>A cloth: a rectangular grid, a render mesh welded into particles, or a generated
+    /// cape or skirt skinned to a character's bones.</summary>
     public sealed class Cloth : Body
     {
         Cloth(World world, SinewBody handle)
@@ -84,6 +85,42 @@ namespace Sinew
         public static Cloth CreateMesh<T>(World world, T[] positions, int[] indices, float[] inverseMasses, SinewClothMeshDesc settings) where T : struct
         {
             return CreateMesh(world, new ReadOnlySpan<T>(positions), new ReadOnlySpan<int>(indices), new ReadOnlySpan<float>(inverseMasses), settings);
+        }
+
+        /// <summary>
+        /// Creates a cape hanging from the line between two shoulders, <c>back_offset</c> behind the
+        /// neck, skinned to three bones (left shoulder, neck, right shoulder: their transforms now,
+        /// in <paramref name="desc"/>), top row pinned, geodesic tethers on. Start from
+        /// <see cref="SinewCapeDesc.Default"/>. Move it every frame with
+        /// <see cref="Body.SetBoneMatrices{TMatrix}(ReadOnlySpan{TMatrix})"/> and the three bones'
+        /// matrices in that order.
+        /// </summary>
+        public static unsafe Cloth CreateCape(World world, SinewCapeDesc desc)
+        {
+            if (world == null)
+            {
+                throw new ArgumentNullException("world");
+            }
+            SinewBody body;
+            SinewException.Check(NativeMethods.sinew_cloth_create_cape(world.Handle, &desc, &body));
+            return new Cloth(world, body);
+        }
+
+        /// <summary>
+        /// Creates a skirt: a ring around the waist bone's local Y axis (the bone's transform now,
+        /// in <paramref name="desc"/>), skinned to it, top ring pinned, geodesic tethers on. Start
+        /// from <see cref="SinewSkirtDesc.Default"/>. Move it every frame with
+        /// <see cref="Body.SetBoneMatrix{TMatrix}(TMatrix)"/> and the waist bone's matrix.
+        /// </summary>
+        public static unsafe Cloth CreateSkirt(World world, SinewSkirtDesc desc)
+        {
+            if (world == null)
+            {
+                throw new ArgumentNullException("world");
+            }
+            SinewBody body;
+            SinewException.Check(NativeMethods.sinew_cloth_create_skirt(world.Handle, &desc, &body));
+            return new Cloth(world, body);
         }
 
         static unsafe Cloth CreateMesh(World world, ReadOnlySpan<SinewVec3> positions, ReadOnlySpan<uint> indices,

@@ -1,6 +1,6 @@
 // Hand-written. Conveniences on the generated structs (they are partial), the C #define
-// constants as enums, and the layout check that lets any 12-byte vector struct cross the
-// boundary without a copy.
+// constants as enums, and the layout check that lets any 12-byte vector, 64-byte matrix or
+// 32-byte bone weight struct cross the boundary without a copy.
 using System;
 using System.Runtime.InteropServices;
 
@@ -33,6 +33,33 @@ namespace Sinew
     {
         Cloth = 1,
         Rope = 2,
+        /// <summary>Hair: <see cref="Sinew.Strands"/>.</summary>
+        Strands = 3,
+    }
+
+    /// <summary>Long range attachments of <see cref="Body.SetTethers"/> (<c>SINEW_TETHER_*</c>).</summary>
+    public enum TetherMode : uint
+    {
+        /// <summary>No tethers.</summary>
+        None = 0,
+        /// <summary>By straight-line distance to the nearest pinned vertex.</summary>
+        Euclidean = 1,
+        /// <summary>By distance along the cloth to the nearest pinned vertex (a skirt's folds).</summary>
+        Geodesic = 2,
+    }
+
+    /// <summary>The constraint kernel of a world (<c>SINEW_KERNEL_*</c>, <see cref="SinewWorldDesc.kernel"/>);
+    /// all give the same bits.</summary>
+    public enum SolverKernel : uint
+    {
+        /// <summary>The fastest kernel this CPU runs.</summary>
+        Auto = 0,
+        /// <summary>One constraint at a time: the reference.</summary>
+        Scalar = 1,
+        /// <summary>Four lanes (SSE2, every x86-64 CPU).</summary>
+        Sse2 = 2,
+        /// <summary>Eight lanes (AVX).</summary>
+        Avx = 3,
     }
 
     public partial struct SinewVec3
@@ -116,6 +143,13 @@ namespace Sinew
                 SinewException.Check(NativeMethods.sinew_world_desc_default(&d));
                 return d;
             }
+        }
+
+        /// <summary><see cref="kernel"/> as an enum.</summary>
+        public SolverKernel Kernel
+        {
+            get { return (SolverKernel)kernel; }
+            set { kernel = (uint)value; }
         }
     }
 
@@ -277,6 +311,138 @@ namespace Sinew
         {
             get { return (BodyKind)kind; }
         }
+
+        /// <summary><see cref="frozen"/> as a bool: LOD keeps the body still this frame.</summary>
+        public bool IsFrozen
+        {
+            get { return frozen != 0; }
+        }
+    }
+
+    public partial struct SinewBoneWeight
+    {
+        /// <summary>A vertex on one bone with weight 1.</summary>
+        public static SinewBoneWeight Single(int bone)
+        {
+            SinewBoneWeight w = default(SinewBoneWeight);
+            w.weight0 = 1f;
+            w.bone0 = bone;
+            return w;
+        }
+    }
+
+    public unsafe partial struct SinewDynamics
+    {
+        /// <summary>The library's default dynamics (<c>sinew_dynamics_default</c>): full world
+        /// inertia, no speed limit, no automatic teleport, no tearing.</summary>
+        public static SinewDynamics Default
+        {
+            get
+            {
+                SinewLibrary.EnsureCompatible();
+                SinewDynamics d;
+                SinewException.Check(NativeMethods.sinew_dynamics_default(&d));
+                return d;
+            }
+        }
+    }
+
+    public unsafe partial struct SinewLod
+    {
+        /// <summary>The library's default LOD (<c>sinew_lod_default</c>): no reduction, no distance
+        /// freeze, freeze while invisible. A new body has these.</summary>
+        public static SinewLod Default
+        {
+            get
+            {
+                SinewLibrary.EnsureCompatible();
+                SinewLod d;
+                SinewException.Check(NativeMethods.sinew_lod_default(&d));
+                return d;
+            }
+        }
+
+        /// <summary><see cref="freeze_when_invisible"/> as a bool.</summary>
+        public bool FreezeWhenInvisible
+        {
+            get { return freeze_when_invisible != 0; }
+            set { freeze_when_invisible = value ? 1u : 0u; }
+        }
+    }
+
+    public unsafe partial struct SinewWind
+    {
+        /// <summary>The library's default wind (<c>sinew_wind_default</c>): calm air (speed 0) with
+        /// default turbulence and gusts. A new world has it.</summary>
+        public static SinewWind Default
+        {
+            get
+            {
+                SinewLibrary.EnsureCompatible();
+                SinewWind d;
+                SinewException.Check(NativeMethods.sinew_wind_default(&d));
+                return d;
+            }
+        }
+
+        /// <summary><see cref="Default"/> blowing towards <paramref name="direction"/> (any plain 12-byte
+        /// vector struct; the library normalises it) at <paramref name="speed"/> (m/s).</summary>
+        public static SinewWind Blowing<TVector>(TVector direction, float speed) where TVector : struct
+        {
+            SinewWind w = Default;
+            w.direction = SinewVec3.From(direction);
+            w.speed = speed;
+            return w;
+        }
+    }
+
+    public unsafe partial struct SinewStrandsDesc
+    {
+        /// <summary>The library's default hair (<c>sinew_strands_desc_default</c>): no strands yet,
+        /// 8 particles 2 cm apart, head at the origin, a light strand material. Leave the pointer
+        /// fields null: pass the points or roots to <c>Strands.Create</c> instead.</summary>
+        public static SinewStrandsDesc Default
+        {
+            get
+            {
+                SinewLibrary.EnsureCompatible();
+                SinewStrandsDesc d;
+                SinewException.Check(NativeMethods.sinew_strands_desc_default(&d));
+                return d;
+            }
+        }
+    }
+
+    public unsafe partial struct SinewCapeDesc
+    {
+        /// <summary>The library's default cape (<c>sinew_cape_desc_default</c>): 12 × 16, 0.5 m wide,
+        /// 0.9 m long, all three bones at the origin (set them to the character's).</summary>
+        public static SinewCapeDesc Default
+        {
+            get
+            {
+                SinewLibrary.EnsureCompatible();
+                SinewCapeDesc d;
+                SinewException.Check(NativeMethods.sinew_cape_desc_default(&d));
+                return d;
+            }
+        }
+    }
+
+    public unsafe partial struct SinewSkirtDesc
+    {
+        /// <summary>The library's default skirt (<c>sinew_skirt_desc_default</c>): 24 × 10, radius
+        /// 0.16 m at the waist to 0.3 m at the hem, 0.45 m long, waist at the origin.</summary>
+        public static SinewSkirtDesc Default
+        {
+            get
+            {
+                SinewLibrary.EnsureCompatible();
+                SinewSkirtDesc d;
+                SinewException.Check(NativeMethods.sinew_skirt_desc_default(&d));
+                return d;
+            }
+        }
     }
 
     /// <summary>
@@ -305,11 +471,12 @@ namespace Sinew
         }
     }
 
-    /// <summary>Reinterpretation of caller memory as the C vector and matrix types.</summary>
+    /// <summary>Reinterpretation of caller memory as the C vector, matrix and bone weight types.</summary>
     internal static class Blit
     {
         internal const int Vec3Size = 12;
         internal const int Mat4Size = 64;
+        internal const int BoneWeightSize = 32;
 
         /// <summary>Throws unless <typeparamref name="T"/> is a reference-free struct of <paramref name="bytes"/> bytes.</summary>
         internal static void Require<T>(int bytes, string parameter) where T : struct
@@ -318,11 +485,22 @@ namespace Sinew
             if (size != bytes)
             {
                 throw new ArgumentException(size < 0
-                    ? typeof(T).FullName + " holds references; Sinew needs a plain struct of " + bytes + " bytes ("
-                        + (bytes == Vec3Size ? "three floats, like Unity's Vector3" : "16 floats, like Unity's Matrix4x4") + ")"
-                    : typeof(T).FullName + " is " + size + " bytes; Sinew needs " + bytes + " bytes ("
-                        + (bytes == Vec3Size ? "three floats, like Unity's Vector3" : "16 floats, like Unity's Matrix4x4") + ")",
+                    ? typeof(T).FullName + " holds references; Sinew needs a plain struct of " + bytes + " bytes (" + Describe(bytes) + ")"
+                    : typeof(T).FullName + " is " + size + " bytes; Sinew needs " + bytes + " bytes (" + Describe(bytes) + ")",
                     parameter);
+            }
+        }
+
+        static string Describe(int bytes)
+        {
+            switch (bytes)
+            {
+                case Vec3Size:
+                    return "three floats, like Unity's Vector3";
+                case Mat4Size:
+                    return "16 floats, column-major, like Unity's Matrix4x4";
+                default:
+                    return "four float weights, then four int bone indices, like Unity's BoneWeight";
             }
         }
 
@@ -338,6 +516,20 @@ namespace Sinew
         {
             Require<T>(Vec3Size, parameter);
             return MemoryMarshal.Cast<T, SinewVec3>(span);
+        }
+
+        /// <summary><paramref name="span"/> viewed as C matrices, after the size check.</summary>
+        internal static ReadOnlySpan<SinewMat4> AsMat4<T>(ReadOnlySpan<T> span, string parameter) where T : struct
+        {
+            Require<T>(Mat4Size, parameter);
+            return MemoryMarshal.Cast<T, SinewMat4>(span);
+        }
+
+        /// <summary><paramref name="span"/> viewed as C bone weights, after the size check.</summary>
+        internal static ReadOnlySpan<SinewBoneWeight> AsBoneWeights<T>(ReadOnlySpan<T> span, string parameter) where T : struct
+        {
+            Require<T>(BoneWeightSize, parameter);
+            return MemoryMarshal.Cast<T, SinewBoneWeight>(span);
         }
 
         /// <summary>A length as the C <c>size_t</c>.</summary>

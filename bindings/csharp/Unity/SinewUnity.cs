@@ -11,7 +11,8 @@ namespace Sinew
     /// <summary>
     /// <c>NativeArray&lt;T&gt;</c> versions of the bulk calls of <see cref="Body"/>: the array's own
     /// memory is passed to the library, with no copy. <c>T</c> is a 12-byte vector struct such
-    /// as <c>Vector3</c> (checked, as for spans).
+    /// as <c>Vector3</c>, or a 64-byte matrix such as <c>Matrix4x4</c> for bone matrices
+    /// (checked, as for spans).
     /// </summary>
     public static unsafe class SinewUnityExtensions
     {
@@ -35,6 +36,20 @@ namespace Sinew
             body.SetPinTargets(
                 new ReadOnlySpan<int>(NativeArrayUnsafeUtility.GetUnsafeReadOnlyPtr(indices), indices.Length),
                 new ReadOnlySpan<T>(NativeArrayUnsafeUtility.GetUnsafeReadOnlyPtr(positions), positions.Length));
+        }
+
+        /// <summary>This frame's bone matrices straight from <paramref name="matrices"/> (e.g. filled by a
+        /// job from a <c>TransformAccessArray</c>); see <see cref="Body.SetBoneMatrices{TMatrix}(ReadOnlySpan{TMatrix})"/>.</summary>
+        public static void SetBoneMatrices<T>(this Body body, NativeArray<T> matrices) where T : struct
+        {
+            body.SetBoneMatrices(new ReadOnlySpan<T>(NativeArrayUnsafeUtility.GetUnsafeReadOnlyPtr(matrices), matrices.Length));
+        }
+
+        /// <summary>Reads the triangles straight into <paramref name="destination"/> (e.g. an index
+        /// buffer after a tear); see <see cref="Body.ReadIndices(Span{int})"/>.</summary>
+        public static void ReadIndices(this Body body, NativeArray<int> destination)
+        {
+            body.ReadIndices(new Span<int>(NativeArrayUnsafeUtility.GetUnsafePtr(destination), destination.Length));
         }
     }
 }

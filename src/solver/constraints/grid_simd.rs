@@ -422,12 +422,23 @@ mod avx {
                 _mm256_maskstore_ps(lambda.as_mut_ptr().add(k), used, order(new_lam));
             }
             let (sa, sb) = (_mm256_mul_ps(wa, q), _mm256_mul_ps(wb, q));
-            l.a[0] = _mm256_blendv_ps(xa, _mm256_sub_ps(xa, _mm256_mul_ps(dx, sa)), valid);
-            l.a[1] = _mm256_blendv_ps(ya, _mm256_sub_ps(ya, _mm256_mul_ps(dy, sa)), valid);
-            l.a[2] = _mm256_blendv_ps(za, _mm256_sub_ps(za, _mm256_mul_ps(dz, sa)), valid);
-            l.b[0] = _mm256_blendv_ps(xb, _mm256_add_ps(xb, _mm256_mul_ps(dx, sb)), valid);
-            l.b[1] = _mm256_blendv_ps(yb, _mm256_add_ps(yb, _mm256_mul_ps(dy, sb)), valid);
-            l.b[2] = _mm256_blendv_ps(zb, _mm256_add_ps(zb, _mm256_mul_ps(dz, sb)), valid);
+            let moved = [
+                _mm256_sub_ps(xa, _mm256_mul_ps(dx, sa)),
+                _mm256_sub_ps(ya, _mm256_mul_ps(dy, sa)),
+                _mm256_sub_ps(za, _mm256_mul_ps(dz, sa)),
+                _mm256_add_ps(xb, _mm256_mul_ps(dx, sb)),
+                _mm256_add_ps(yb, _mm256_mul_ps(dy, sb)),
+                _mm256_add_ps(zb, _mm256_mul_ps(dz, sb)),
+            ];
+            if _mm256_movemask_ps(valid) == 0xFF {
+                // Every lane projects (the common case): no blending needed.
+                [l.a[0], l.a[1], l.a[2], l.b[0], l.b[1], l.b[2]] = moved;
+            } else {
+                // Lanes the scalar kernel would skip keep their exact bits.
+                let old = [xa, ya, za, xb, yb, zb];
+                let new: [__m256; 6] = std::array::from_fn(|i| _mm256_blendv_ps(old[i], moved[i], valid));
+                [l.a[0], l.a[1], l.a[2], l.b[0], l.b[1], l.b[2]] = new;
+            }
         }
     }
 }
