@@ -20,7 +20,7 @@ use crate::solver::constraints::distance_simd::{self, Kernel, Packed};
 use crate::solver::constraints::grid_simd::{self, GridLayout, Soa};
 use crate::solver::constraints::motion::{self, MotionLimits};
 use crate::solver::constraints::tether::{self, Tethers};
-use crate::solver::particle_contact::{self, HashScratch, VertexTriangles};
+use crate::solver::particle_contact::{self, HashScratch, TriContact, VertexTriangles};
 use crate::solver::{integrate, velocity, xpbd};
 use crate::wind::Wind;
 
@@ -331,6 +331,9 @@ pub struct Body {
     candidates: Vec<u32>,
     /// Self-collision candidate pairs for the step.
     self_pairs: Vec<[u32; 2]>,
+    /// Self-collision particle–triangle candidates for the step, and scratch pairs for them.
+    self_tris: Vec<TriContact>,
+    far_pairs: Vec<[u32; 2]>,
     scratch: HashScratch,
     /// External accelerations (wind) for the current step.
     accel: Vec<Vec3>,
@@ -397,6 +400,8 @@ impl Body {
             recoveries: 0,
             candidates: Vec::new(),
             self_pairs: Vec::new(),
+            self_tris: Vec::new(),
+            far_pairs: Vec::new(),
             scratch: HashScratch::default(),
             accel: Vec::new(),
             normal_acc: Vec::new(),
@@ -871,6 +876,7 @@ impl Body {
             }
         }
         self.self_pairs.clear();
+        self.self_tris.clear();
         if self.material.self_collision && thickness > 0.0 {
             let d = 2.0 * thickness;
             particle_contact::find_pairs(
@@ -881,6 +887,26 @@ impl Body {
                 &mut self.scratch,
                 &mut self.self_pairs,
             );
+            if !self.topology.triangles.is_empty() {
+                // Particles against the body's own triangles, away from their own
+                // neighbourhood (rest distance beyond two edges), in both directions.
+                let edge = self.topology.constraints.rest.iter().fold(0.0f32, |m, r| m.max(*r));
+                particle_contact::find_pairs(
+                    &self.x,
+                    None,
+                    d + 2.0 * self.step_margin + edge * self.scale,
+                    Some((&self.topology.rest, 2.0 * edge)),
+                    &mut self.scratch,
+                    &mut self.far_pairs,
+                );
+                let n = self.far_pairs.len();
+                for k in 0..n {
+                    let [i, j] = self.far_pairs[k];
+                    self.far_pairs.push([j, i]);
+                }
+                self.far_pairs.sort_unstable();
+                particle_contact::triangle_candidates(&self.x, &self.x, &self.topology.triangles, &self.topology.adjacency, &self.far_pairs, &mut self.self_tris);
+            }
         }
         self.accel.clear();
         let d = &self.dynamics;
@@ -971,6 +997,9 @@ impl Body {
     pub fn finish_substep(&mut self, p: &StepParams, s: u32, colliders: &[ColliderFrame]) {
         if !self.self_pairs.is_empty() {
             particle_contact::resolve_self(&mut self.x, &self.w, &self.self_pairs, 2.0 * self.material.thickness * self.scale);
+        }
+        if !self.self_tris.is_empty() {
+            particle_contact::resolve_triangles_self(&mut self.x, &self.w, &self.topology.triangles, &self.self_tris, 2.0 * self.material.thickness * self.scale);
         }
         let contact = self.contact_params();
         let (t0, t1) = (s as f32 / p.substeps as f32, (s + 1) as f32 / p.substeps as f32);

@@ -255,40 +255,63 @@ pub fn triangle_candidates(xa: &[Vec3], xb: &[Vec3], tris_b: &[[u32; 3]], adj_b:
 pub fn resolve_triangles(xa: &mut [Vec3], wa: &[f32], xb: &mut [Vec3], wb: &[f32], tris_b: &[[u32; 3]], contacts: &[TriContact], dist: f32) {
     for c in contacts {
         let i = c.particle as usize;
-        let [t0, t1, t2] = tris_b[c.triangle as usize].map(|v| v as usize);
-        let (p0, p1, p2) = (xb[t0], xb[t1], xb[t2]);
-        let (e1, e2) = (p1 - p0, p2 - p0);
-        let cross = e1.cross(e2);
-        let area2 = cross.length_squared();
-        if area2 < 1e-16 {
-            continue;
+        let t = tris_b[c.triangle as usize].map(|v| v as usize);
+        if let Some((dp, dt)) = point_triangle(xa[i], wa[i], t.map(|v| xb[v]), t.map(|v| wb[v]), c.side, dist) {
+            xa[i] += dp;
+            for k in 0..3 {
+                xb[t[k]] += dt[k];
+            }
         }
-        let n = cross / area2.sqrt();
-        let x = xa[i];
-        let h = (x - p0).dot(n);
-        // Barycentric coordinates of the projection of x onto the triangle's plane.
-        let proj = x - n * h - p0;
-        let b1 = proj.cross(e2).dot(cross) / area2;
-        let b2 = e1.cross(proj).dot(cross) / area2;
-        let b0 = 1.0 - b1 - b2;
-        if b0 < 0.0 || b1 < 0.0 || b2 < 0.0 {
-            continue;
-        }
-        let c_val = h * c.side - dist;
-        if c_val >= 0.0 {
-            continue;
-        }
-        let w_sum = wa[i] + b0 * b0 * wb[t0] + b1 * b1 * wb[t1] + b2 * b2 * wb[t2];
-        if w_sum <= 0.0 {
-            continue;
-        }
-        let s = -c_val / w_sum;
-        let dir = n * c.side;
-        xa[i] += dir * (s * wa[i]);
-        xb[t0] -= dir * (s * b0 * wb[t0]);
-        xb[t1] -= dir * (s * b1 * wb[t1]);
-        xb[t2] -= dir * (s * b2 * wb[t2]);
     }
+}
+
+/// As [`resolve_triangles`] for a body against its own triangles (self-collision).
+pub fn resolve_triangles_self(x: &mut [Vec3], w: &[f32], tris: &[[u32; 3]], contacts: &[TriContact], dist: f32) {
+    for c in contacts {
+        let i = c.particle as usize;
+        let t = tris[c.triangle as usize].map(|v| v as usize);
+        if t.contains(&i) {
+            continue;
+        }
+        if let Some((dp, dt)) = point_triangle(x[i], w[i], t.map(|v| x[v]), t.map(|v| w[v]), c.side, dist) {
+            x[i] += dp;
+            for k in 0..3 {
+                x[t[k]] += dt[k];
+            }
+        }
+    }
+}
+
+/// The corrections of one point–triangle contact, or `None` when it does not act.
+#[inline]
+fn point_triangle(x: Vec3, wx: f32, p: [Vec3; 3], wp: [f32; 3], side: f32, dist: f32) -> Option<(Vec3, [Vec3; 3])> {
+    let (e1, e2) = (p[1] - p[0], p[2] - p[0]);
+    let cross = e1.cross(e2);
+    let area2 = cross.length_squared();
+    if area2 < 1e-16 {
+        return None;
+    }
+    let n = cross / area2.sqrt();
+    let h = (x - p[0]).dot(n);
+    // Barycentric coordinates of the projection of x onto the triangle's plane.
+    let proj = x - n * h - p[0];
+    let b1 = proj.cross(e2).dot(cross) / area2;
+    let b2 = e1.cross(proj).dot(cross) / area2;
+    let b = [1.0 - b1 - b2, b1, b2];
+    if b.iter().any(|&v| v < 0.0) {
+        return None;
+    }
+    let c_val = h * side - dist;
+    if c_val >= 0.0 {
+        return None;
+    }
+    let w_sum = wx + b[0] * b[0] * wp[0] + b[1] * b[1] * wp[1] + b[2] * b[2] * wp[2];
+    if w_sum <= 0.0 {
+        return None;
+    }
+    let s = -c_val / w_sum;
+    let dir = n * side;
+    Some((dir * (s * wx), std::array::from_fn(|k| -dir * (s * b[k] * wp[k]))))
 }
 
 #[cfg(test)]
