@@ -20,6 +20,9 @@
 //! With no `--scene`, it also prints S1's memory per particle and per constraint, whether
 //! S2's cloths share one cooked topology, and a scaling table (32² to 256² cloths).
 //!
+//! `S1-self` is S1 with self-collision (particle radius 0.01 m): with S3 it prices collision
+//! (S3 − S1) and self-collision (S1-self − S1); both ratios are to the chapter's S1.
+//!
 //! Solvers:
 //! - `chapter`: the chapter's Verlet cloth in plain Rust (`benches/chapter`), one thread;
 //! - `sinew`: the scene's iteration budget K as K substeps × 1 iteration ("Small Steps");
@@ -64,7 +67,7 @@ fn parse_args() -> Args {
         }
     }
     if args.scenes.is_empty() {
-        args.scenes = ["S1", "S2", "S2-LOD", "S3", "S4"].map(String::from).to_vec();
+        args.scenes = ["S1", "S2", "S2-LOD", "S3", "S1-SELF", "S4"].map(String::from).to_vec();
         args.report = true;
     }
     if args.threads.is_empty() {
@@ -169,6 +172,7 @@ fn sinew_world(scene: &Scene, substeps: u32, iterations: u32) -> World {
         stretch_compliance: 0.0,
         shear_compliance: 0.0,
         bend_compliance: 0.0,
+        self_collision: scene.self_collision,
         ..Material::default()
     };
     for &origin in &scene.origins {
@@ -280,6 +284,7 @@ fn main() {
             "S2" => scenes::s2(),
             "S2-LOD" => scenes::s2_lod(),
             "S3" => scenes::s3(),
+            "S1-SELF" => scenes::s1_self(),
             "S4" => {
                 println!("scene=S4 TODO: not measured, Sinew has no ragdolls yet");
                 continue;
@@ -288,10 +293,10 @@ fn main() {
         };
         // The chapter runs the scene itself, or for S3 (no collisions in the chapter) S1, or
         // for S2-LOD (no level of detail in the chapter) S2.
-        let yardstick = match (&scene.sphere, &scene.lod) {
-            (Some(_), _) => scenes::s1(),
-            (None, Some(_)) => scenes::s2(),
-            (None, None) => scene.clone(),
+        let yardstick = match (&scene.sphere, &scene.lod, scene.self_collision) {
+            (Some(_), _, _) | (_, _, true) => scenes::s1(),
+            (None, Some(_), _) => scenes::s2(),
+            (None, None, false) => scene.clone(),
         };
         let measured = rows.iter().find(|r| r.solver == "chapter" && r.scene == yardstick.name).map(|r| r.us_per_step);
         let chapter_us = match measured {

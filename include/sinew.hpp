@@ -13,6 +13,14 @@
 //   sinew::Collider head = world.create_collider(sinew::sphere_desc(0.12f));
 //   head.set_transform(bone_matrix);                      // every frame, before step()
 //
+// Character cloth: generators come skinned to their bones; any body can be skinned by hand.
+//
+//   SinewCapeDesc cd = sinew::default_cape_desc();        // set cd.left_shoulder, neck, right_shoulder
+//   sinew::Body cape = world.create_cape(cd);
+//   cape.set_bone_matrices({left, neck, right});          // every frame, before step()
+//   cape.set_root_transform(character_matrix);            // inertia, auto teleport, scale
+//   if (cape.info().topology_version != seen) cape.read_indices(indices);   // after a tear
+//
 // Errors: a failing call throws sinew::Error, which carries the SinewResult code and the
 // library's message (sinew_last_error_message(), e.g. "SINEW_OUT_OF_RANGE: vertex index
 // 64 out of range (count 64)"). Destructors never throw.
@@ -89,6 +97,13 @@ inline SinewClothGridDesc default_grid_desc() { return detail::defaults(&sinew_c
 inline SinewClothMeshDesc default_mesh_desc() { return detail::defaults(&sinew_cloth_mesh_desc_default); }
 inline SinewRopeDesc default_rope_desc() { return detail::defaults(&sinew_rope_desc_default); }
 inline SinewColliderDesc default_collider_desc() { return detail::defaults(&sinew_collider_desc_default); }
+inline SinewDynamics default_dynamics() { return detail::defaults(&sinew_dynamics_default); }
+inline SinewLod default_lod() { return detail::defaults(&sinew_lod_default); }
+inline SinewWind default_wind() { return detail::defaults(&sinew_wind_default); }
+inline SinewStrandsDesc default_strands_desc() { return detail::defaults(&sinew_strands_desc_default); }
+// All three bones at the origin: set the shoulders apart before World::create_cape.
+inline SinewCapeDesc default_cape_desc() { return detail::defaults(&sinew_cape_desc_default); }
+inline SinewSkirtDesc default_skirt_desc() { return detail::defaults(&sinew_skirt_desc_default); }
 
 // Collider descriptors of each shape, the rest from the library's defaults (layer 1,
 // identity transform). Sizes are in the collider's local frame; see SinewColliderDesc.
@@ -133,7 +148,7 @@ struct Bounds {
     SinewVec3 max;
 };
 
-// A cloth or rope, owned: its destructor destroys it. Made by World::create_*.
+// A cloth, rope or hair body, owned: its destructor destroys it. Made by World::create_*.
 // Must not outlive its World (see the top of this file).
 class Body {
 public:
@@ -257,6 +272,117 @@ public:
     // itself, set material.self_collision instead.
     void set_collision_pair(const Body& other, bool enabled) {
         detail::check(sinew_body_set_collision_pair(handle_, other.handle_, enabled ? 1u : 0u));
+    }
+
+    // ---- skinning and the animated pose -------------------------------------------------
+
+    // Linear blend skinning: one SinewBoneWeight per vertex (Unity's BoneWeight layout) and
+    // either `bone_count` bind poses or none (then the first bone matrices set are the bind
+    // pose: the body was created in that frame's pose).
+    void set_skinning(const SinewBoneWeight* weights, std::size_t weight_count, const SinewMat4* bind_poses,
+                      std::size_t bind_pose_count, std::uint32_t bone_count) {
+        detail::check(sinew_body_set_skinning(handle_, weights, weight_count, bind_poses, bind_pose_count, bone_count));
+    }
+    void set_skinning(const std::vector<SinewBoneWeight>& weights, const std::vector<SinewMat4>& bind_poses, std::uint32_t bone_count) {
+        set_skinning(weights.data(), weights.size(), bind_poses.data(), bind_poses.size(), bone_count);
+    }
+    void set_skinning(const std::vector<SinewBoneWeight>& weights, std::uint32_t bone_count) {
+        set_skinning(weights.data(), weights.size(), nullptr, 0, bone_count);
+    }
+
+    // This frame's bone matrices (local-to-world, column-major), one per bone, before
+    // World::step. The first call places the whole body on its skinned pose.
+    void set_bone_matrices(const SinewMat4* matrices, std::size_t count) {
+        detail::check(sinew_body_set_bone_matrices(handle_, matrices, count));
+    }
+    void set_bone_matrices(const std::vector<SinewMat4>& matrices) { set_bone_matrices(matrices.data(), matrices.size()); }
+    // One bone: a skirt's waist, hair's head.
+    void set_bone_matrix(const SinewMat4& matrix) { set_bone_matrices(&matrix, 1); }
+
+    // Back on the skinned pose (or the created shape), at rest.
+    void reset_pose() { detail::check(sinew_body_reset_pose(handle_)); }
+
+    // Per vertex, how far (m) it may move from its skinned position; 0 fixes it there, a
+    // negative value or infinity means unlimited. Needs skinning. An empty list removes them.
+    void set_max_distances(const float* distances, std::size_t count) {
+        detail::check(sinew_body_set_max_distances(handle_, distances, count));
+    }
+    void set_max_distances(const std::vector<float>& distances) { set_max_distances(distances.data(), distances.size()); }
+    void clear_max_distances() { set_max_distances(nullptr, 0); }
+
+    // Per vertex backstop spheres `radii[i]` whose surface is `offsets[i]` behind the skinned
+    // position along the skinned normal. Needs skinning. Empty lists remove them.
+    void set_backstops(const float* offsets, std::size_t offset_count, const float* radii, std::size_t radius_count) {
+        detail::check(sinew_body_set_backstops(handle_, offsets, offset_count, radii, radius_count));
+    }
+    void set_backstops(const std::vector<float>& offsets, const std::vector<float>& radii) {
+        set_backstops(offsets.data(), offsets.size(), radii.data(), radii.size());
+    }
+    void clear_backstops() { set_backstops(nullptr, 0, nullptr, 0); }
+
+    // SINEW_TETHER_NONE, _EUCLIDEAN or _GEODESIC, from the current pins: no particle gets
+    // farther from its anchor than `scale` (>= 1) x its rest distance.
+    void set_tethers(std::uint32_t mode, float scale = 1.0f) { detail::check(sinew_body_set_tethers(handle_, mode, scale)); }
+
+    // ---- the character's root, dynamics, LOD --------------------------------------------
+
+    SinewDynamics dynamics() const {
+        SinewDynamics d{};
+        detail::check(sinew_body_get_dynamics(handle_, &d));
+        return d;
+    }
+    // Start from dynamics() or default_dynamics().
+    void set_dynamics(const SinewDynamics& dynamics) { detail::check(sinew_body_set_dynamics(handle_, &dynamics)); }
+
+    // Where the character's root is at the end of the next World::step (rotation, uniform
+    // scale, translation): inertia, the automatic teleport and the body's scale follow it.
+    void set_root_transform(const SinewMat4& transform) { detail::check(sinew_body_set_root_transform(handle_, &transform)); }
+
+    // Start from default_lod().
+    void set_lod(const SinewLod& lod) { detail::check(sinew_body_set_lod(handle_, &lod)); }
+
+    // Whether the host renders the body; an invisible body freezes if its LOD says so.
+    void set_visible(bool visible) { detail::check(sinew_body_set_visible(handle_, visible ? 1u : 0u)); }
+
+    // ---- triangles and tearing ----------------------------------------------------------
+
+    // Number of indices read_indices writes (3 per triangle; 0 for ropes and hair).
+    std::size_t index_count() const {
+        std::size_t count = 0;
+        detail::check(sinew_body_get_index_count(handle_, &count));
+        return count;
+    }
+
+    // Triangles as host vertex indices. Read again when info().topology_version changes.
+    void read_indices(std::uint32_t* out, std::size_t capacity) const {
+        detail::check(sinew_body_read_indices(handle_, out, capacity));
+    }
+    // Into `out`, resized to index_count().
+    void read_indices(std::vector<std::uint32_t>& out) const {
+        out.resize(index_count());
+        std::uint32_t none = 0; // the library wants a buffer even for no indices
+        read_indices(out.empty() ? &none : out.data(), out.size());
+    }
+    std::vector<std::uint32_t> read_indices() const {
+        std::vector<std::uint32_t> out;
+        read_indices(out);
+        return out;
+    }
+
+    // Per vertex, the original vertex it was copied from by a tear (itself otherwise).
+    void read_vertex_sources(std::uint32_t* out, std::size_t capacity) const {
+        detail::check(sinew_body_read_vertex_sources(handle_, out, capacity));
+    }
+    // Into `out`, resized to vertex_count().
+    void read_vertex_sources(std::vector<std::uint32_t>& out) const {
+        out.resize(vertex_count());
+        std::uint32_t none = 0;
+        read_vertex_sources(out.empty() ? &none : out.data(), out.size());
+    }
+    std::vector<std::uint32_t> read_vertex_sources() const {
+        std::vector<std::uint32_t> out;
+        read_vertex_sources(out);
+        return out;
     }
 
 private:
@@ -384,6 +510,12 @@ public:
 
     void set_gravity(const SinewVec3& gravity) { detail::check(sinew_world_set_gravity(handle_, gravity)); }
 
+    // Start from default_wind().
+    void set_wind(const SinewWind& wind) { detail::check(sinew_world_set_wind(handle_, &wind)); }
+
+    // Where LOD distances are measured from.
+    void set_camera(const SinewVec3& position) { detail::check(sinew_world_set_camera(handle_, position)); }
+
     Body create_grid(const SinewClothGridDesc& desc) {
         SinewBody body{};
         detail::check(sinew_cloth_create_grid(handle_, &desc, &body));
@@ -399,6 +531,29 @@ public:
     Body create_rope(const SinewRopeDesc& desc) {
         SinewBody body{};
         detail::check(sinew_rope_create(handle_, &desc, &body));
+        return Body(body);
+    }
+
+    // Hair (start from default_strands_desc()); drive it with Body::set_bone_matrix(head).
+    Body create_strands(const SinewStrandsDesc& desc) {
+        SinewBody body{};
+        detail::check(sinew_strands_create(handle_, &desc, &body));
+        return Body(body);
+    }
+
+    // A cape skinned to {left shoulder, neck, right shoulder} (start from default_cape_desc());
+    // drive it with Body::set_bone_matrices({left, neck, right}).
+    Body create_cape(const SinewCapeDesc& desc) {
+        SinewBody body{};
+        detail::check(sinew_cloth_create_cape(handle_, &desc, &body));
+        return Body(body);
+    }
+
+    // A skirt skinned to the waist (start from default_skirt_desc()); drive it with
+    // Body::set_bone_matrix(waist).
+    Body create_skirt(const SinewSkirtDesc& desc) {
+        SinewBody body{};
+        detail::check(sinew_cloth_create_skirt(handle_, &desc, &body));
         return Body(body);
     }
 

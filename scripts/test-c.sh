@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The C and C++ clients of the C ABI: builds libsinew (debug), compiles tests/c/*.c as
-# strict C99 against the committed include/sinew.h and tests/cpp/client.cpp as strict C++17
+# strict C99 against the committed include/sinew.h (client.c: the core API; character.c:
+# skinning, tethers, root, wind, LOD, tearing, generators, kernels; include_twice.c: the
+# header's guards) and tests/cpp/client.cpp as strict C++17
 # against include/sinew.hpp, runs them, then runs the clients under valgrind (0 errors,
 # 0 bytes definitely or indirectly lost). Build outputs and logs go to target/c-tests/.
 #
@@ -91,11 +93,13 @@ check header-matches-src header_is_fresh
 
 # ---- compile -------------------------------------------------------------------------
 check compile-c-client gcc "${cflags[@]}" tests/c/client.c -o "$out/client" "${ldflags[@]}" -lm
+check compile-c-character gcc "${cflags[@]}" tests/c/character.c -o "$out/character" "${ldflags[@]}" -lm
 check compile-c-include-twice gcc "${cflags[@]}" tests/c/include_twice.c -o "$out/include_twice" "${ldflags[@]}"
 check compile-cpp-client g++ "${cxxflags[@]}" tests/cpp/client.cpp -o "$out/cpp_client" "${ldflags[@]}"
 
 # ---- run -------------------------------------------------------------------------------
 check run-c-client "$out/client"
+check run-c-character "$out/character"
 check run-c-include-twice "$out/include_twice"
 check run-cpp-client "$out/cpp_client"
 
@@ -119,6 +123,7 @@ under_valgrind() {
     fi
 }
 check valgrind-c-client under_valgrind valgrind-c-client "$out/client"
+check valgrind-c-character under_valgrind valgrind-c-character "$out/character"
 check valgrind-cpp-client under_valgrind valgrind-cpp-client "$out/cpp_client"
 
 summary

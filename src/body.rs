@@ -879,10 +879,16 @@ impl Body {
         self.self_tris.clear();
         if self.material.self_collision && thickness > 0.0 {
             let d = 2.0 * thickness;
+            // What matters between two particles of one body is how fast they approach each
+            // other: the spread of velocities about the mean, not the body's own speed.
+            let n = self.v.len().max(1) as f32;
+            let mean = self.v.iter().fold(Vec3::ZERO, |a, v| a + *v) / n;
+            let spread = self.v.iter().fold(0.0f32, |m, v| m.max((*v - mean).length_squared())).sqrt();
+            let margin = (2.0 * spread * step_time).min(2.0 * d);
             particle_contact::find_pairs(
                 &self.x,
                 None,
-                d + 2.0 * self.step_margin,
+                d + margin,
                 Some((&self.topology.rest, 2.0 * self.material.thickness)),
                 &mut self.scratch,
                 &mut self.self_pairs,
@@ -890,11 +896,12 @@ impl Body {
             if !self.topology.triangles.is_empty() {
                 // Particles against the body's own triangles, away from their own
                 // neighbourhood (rest distance beyond two edges), in both directions.
-                let edge = self.topology.constraints.rest.iter().fold(0.0f32, |m, r| m.max(*r));
+                let k = &self.topology.constraints;
+                let edge = (0..k.len()).filter(|&i| k.kind[i] != KIND_BEND).fold(0.0f32, |m, i| m.max(k.rest[i]));
                 particle_contact::find_pairs(
                     &self.x,
                     None,
-                    d + 2.0 * self.step_margin + edge * self.scale,
+                    d + margin + edge * self.scale,
                     Some((&self.topology.rest, 2.0 * edge)),
                     &mut self.scratch,
                     &mut self.far_pairs,

@@ -52,8 +52,11 @@ impl Skin {
         }
         let mut influence = influence;
         for (i, (bones, weights)) in influence.iter_mut().enumerate() {
-            if weights.iter().any(|w| !w.is_finite() || *w < 0.0) {
-                return Err(Error::invalid(format!("weights of vertex {i} must be finite and >= 0")));
+            if weights.iter().any(|w| !w.is_finite()) {
+                return Err(Error::non_finite(format!("a weight of vertex {i} is not finite")));
+            }
+            if weights.iter().any(|w| *w < 0.0) {
+                return Err(Error::invalid(format!("weights of vertex {i} must be >= 0")));
             }
             let sum: f32 = weights.iter().sum();
             if sum <= 0.0 {

@@ -51,6 +51,9 @@ impl Wind {
         }
         self.direction = self.direction.normalize_or_zero();
         check_non_negative(self.speed, "wind speed")?;
+        if self.speed > 0.0 && self.direction == Vec3::ZERO {
+            return Err(Error::invalid("wind direction must be nonzero when the speed is above 0"));
+        }
         if self.speed > 1000.0 {
             return Err(Error::invalid(format!("wind speed must be at most 1000 m/s (got {})", self.speed)));
         }

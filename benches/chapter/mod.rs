@@ -275,6 +275,8 @@ pub mod scenes {
         /// Level of detail by camera distance. The chapter has none, so a scene with it runs
         /// in Sinew only.
         pub lod: Option<LodSpec>,
+        /// Self-collision on (Sinew only; the chapter has none).
+        pub self_collision: bool,
     }
 
     /// Where the camera is, and the distances (m, from the camera to a cloth's bounds) beyond
@@ -289,12 +291,17 @@ pub mod scenes {
 
     /// S1: one 64×64 cloth, spacing 0.05 m, centred on the origin; 10 iterations.
     pub fn s1() -> Scene {
-        Scene { name: "S1", cols: 64, rows: 64, spacing: 0.05, origins: vec![Vec3::ZERO], iterations: 10, sphere: None, lod: None }
+        Scene { name: "S1", cols: 64, rows: 64, spacing: 0.05, origins: vec![Vec3::ZERO], iterations: 10, sphere: None, lod: None, self_collision: false }
     }
 
     /// S3: S1 and a static sphere of radius 1 m at (0, −1.2, −0.9); 10 iterations.
     pub fn s3() -> Scene {
         Scene { name: "S3", sphere: Some((Vec3::new(0.0, -1.2, -0.9), 1.0)), ..s1() }
+    }
+
+    /// S1-self: S1 with self-collision on (particle radius 0.01 m), to price it.
+    pub fn s1_self() -> Scene {
+        Scene { name: "S1-self", self_collision: true, ..s1() }
     }
 
     /// S2: 64 cloths of 16×16, spacing 0.05 m, centres on an 8×8 grid 1.5 m apart in the XZ
@@ -306,7 +313,7 @@ pub mod scenes {
                 origins.push(Vec3::new((i as f32 - 3.5) * 1.5, 0.0, (j as f32 - 3.5) * 1.5));
             }
         }
-        Scene { name: "S2", cols: 16, rows: 16, spacing: 0.05, origins, iterations: 8, sphere: None, lod: None }
+        Scene { name: "S2", cols: 16, rows: 16, spacing: 0.05, origins, iterations: 8, sphere: None, lod: None, self_collision: false }
     }
 
     /// S2-LOD: S2 seen from a camera at a corner of the grid, (−6, 0, −6), level with the
@@ -321,6 +328,7 @@ pub mod scenes {
     pub fn chapter(scene: &Scene) -> Vec<super::VerletCloth> {
         assert!(scene.sphere.is_none(), "the chapter's solver has no colliders ({})", scene.name);
         assert!(scene.lod.is_none(), "the chapter's solver has no level of detail ({})", scene.name);
+        assert!(!scene.self_collision, "the chapter's solver has no self-collision ({})", scene.name);
         scene
             .origins
             .iter()

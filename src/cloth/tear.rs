@@ -101,10 +101,10 @@ fn tear(body: &mut Body, i: usize) -> bool {
     let q = body.duplicate_particle(p);
     let x = body.x.clone();
     let topo = Arc::make_mut(&mut body.topology);
+    // Host vertices: make the identity explicit the first time (counted before the copy).
+    let nv = topo.vertex_count();
     topo.particle_count += 1;
     topo.rest.push(topo.rest[p]);
-    // Host vertices: make the identity explicit the first time.
-    let nv = topo.vertex_count();
     let map = topo.vertex_to_particle.get_or_insert_with(|| (0..nv as u32).collect());
     let source = topo.vertex_source.get_or_insert_with(|| (0..nv as u32).collect());
     let mut new_vertex: Vec<(u32, u32)> = Vec::new(); // old host vertex → its copy

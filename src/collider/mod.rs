@@ -154,26 +154,26 @@ impl Pose {
     /// Decomposes a column-major matrix; refuses shear, non-uniform or negative scale.
     pub fn from_matrix(m: &Mat4) -> Result<Pose> {
         if !m.to_cols_array().iter().all(|v| v.is_finite()) {
-            return Err(Error::non_finite("collider transform is not finite"));
+            return Err(Error::non_finite("transform is not finite"));
         }
         let row3 = m.row(3);
         if row3 != glam::Vec4::new(0.0, 0.0, 0.0, 1.0) {
-            return Err(Error::invalid("collider transform has a projective row; it must be rotation, uniform scale and translation"));
+            return Err(Error::invalid("transform has a projective row; it must be rotation, uniform scale and translation"));
         }
         let (sx, sy, sz) = (m.x_axis.truncate().length(), m.y_axis.truncate().length(), m.z_axis.truncate().length());
         let scale = (sx + sy + sz) / 3.0;
         if scale <= 1e-6 {
-            return Err(Error::invalid("collider transform has zero scale"));
+            return Err(Error::invalid("transform has zero scale"));
         }
         if (sx - scale).abs() > 1e-3 * scale || (sy - scale).abs() > 1e-3 * scale || (sz - scale).abs() > 1e-3 * scale {
             return Err(Error::invalid(format!(
-                "collider transform has non-uniform scale ({sx}, {sy}, {sz}); only uniform scale is supported"
+                "transform has non-uniform scale ({sx}, {sy}, {sz}); only uniform scale is supported"
             )));
         }
         let r = glam::Mat3::from_cols(m.x_axis.truncate() / scale, m.y_axis.truncate() / scale, m.z_axis.truncate() / scale);
         let ortho = (r.x_axis.dot(r.y_axis)).abs().max(r.y_axis.dot(r.z_axis).abs()).max(r.x_axis.dot(r.z_axis).abs());
         if ortho > 1e-3 || r.determinant() < 0.0 {
-            return Err(Error::invalid("collider transform is sheared or mirrored; it must be rotation, uniform scale and translation"));
+            return Err(Error::invalid("transform is sheared or mirrored; it must be rotation, uniform scale and translation"));
         }
         Ok(Pose { rotation: Quat::from_mat3(&r).normalize(), position: m.w_axis.truncate(), scale })
     }

@@ -31,6 +31,9 @@ pub extern "C" fn sinew_body_set_skinning(
     ffi_guard!({
         let w: &[SinewBoneWeight] = try_slice!(weights, weight_count, "weights");
         let bind: &[SinewMat4] = try_slice!(bind_poses, bind_pose_count, "bind_poses");
+        if bone_count == 0 || bone_count > u16::MAX as u32 {
+            return Err(Error::invalid(format!("bone_count must be within [1, 65535] (got {bone_count})")));
+        }
         let mut influence = Vec::with_capacity(w.len());
         for (i, bw) in w.iter().enumerate() {
             let bones = [bw.bone0, bw.bone1, bw.bone2, bw.bone3];
@@ -243,7 +246,7 @@ pub extern "C" fn sinew_body_get_index_count(body: SinewBody, out_count: *mut us
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_body_read_indices(body: SinewBody, out_indices: *mut u32, capacity: usize) -> SinewResult {
     ffi_guard!({
-        if out_indices.is_null() {
+        if out_indices.is_null() && capacity > 0 {
             return Err(crate::ffi::guard::null("out_indices"));
         }
         registry::with_body(body, |b, _| {

@@ -9,10 +9,17 @@
 use crate::math::{LENGTH_EPSILON, Vec3};
 
 /// Reused buffers for the spatial hash: no allocation per step once warm.
+///
+/// Cells of the search distance are hashed into a power-of-two table; particles are
+/// counting-sorted by bucket (stable, so by index inside a bucket). A query visits the 27
+/// buckets around a point; cells that share a bucket only cost extra distance tests.
 #[derive(Clone, Debug, Default)]
 pub struct HashScratch {
-    /// (cell key, particle), sorted.
-    cells: Vec<(u64, u32)>,
+    /// Bucket b holds `entries[starts[b]..starts[b + 1]]`.
+    starts: Vec<u32>,
+    cursor: Vec<u32>,
+    entries: Vec<u32>,
+    mask: u64,
 }
 
 #[inline]
@@ -22,23 +29,39 @@ fn cell_of(p: Vec3, inv_cell: f32) -> (i32, i32, i32) {
 
 #[inline]
 fn key(c: (i32, i32, i32)) -> u64 {
-    // Distinct large odd multipliers; a collision of two cells only costs extra tests.
-    (c.0 as u32 as u64).wrapping_mul(0x9E37_79B1_85EB_CA87)
+    // Distinct large odd multipliers, folded so the low bits mix all three coordinates.
+    let h = (c.0 as u32 as u64).wrapping_mul(0x9E37_79B1_85EB_CA87)
         ^ (c.1 as u32 as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
-        ^ (c.2 as u32 as u64).wrapping_mul(0x1656_67B1_9E37_79F9)
+        ^ (c.2 as u32 as u64).wrapping_mul(0x1656_67B1_9E37_79F9);
+    h ^ (h >> 29)
 }
 
 impl HashScratch {
     fn build(&mut self, x: &[Vec3], inv_cell: f32) {
-        self.cells.clear();
-        self.cells.extend(x.iter().enumerate().map(|(i, p)| (key(cell_of(*p, inv_cell)), i as u32)));
-        self.cells.sort_unstable();
+        let size = (2 * x.len()).next_power_of_two().max(16);
+        self.mask = size as u64 - 1;
+        self.starts.clear();
+        self.starts.resize(size + 1, 0);
+        for p in x {
+            self.starts[(key(cell_of(*p, inv_cell)) & self.mask) as usize + 1] += 1;
+        }
+        for b in 0..size {
+            self.starts[b + 1] += self.starts[b];
+        }
+        self.cursor.clear();
+        self.cursor.extend_from_slice(&self.starts[..size]);
+        self.entries.clear();
+        self.entries.resize(x.len(), 0);
+        for (i, p) in x.iter().enumerate() {
+            let b = (key(cell_of(*p, inv_cell)) & self.mask) as usize;
+            self.entries[self.cursor[b] as usize] = i as u32;
+            self.cursor[b] += 1;
+        }
     }
 
-    fn in_cell(&self, k: u64) -> &[(u64, u32)] {
-        let lo = self.cells.partition_point(|e| e.0 < k);
-        let hi = lo + self.cells[lo..].partition_point(|e| e.0 == k);
-        &self.cells[lo..hi]
+    fn in_cell(&self, k: u64) -> &[u32] {
+        let b = (k & self.mask) as usize;
+        &self.entries[self.starts[b] as usize..self.starts[b + 1] as usize]
     }
 }
 
@@ -72,7 +95,7 @@ pub fn find_pairs(
         for dx in -1..=1 {
             for dy in -1..=1 {
                 for dz in -1..=1 {
-                    for &(_, j) in scratch.in_cell(key((cx + dx, cy + dy, cz + dz))) {
+                    for &j in scratch.in_cell(key((cx + dx, cy + dy, cz + dz))) {
                         let (i32_, j) = (i as u32, j);
                         if xb.is_none() && j <= i32_ {
                             continue;
@@ -81,9 +104,10 @@ pub fn find_pairs(
                             continue;
                         }
                         if let Some((r, ex)) = rest
-                            && (r[j as usize] - r[i]).length() <= ex {
-                                continue;
-                            }
+                            && (r[j as usize] - r[i]).length_squared() <= ex * ex
+                        {
+                            continue;
+                        }
                         out.push([i32_, j]);
                     }
                 }

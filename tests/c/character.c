@@ -383,8 +383,8 @@ static void bind_poses(void) {
     memset(bw, 0, sizeof bw);
     for (i = 0; i < 16; i++) {
         /* Columns 0-1 on bone 0, columns 2-3 on bone 1; vertex 5 blended 1:3. */
-        if (i % 4 < 2) bw[i].weight0 = 1.0f, bw[i].bone0 = 0;
-        else bw[i].weight0 = 1.0f, bw[i].bone0 = 1;
+        bw[i].weight0 = 1.0f;
+        bw[i].bone0 = i % 4 < 2 ? 0 : 1;
     }
     bw[5].weight0 = 0.25f;
     bw[5].bone0 = 0;
@@ -450,14 +450,24 @@ static void pose_limits(void) {
     CHECK(far <= 0.05f + 1e-5f, label);
     snprintf(label, sizeof label, "... and none inside its 1 m backstop sphere (closest to a centre %.5f m)", (double)inside);
     CHECK(inside >= 1.0f - 1e-5f, label);
-    snprintf(label, sizeof label, "gravity pulls the unpinned cloth down to the backstops (lowest y %.4f)", (double)lowest_y(g_a, 64));
+    snprintf(label, sizeof label, "gravity pulls the unpinned cloth down onto the backstops (lowest y %.4f)", (double)lowest_y(g_a, 64));
     CHECK(lowest_y(g_a, 64) < -0.009f, label);
+
+    /* Without backstops (counts 0 remove them) the max distance is what holds it. */
+    OK(sinew_body_set_backstops(cloth, NULL, 0, NULL, 0));
+    for (far = 0.0f, f = 0; f < 60; f++) {
+        MUST(sinew_body_set_bone_matrices(cloth, &bone, 1));
+        STEP(w);
+        READ(cloth, g_a);
+        for (i = 0; i < 64; i++) far = fmaxf(far, dist3(g_a[i], g_c[i]));
+    }
+    snprintf(label, sizeof label, "backstops removed: it falls to its max distance and no farther (farthest %.5f m, limit 0.05)", (double)far);
+    CHECK(far <= 0.05f + 1e-5f && far > 0.045f, label);
 
     maxd[0] = 0.0f;
     OK(sinew_body_set_max_distances(cloth, maxd, 64));
     CHECK(INFO(cloth).pinned_count == 1, "a max distance of 0 fixes the vertex to its skinned pose (pins it)");
     OK(sinew_body_set_max_distances(cloth, NULL, 0));
-    OK(sinew_body_set_backstops(cloth, NULL, 0, NULL, 0));
     for (f = 0; f < 60; f++) {
         MUST(sinew_body_set_bone_matrices(cloth, &bone, 1));
         STEP(w);
@@ -709,7 +719,9 @@ static void tearing(void) {
     const float threshold = 0.3f;
     float s, stretch_before = 0.0f;
     size_t n_first, n_idx, n, t, i;
-    int f, first_tear = -1, valid = 1, finite = 1, sources_ok = 1, triangles_ok = 1, counts_ok = 1;
+    int f, first_tear = -1, valid = 1, finite = 1, sources_ok = 1, triangles_ok = 1, counts_ok = 1, bad_frame = -1;
+    size_t bad_vertex = 0;
+    uint32_t bad_source = 0;
     char label[256];
 
     printf("-- tearing a cloth pulled apart\n");
@@ -755,7 +767,10 @@ static void tearing(void) {
         for (t = 0; t < n_idx; t++) valid = valid && g_idx[t] < n;
         finite = finite && all_finite(g_a, n);
         MUST(sinew_body_read_vertex_sources(cloth, g_sources, n));
-        for (i = 0; i < n; i++) sources_ok = sources_ok && g_sources[i] < N0 && (i >= N0 || g_sources[i] == i);
+        for (i = 0; i < n; i++) {
+            sources_ok = sources_ok && (i >= N0 || g_sources[i] == i);
+            if (i >= N0 && g_sources[i] >= N0 && bad_frame < 0) bad_frame = f, bad_vertex = i, bad_source = g_sources[i];
+        }
         for (t = 0; valid && t < n_idx; t += 3) {
             triangles_ok = triangles_ok && is_original_triangle(g_sources[g_idx[t]], g_sources[g_idx[t + 1]], g_sources[g_idx[t + 2]], n_first);
         }
@@ -767,7 +782,7 @@ static void tearing(void) {
     CHECK(counts_ok, "every frame: vertex count = info.vertex_count >= 60, whole triangles, no more than at first");
     CHECK(valid, "every frame: every index names an existing vertex");
     CHECK(finite, "every frame: every position is finite");
-    CHECK(sources_ok, "every frame: original vertices are their own source, added ones name an original vertex");
+    CHECK(sources_ok, "every frame: sinew_body_read_vertex_sources names each original vertex as its own source");
     CHECK(triangles_ok, "every frame: each triangle, mapped through the vertex sources, is an original triangle with its winding");
     info = INFO(cloth);
     snprintf(label, sizeof label, "tearing added vertices (%u, was 60)", info.vertex_count);
@@ -777,6 +792,14 @@ static void tearing(void) {
     snprintf(label, sizeof label, "torn in two: the pinned edges are %.2f m apart and the pieces are not strained (%.3f)", (double)dist3(g_a[0], g_a[COLS - 1]), (double)s);
     CHECK(dist3(g_a[0], g_a[COLS - 1]) > 1.5f && s < 1.0f, label);
     OK(sinew_world_destroy(w));
+    /* Last, after the world is gone: a vertex a tear added must name the original vertex it
+     * was copied from, so that a host can copy UVs from its own (original-sized) arrays. */
+    if (bad_frame >= 0) {
+        snprintf(label, sizeof label, "frame %d: added vertex %u has source %u, not an original vertex (< %d)", bad_frame, (unsigned)bad_vertex, bad_source, N0);
+    } else {
+        snprintf(label, sizeof label, "every frame: every vertex a tear added names an original vertex (< %d) as its source", N0);
+    }
+    check(bad_frame < 0, label, "sources of added vertices < 60", __LINE__);
 }
 
 static void rope_snap(void) {
@@ -931,8 +954,8 @@ static void hair(void) {
     snprintf(label, sizeof label, "60 frames: the pinned roots follow the turning, moving head bone (off by %.2g m)", (double)worst);
     CHECK(worst < 1e-4f, label);
     MUST(sinew_body_get_max_stretch(hair_body, &stretch));
-    snprintf(label, sizeof label, "the strands keep their length (max stretch %.4f) and droop under gravity", (double)stretch);
-    CHECK(stretch < 0.05f && g_a[PER - 1].y < g_a[0].y - 0.05f && all_finite(g_a, n), label);
+    snprintf(label, sizeof label, "the strands keep their length (max stretch %.4f), finite, tips sagging %.4f m below the roots", (double)stretch, (double)(g_a[0].y - g_a[PER - 1].y));
+    CHECK(stretch < 0.05f && g_a[PER - 1].y < g_a[0].y && all_finite(g_a, n), label);
 
     /* A curled ponytail from explicit points: pose stiffness holds its shape. */
     for (s = 0; s < 5; s++) {
@@ -1227,7 +1250,10 @@ static void bad_input(void) {
     FAILS(SINEW_NULL_POINTER, sinew_body_set_skinning(plain, NULL, BAD_VERTICES, NULL, 0, 1));
     FAILS(SINEW_NULL_POINTER, sinew_body_set_skinning(plain, bw, BAD_VERTICES, NULL, 1, 1));
     /* Refused on the skinned body, its skin (one bone) stays: one matrix is still right. */
-    FAILS(SINEW_OUT_OF_RANGE, sinew_body_set_skinning(skinned, bw, BAD_VERTICES, NULL, 0, 0));
+    bw[5].bone0 = 1;
+    FAILS(SINEW_OUT_OF_RANGE, sinew_body_set_skinning(skinned, bw, BAD_VERTICES, NULL, 0, 1));
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_body_set_skinning(skinned, bw, BAD_VERTICES, bind, 1, 2));
+    bw[5].bone0 = 0;
     CHECK(sinew_body_set_bone_matrices(skinned, &bone, 1) == SINEW_OK && sinew_body_set_bone_matrices(g_twin.body[0], &bone, 1) == SINEW_OK, "after refused set_skinning calls the skinned body still takes one bone matrix");
 
     printf("-- sinew_body_set_bone_matrices\n");
@@ -1357,7 +1383,7 @@ static void bad_input(void) {
     idx[n_idx] = 777;
     OK(sinew_body_read_indices(skinned, idx, 64));
     CHECK(idx[n_idx] == 777, "a larger index buffer is accepted and nothing is written past the count");
-    OK(sinew_body_read_indices(rope, NULL, 0) == SINEW_NULL_POINTER ? SINEW_OK : SINEW_PANIC);
+    OK(sinew_body_read_indices(rope, idx, 0)); /* a rope has no indices: capacity 0 is enough */
 
     printf("-- sinew_strands_create\n");
     OK(sinew_strands_desc_default(&sd));
@@ -1505,12 +1531,12 @@ int main(void) {
     root_teleport();
     wind();
     lod();
-    tearing();
     rope_snap();
     cape_and_skirt();
     hair();
     kernels();
     bad_input();
+    tearing(); /* last: its final check (sources of added vertices) fails on today's library */
     printf("c-character: all %d checks passed\n", g_passed);
     return 0;
 }

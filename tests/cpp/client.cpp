@@ -7,6 +7,9 @@
 // (move-only, destructors that never throw, a Body outliving its World without a crash).
 // Then sinew::Collider: a drape over a sphere checked against its geometry, a collider moved
 // every frame, teleport, layers, collision pairs, bad input, and the same ownership rules.
+// Then character cloth through the wrapper: skinning from std::vectors, bind poses, pose
+// limits, tethers, dynamics and the root, LOD and camera, wind, tearing read back into
+// std::vectors, cape, skirt and hair, kernels, and each new method's errors as sinew::Error.
 // One line per check; the first failure exits with status 1.
 
 // Both headers must survive being included twice.
@@ -655,6 +658,470 @@ void colliders() {
     pass("a Collider destroyed after its World: no crash");
 }
 
+// ---- character cloth ----------------------------------------------------------------------
+
+float largest_move(const std::vector<SinewVec3>& a, const std::vector<SinewVec3>& b) {
+    float worst = 0.0f;
+    for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) worst = std::fmax(worst, distance(a[i], b[i]));
+    return worst;
+}
+
+// A world that reads back its newest state, one thread, the given kernel.
+SinewWorldDesc character_world_desc(std::uint32_t substeps, std::uint32_t iterations, std::uint32_t kernel = SINEW_KERNEL_AUTO) {
+    SinewWorldDesc wd = sinew::default_world_desc();
+    wd.substeps = substeps;
+    wd.iterations = iterations;
+    wd.thread_count = 1;
+    wd.interpolate = 0;
+    wd.kernel = kernel;
+    return wd;
+}
+
+// A grid hanging in the XY plane from its pinned top row at y = 0 (row r at y = -r spacing).
+SinewClothGridDesc hanging_desc(std::uint32_t columns, std::uint32_t rows, float spacing, float x = 0.0f) {
+    SinewClothGridDesc d = sinew::default_grid_desc();
+    const float a = 3.14159265358979f / 4.0f; // +90 degrees about X
+    d.columns = columns;
+    d.rows = rows;
+    d.spacing = spacing;
+    d.orientation = SinewQuat{std::sin(a), 0.0f, 0.0f, std::cos(a)};
+    d.origin = v3(x, -static_cast<float>(rows - 1) * spacing * 0.5f, 0.0f);
+    d.pin_mode = SINEW_PIN_TOP_ROW;
+    return d;
+}
+
+// Every vertex on bone 0 of one.
+std::vector<SinewBoneWeight> one_bone(const sinew::Body& body) {
+    SinewBoneWeight w{};
+    w.weight0 = 1.0f;
+    return std::vector<SinewBoneWeight>(body.vertex_count(), w);
+}
+
+void character_defaults() {
+    std::printf("-- character descriptors\n");
+    const SinewDynamics d = sinew::default_dynamics();
+    CHECK(d.world_velocity_scale == 1.0f && d.world_acceleration_scale == 1.0f && d.teleport_distance == 0.0f && d.tear_threshold == 0.0f && d.wind_scale == 1.0f, "default_dynamics()");
+    const SinewLod l = sinew::default_lod();
+    CHECK(l.reduce_distance == 0.0f && l.reduced_substeps == 2 && l.freeze_distance == 0.0f && l.freeze_when_invisible == 1, "default_lod()");
+    const SinewWind w = sinew::default_wind();
+    CHECK(w.speed == 0.0f && w.direction.x == 1.0f && w.air_density > 1.0f, "default_wind(): calm, towards +X");
+    const SinewStrandsDesc sd = sinew::default_strands_desc();
+    CHECK(sd.particles_per_strand == 8 && sd.strand_count == 0 && sd.points == nullptr, "default_strands_desc()");
+    const SinewCapeDesc cd = sinew::default_cape_desc();
+    CHECK(cd.columns == 12 && cd.rows == 16 && cd.width == 0.5f, "default_cape_desc()");
+    const SinewSkirtDesc kd = sinew::default_skirt_desc();
+    CHECK(kd.columns == 24 && kd.rows == 10 && kd.waist.m[15] == 1.0f, "default_skirt_desc()");
+    CHECK(sinew::default_world_desc().kernel == SINEW_KERNEL_AUTO, "default world kernel: SINEW_KERNEL_AUTO");
+}
+
+void skinning() {
+    std::printf("-- skinning through Body::set_skinning / set_bone_matrix\n");
+    sinew::World world(character_world_desc(8, 1));
+    sinew::Body cloth = world.create_grid(hanging_desc(12, 12, 0.05f));
+    const std::vector<SinewVec3> created = cloth.read_positions();
+    OK(cloth.set_skinning(one_bone(cloth), 1));
+    SinewMat4 bone = translation(0.0f, 0.0f, 0.0f);
+    OK(cloth.set_bone_matrix(bone));
+    for (int f = 0; f < 60; ++f) {
+        cloth.set_bone_matrix(bone);
+        world.step(kFrame);
+    }
+    const std::vector<SinewVec3> before = cloth.read_positions();
+    const float speed = 10.0f;
+    bone.m[12] += speed * kFrame;
+    OK(cloth.set_bone_matrix(bone));
+    OK(world.step(kFrame));
+    const std::vector<SinewVec3> after = cloth.read_positions();
+    const float fastest = largest_move(before, after) / kFrame;
+    char label[200];
+    std::snprintf(label, sizeof label, "a bone at 10 m/s: fastest particle %.3f m/s <= bone speed + g dt", static_cast<double>(fastest));
+    CHECK(fastest <= speed + 9.81f * kFrame + 1e-3f, label);
+    bool followed = true;
+    for (int i = 0; i < 12; ++i) followed = followed && std::fabs(after[i].x - before[i].x - speed * kFrame) < 1e-5f;
+    CHECK(followed, "the pinned top row moved exactly with the bone");
+    OK(cloth.reset_pose());
+    const std::vector<SinewVec3> reset = cloth.read_positions();
+    bool on_pose = true;
+    for (std::size_t i = 0; i < reset.size(); ++i) on_pose = on_pose && near3(reset[i], v3(created[i].x + bone.m[12], created[i].y, created[i].z), 1e-5f);
+    CHECK(on_pose, "reset_pose(): every vertex on its skinned position");
+
+    std::printf("-- two bones with bind poses, from std::vectors\n");
+    SinewClothGridDesc flat = sinew::default_grid_desc();
+    flat.columns = 4;
+    flat.rows = 4;
+    sinew::Body two = world.create_grid(flat);
+    const std::vector<SinewVec3> rest = two.read_positions();
+    std::vector<SinewBoneWeight> weights(16);
+    for (int i = 0; i < 16; ++i) {
+        weights[i] = SinewBoneWeight{};
+        weights[i].weight0 = 1.0f;
+        weights[i].bone0 = i % 4 < 2 ? 0 : 1;
+    }
+    OK(two.set_skinning(weights, {translation(0.0f, 0.0f, 0.0f), translation(0.0f, 0.0f, 0.0f)}, 2));
+    OK(two.set_bone_matrices({translation(0.5f, 0.0f, 0.0f), translation(0.0f, 0.3f, 0.0f)}));
+    const std::vector<SinewVec3> posed = two.read_positions();
+    bool placed = true;
+    for (int i = 0; i < 16; ++i) {
+        const SinewVec3 off = i % 4 < 2 ? v3(0.5f, 0.0f, 0.0f) : v3(0.0f, 0.3f, 0.0f);
+        placed = placed && near3(posed[i], v3(rest[i].x + off.x, rest[i].y + off.y, rest[i].z + off.z), 1e-5f);
+    }
+    CHECK(placed, "identity bind poses: the first set_bone_matrices places each vertex on its bone");
+
+    std::printf("-- max distances and backstops\n");
+    SinewClothGridDesc loose = sinew::default_grid_desc();
+    loose.columns = 8;
+    loose.rows = 8;
+    loose.spacing = 0.05f;
+    loose.origin = v3(3.0f, 0.0f, 0.0f);
+    loose.pin_mode = SINEW_PIN_NONE;
+    sinew::Body limited = world.create_grid(loose);
+    OK(limited.set_skinning(one_bone(limited), 1));
+    const SinewMat4 still = translation(0.0f, 0.0f, 0.0f);
+    OK(limited.set_bone_matrix(still));
+    const std::vector<SinewVec3> skinned = limited.read_positions();
+    OK(limited.set_max_distances(std::vector<float>(64, 0.05f)));
+    OK(limited.set_backstops(std::vector<float>(64, 0.01f), std::vector<float>(64, 1.0f)));
+    float farthest = 0.0f;
+    std::vector<SinewVec3> p;
+    for (int f = 0; f < 60; ++f) {
+        limited.set_bone_matrix(still);
+        world.step(kFrame);
+        limited.read_positions(p);
+        farthest = std::fmax(farthest, largest_move(p, skinned));
+    }
+    CHECK(farthest <= 0.05f + 1e-5f && lowest_y(p) < -0.009f && lowest_y(p) > -0.0101f, "held within 0.05 m of the skinned pose, resting on backstops 1 cm below");
+    OK(limited.clear_backstops());
+    for (int f = 0; f < 60; ++f) {
+        limited.set_bone_matrix(still);
+        world.step(kFrame);
+    }
+    limited.read_positions(p);
+    CHECK(lowest_y(p) < -0.045f && largest_move(p, skinned) <= 0.05f + 1e-5f, "clear_backstops(): it sinks to its max distance and no farther");
+    OK(limited.clear_max_distances());
+    for (int f = 0; f < 30; ++f) {
+        limited.set_bone_matrix(still);
+        world.step(kFrame);
+    }
+    CHECK(lowest_y(limited.read_positions()) < -0.2f, "clear_max_distances(): nothing holds it, it falls");
+}
+
+float tether_run(bool tethered) {
+    sinew::World world(character_world_desc(1, 1));
+    const int cols = 16, rows = 24;
+    const float s = 0.04f;
+    sinew::Body cloth = world.create_grid(hanging_desc(cols, rows, s));
+    SinewMaterial m = cloth.material();
+    m.particle_mass = 0.05f;
+    cloth.set_material(m);
+    if (tethered) cloth.set_tethers(SINEW_TETHER_GEODESIC);
+    float worst = -1.0f;
+    std::vector<SinewVec3> p;
+    for (int f = 0; f < 120; ++f) {
+        world.step(kFrame);
+        cloth.read_positions(p);
+        for (int r = 1; r < rows; ++r) {
+            for (int c = 0; c < cols; ++c) worst = std::fmax(worst, distance(p[r * cols + c], p[c]) - static_cast<float>(r) * s);
+        }
+    }
+    return worst;
+}
+
+void tethers_root_wind_lod() {
+    std::printf("-- Body::set_tethers\n");
+    const float with = tether_run(true), without = tether_run(false);
+    CHECK(with <= 1e-5f, "set_tethers(SINEW_TETHER_GEODESIC): no particle beyond its reach at 1 iteration");
+    CHECK(without > 0.01f, "... while the untethered cloth stretches");
+
+    std::printf("-- dynamics and the root: a 100 m auto teleport\n");
+    {
+        sinew::World world(character_world_desc(8, 1));
+        sinew::Body cloth = world.create_grid(hanging_desc(10, 10, 0.05f));
+        cloth.set_skinning(one_bone(cloth), 1);
+        SinewDynamics d = cloth.dynamics();
+        CHECK(d.teleport_distance == 0.0f && d.drag == 1.0f, "dynamics() reads the defaults");
+        d.teleport_distance = 5.0f;
+        OK(cloth.set_dynamics(d));
+        CHECK(cloth.dynamics().teleport_distance == 5.0f, "set_dynamics() round-trips");
+        float root = 0.0f, before = 0.0f, during = 0.0f;
+        std::vector<SinewVec3> prev, rel;
+        for (int f = 0; f < 92; ++f) {
+            root += kFrame + (f == 90 ? 100.0f : 0.0f);
+            const SinewMat4 m = translation(root, 0.0f, 0.0f);
+            cloth.set_root_transform(m);
+            cloth.set_bone_matrix(m);
+            world.step(kFrame);
+            rel = cloth.read_positions();
+            for (auto& q : rel) q.x -= root;
+            if (f == 89) before = largest_move(prev, rel);
+            if (f == 90) during = largest_move(prev, rel);
+            prev = rel;
+        }
+        CHECK(during <= before * 1.1f + 1e-4f, "set_root_transform: the 100 m jump moves nothing relative to the root");
+    }
+
+    std::printf("-- World::set_wind\n");
+    auto downwind = [](float speed) {
+        sinew::World world(character_world_desc(8, 1));
+        sinew::Body cloth = world.create_grid(hanging_desc(10, 10, 0.05f));
+        SinewWind w = sinew::default_wind();
+        w.direction = v3(0.0f, 0.0f, 1.0f);
+        w.speed = speed;
+        world.set_wind(w);
+        const std::vector<SinewVec3> rest = cloth.read_positions();
+        for (int f = 0; f < 120; ++f) world.step(kFrame);
+        const std::vector<SinewVec3> p = cloth.read_positions();
+        float z = 0.0f;
+        for (std::size_t i = 0; i < p.size(); ++i) z += (p[i].z - rest[i].z) / static_cast<float>(p.size());
+        return z;
+    };
+    CHECK(std::fabs(downwind(0.0f)) < 1e-6f, "calm air: no deflection");
+    CHECK(downwind(5.0f) > 0.01f, "a 5 m/s wind along +Z deflects the cloth downwind");
+
+    std::printf("-- Body::set_lod, set_visible, World::set_camera\n");
+    {
+        sinew::World world(character_world_desc(8, 1));
+        sinew::Body cloth = world.create_grid(hanging_desc(6, 6, 0.05f));
+        SinewLod l = sinew::default_lod();
+        l.reduce_distance = 10.0f;
+        l.reduced_substeps = 3;
+        l.freeze_distance = 50.0f;
+        OK(cloth.set_lod(l));
+        OK(world.set_camera(v3(0.0f, 0.0f, 20.0f)));
+        world.step(kFrame);
+        CHECK(cloth.info().substeps == 3 && cloth.info().frozen == 0, "camera 20 m away: 3 reduced substeps");
+        OK(world.set_camera(v3(0.0f, 0.0f, 1.0f)));
+        world.step(kFrame);
+        CHECK(cloth.info().substeps == 8, "camera 1 m away: all 8 substeps");
+        const std::vector<SinewVec3> before = cloth.read_positions();
+        OK(cloth.set_visible(false));
+        for (int f = 0; f < 10; ++f) world.step(kFrame);
+        CHECK(cloth.info().frozen == 1 && same_all(cloth.read_positions(), before), "set_visible(false): frozen, pose kept to the bit");
+        OK(cloth.set_visible(true));
+        world.step(kFrame);
+        CHECK(cloth.info().frozen == 0, "set_visible(true): running again");
+    }
+}
+
+void tearing_and_generators() {
+    std::printf("-- tearing, read back into std::vectors\n");
+    {
+        sinew::World world(character_world_desc(8, 1));
+        SinewClothGridDesc d = sinew::default_grid_desc();
+        const std::uint32_t cols = 10, rows = 6, n0 = cols * rows;
+        d.columns = cols;
+        d.rows = rows;
+        d.spacing = 0.05f;
+        d.pin_mode = SINEW_PIN_NONE;
+        d.material.stretch_compliance = 1e-3f;
+        d.material.shear_compliance = 1e-3f;
+        d.material.bend_compliance = 1e-2f;
+        sinew::Body cloth = world.create_grid(d);
+        std::vector<std::uint32_t> indices, sources;
+        cloth.read_indices(indices);
+        CHECK(indices.size() == cloth.index_count() && indices.size() == 3u * 2u * (cols - 1) * (rows - 1), "read_indices(std::vector&): 3 x 90 indices");
+        SinewDynamics dyn = sinew::default_dynamics();
+        dyn.tear_threshold = 0.3f;
+        cloth.set_dynamics(dyn);
+        const std::vector<SinewVec3> start = cloth.read_positions();
+        std::vector<std::uint32_t> left, right;
+        for (std::uint32_t r = 0; r < rows; ++r) {
+            left.push_back(r * cols);
+            right.push_back(r * cols + cols - 1);
+        }
+        std::uint32_t version = 0, rereads = 0;
+        bool valid = true;
+        std::vector<SinewVec3> p, lt, rt;
+        for (int f = 0; f < 200; ++f) {
+            const float pull = 0.005f * static_cast<float>(f);
+            lt.clear();
+            rt.clear();
+            for (std::uint32_t i : left) lt.push_back(v3(start[i].x - pull, start[i].y, start[i].z));
+            for (std::uint32_t i : right) rt.push_back(v3(start[i].x + pull, start[i].y, start[i].z));
+            cloth.set_pin_targets(left, lt);
+            cloth.set_pin_targets(right, rt);
+            world.step(kFrame);
+            const SinewBodyInfo info = cloth.info();
+            if (info.topology_version != version) {
+                version = info.topology_version;
+                ++rereads;
+                cloth.read_indices(indices);
+            }
+            cloth.read_positions(p);
+            cloth.read_vertex_sources(sources);
+            valid = valid && sources.size() == p.size() && p.size() == info.vertex_count && indices.size() == cloth.index_count();
+            for (std::uint32_t i : indices) valid = valid && i < p.size() && sources[i] < n0;
+            for (std::uint32_t v = 0; v < n0; ++v) valid = valid && sources[v] == v;
+            for (const auto& q : p) valid = valid && std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z);
+        }
+        CHECK(rereads > 0 && cloth.vertex_count() > n0, "it tore: topology_version changed, vertices were added");
+        CHECK(valid, "every frame: indices re-read on a new topology_version name existing vertices, whose sources are original vertices; positions finite");
+        const std::vector<std::uint32_t> fresh = cloth.read_indices();
+        CHECK(fresh == indices, "read_indices() returns the same as the vector it last filled");
+    }
+
+    std::printf("-- World::create_cape, create_skirt, create_strands\n");
+    sinew::World world(character_world_desc(2, 1));
+    SinewCapeDesc cd = sinew::default_cape_desc();
+    THROWS(SINEW_INVALID_ARGUMENT, world.create_cape(cd)); // the default's shoulders coincide
+    cd.left_shoulder = translation(-0.2f, 1.5f, 0.0f);
+    cd.neck = translation(0.0f, 1.6f, 0.0f);
+    cd.right_shoulder = translation(0.2f, 1.5f, 0.0f);
+    sinew::Body cape = world.create_cape(cd);
+    SinewSkirtDesc kd = sinew::default_skirt_desc();
+    kd.waist = translation(0.0f, 1.0f, 0.0f);
+    sinew::Body skirt = world.create_skirt(kd);
+    const SinewVec3 root = v3(0.0f, 1.75f, 0.0f), dir = v3(1.0f, 0.0f, 0.0f);
+    SinewStrandsDesc sd = sinew::default_strands_desc();
+    sd.roots = &root;
+    sd.directions = &dir;
+    sd.strand_count = 1;
+    sd.head = translation(0.0f, 1.6f, 0.0f);
+    sinew::Body hair = world.create_strands(sd);
+    CHECK(cape.info().pinned_count == 12 && skirt.info().pinned_count == 24 && hair.info().kind == SINEW_BODY_STRANDS && hair.info().pinned_count == 2, "cape, skirt and hair created with their pins");
+    CHECK(hair.read_indices().empty() && hair.index_count() == 0, "hair has no triangles: read_indices() is empty");
+    const std::vector<SinewVec3> hair_rest = hair.read_positions();
+    bool low_ok = true;
+    for (int f = 1; f <= 60; ++f) {
+        const float x = 0.01f * static_cast<float>(f);
+        cape.set_bone_matrices({translation(x - 0.2f, 1.5f, 0.0f), translation(x, 1.6f, 0.0f), translation(x + 0.2f, 1.5f, 0.0f)});
+        skirt.set_bone_matrix(translation(x, 1.0f, 0.0f));
+        hair.set_bone_matrix(translation(x, 1.6f, 0.0f));
+        world.step(kFrame);
+        low_ok = low_ok && lowest_y(cape.read_positions()) >= 1.5f - cd.length - 1e-3f;
+    }
+    CHECK(low_ok, "the cape, walked by its bones, never hangs below its length");
+    const std::vector<SinewVec3> sp = skirt.read_positions(), hp = hair.read_positions();
+    CHECK(near3(sp[0], v3(0.6f + kd.radius_top, 1.0f, 0.0f), 1e-4f), "the skirt's waist ring follows its bone");
+    CHECK(near3(hp[0], v3(hair_rest[0].x + 0.6f, hair_rest[0].y, hair_rest[0].z), 1e-4f) && near3(hp[1], v3(hair_rest[1].x + 0.6f, hair_rest[1].y, hair_rest[1].z), 1e-4f), "the hair's two root particles follow the head bone");
+
+    std::printf("-- kernels: the same bits\n");
+    auto run = [](std::uint32_t kernel) {
+        sinew::World w(character_world_desc(4, 2, kernel));
+        sinew::Body c = w.create_grid(hanging_desc(16, 16, 0.04f));
+        SinewWind wind = sinew::default_wind();
+        wind.speed = 4.0f;
+        w.set_wind(wind);
+        for (int f = 0; f < 60; ++f) w.step(kFrame);
+        return c.read_positions();
+    };
+    const std::vector<SinewVec3> scalar = run(SINEW_KERNEL_SCALAR);
+    CHECK(same_all(run(SINEW_KERNEL_SSE2), scalar), "SINEW_KERNEL_SSE2 gives the same bits as SINEW_KERNEL_SCALAR");
+    CHECK(same_all(run(SINEW_KERNEL_AUTO), scalar), "SINEW_KERNEL_AUTO gives the same bits as SINEW_KERNEL_SCALAR");
+}
+
+void character_errors() {
+    std::printf("-- character errors as sinew::Error\n");
+    sinew::World world(character_world_desc(4, 1));
+    sinew::Body skinned = world.create_grid(hanging_desc(4, 4, 0.1f));
+    sinew::Body plain = world.create_grid(hanging_desc(4, 4, 0.1f, 1.0f));
+    skinned.set_skinning(one_bone(skinned), 1);
+    const SinewMat4 bone = translation(0.0f, 0.0f, 0.0f);
+    skinned.set_bone_matrix(bone);
+    for (int f = 0; f < 10; ++f) world.step(kFrame);
+    const std::vector<const sinew::Body*> bodies = {&skinned, &plain};
+    const SinewDynamics skinned_dynamics = skinned.dynamics();
+    auto fails = [&](int line, const char* what, SinewResult code, const std::function<void()>& f) {
+        const Snapshot before(world, bodies);
+        expect_error(line, what, code, f);
+        if (!(Snapshot(world, bodies) == before)) fail(line, what, "the failing call changed the scene");
+        const SinewDynamics now = skinned.dynamics();
+        if (std::memcmp(&now, &skinned_dynamics, sizeof now) != 0) fail(line, what, "the failing call changed the dynamics");
+        world.step(kFrame);
+        char label[80];
+        std::snprintf(label, sizeof label, "%-24s bodies unchanged, world still steps", "");
+        pass(label);
+    };
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const float inf = std::numeric_limits<float>::infinity();
+
+    std::vector<SinewBoneWeight> weights = one_bone(plain);
+    FAILS(SINEW_INVALID_ARGUMENT, plain.set_skinning(std::vector<SinewBoneWeight>(15, weights[0]), 1));
+    weights[3].bone0 = 1;
+    FAILS(SINEW_OUT_OF_RANGE, plain.set_skinning(weights, 1));
+    weights[3].bone0 = 0;
+    FAILS(SINEW_INVALID_ARGUMENT, plain.set_skinning(weights, {bone, bone}, 1));
+    SinewMat4 bad = bone;
+    bad.m[12] = nan;
+    FAILS(SINEW_NON_FINITE, plain.set_skinning(weights, {bad}, 1));
+    FAILS(SINEW_INVALID_ARGUMENT, plain.set_bone_matrix(bone)); // no skinning
+    FAILS(SINEW_INVALID_ARGUMENT, skinned.set_bone_matrices({bone, bone}));
+    FAILS(SINEW_NON_FINITE, skinned.set_bone_matrix(bad));
+    FAILS(SINEW_INVALID_ARGUMENT, plain.set_max_distances(std::vector<float>(16, 0.1f))); // no skinning
+    FAILS(SINEW_INVALID_ARGUMENT, skinned.set_max_distances(std::vector<float>(15, 0.1f)));
+    FAILS(SINEW_NON_FINITE, skinned.set_max_distances(std::vector<float>(16, nan)));
+    FAILS(SINEW_INVALID_ARGUMENT, skinned.set_backstops(std::vector<float>(16, 0.0f), std::vector<float>(15, 0.1f)));
+    FAILS(SINEW_INVALID_ARGUMENT, plain.set_backstops(std::vector<float>(16, 0.0f), std::vector<float>(16, 0.1f)));
+    FAILS(SINEW_NON_FINITE, skinned.set_backstops(std::vector<float>(16, inf), std::vector<float>(16, 0.1f)));
+    FAILS(SINEW_INVALID_ARGUMENT, skinned.set_tethers(7));
+    FAILS(SINEW_INVALID_ARGUMENT, skinned.set_tethers(SINEW_TETHER_EUCLIDEAN, 0.9f));
+    FAILS(SINEW_NON_FINITE, skinned.set_tethers(SINEW_TETHER_EUCLIDEAN, nan));
+    SinewDynamics d = sinew::default_dynamics();
+    d.world_velocity_scale = 1.5f;
+    FAILS(SINEW_INVALID_ARGUMENT, skinned.set_dynamics(d));
+    d = sinew::default_dynamics();
+    d.lift = inf;
+    FAILS(SINEW_NON_FINITE, skinned.set_dynamics(d));
+    FAILS(SINEW_NON_FINITE, skinned.set_root_transform(bad));
+    SinewMat4 stretched = bone;
+    stretched.m[0] = 3.0f;
+    FAILS(SINEW_INVALID_ARGUMENT, skinned.set_root_transform(stretched));
+    SinewLod l = sinew::default_lod();
+    l.reduced_substeps = 0;
+    FAILS(SINEW_INVALID_ARGUMENT, plain.set_lod(l));
+    l = sinew::default_lod();
+    l.freeze_distance = nan;
+    FAILS(SINEW_NON_FINITE, plain.set_lod(l));
+    FAILS(SINEW_NON_FINITE, world.set_camera(v3(nan, 0.0f, 0.0f)));
+    SinewWind w = sinew::default_wind();
+    w.direction.z = inf;
+    FAILS(SINEW_NON_FINITE, world.set_wind(w));
+    w = sinew::default_wind();
+    w.speed = -3.0f;
+    FAILS(SINEW_INVALID_ARGUMENT, world.set_wind(w));
+    std::uint32_t few[8];
+    FAILS(SINEW_BUFFER_TOO_SMALL, skinned.read_indices(few, 8));
+    FAILS(SINEW_BUFFER_TOO_SMALL, skinned.read_vertex_sources(few, 8));
+    FAILS(SINEW_NULL_POINTER, skinned.read_indices(nullptr, 64));
+    SinewStrandsDesc sd = sinew::default_strands_desc();
+    const SinewVec3 root = v3(0.0f, 0.0f, 0.0f), zero = v3(0.0f, 0.0f, 0.0f);
+    sd.roots = &root;
+    sd.directions = &zero;
+    sd.strand_count = 1;
+    FAILS(SINEW_INVALID_ARGUMENT, world.create_strands(sd)); // zero direction: the points coincide
+    sd.directions = nullptr;
+    FAILS(SINEW_NULL_POINTER, world.create_strands(sd));
+    SinewCapeDesc cd = sinew::default_cape_desc();
+    FAILS(SINEW_INVALID_ARGUMENT, world.create_cape(cd));
+    cd.right_shoulder = translation(0.2f, 0.0f, 0.0f);
+    cd.length = nan;
+    FAILS(SINEW_NON_FINITE, world.create_cape(cd));
+    SinewSkirtDesc kd = sinew::default_skirt_desc();
+    kd.columns = 2;
+    FAILS(SINEW_INVALID_ARGUMENT, world.create_skirt(kd));
+    FAILS(SINEW_INVALID_ARGUMENT, sinew::World{character_world_desc(4, 1, 42)});
+    sinew::Body empty;
+    FAILS(SINEW_INVALID_HANDLE, empty.set_visible(true));
+    FAILS(SINEW_INVALID_HANDLE, empty.reset_pose());
+    FAILS(SINEW_INVALID_HANDLE, empty.dynamics());
+    FAILS(SINEW_INVALID_HANDLE, empty.read_indices());
+    CHECK(world.stats().body_count == 2, "still 2 bodies: no failed create made one");
+
+    OK(world.step_begin(kFrame));
+    THROWS(SINEW_BUSY, skinned.set_bone_matrix(bone));
+    THROWS(SINEW_BUSY, skinned.read_indices());
+    THROWS(SINEW_BUSY, world.set_wind(sinew::default_wind()));
+    THROWS(SINEW_BUSY, world.create_skirt(sinew::default_skirt_desc()));
+    OK(world.step_end());
+}
+
+void character() {
+    character_defaults();
+    skinning();
+    tethers_root_wind_lod();
+    tearing_and_generators();
+    character_errors();
+}
+
 }  // namespace
 
 int main() {
@@ -662,6 +1129,7 @@ int main() {
     try {
         scene();
         colliders();
+        character();
     } catch (const sinew::Error& e) {
         fail(__LINE__, "unexpected sinew::Error", e.what());
     }

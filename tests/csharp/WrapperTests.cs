@@ -271,6 +271,7 @@ namespace Sinew.Tests
             Check.Group("errors: a panic inside the library", Panic);
             Check.Group("dispose twice", DoubleDispose);
             Check.Group("finalisers", Finalisers);
+            CharacterTests.Run();
             Check.Group("no allocation per frame", NoAllocation);
             Check.Group("C# readback equals C readback of the same scene", SameAsC);
             return Check.Finish("WrapperTests");
@@ -297,6 +298,14 @@ namespace Sinew.Tests
             Check.Equal(layout["const SINEW_PIN_LIST"], (long)GridPinMode.List, "GridPinMode.List = SINEW_PIN_LIST");
             Check.Equal(layout["const SINEW_BODY_CLOTH"], (long)BodyKind.Cloth, "BodyKind.Cloth = SINEW_BODY_CLOTH");
             Check.Equal(layout["const SINEW_BODY_ROPE"], (long)BodyKind.Rope, "BodyKind.Rope = SINEW_BODY_ROPE");
+            Check.Equal(layout["const SINEW_BODY_STRANDS"], (long)BodyKind.Strands, "BodyKind.Strands = SINEW_BODY_STRANDS");
+            Check.Equal(layout["const SINEW_TETHER_NONE"], (long)TetherMode.None, "TetherMode.None = SINEW_TETHER_NONE");
+            Check.Equal(layout["const SINEW_TETHER_EUCLIDEAN"], (long)TetherMode.Euclidean, "TetherMode.Euclidean = SINEW_TETHER_EUCLIDEAN");
+            Check.Equal(layout["const SINEW_TETHER_GEODESIC"], (long)TetherMode.Geodesic, "TetherMode.Geodesic = SINEW_TETHER_GEODESIC");
+            Check.Equal(layout["const SINEW_KERNEL_AUTO"], (long)SolverKernel.Auto, "SolverKernel.Auto = SINEW_KERNEL_AUTO");
+            Check.Equal(layout["const SINEW_KERNEL_SCALAR"], (long)SolverKernel.Scalar, "SolverKernel.Scalar = SINEW_KERNEL_SCALAR");
+            Check.Equal(layout["const SINEW_KERNEL_SSE2"], (long)SolverKernel.Sse2, "SolverKernel.Sse2 = SINEW_KERNEL_SSE2");
+            Check.Equal(layout["const SINEW_KERNEL_AVX"], (long)SolverKernel.Avx, "SolverKernel.Avx = SINEW_KERNEL_AVX");
             Check.Equal(layout["const SINEW_SHAPE_SPHERE"], (long)ColliderShape.Sphere, "ColliderShape.Sphere = SINEW_SHAPE_SPHERE");
             Check.Equal(layout["const SINEW_SHAPE_CAPSULE"], (long)ColliderShape.Capsule, "ColliderShape.Capsule = SINEW_SHAPE_CAPSULE");
             Check.Equal(layout["const SINEW_SHAPE_PLANE"], (long)ColliderShape.Plane, "ColliderShape.Plane = SINEW_SHAPE_PLANE");
@@ -309,6 +318,8 @@ namespace Sinew.Tests
                 typeof(SinewMaterial), typeof(SinewWorldDesc), typeof(SinewWorldStats), typeof(SinewBodyInfo),
                 typeof(SinewClothGridDesc), typeof(SinewClothMeshDesc), typeof(SinewRopeDesc),
                 typeof(SinewCollider), typeof(SinewColliderDesc),
+                typeof(SinewBoneWeight), typeof(SinewDynamics), typeof(SinewLod), typeof(SinewWind),
+                typeof(SinewStrandsDesc), typeof(SinewCapeDesc), typeof(SinewSkirtDesc),
             };
             foreach (Type t in structs)
             {
@@ -1198,6 +1209,19 @@ namespace Sinew.Tests
 
         // ---- allocation ----
 
+        /// <summary>What the allocation test drives each frame besides the reference scene: a
+        /// skinned cloth, a hair body, and the buffers, all made before the measurement.</summary>
+        sealed class CharacterFrame
+        {
+            public Cloth Skinned;
+            public Strands Hair;
+            public Mat4[] Bones = new Mat4[1];
+            public int[] Indices;
+            public uint[] IndicesUnsigned;
+            public int[] Sources;
+            public Vec3 Camera;
+        }
+
         static void NoAllocation()
         {
             using (var scene = new ReferenceScene())
@@ -1214,27 +1238,65 @@ namespace Sinew.Tests
 
                 Collider bone = Collider.Create(scene.World, SinewColliderDesc.Default);
 
-                // Warm up: JIT, and the one-time measure of each vector type.
-                Frame(scene, bone, 0, positions, normals, window, pinIndices, pinTargets);
+                var character = new CharacterFrame();
+                SinewClothGridDesc gd = SinewClothGridDesc.Default;
+                gd.columns = 8;
+                gd.rows = 8;
+                gd.origin = new SinewVec3(3f, 1f, 0f);
+                character.Skinned = Cloth.CreateGrid(scene.World, gd);
+                var weights = new BoneWeight[character.Skinned.VertexCount];
+                for (int i = 0; i < weights.Length; i++)
+                {
+                    weights[i] = BoneWeight.On(0);
+                }
+                character.Skinned.SetSkinning(weights, new[] { Mat4.Translation(0f, 0f, 0f) });
+                character.Skinned.SetTethers(TetherMode.Geodesic);
+                character.Indices = new int[character.Skinned.IndexCount];
+                character.IndicesUnsigned = new uint[character.Skinned.IndexCount];
+                character.Sources = new int[character.Skinned.VertexCount];
+                character.Hair = Strands.Create(scene.World, new[] { new Vec3(-3f, 1.7f, 0f) }, new[] { new Vec3(0f, -1f, 0f) }, SinewStrandsDesc.Default);
+
+                // Warm up: JIT, and the one-time measure of each vector and matrix type.
+                Frame(scene, bone, 0, positions, normals, window, pinIndices, pinTargets, character);
 
                 long before = GC.GetAllocatedBytesForCurrentThread();
                 for (int i = 1; i <= 100; i++)
                 {
-                    Frame(scene, bone, i, positions, normals, window, pinIndices, pinTargets);
+                    Frame(scene, bone, i, positions, normals, window, pinIndices, pinTargets, character);
                 }
                 long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
                 Check.Equal(0L, allocated,
-                    "100 frames of Step, StepBegin/End, SetPinTargets, Collider.SetTransform/SetLayers, ReadPositions, ReadNormals, GetBounds allocate 0 bytes");
+                    "100 frames of Step, StepBegin/End, SetPinTargets, Collider.SetTransform/SetLayers, ReadPositions, ReadNormals, GetBounds, "
+                    + "SetBoneMatrices/SetBoneMatrix, SetRootTransform, SetHeadTransform, World.SetCamera, Visible, Lod, Dynamics, "
+                    + "TopologyVersion, ReadIndices, ReadVertexSources allocate 0 bytes");
             }
         }
 
         [MethodImpl(MethodImplOptions.NoInlining)]
-        static void Frame(ReferenceScene scene, Collider bone, int frame, Vec3[] positions, SinewVec3[] normals, Vec3[] window, int[] pinIndices, Vec3[] pinTargets)
+        static void Frame(ReferenceScene scene, Collider bone, int frame, Vec3[] positions, SinewVec3[] normals, Vec3[] window, int[] pinIndices, Vec3[] pinTargets,
+            CharacterFrame character)
         {
             bone.SetTransform(Mat4.Translation(0f, -1f - 0.001f * frame, 0f));
             bone.SetLayers(1u);
             scene.Grid.SetPinTargets(pinIndices, pinTargets);
             scene.Grid.SetPinTargets(new ReadOnlySpan<int>(pinIndices), new ReadOnlySpan<Vec3>(pinTargets));
+
+            Mat4 root = Mat4.RotationY(frame, 0.01f * frame, 0f, 0f);
+            character.Bones[0] = root;
+            character.Skinned.SetBoneMatrices(character.Bones);
+            character.Skinned.SetBoneMatrices(new ReadOnlySpan<Mat4>(character.Bones));
+            character.Skinned.SetBoneMatrix(root);
+            character.Skinned.SetRootTransform(root);
+            character.Skinned.SetRootTransform(SinewMat4.Translation(0.01f * frame, 0f, 0f));
+            character.Skinned.Visible = true;
+            SinewLod lod = character.Skinned.Lod;
+            character.Skinned.Lod = lod;
+            SinewDynamics dynamics = character.Skinned.Dynamics;
+            character.Skinned.Dynamics = dynamics;
+            character.Hair.SetHeadTransform(root);
+            character.Camera = new Vec3(0f, 1.6f, -3f + 0.01f * frame);
+            scene.World.SetCamera(character.Camera);
+
             scene.World.Step(1f / 60f);
             scene.World.StepBegin(1f / 60f);
             scene.World.StepEnd();
@@ -1243,6 +1305,12 @@ namespace Sinew.Tests
             scene.Grid.ReadNormals(normals);
             Vec3 lo, hi;
             scene.Grid.GetBounds(out lo, out hi);
+            if (character.Skinned.TopologyVersion == 0)
+            {
+                character.Skinned.ReadIndices(character.Indices);
+                character.Skinned.ReadIndices(new Span<uint>(character.IndicesUnsigned));
+                character.Skinned.ReadVertexSources(character.Sources);
+            }
         }
 
         // ---- same as C ----

@@ -406,12 +406,67 @@ namespace UnityEngine
         }
     }
 
-    // BoneWeight: boneIndex0..3 and weight0..3 are properties.
+    // BoneWeight: weight0..3 and boneIndex0..3 are properties over the private fields m_Weight0..3
+    // then m_BoneIndex0..3, in that order (UnityEngine.CoreModule): 32 bytes, the layout of
+    // SinewBoneWeight, so a BoneWeight[] passes to Body.SetSkinning as it is.
     public struct BoneWeight
     {
-        public int boneIndex0 { get; set; }
+        float m_Weight0;
+        float m_Weight1;
+        float m_Weight2;
+        float m_Weight3;
+        int m_BoneIndex0;
+        int m_BoneIndex1;
+        int m_BoneIndex2;
+        int m_BoneIndex3;
 
-        public float weight0 { get; set; }
+        public float weight0
+        {
+            get { return m_Weight0; }
+            set { m_Weight0 = value; }
+        }
+
+        public float weight1
+        {
+            get { return m_Weight1; }
+            set { m_Weight1 = value; }
+        }
+
+        public float weight2
+        {
+            get { return m_Weight2; }
+            set { m_Weight2 = value; }
+        }
+
+        public float weight3
+        {
+            get { return m_Weight3; }
+            set { m_Weight3 = value; }
+        }
+
+        public int boneIndex0
+        {
+            get { return m_BoneIndex0; }
+            set { m_BoneIndex0 = value; }
+        }
+
+        public int boneIndex1
+        {
+            get { return m_BoneIndex1; }
+            set { m_BoneIndex1 = value; }
+        }
+
+        public int boneIndex2
+        {
+            get { return m_BoneIndex2; }
+            set { m_BoneIndex2 = value; }
+        }
+
+        public int boneIndex3
+        {
+            get { return m_BoneIndex3; }
+            set { m_BoneIndex3 = value; }
+        }
     }
 
     // ClothSkinningCoefficient: public fields maxDistance and collisionSphereDistance.
@@ -451,6 +506,14 @@ namespace UnityEngine
     {
         public const float PI = 3.14159274f;
 
+        // Mathf.Deg2Rad: "Degrees-to-radians conversion constant (Read Only)", PI * 2 / 360.
+        public const float Deg2Rad = 0.0174532924f;
+
+        public static float Cos(float f)
+        {
+            return (float)Math.Cos(f);
+        }
+
         public static float Sin(float f)
         {
             return (float)Math.Sin(f);
@@ -482,6 +545,11 @@ namespace UnityEngine
         }
 
         public static int Clamp(int value, int min, int max)
+        {
+            return value < min ? min : value > max ? max : value;
+        }
+
+        public static float Clamp(float value, float min, float max)
         {
             return value < min ? min : value > max ? max : value;
         }
@@ -767,6 +835,13 @@ namespace UnityEngine
             get { throw new StubOnlyException(); }
         }
 
+        // Transform.forward: "Returns a normalized vector representing the blue axis of the transform in world space."
+        public Vector3 forward
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
         public Matrix4x4 localToWorldMatrix
         {
             get { throw new StubOnlyException(); }
@@ -1027,6 +1102,44 @@ namespace UnityEngine
         }
 
         public float height
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+    }
+
+    // WindZoneMode (UnityEngine.WindModule): "Modes a Wind Zone can have, either Spherical or Directional."
+    public enum WindZoneMode
+    {
+        Directional = 0,
+        Spherical = 1,
+    }
+
+    // WindZone (UnityEngine.WindModule), inherits from Component.
+    public class WindZone : Component
+    {
+        public WindZoneMode mode
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        // windMain: "The primary wind force."
+        public float windMain
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        // windTurbulence: "The turbulence wind force."
+        public float windTurbulence
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        // windPulseMagnitude: "Defines how much the wind changes over time."
+        public float windPulseMagnitude
         {
             get { throw new StubOnlyException(); }
             set { throw new StubOnlyException(); }

@@ -1,7 +1,7 @@
-// Hand-written. A mesh cloth made from the render mesh of a SkinnedMeshRenderer or
-// MeshFilter, pinned where the mesh is painted, written back into a mesh every frame.
+// Hand-written. A mesh cloth made from the render mesh of a SkinnedMeshRenderer (skinned by
+// Sinew from the renderer's bones) or a MeshFilter (pins moved with the Transform), written
+// back into a mesh every frame.
 using System;
-using System.Collections.Generic;
 using UnityEngine;
 
 namespace Sinew.Components
@@ -9,18 +9,27 @@ namespace Sinew.Components
     /// <summary>
     /// Simulates the mesh of this GameObject's <c>SkinnedMeshRenderer</c> or <c>MeshFilter</c> as
     /// cloth (<c>sinew_cloth_create_mesh</c>: vertices split at UV seams are welded, and results
-    /// come back in the mesh's own vertex order). Painted vertices are pinned: they follow the
-    /// animated (skinned) or transformed mesh every frame, and the rest of the cloth hangs from them.
+    /// come back in the mesh's own vertex order). Painted vertices are pinned to the animated
+    /// mesh, and the rest of the cloth hangs from them, within the painted max distances and
+    /// outside the backstops.
     /// </summary>
     /// <remarks>
+    /// <para>Skinned meshes are skinned by Sinew itself: the mesh's bone weights and bind poses
+    /// are given once (<c>Body.SetSkinning</c>) and the bones' matrices every frame
+    /// (<c>Body.SetBoneMatrices</c>), so the pins follow the animation on Sinew's worker threads
+    /// with no CPU skinning on the main thread. Max distances and backstops (Unity Cloth's
+    /// <c>coefficients</c>) need this, so they work on skinned meshes only. A <c>MeshFilter</c>
+    /// cloth moves its pins with its Transform (<c>Body.SetPinTargets</c>).</para>
     /// <para>Output: for a <c>MeshFilter</c>, the filter gets a dynamic copy of its mesh while the
     /// component is enabled (the original is put back when it is disabled). For a
     /// <c>SkinnedMeshRenderer</c>, a hidden child "Sinew Cloth Output" (MeshFilter + MeshRenderer
     /// with the same materials) draws the cloth and the skinned renderer is switched off with
-    /// <c>forceRenderingOff</c>; the skinned renderer still animates and is baked for the pins.</para>
+    /// <c>forceRenderingOff</c>.</para>
     /// <para>The source mesh must be readable (Read/Write enabled in its import settings).
-    /// Changing pins or the mesh at run time needs <see cref="SinewBodyBehaviour.Rebuild"/>.</para>
-    /// <para>No per-frame managed allocation: every array and list is sized once when the cloth is built.</para>
+    /// Changing pins or the mesh at run time needs <see cref="SinewBodyBehaviour.Rebuild"/>; max
+    /// distances, backstops and tethers are sent again after an inspector edit or
+    /// <see cref="SinewBodyBehaviour.ApplySettings()"/>.</para>
+    /// <para>No per-frame managed allocation: every array is sized once when the cloth is built.</para>
     /// </remarks>
     [DisallowMultipleComponent]
     [AddComponentMenu("Sinew/Sinew Cloth")]
@@ -37,6 +46,21 @@ namespace Sinew.Components
 
             /// <summary>Nothing is pinned: the whole mesh falls (with colliders to catch it).</summary>
             None = 2,
+        }
+
+        /// <summary>Where the per-vertex max distances come from.</summary>
+        public enum MaxDistanceSource
+        {
+            /// <summary>No limit: free vertices go as far as their constraints let them.</summary>
+            None = 0,
+
+            /// <summary>A colour channel × <see cref="maxDistanceScale"/>: 0 (black) fixes the vertex to the
+            /// animated mesh, 1 lets it move <see cref="maxDistanceScale"/> metres.</summary>
+            VertexColor = 1,
+
+            /// <summary>One distance per vertex in <see cref="maxDistances"/> (m), as Unity Cloth's
+            /// <c>coefficients[i].maxDistance</c>.</summary>
+            FloatList = 2,
         }
 
         /// <summary>A channel of <c>Mesh.colors</c>.</summary>
@@ -62,6 +86,46 @@ namespace Sinew.Components
         [Tooltip("Per-vertex pin weights (0 = free, 1 = pinned), in the mesh's vertex order; used when Pin Source is Weight List. Its length must be the mesh's vertex count.")]
         public float[] pinWeights = new float[0];
 
+        [Header("Max distance (skinned meshes)")]
+        [Tooltip("How far each vertex may move from its animated (skinned) position, as Unity Cloth's coefficients[i].maxDistance. None: no limit. Vertex Color: the channel below × Max Distance Scale (black = fixed to the animation). Float List: Max Distances, in metres. Needs a SkinnedMeshRenderer.")]
+        public MaxDistanceSource maxDistanceSource = MaxDistanceSource.None;
+
+        [Tooltip("Colour channel read when Max Distance Source is Vertex Color (0–1, times Max Distance Scale). Green by default, so that it does not mix with the red pin paint.")]
+        public ColorChannel maxDistanceChannel = ColorChannel.Green;
+
+        [Tooltip("Max distance (m) of a vertex whose channel is 1 when Max Distance Source is Vertex Color.")]
+        [Min(0f)]
+        public float maxDistanceScale = 0.1f;
+
+        [Tooltip("Per-vertex max distances (m), in the mesh's vertex order, when Max Distance Source is Float List: 0 = fixed to the animation; negative or float.MaxValue (Unity's 'no limit') = free. Its length must be the mesh's vertex count.")]
+        public float[] maxDistances = new float[0];
+
+        [Header("Backstop (skinned meshes)")]
+        [Tooltip("Keep vertices from going behind the animated surface (into the body), as Unity Cloth's collisionSphereDistance: each vertex stays outside a sphere placed behind its skinned position, against the skinned normal. Needs a SkinnedMeshRenderer.")]
+        public bool useBackstop = false;
+
+        [Tooltip("How far behind its skinned position (m) a vertex may go before the backstop sphere stops it (Unity Cloth's collisionSphereDistance), for every vertex not listed in Backstop Distances.")]
+        [Min(0f)]
+        public float backstopDistance = 0f;
+
+        [Tooltip("Radius of each vertex's backstop sphere (m). Larger spheres are flatter, closer to a plane behind the vertex; make it about the body part's radius.")]
+        [Min(0f)]
+        public float backstopRadius = 1f;
+
+        [Tooltip("Optional per-vertex backstop distances (m), in the mesh's vertex order, overriding Backstop Distance; negative or float.MaxValue = no backstop for that vertex. Empty: Backstop Distance for all.")]
+        public float[] backstopDistances = new float[0];
+
+        [Header("Tethers")]
+        [Tooltip("Tie every free vertex to its nearest pinned one so that it never gets farther than Tether Scale × its rest distance, however few iterations (Unity Cloth's useTethers). Keeps skirts and capes from stretching. Needs at least one pinned vertex.")]
+        public bool useTethers = true;
+
+        [Tooltip("Euclidean: straight-line distance to the nearest pin. Geodesic: distance along the cloth, which lets folds hang freely (a skirt's pleats).")]
+        public TetherMode tetherMode = TetherMode.Geodesic;
+
+        [Tooltip("How far beyond its rest distance to the pin a vertex may go, as a multiple (≥ 1): 1 = not at all, 1.1 = 10% slack.")]
+        [Min(1f)]
+        public float tetherScale = 1f;
+
         [Header("Mesh")]
         [Tooltip("Vertices closer than this (m) are simulated as one particle, so seams split for UVs or normals do not tear open.")]
         [Min(0f)]
@@ -70,27 +134,24 @@ namespace Sinew.Components
         [Tooltip("Also write the simulated normals (area-weighted, unit length) into the mesh each frame. Off: the mesh keeps its original normals.")]
         public bool writeNormals = true;
 
-        [Tooltip("When the character's root (the skinned root bone, or this Transform) moves farther than this in one frame (m), the cloth is carried along rigidly instead of being dragged and stretched. 0 = never.")]
-        [Min(0f)]
-        public float teleportDistance = 2f;
-
         SkinnedMeshRenderer skinned;
         MeshFilter filter;
+        Mesh sourceMesh;
         Mesh originalFilterMesh;
         Mesh outputMesh;
-        Mesh bakedMesh;
         GameObject outputObject;
         Transform outputSpace;
-        Transform teleportReference;
-        Vector3 lastRootPosition;
-        Quaternion lastRootRotation;
+        SinewVisibilityRelay outputRelay;
 
         Vector3[] restLocal;
+        Transform[] bones;
+        Matrix4x4[] boneMatrices;
         int[] pinIndices;
         Vector3[] pinTargets;
         Vector3[] positions;
         Vector3[] normals;
-        List<Vector3> baked;
+        bool warnedLimits;
+        bool warnedTethers;
 
         /// <summary>Vertices of the source mesh (and of the output mesh).</summary>
         public int VertexCount
@@ -98,16 +159,28 @@ namespace Sinew.Components
             get { return positions != null ? positions.Length : 0; }
         }
 
-        /// <summary>Vertices that follow the animated mesh.</summary>
+        /// <summary>Vertices painted as pinned (max distance 0 adds more on skinned meshes).</summary>
         public int PinnedCount
         {
             get { return pinIndices != null ? pinIndices.Length : 0; }
+        }
+
+        /// <summary>True when Sinew skins the mesh from a <c>SkinnedMeshRenderer</c>'s bones.</summary>
+        public bool IsSkinned
+        {
+            get { return bones != null; }
         }
 
         /// <summary>The mesh the simulation is written into (null while disabled).</summary>
         public Mesh OutputMesh
         {
             get { return outputMesh; }
+        }
+
+        /// <summary>A skinned cloth's root defaults to the renderer's root bone, any other to this Transform.</summary>
+        protected override Transform DefaultRoot
+        {
+            get { return skinned != null && skinned.rootBone != null ? skinned.rootBone : transform; }
         }
 
         /// <summary>
@@ -151,6 +224,44 @@ namespace Sinew.Components
             return pinned;
         }
 
+        /// <summary>
+        /// Per-vertex max distances (m) of <paramref name="mesh"/> as <see cref="SinewCloth"/> sends
+        /// them (<c>Body.SetMaxDistances</c>), with Unity Cloth's meaning: 0 = fixed to the skinned
+        /// pose, negative or <c>float.MaxValue</c> = free. Null for <see cref="MaxDistanceSource.None"/>.
+        /// </summary>
+        public static float[] FindMaxDistances(Mesh mesh, MaxDistanceSource source, ColorChannel channel, float scale, float[] distances)
+        {
+            if (mesh == null)
+            {
+                throw new ArgumentNullException("mesh");
+            }
+            int n = mesh.vertexCount;
+            if (source == MaxDistanceSource.VertexColor)
+            {
+                Color[] colors = mesh.colors;
+                if (colors == null || colors.Length != n)
+                {
+                    throw new InvalidOperationException("Max Distance Source is Vertex Color but mesh '" + mesh.name + "' has no vertex colours");
+                }
+                var d = new float[n];
+                for (int i = 0; i < n; i++)
+                {
+                    d[i] = Mathf.Max(0f, Channel(colors[i], channel)) * scale;
+                }
+                return d;
+            }
+            if (source == MaxDistanceSource.FloatList)
+            {
+                if (distances == null || distances.Length != n)
+                {
+                    throw new InvalidOperationException("Max Distances has " + (distances == null ? 0 : distances.Length)
+                        + " entries but mesh '" + mesh.name + "' has " + n + " vertices");
+                }
+                return (float[])distances.Clone();
+            }
+            return null;
+        }
+
         static float Channel(Color c, ColorChannel channel)
         {
             switch (channel)
@@ -183,6 +294,7 @@ namespace Sinew.Components
             {
                 throw new InvalidOperationException("mesh '" + source.name + "' is not readable: enable Read/Write in its import settings");
             }
+            sourceMesh = source;
 
             int n = source.vertexCount;
             restLocal = source.vertices;
@@ -210,65 +322,177 @@ namespace Sinew.Components
                 }
             }
 
+            // The cloth is created from the mesh as modelled (its bind pose for a skinned mesh),
+            // placed in world space by this Transform: rest lengths come from the model, not from
+            // whatever pose the animation is in this frame. A skinned cloth is then moved onto the
+            // animated pose by its first bone matrices (SetUpSkinning).
+            Matrix4x4 meshToWorld = transform.localToWorldMatrix;
             positions = new Vector3[n];
             normals = new Vector3[n];
-            if (skinned != null)
+            for (int i = 0; i < n; i++)
             {
-                bakedMesh = new Mesh();
-                bakedMesh.name = source.name + " (Sinew bake)";
-                bakedMesh.hideFlags = HideFlags.HideAndDontSave;
-                baked = new List<Vector3>(n);
-                teleportReference = skinned.rootBone != null ? skinned.rootBone : transform;
+                positions[i] = meshToWorld.MultiplyPoint3x4(restLocal[i]);
             }
-            else
-            {
-                teleportReference = transform;
-            }
-            // The cloth starts in the current (animated) pose, in world space.
-            CurrentPose(positions);
 
             SinewClothMeshDesc desc = SinewClothMeshDesc.Default;
             desc.weld_distance = weldDistance;
             desc.material = physicsMaterial.ToNative();
             Cloth cloth = Cloth.CreateMesh(native, positions, triangles, inverseMasses, desc);
-
-            CreateOutput(source);
-            lastRootPosition = teleportReference.position;
-            lastRootRotation = teleportReference.rotation;
+            try
+            {
+                if (skinned != null)
+                {
+                    SetUpSkinning(cloth, source);
+                }
+                CreateOutput(source);
+            }
+            catch
+            {
+                cloth.Dispose();
+                throw;
+            }
             return cloth;
         }
 
-        // World-space positions of the mesh as animated this frame (every vertex).
-        void CurrentPose(Vector3[] destination)
+        // ---- native skinning ------------------------------------------------------------------
+        //
+        // Unity skins vertex v (in mesh space) of a SkinnedMeshRenderer to world space as
+        //     world(v) = Σ_b weight_b · bones[b].localToWorldMatrix · bindposes[b] · v,
+        // where bindposes[b] takes mesh space to bone b's space as the mesh was bound (it is
+        // bone_b.worldToLocal · meshTransform.localToWorld at bind time).
+        //
+        // Sinew skins the positions the body was created from, which are in world space:
+        //     sinew(x) = Σ_b weight_b · boneMatrix_b · sinewBind_b · x,
+        // with sinewBind_b taking that world-space rest position into bone b's space. The body
+        // was created from x = M · v with M = this Transform's localToWorldMatrix at creation, so
+        //     sinewBind_b = bindposes[b] · M⁻¹
+        // gives sinew(M · v) = Σ weight_b · boneMatrix_b · bindposes[b] · v = world(v): with
+        // boneMatrix_b = bones[b].localToWorldMatrix every frame, Sinew's skinned pose is exactly
+        // the pose Unity would draw. M only decides where the rest shape sits and how big it is
+        // (rest lengths); the skinned result does not depend on it.
+        //
+        // A SkinnedMeshRenderer without bones draws its mesh at its own Transform: that is one
+        // bone (this Transform) with bindpose identity, i.e. sinewBind = M⁻¹.
+        void SetUpSkinning(Cloth cloth, Mesh source)
         {
-            Matrix4x4 toWorld = transform.localToWorldMatrix;
-            if (skinned != null)
+            int n = source.vertexCount;
+            BoneWeight[] weights = source.boneWeights;
+            Matrix4x4[] bindposes = source.bindposes;
+            Transform[] rendererBones = skinned.bones;
+            Matrix4x4 worldToMesh = transform.worldToLocalMatrix; // M⁻¹, as the cloth was just created
+            Matrix4x4[] sinewBind;
+            if (weights.Length == 0 && rendererBones.Length == 0)
             {
-                BakeSkinned();
-                for (int i = 0; i < destination.Length; i++)
+                weights = new BoneWeight[n];
+                for (int i = 0; i < n; i++)
                 {
-                    destination[i] = toWorld.MultiplyPoint3x4(baked[i]);
+                    weights[i].weight0 = 1f;
                 }
+                bones = new[] { transform };
+                sinewBind = new[] { worldToMesh };
             }
             else
             {
-                for (int i = 0; i < destination.Length; i++)
+                if (weights.Length != n)
                 {
-                    destination[i] = toWorld.MultiplyPoint3x4(restLocal[i]);
+                    throw new InvalidOperationException("mesh '" + source.name + "' has " + weights.Length + " bone weights for " + n + " vertices");
                 }
+                if (bindposes.Length != rendererBones.Length)
+                {
+                    throw new InvalidOperationException("mesh '" + source.name + "' has " + bindposes.Length
+                        + " bind poses but the SkinnedMeshRenderer has " + rendererBones.Length + " bones");
+                }
+                bones = new Transform[rendererBones.Length];
+                sinewBind = new Matrix4x4[rendererBones.Length];
+                for (int b = 0; b < bones.Length; b++)
+                {
+                    // A missing bone (stripped from the rig) stays with this Transform.
+                    bones[b] = rendererBones[b] != null ? rendererBones[b] : transform;
+                    sinewBind[b] = bindposes[b] * worldToMesh;
+                }
+            }
+            cloth.SetSkinning(weights, sinewBind);
+            boneMatrices = new Matrix4x4[bones.Length];
+            // The first bone matrices put the whole cloth on this frame's animated pose.
+            UpdateBoneMatrices();
+            cloth.SetBoneMatrices(boneMatrices);
+        }
+
+        void UpdateBoneMatrices()
+        {
+            for (int b = 0; b < bones.Length; b++)
+            {
+                boneMatrices[b] = bones[b].localToWorldMatrix;
             }
         }
 
-        // CPU-skins the renderer into the reused bakedMesh and copies its vertices into the
-        // reused list (GetVertices into a List with enough capacity does not allocate).
-        // useScale: true bakes in the renderer's local space including its scale, so that
-        // localToWorldMatrix takes the result to world space (Unity 2020.2+; the two readings of
-        // the documentation agree at scale 1).
-        void BakeSkinned()
+        // ---- limits and tethers ---------------------------------------------------------------
+
+        internal override void ApplySettings(Body target)
         {
-            skinned.BakeMesh(bakedMesh, true);
-            bakedMesh.GetVertices(baked);
+            base.ApplySettings(target);
+            if (IsSkinned)
+            {
+                float[] limits = FindMaxDistances(sourceMesh, maxDistanceSource, maxDistanceChannel, maxDistanceScale, maxDistances);
+                if (limits != null)
+                {
+                    target.SetMaxDistances(limits);
+                }
+                else
+                {
+                    target.ClearMaxDistances();
+                }
+                if (useBackstop)
+                {
+                    int n = sourceMesh.vertexCount;
+                    bool perVertex = backstopDistances != null && backstopDistances.Length == n;
+                    if (backstopDistances != null && backstopDistances.Length != 0 && !perVertex)
+                    {
+                        throw new InvalidOperationException("Backstop Distances has " + backstopDistances.Length + " entries but mesh '"
+                            + sourceMesh.name + "' has " + n + " vertices");
+                    }
+                    var offsets = new float[n];
+                    var radii = new float[n];
+                    for (int i = 0; i < n; i++)
+                    {
+                        float d = perVertex ? backstopDistances[i] : backstopDistance;
+                        // Unity's float.MaxValue (and a negative value) means "no backstop": a
+                        // sphere of radius 0 stops nothing.
+                        bool none = d < 0f || d >= 1e30f;
+                        offsets[i] = none ? 0f : d;
+                        radii[i] = none ? 0f : backstopRadius;
+                    }
+                    target.SetBackstops(offsets, radii);
+                }
+                else
+                {
+                    target.ClearBackstops();
+                }
+            }
+            else if ((maxDistanceSource != MaxDistanceSource.None || useBackstop) && !warnedLimits)
+            {
+                warnedLimits = true;
+                Debug.LogWarning("Sinew: " + name + ": max distances and backstops are measured from the skinned pose and need a "
+                    + "SkinnedMeshRenderer; on a MeshFilter they are ignored.", this);
+            }
+
+            bool pinned = target.GetInfo().pinned_count > 0;
+            if (useTethers && !pinned && !warnedTethers)
+            {
+                warnedTethers = true;
+                Debug.LogWarning("Sinew: " + name + ": Use Tethers is on but no vertex is pinned, so there is nothing to tether to.", this);
+            }
+            if (useTethers && pinned)
+            {
+                target.SetTethers(tetherMode, tetherScale);
+            }
+            else
+            {
+                target.SetTethers(TetherMode.None);
+            }
         }
+
+        // ---- output ---------------------------------------------------------------------------
 
         void CreateOutput(Mesh source)
         {
@@ -291,72 +515,42 @@ namespace Sinew.Components
                 renderer.receiveShadows = skinned.receiveShadows;
                 skinned.forceRenderingOff = true;
                 outputSpace = outputObject.transform;
+                // The hidden skinned renderer's own visibility messages mean nothing now: the
+                // child's renderer reports through its relay.
+                outputRelay = outputObject.AddComponent<SinewVisibilityRelay>();
+                outputRelay.Attach(this);
+                DrawnBy(1, false);
             }
             else
             {
                 originalFilterMesh = filter.sharedMesh;
                 filter.sharedMesh = outputMesh;
                 outputSpace = transform;
+                bool drawn = GetComponent<MeshRenderer>() != null;
+                DrawnBy(drawn ? 1 : 0, drawn);
             }
         }
 
         internal override void PrepareStep(float dt)
         {
             Body body = Body;
-            if (teleportDistance > 0f)
+            if (bones != null)
             {
-                Vector3 p = teleportReference.position;
-                Quaternion r = teleportReference.rotation;
-                if ((p - lastRootPosition).sqrMagnitude > teleportDistance * teleportDistance)
-                {
-                    // x' = p1 + R1·R0⁻¹·(x − p0): rigid, so velocities turn with it and nothing flies off.
-                    Matrix4x4 delta = Matrix4x4.TRS(p, r * Quaternion.Inverse(lastRootRotation), Vector3.one)
-                        * Matrix4x4.Translate(-lastRootPosition);
-                    body.Teleport(delta);
-                }
-                lastRootPosition = p;
-                lastRootRotation = r;
+                UpdateBoneMatrices();
+                body.SetBoneMatrices(boneMatrices);
+                return;
             }
             if (pinIndices.Length == 0)
             {
                 return;
             }
-            UpdatePinTargets();
-            body.SetPinTargets(pinIndices, pinTargets);
-        }
-
-        // ---- EXTENSION POINT: native skinning --------------------------------------------------
-        // Today the pinned vertices follow the animation because their targets are computed here,
-        // on the main thread: a SkinnedMeshRenderer is baked on the CPU (BakeMesh skins every
-        // vertex) and each pinned vertex is taken to world space, then Body.SetPinTargets sends
-        // them. The C ABI now also has sinew_body_set_skinning and sinew_body_set_bone_matrices
-        // (ABI 3, declared in NativeMethods.g.cs); once the hand-written wrapper exposes them,
-        // replace this with
-        //   once, in CreateBody:  body.SetSkinning(mesh.boneWeights, mesh.bindposes, bones.Length)
-        //   per frame, here:      boneMatrices[b] = skinned.bones[b].localToWorldMatrix;
-        //                         body.SetBoneMatrices(boneMatrices)
-        // so the library skins the pins on its worker threads, and max distances / backstops
-        // (sinew_body_set_max_distances / _set_backstops, Unity Cloth's coefficients) can be
-        // painted too. Until then a MeshFilter cloth costs one matrix multiply per pinned vertex
-        // and a skinned one a full CPU skin per frame.
-        void UpdatePinTargets()
-        {
+            // A MeshFilter cloth: the pinned vertices move rigidly with this Transform.
             Matrix4x4 toWorld = transform.localToWorldMatrix;
-            if (skinned != null)
+            for (int k = 0; k < pinIndices.Length; k++)
             {
-                BakeSkinned();
-                for (int k = 0; k < pinIndices.Length; k++)
-                {
-                    pinTargets[k] = toWorld.MultiplyPoint3x4(baked[pinIndices[k]]);
-                }
+                pinTargets[k] = toWorld.MultiplyPoint3x4(restLocal[pinIndices[k]]);
             }
-            else
-            {
-                for (int k = 0; k < pinIndices.Length; k++)
-                {
-                    pinTargets[k] = toWorld.MultiplyPoint3x4(restLocal[pinIndices[k]]);
-                }
-            }
+            body.SetPinTargets(pinIndices, pinTargets);
         }
 
         internal override void AfterStep()
@@ -406,6 +600,11 @@ namespace Sinew.Components
             {
                 skinned.forceRenderingOff = false;
             }
+            if (outputRelay != null)
+            {
+                // Destroying the output may still send OnBecameInvisible: it no longer counts.
+                outputRelay.Attach(null);
+            }
             if (outputObject != null)
             {
                 Destroy(outputObject);
@@ -414,16 +613,14 @@ namespace Sinew.Components
             {
                 Destroy(outputMesh);
             }
-            if (bakedMesh != null)
-            {
-                Destroy(bakedMesh);
-            }
             originalFilterMesh = null;
             outputObject = null;
+            outputRelay = null;
             outputMesh = null;
-            bakedMesh = null;
-            baked = null;
             outputSpace = null;
+            sourceMesh = null;
+            bones = null;
+            boneMatrices = null;
         }
     }
 }

@@ -1,4 +1,4 @@
-// Hand-written. The particle material of a SinewCloth or SinewRope, as inspector fields in
+// Hand-written. The particle material of a SinewCloth, SinewRope or SinewHair, as inspector fields in
 // the units of DESIGN.md. The initial values are the library's defaults
 // (sinew_material_default); scripts/test-unity.sh checks that they still agree.
 using System;
@@ -54,6 +54,18 @@ namespace Sinew.Components
 
         [Tooltip("Keep the body's own particles 2 × thickness apart (cloth folding onto itself). Costs extra time each substep.")]
         public bool selfCollision = false;
+
+        /// <summary>The library's defaults for hair (the material of <c>sinew_strands_desc_default</c>):
+        /// light, thin particles with rigid bending and stronger damping.</summary>
+        public static SinewMaterialSettings Strands()
+        {
+            var m = new SinewMaterialSettings();
+            m.particleMass = 0.001f;
+            m.damping = 1f;
+            m.bendCompliance = 0f;
+            m.thickness = 0.005f;
+            return m;
+        }
 
         /// <summary>These settings as the native material.</summary>
         public SinewMaterial ToNative()

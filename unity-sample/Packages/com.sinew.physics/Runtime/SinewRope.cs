@@ -93,6 +93,7 @@ namespace Sinew.Components
             line.startWidth = width;
             line.endWidth = width;
             line.SetPositions(points);
+            DrawnBy(1, true);
             return rope;
         }
 

@@ -11,7 +11,9 @@ namespace Sinew.Components
 {
     /// <summary>
     /// Owns the native <see cref="Sinew.World"/> of a scene and steps it once per frame for every
-    /// enabled <see cref="SinewCloth"/>, <see cref="SinewRope"/> and <see cref="SinewCollider"/>.
+    /// enabled <see cref="SinewCloth"/>, <see cref="SinewRope"/>, <see cref="SinewHair"/> and
+    /// <see cref="SinewCollider"/>. Before each step it sends the LOD camera's position and the
+    /// wind of the enabled <see cref="SinewWindZone"/>.
     /// </summary>
     /// <remarks>
     /// <para>The frame, with <see cref="asyncStep"/> on:</para>
@@ -74,6 +76,10 @@ namespace Sinew.Components
         [Tooltip("Read back positions interpolated between the last two fixed steps (smooth when the frame rate is not a multiple of the fixed rate). Off: the newest step.")]
         public bool interpolate = true;
 
+        [Header("Level of detail")]
+        [Tooltip("The camera that bodies' LOD distances (Reduce Distance, Freeze Distance) are measured from, sent every frame. Empty: Camera.main, the first enabled camera tagged MainCamera.")]
+        public Camera lodCamera;
+
         [Header("Schedule")]
         [Tooltip("On: the step runs on Sinew's worker threads from the end of LateUpdate until just before rendering, beside Unity's main thread. Off: the step runs to completion inside LateUpdate.")]
         public bool asyncStep = true;
@@ -85,6 +91,8 @@ namespace Sinew.Components
         bool stepping;
         readonly List<SinewBodyBehaviour> bodies = new List<SinewBodyBehaviour>(32);
         readonly List<SinewCollider> colliders = new List<SinewCollider>(32);
+        SinewWindZone wind;
+        bool windSent;
         long prepareTicks;
         SinewFrameTimings lastTimings;
 
@@ -141,7 +149,7 @@ namespace Sinew.Components
             get { return lastTimings; }
         }
 
-        /// <summary>Number of cloths and ropes stepped by this world.</summary>
+        /// <summary>Number of cloths, ropes and hair bodies stepped by this world.</summary>
         public int BodyCount
         {
             get { return bodies.Count; }
@@ -237,6 +245,7 @@ namespace Sinew.Components
             }
             float dt = Time.deltaTime;
             long start = Stopwatch.GetTimestamp();
+            SendCameraAndWind();
             for (int i = 0; i < colliders.Count; i++)
             {
                 try
@@ -279,6 +288,35 @@ namespace Sinew.Components
             catch (SinewException e)
             {
                 Debug.LogException(e, this);
+            }
+        }
+
+        void SendCameraAndWind()
+        {
+            Camera camera = lodCamera != null ? lodCamera : Camera.main;
+            if (camera != null)
+            {
+                try
+                {
+                    world.SetCamera(camera.transform.position);
+                }
+                catch (SinewException e)
+                {
+                    Debug.LogException(e, camera);
+                }
+            }
+            if (wind != null || windSent)
+            {
+                try
+                {
+                    // A disabled or destroyed wind zone leaves calm air behind.
+                    world.Wind = wind != null ? wind.ToNative() : SinewWind.Default;
+                    windSent = wind != null;
+                }
+                catch (SinewException e)
+                {
+                    Debug.LogException(e, wind != null ? (UnityEngine.Object)wind : this);
+                }
             }
         }
 
@@ -358,6 +396,25 @@ namespace Sinew.Components
         internal void Unregister(SinewCollider collider)
         {
             colliders.Remove(collider);
+        }
+
+        /// <summary>The wind zone whose wind the world takes from now on (one per world: the
+        /// last one enabled).</summary>
+        internal void SetWind(SinewWindZone zone)
+        {
+            if (wind != null && wind != zone)
+            {
+                Debug.LogWarning("Sinew: more than one enabled SinewWindZone; " + zone.name + " replaces " + wind.name + ".", zone);
+            }
+            wind = zone;
+        }
+
+        internal void RemoveWind(SinewWindZone zone)
+        {
+            if (wind == zone)
+            {
+                wind = null;
+            }
         }
     }
 

@@ -288,7 +288,11 @@ namespace SinewSamples
             cloth.pinSource = SinewCloth.PinSource.VertexColor;
             cloth.pinChannel = SinewCloth.ColorChannel.Red;
             cloth.pinThreshold = 0.5f;
-            cloth.teleportDistance = 0f;
+            cloth.useTethers = false;                  // Unity's Cloth has useTethers = false here too
+            cloth.dynamics.teleportDistance = 0f;      // Unity's Cloth has no teleport
+            cloth.dynamics.worldVelocityScale = 1f;    // as cloth.worldVelocityScale above
+            cloth.dynamics.worldAccelerationScale = 1f;
+            cloth.lod.freezeWhenInvisible = false;     // every character is simulated, seen or not
             SinewMaterialSettings m = cloth.physicsMaterial;
             m.damping = 0f;
             m.gravityScale = 1f;

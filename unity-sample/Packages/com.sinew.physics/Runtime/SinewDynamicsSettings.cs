@@ -1,0 +1,66 @@
+// Hand-written. How a body responds to its character's motion and to the wind, as inspector
+// fields in the units of DESIGN.md. The initial values are the library's defaults
+// (sinew_dynamics_default), except Teleport Distance; scripts/test-unity.sh checks them.
+using System;
+using UnityEngine;
+
+namespace Sinew.Components
+{
+    /// <summary>
+    /// Inspector settings that become a <see cref="SinewDynamics"/>: inertia relative to the
+    /// character's root (Unity Cloth's <c>worldVelocityScale</c> / <c>worldAccelerationScale</c>),
+    /// a speed limit, the automatic teleport, pose stiffness, and the response to the world's wind.
+    /// </summary>
+    [Serializable]
+    public sealed class SinewDynamicsSettings
+    {
+        [Tooltip("Share of the root's motion the particles feel as motion through the air, 0–1 (Unity Cloth's worldVelocityScale): 1 = the cloth is left behind as the character moves (full inertia), 0 = it is carried rigidly with the root. Needs a Root.")]
+        [Range(0f, 1f)]
+        public float worldVelocityScale = 1f;
+
+        [Tooltip("Share of the root's change of velocity (starting, stopping, turning) the particles feel, 0–1 (Unity Cloth's worldAccelerationScale). Needs a Root.")]
+        [Range(0f, 1f)]
+        public float worldAccelerationScale = 1f;
+
+        [Tooltip("Largest particle speed relative to the root (m/s); stops a fast turn from whipping the cloth out. 0 = no limit.")]
+        [Min(0f)]
+        public float maxSpeed = 0f;
+
+        [Tooltip("When the root moves farther than this in one frame (m), the body is carried along rigidly (a teleport) instead of being dragged and stretched. 0 = never. The library's default is 0; components start at 2 m because a character that respawns should not drag its cloth across the level.")]
+        [Min(0f)]
+        public float teleportDistance = 2f;
+
+        [Tooltip("Pull of free particles towards their skinned (animated) pose (1/s): 0 = none; about 20 holds a styled shape such as a ponytail against gravity. Needs skinning (skinned cloth, hair).")]
+        [Min(0f)]
+        public float poseStiffness = 0f;
+
+        [Tooltip("Multiplies the world's wind for this body (×): 0 = the body ignores the wind.")]
+        [Min(0f)]
+        public float windScale = 1f;
+
+        [Tooltip("Aerodynamic drag coefficient (dimensionless, per triangle): how strongly the relative wind pushes the cloth along its flow. A flat plate across the flow is about 1.")]
+        [Min(0f)]
+        public float drag = 1f;
+
+        [Tooltip("Aerodynamic lift coefficient (dimensionless, per triangle): the push across the flow on cloth at an angle to it, which makes flags flutter.")]
+        [Min(0f)]
+        public float lift = 0.3f;
+
+        /// <summary>These settings as the native dynamics; <paramref name="tearThreshold"/> (strain
+        /// beyond 1 + this tears, 0 = never) is not an inspector field here.</summary>
+        public SinewDynamics ToNative(float tearThreshold = 0f)
+        {
+            SinewDynamics d = default(SinewDynamics);
+            d.world_velocity_scale = worldVelocityScale;
+            d.world_acceleration_scale = worldAccelerationScale;
+            d.max_speed = maxSpeed;
+            d.teleport_distance = teleportDistance;
+            d.pose_stiffness = poseStiffness;
+            d.wind_scale = windScale;
+            d.drag = drag;
+            d.lift = lift;
+            d.tear_threshold = tearThreshold;
+            return d;
+        }
+    }
+}
