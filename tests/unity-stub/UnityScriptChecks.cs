@@ -6,7 +6,9 @@
 //   3. no method is a misspelt Unity message ("LateUpadte" compiles, and never runs), and the
 //      messages these scripts use have Unity's parameter lists;
 //   4. the inspector defaults equal the native library's defaults (sinew_*_default), so that a
-//      component added in the editor starts where the library does.
+//      component added in the editor starts where the library does (the two deliberate
+//      exceptions are checked as such), and the Unity structs the components hand to the
+//      library as they are (Vector3, Matrix4x4, BoneWeight) have the library's sizes.
 //
 //   mono UnityScriptChecks.exe <assembly.dll>... -- <source.cs>...
 //
@@ -16,6 +18,7 @@ using System.Collections.Generic;
 using System.IO;
 using System.Linq;
 using System.Reflection;
+using System.Runtime.InteropServices;
 using Sinew;
 using Sinew.Components;
 using UnityEngine;
@@ -105,7 +108,9 @@ static class UnityScriptChecks
             var misspelt = new List<string>();
             foreach (MethodInfo m in methods)
             {
-                string near = messages.FirstOrDefault(msg => msg != m.Name && Distance(msg, m.Name) <= 2);
+                // A real message is never a misspelling of another (OnBecameVisible and
+                // OnBecameInvisible are two apart).
+                string near = messages.Contains(m.Name) ? null : messages.FirstOrDefault(msg => Distance(msg, m.Name) <= 2);
                 if (near != null)
                 {
                     misspelt.Add(m.Name + " (did you mean " + near + "?)");
@@ -134,11 +139,19 @@ static class UnityScriptChecks
         SinewColliderDesc c;
         SinewClothMeshDesc mesh;
         SinewRopeDesc rope;
+        SinewDynamics dyn;
+        SinewLod lod;
+        SinewWind wind;
+        SinewStrandsDesc strands;
         bool loaded = NativeMethods.sinew_material_default(&m) == SinewResult.SINEW_OK
             & NativeMethods.sinew_world_desc_default(&w) == SinewResult.SINEW_OK
             & NativeMethods.sinew_collider_desc_default(&c) == SinewResult.SINEW_OK
             & NativeMethods.sinew_cloth_mesh_desc_default(&mesh) == SinewResult.SINEW_OK
-            & NativeMethods.sinew_rope_desc_default(&rope) == SinewResult.SINEW_OK;
+            & NativeMethods.sinew_rope_desc_default(&rope) == SinewResult.SINEW_OK
+            & NativeMethods.sinew_dynamics_default(&dyn) == SinewResult.SINEW_OK
+            & NativeMethods.sinew_lod_default(&lod) == SinewResult.SINEW_OK
+            & NativeMethods.sinew_wind_default(&wind) == SinewResult.SINEW_OK
+            & NativeMethods.sinew_strands_desc_default(&strands) == SinewResult.SINEW_OK;
         Check(loaded, "the native library answers sinew_*_default");
         if (!loaded)
         {
@@ -184,6 +197,65 @@ static class UnityScriptChecks
         Same("SinewCloth.weldDistance", cloth.weldDistance, mesh.weld_distance);
         var ropeComponent = (SinewRope)Activator.CreateInstance(typeof(SinewRope));
         Same("SinewRope.bend", ropeComponent.bend ? 1u : 0u, rope.bend);
+
+        SinewDynamics d = new SinewDynamicsSettings().ToNative();
+        Same("SinewDynamicsSettings.worldVelocityScale", d.world_velocity_scale, dyn.world_velocity_scale);
+        Same("SinewDynamicsSettings.worldAccelerationScale", d.world_acceleration_scale, dyn.world_acceleration_scale);
+        Same("SinewDynamicsSettings.maxSpeed", d.max_speed, dyn.max_speed);
+        Same("SinewDynamicsSettings.poseStiffness", d.pose_stiffness, dyn.pose_stiffness);
+        Same("SinewDynamicsSettings.windScale", d.wind_scale, dyn.wind_scale);
+        Same("SinewDynamicsSettings.drag", d.drag, dyn.drag);
+        Same("SinewDynamicsSettings.lift", d.lift, dyn.lift);
+        Same("SinewDynamicsSettings.ToNative() tear_threshold", d.tear_threshold, dyn.tear_threshold);
+        // Deliberate: the library never teleports unless asked (C hosts opt in); the components
+        // start at 2 m, what SinewCloth always had, because characters respawn.
+        Check(d.teleport_distance == 2f && dyn.teleport_distance == 0f,
+            "SinewDynamicsSettings.teleportDistance = " + d.teleport_distance + " m, deliberately not the library's " + dyn.teleport_distance + " (documented in its tooltip)");
+
+        SinewLod l = new SinewLodSettings().ToNative();
+        Same("SinewLodSettings.reduceDistance", l.reduce_distance, lod.reduce_distance);
+        Same("SinewLodSettings.reducedSubsteps", l.reduced_substeps, lod.reduced_substeps);
+        Same("SinewLodSettings.freezeDistance", l.freeze_distance, lod.freeze_distance);
+        Same("SinewLodSettings.freezeWhenInvisible", l.freeze_when_invisible, lod.freeze_when_invisible);
+
+        var zone = (SinewWindZone)Activator.CreateInstance(typeof(SinewWindZone));
+        Same("SinewWindZone.turbulence", zone.turbulence, wind.turbulence);
+        Same("SinewWindZone.turbulenceScale", zone.turbulenceScale, wind.turbulence_scale);
+        Same("SinewWindZone.turbulenceFrequency", zone.turbulenceFrequency, wind.turbulence_frequency);
+        Same("SinewWindZone.gustStrength", zone.gustStrength, wind.gust_strength);
+        Same("SinewWindZone.gustFrequency", zone.gustFrequency, wind.gust_frequency);
+        Same("SinewWindZone.airDensity", zone.airDensity, wind.air_density);
+        // Deliberate: the world's default air is calm; a wind component starts at a breeze.
+        Check(zone.speed > 0f && wind.speed == 0f,
+            "SinewWindZone.speed = " + zone.speed + " m/s, deliberately not the library's calm " + wind.speed + " (documented in its tooltip)");
+
+        var hair = (SinewHair)Activator.CreateInstance(typeof(SinewHair));
+        Same("SinewHair.particlesPerStrand", (uint)hair.particlesPerStrand, strands.particles_per_strand);
+        Same("SinewHair.segmentLength", hair.segmentLength, strands.segment_length);
+        SinewMaterial hm = hair.physicsMaterial.ToNative();
+        SinewMaterial sm = strands.material;
+        Same("SinewHair.physicsMaterial.particleMass", hm.particle_mass, sm.particle_mass);
+        Same("SinewHair.physicsMaterial.damping", hm.damping, sm.damping);
+        Same("SinewHair.physicsMaterial.gravityScale", hm.gravity_scale, sm.gravity_scale);
+        Same("SinewHair.physicsMaterial.stretchCompliance", hm.stretch_compliance, sm.stretch_compliance);
+        Same("SinewHair.physicsMaterial.shearCompliance", hm.shear_compliance, sm.shear_compliance);
+        Same("SinewHair.physicsMaterial.bendCompliance", hm.bend_compliance, sm.bend_compliance);
+        Same("SinewHair.physicsMaterial.thickness", hm.thickness, sm.thickness);
+        Same("SinewHair.physicsMaterial.staticFriction", hm.static_friction, sm.static_friction);
+        Same("SinewHair.physicsMaterial.kineticFriction", hm.kinetic_friction, sm.kinetic_friction);
+        Same("SinewHair.physicsMaterial.collisionMask", hm.collision_mask, sm.collision_mask);
+        Same("SinewHair.physicsMaterial.selfCollision", hm.self_collision, sm.self_collision);
+        Check(new SinewCloth().physicsMaterial.particleMass == m.particle_mass, "SinewCloth's material still starts from the cloth defaults (not hair's)");
+
+        // What SinewCloth passes to the library without a copy.
+        Same("sizeof UnityEngine.Vector3 (stub) = sizeof SinewVec3", Marshal.SizeOf(typeof(Vector3)), Marshal.SizeOf(typeof(SinewVec3)));
+        Same("sizeof UnityEngine.Matrix4x4 (stub) = sizeof SinewMat4", Marshal.SizeOf(typeof(Matrix4x4)), Marshal.SizeOf(typeof(SinewMat4)));
+        Same("sizeof UnityEngine.BoneWeight (stub, Unity's field order) = sizeof SinewBoneWeight", Marshal.SizeOf(typeof(BoneWeight)), Marshal.SizeOf(typeof(SinewBoneWeight)));
+        var bw = new BoneWeight();
+        bw.weight1 = 0.25f;
+        bw.boneIndex2 = 7;
+        SinewBoneWeight native = *(SinewBoneWeight*)&bw;
+        Check(native.weight1 == 0.25f && native.bone2 == 7, "a BoneWeight read as SinewBoneWeight keeps weight1 and boneIndex2 in place");
     }
 
     static void Same<T>(string what, T inspector, T library)

@@ -65,7 +65,7 @@ namespace Sinew.Components
         public float segmentLength = 0.02f;
 
         [Header("Rendering")]
-        [Tooltip("Material of the strand lines (a LineRenderer material). Empty: Unity's default line material.")]
+        [Tooltip("Material of the strand lines (any material a LineRenderer can use). Empty: the lines have no material, which most render pipelines draw magenta; a warning is logged.")]
         public Material material;
 
         [Tooltip("Line width at the root (m).")]
@@ -188,13 +188,14 @@ namespace Sinew.Components
                 line.positionCount = per;
                 line.startWidth = rootWidth;
                 line.endWidth = tipWidth;
-                if (material != null)
-                {
-                    line.sharedMaterial = material;
-                }
+                line.sharedMaterial = material;
                 lines[s] = line;
                 relays[s] = child.AddComponent<SinewVisibilityRelay>();
                 relays[s].Attach(this);
+            }
+            if (material == null)
+            {
+                Debug.LogWarning("Sinew: " + name + ": Sinew Hair has no Material; its strand lines are drawn without one.", this);
             }
             DrawnBy(strands, false);
             WriteLines();
