@@ -263,7 +263,7 @@ fn scaling_report(steps: usize) {
         scene.rows = n;
         let mut world = sinew_world(&scene, 10, 1);
         let pool = WorkerPool::new(1).expect("pool");
-        let measured = (steps * 64 * 64 / (n * n)).clamp(20, steps);
+        let measured = (steps * 64 * 64 / (n * n)).clamp(steps.min(20), steps);
         let us = pool.install(|| time_steps(measured, || world.step(scenes::DT).expect("step")));
         let st = world.stats();
         println!(

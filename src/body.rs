@@ -706,14 +706,14 @@ impl Body {
     /// `scale` is how far beyond its rest distance a particle may go (1 = not at all).
     /// `None` removes them.
     pub fn set_tethers(&mut self, mode: Option<bool>, scale: f32) -> Result<()> {
-        check_finite(scale, "tether scale")?;
-        if scale < 1.0 {
-            return Err(Error::invalid(format!("tether scale must be >= 1 (got {scale})")));
-        }
         let Some(geodesic) = mode else {
             self.tethers = None;
             return Ok(());
         };
+        check_finite(scale, "tether scale")?;
+        if scale < 1.0 {
+            return Err(Error::invalid(format!("tether scale must be >= 1 (got {scale})")));
+        }
         let pinned: Vec<bool> = (0..self.x.len()).map(|p| self.is_pinned(p)).collect();
         if !pinned.iter().any(|&p| p) {
             return Err(Error::invalid("tethers need at least one pinned particle"));
