@@ -575,3 +575,44 @@ fn bad_character_input_is_refused_and_leaves_the_body_unchanged() {
     ok(sinew_world_step(w, 1.0 / 60.0));
     ok(sinew_world_destroy(w));
 }
+
+/// A flag of real fabric weight in steady wind (no turbulence, no gusts) leans downwind and
+/// keeps moving — it flutters — where the same flag in calm air hangs still.
+#[test]
+fn a_flag_flutters_in_steady_wind() {
+    let run = |speed: f32| {
+        let w = world(8, 1);
+        let flag = hanging_grid(w, 14, 10, 0.05);
+        let rest = read_positions(flag);
+        // A real flag's fabric, about 0.2 kg/m²: 0.5 g per 5 cm particle.
+        let mut m = grid_desc().material;
+        m.particle_mass = 0.0005;
+        ok(sinew_body_set_material(flag, &m));
+        let mut wd = wind();
+        wd.direction = v3(0.0, 0.0, 1.0);
+        wd.speed = speed;
+        wd.turbulence = 0.0;
+        wd.gust_strength = 0.0;
+        ok(sinew_world_set_wind(w, &wd));
+        for _ in 0..240 {
+            ok(sinew_world_step(w, 1.0 / 60.0));
+        }
+        // Over the next second: how far it moves per frame, and how far downwind it is.
+        let mut prev = read_positions(flag);
+        let (mut moved, mut downwind) = (0.0f32, 0.0f32);
+        for _ in 0..60 {
+            ok(sinew_world_step(w, 1.0 / 60.0));
+            let now = read_positions(flag);
+            moved += now.iter().zip(&prev).map(|(a, b)| dist(*a, *b)).sum::<f32>() / now.len() as f32;
+            downwind += now.iter().zip(&rest).map(|(a, b)| a.z - b.z).sum::<f32>() / now.len() as f32;
+            prev = now;
+        }
+        ok(sinew_world_destroy(w));
+        (moved / 60.0, downwind / 60.0)
+    };
+    let (flutter, lean) = run(8.0);
+    let (still, none) = run(0.0);
+    assert!(lean > 0.05, "the flag should lean downwind ({lean} m)");
+    assert!(flutter > 3e-3, "in steady wind the flag should keep moving ({flutter} m per frame)");
+    assert!(still < 1e-5 && none.abs() < 1e-6, "in calm air it hangs still ({still} m per frame, {none} m downwind)");
+}
