@@ -18,58 +18,15 @@ use std::time::{Duration, Instant};
 
 use chapter::scenes::{self, Scene};
 use criterion::{Criterion, criterion_group, criterion_main};
-use sinew::body::{Lod, Material};
-use sinew::cloth::{GridPins, GridSpec};
-use sinew::collider::{Collider, Pose, Shape};
-use sinew::math::{Mat4, Quat};
-use sinew::world::{WorkerPool, World, WorldSettings};
+use sinew::world::WorkerPool;
 
-fn sinew_world(scene: &Scene) -> World {
-    let k = scene.iterations as u32;
-    let settings = WorldSettings {
-        gravity: scenes::GRAVITY,
-        fixed_rate_hz: 60.0,
-        substeps: k,
-        iterations: 1,
-        interpolate: false,
-        // Threads come from the WorkerPool the steps run in.
-        ..WorldSettings::default()
-    };
-    let mut world = World::new(settings).expect("valid world settings");
-    let material = Material { damping: 0.0, stretch_compliance: 0.0, shear_compliance: 0.0, bend_compliance: 0.0, ..Material::default() };
-    for &origin in &scene.origins {
-        let spec = GridSpec {
-            columns: scene.cols as u32,
-            rows: scene.rows as u32,
-            spacing: scene.spacing,
-            origin,
-            orientation: Quat::IDENTITY,
-            pins: GridPins::TopRow,
-            material,
-        };
-        let (slot, serial) = world.create_grid(&spec).expect("valid grid");
-        if let Some(l) = scene.lod {
-            let lod = Lod { reduce_distance: l.reduce_distance, reduced_substeps: l.reduced_substeps, freeze_distance: l.freeze_distance, ..Lod::default() };
-            world.bodies.get_mut(slot, serial).expect("new grid").set_lod(lod).expect("valid LOD");
-        }
-    }
-    if let Some(l) = scene.lod {
-        world.camera = Some(l.camera);
-    }
-    if let Some((centre, radius)) = scene.sphere {
-        let pose = Pose::from_matrix(&Mat4::from_translation(centre)).expect("valid pose");
-        let sphere = Collider::new(Shape::Sphere { radius }, u32::MAX, pose).expect("valid sphere");
-        world.add_collider(sphere).expect("collider");
-    }
-    world
-}
 
 fn bench_scene(c: &mut Criterion, scene: &Scene) {
     let mut group = c.benchmark_group(scene.name);
     group.sample_size(10).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(4));
 
     let pool = WorkerPool::new(1).expect("worker pool");
-    let mut world = sinew_world(scene);
+    let mut world = scenes::sinew_world(scene, scene.iterations as u32, 1);
     pool.install(|| {
         for _ in 0..scenes::WARM_UP_STEPS {
             world.step(scenes::DT).expect("step");

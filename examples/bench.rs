@@ -37,12 +37,8 @@ mod chapter;
 
 use std::time::Instant;
 
-use chapter::scenes::{self, Scene};
-use sinew::body::{Lod, Material};
-use sinew::cloth::{GridPins, GridSpec};
-use sinew::collider::{Collider, Pose, Shape};
-use sinew::math::{Mat4, Quat};
-use sinew::world::{WorkerPool, World, WorldSettings};
+use chapter::scenes::{self, Scene, sinew_world};
+use sinew::world::WorkerPool;
 
 struct Args {
     /// Print the memory and scaling reports (on unless scenes were chosen).
@@ -156,51 +152,6 @@ fn run_chapter(scene: &Scene, steps: usize) -> Row {
     }
 }
 
-fn sinew_world(scene: &Scene, substeps: u32, iterations: u32) -> World {
-    let settings = WorldSettings {
-        gravity: scenes::GRAVITY,
-        fixed_rate_hz: 60.0,
-        substeps,
-        iterations,
-        interpolate: false,
-        // Threads come from the WorkerPool the steps run in.
-        ..WorldSettings::default()
-    };
-    let mut world = World::new(settings).expect("valid world settings");
-    let material = Material {
-        damping: 0.0,
-        stretch_compliance: 0.0,
-        shear_compliance: 0.0,
-        bend_compliance: 0.0,
-        self_collision: scene.self_collision,
-        ..Material::default()
-    };
-    for &origin in &scene.origins {
-        let spec = GridSpec {
-            columns: scene.cols as u32,
-            rows: scene.rows as u32,
-            spacing: scene.spacing,
-            origin,
-            orientation: Quat::IDENTITY,
-            pins: GridPins::TopRow,
-            material,
-        };
-        let (slot, serial) = world.create_grid(&spec).expect("valid grid");
-        if let Some(l) = scene.lod {
-            let lod = Lod { reduce_distance: l.reduce_distance, reduced_substeps: l.reduced_substeps, freeze_distance: l.freeze_distance, ..Lod::default() };
-            world.bodies.get_mut(slot, serial).expect("new grid").set_lod(lod).expect("valid LOD");
-        }
-    }
-    if let Some(l) = scene.lod {
-        world.camera = Some(l.camera);
-    }
-    if let Some((centre, radius)) = scene.sphere {
-        let pose = Pose::from_matrix(&Mat4::from_translation(centre)).expect("valid pose");
-        let sphere = Collider::new(Shape::Sphere { radius }, u32::MAX, pose).expect("valid sphere");
-        world.add_collider(sphere).expect("collider");
-    }
-    world
-}
 
 fn run_sinew(scene: &Scene, solver: &'static str, substeps: u32, iterations: u32, threads: u32, steps: usize, chapter_us: f64) -> Row {
     let mut world = sinew_world(scene, substeps, iterations);

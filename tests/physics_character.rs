@@ -522,7 +522,7 @@ fn bad_character_input_is_refused_and_leaves_the_body_unchanged() {
     let w = world(2, 1);
     let cloth = hanging_grid(w, 4, 4, 0.05);
     let before = read_positions(cloth);
-    let short = vec![SinewBoneWeight { weight0: 1.0, ..Default::default() }; 3];
+    let short = [SinewBoneWeight { weight0: 1.0, ..Default::default() }; 3];
     assert_eq!(sinew_body_set_skinning(cloth, short.as_ptr(), 3, std::ptr::null(), 0, 1), SINEW_INVALID_ARGUMENT);
     let mut bad = vec![SinewBoneWeight { weight0: 1.0, ..Default::default() }; 16];
     bad[5].bone0 = 7;

@@ -252,7 +252,11 @@ impl VerletCloth {
 
 /// DESIGN.md "Benchmark scenes", as data both solvers build from.
 pub mod scenes {
-    use glam::Vec3;
+    use glam::{Mat4, Quat, Vec3};
+    use sinew::body::{Lod, Material};
+    use sinew::cloth::{GridPins, GridSpec};
+    use sinew::collider::{Collider, Pose, Shape};
+    use sinew::world::{World, WorldSettings};
 
     pub const GRAVITY: Vec3 = Vec3::new(0.0, -9.81, 0.0);
     pub const DT: f32 = 1.0 / 60.0;
@@ -322,6 +326,54 @@ pub mod scenes {
     pub fn s2_lod() -> Scene {
         let lod = LodSpec { camera: Vec3::new(-6.0, 0.0, -6.0), reduce_distance: 4.0, reduced_substeps: 2, freeze_distance: 9.0 };
         Scene { name: "S2-LOD", lod: Some(lod), ..s2() }
+    }
+
+    /// The scene in Sinew: K substeps × 1 iteration or any split, rigid, no damping; the worker
+    /// threads come from the `WorkerPool` the steps run in.
+    pub fn sinew_world(scene: &Scene, substeps: u32, iterations: u32) -> World {
+        let settings = WorldSettings {
+            gravity: GRAVITY,
+            fixed_rate_hz: 60.0,
+            substeps,
+            iterations,
+            interpolate: false,
+            // Threads come from the WorkerPool the steps run in.
+            ..WorldSettings::default()
+        };
+        let mut world = World::new(settings).expect("valid world settings");
+        let material = Material {
+            damping: 0.0,
+            stretch_compliance: 0.0,
+            shear_compliance: 0.0,
+            bend_compliance: 0.0,
+            self_collision: scene.self_collision,
+            ..Material::default()
+        };
+        for &origin in &scene.origins {
+            let spec = GridSpec {
+                columns: scene.cols as u32,
+                rows: scene.rows as u32,
+                spacing: scene.spacing,
+                origin,
+                orientation: Quat::IDENTITY,
+                pins: GridPins::TopRow,
+                material,
+            };
+            let (slot, serial) = world.create_grid(&spec).expect("valid grid");
+            if let Some(l) = scene.lod {
+                let lod = Lod { reduce_distance: l.reduce_distance, reduced_substeps: l.reduced_substeps, freeze_distance: l.freeze_distance, ..Lod::default() };
+                world.bodies.get_mut(slot, serial).expect("new grid").set_lod(lod).expect("valid LOD");
+            }
+        }
+        if let Some(l) = scene.lod {
+            world.camera = Some(l.camera);
+        }
+        if let Some((centre, radius)) = scene.sphere {
+            let pose = Pose::from_matrix(&Mat4::from_translation(centre)).expect("valid pose");
+            let sphere = Collider::new(Shape::Sphere { radius }, u32::MAX, pose).expect("valid sphere");
+            world.add_collider(sphere).expect("collider");
+        }
+        world
     }
 
     /// The scene in the chapter's solver: one `VerletCloth` per cloth, updated in turn.

@@ -31,7 +31,7 @@ impl StrandsSpec<'_> {
         if per < 3 {
             return Err(Error::invalid(format!("a strand needs at least 3 particles (got {per})")));
         }
-        if n == 0 || n % per != 0 {
+        if n == 0 || !n.is_multiple_of(per) {
             return Err(Error::invalid(format!("{n} points is not a whole number of strands of {per}")));
         }
         if n > MAX_PARTICLES {

@@ -108,6 +108,7 @@ pub fn rotation_z(angle: f32, t: SinewVec3) -> SinewMat4 {
 }
 
 pub use sinew::ffi::character::*;
+#[allow(unused_imports)]
 pub use sinew::ffi::strands::*;
 
 pub fn dynamics() -> SinewDynamics {

@@ -79,23 +79,40 @@ impl DistanceConstraints {
     }
 }
 
-/// Projects constraints `range` once, in order. `alpha_tilde[kind]` is `α/h²` per class;
-/// rest lengths are multiplied by `rest_scale` (a character scaled at run time).
-pub fn solve(
-    x: &mut [Vec3],
-    w: &[f32],
-    c: &DistanceConstraints,
-    range: std::ops::Range<usize>,
-    lambda: &mut [f32],
-    alpha_tilde: &[f32; KIND_COUNT],
-    rest_scale: f32,
-) {
+/// Particle storage the scalar projection reads and writes: `Vec3` positions beside inverse
+/// masses, packed `[x y z w]`, or structure of arrays. One projection serves them all, so every
+/// layout computes the same bits.
+pub trait Particles {
+    /// Position and inverse mass of particle `i`.
+    fn get(&self, i: usize) -> (Vec3, f32);
+    fn set(&mut self, i: usize, x: Vec3);
+}
+
+/// `Vec3` positions with their inverse masses.
+pub struct Split<'a> {
+    pub x: &'a mut [Vec3],
+    pub w: &'a [f32],
+}
+
+impl Particles for Split<'_> {
+    #[inline(always)]
+    fn get(&self, i: usize) -> (Vec3, f32) {
+        (self.x[i], self.w[i])
+    }
+    #[inline(always)]
+    fn set(&mut self, i: usize, x: Vec3) {
+        self.x[i] = x;
+    }
+}
+
+/// Projects constraints `range` once, in order, one at a time: the reference kernel.
+/// `alpha_tilde[kind]` is `α/h²` per class; rest lengths are multiplied by `rest_scale` (a
+/// character scaled at run time).
+pub fn project<P: Particles + ?Sized>(p: &mut P, c: &DistanceConstraints, range: std::ops::Range<usize>, lambda: &mut [f32], alpha_tilde: &[f32; KIND_COUNT], rest_scale: f32) {
     for i in range {
-        let ia = c.a[i] as usize;
-        let ib = c.b[i] as usize;
-        let wa = w[ia];
-        let wb = w[ib];
-        let d = x[ib] - x[ia];
+        let (ia, ib) = (c.a[i] as usize, c.b[i] as usize);
+        let ((xa, wa), (xb, wb)) = (p.get(ia), p.get(ib));
+        let d = xb - xa;
         let len = d.length();
         if len < LENGTH_EPSILON {
             continue;
@@ -107,9 +124,22 @@ pub fn solve(
         if at != 0.0 {
             lambda[i] += q * len;
         }
-        x[ia] -= d * (wa * q);
-        x[ib] += d * (wb * q);
+        p.set(ia, xa - d * (wa * q));
+        p.set(ib, xb + d * (wb * q));
     }
+}
+
+/// [`project`] on `Vec3` positions and inverse masses.
+pub fn solve(
+    x: &mut [Vec3],
+    w: &[f32],
+    c: &DistanceConstraints,
+    range: std::ops::Range<usize>,
+    lambda: &mut [f32],
+    alpha_tilde: &[f32; KIND_COUNT],
+    rest_scale: f32,
+) {
+    project(&mut Split { x, w }, c, range, lambda, alpha_tilde, rest_scale);
 }
 
 /// Greedy graph colouring: reorders `c`'s constraints into independent batches. Each

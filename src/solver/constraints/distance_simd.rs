@@ -11,9 +11,8 @@
 //! Layout: `packed` 16 B per particle; constraints as in `distance.rs` (a, b, rest, kind:
 //! 13 B) plus their multiplier (4 B).
 
-use crate::math::{LENGTH_EPSILON, WEIGHT_EPSILON};
-use crate::solver::constraints::distance::{DistanceConstraints, KIND_COUNT};
-use crate::solver::xpbd;
+use crate::math::{LENGTH_EPSILON, Vec3, WEIGHT_EPSILON};
+use crate::solver::constraints::distance::{self, DistanceConstraints, KIND_COUNT, Particles};
 
 /// `x, y, z` and inverse mass of one particle.
 pub type Packed = [f32; 4];
@@ -59,28 +58,21 @@ impl Kernel {
     }
 }
 
+impl Particles for [Packed] {
+    #[inline(always)]
+    fn get(&self, i: usize) -> (Vec3, f32) {
+        let q = self[i];
+        (Vec3::new(q[0], q[1], q[2]), q[3])
+    }
+    #[inline(always)]
+    fn set(&mut self, i: usize, x: Vec3) {
+        self[i][..3].copy_from_slice(&x.to_array());
+    }
+}
+
 /// The scalar kernel on packed particles: the tail of a SIMD batch, and chains.
 pub fn solve_packed(p: &mut [Packed], c: &DistanceConstraints, range: std::ops::Range<usize>, lambda: &mut [f32], at: &[f32; KIND_COUNT], rest_scale: f32) {
-    for i in range {
-        let (ia, ib) = (c.a[i] as usize, c.b[i] as usize);
-        let (pa, pb) = (p[ia], p[ib]);
-        let (wa, wb) = (pa[3], pb[3]);
-        let d = [pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]];
-        let len = ((d[0] * d[0]) + (d[1] * d[1]) + (d[2] * d[2])).sqrt();
-        if len < LENGTH_EPSILON {
-            continue;
-        }
-        let q = xpbd::delta_lambda_over(len - c.rest[i] * rest_scale, wa + wb, at[c.kind[i] as usize], lambda[i], len);
-        // λ only matters where α̃ ≠ 0 (it enters as α̃·λ), so rigid constraints skip it.
-        if at[c.kind[i] as usize] != 0.0 {
-            lambda[i] += q * len;
-        }
-        let (sa, sb) = (wa * q, wb * q);
-        for k in 0..3 {
-            p[ia][k] = pa[k] - d[k] * sa;
-            p[ib][k] = pb[k] + d[k] * sb;
-        }
-    }
+    distance::project(p, c, range, lambda, at, rest_scale);
 }
 
 /// Projects the independent batch `range` with `kernel`.

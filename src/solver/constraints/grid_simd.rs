@@ -19,8 +19,7 @@
 //! what does not fill a group is done by the scalar kernel on the same arrays.
 
 use crate::math::{LENGTH_EPSILON, Vec3};
-use crate::solver::constraints::distance::{DistanceConstraints, KIND_COUNT};
-use crate::solver::xpbd;
+use crate::solver::constraints::distance::{self, DistanceConstraints, KIND_COUNT, Particles};
 
 /// What one batch of a grid is, in the order `grid_topology` cooks them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,29 +91,20 @@ impl Soa {
     }
 }
 
+impl Particles for Soa {
+    #[inline(always)]
+    fn get(&self, i: usize) -> (Vec3, f32) {
+        (Vec3::new(self.x[i], self.y[i], self.z[i]), self.w[i])
+    }
+    #[inline(always)]
+    fn set(&mut self, i: usize, p: Vec3) {
+        (self.x[i], self.y[i], self.z[i]) = (p.x, p.y, p.z);
+    }
+}
+
 /// The scalar kernel on structure-of-arrays particles (the tails of the grid kernel).
 pub fn solve_soa(p: &mut Soa, c: &DistanceConstraints, range: std::ops::Range<usize>, lambda: &mut [f32], at: &[f32; KIND_COUNT], rest_scale: f32) {
-    for i in range {
-        let (ia, ib) = (c.a[i] as usize, c.b[i] as usize);
-        let (wa, wb) = (p.w[ia], p.w[ib]);
-        let d = [p.x[ib] - p.x[ia], p.y[ib] - p.y[ia], p.z[ib] - p.z[ia]];
-        let len = ((d[0] * d[0]) + (d[1] * d[1]) + (d[2] * d[2])).sqrt();
-        if len < LENGTH_EPSILON {
-            continue;
-        }
-        let q = xpbd::delta_lambda_over(len - c.rest[i] * rest_scale, wa + wb, at[c.kind[i] as usize], lambda[i], len);
-        // λ only matters where α̃ ≠ 0 (it enters as α̃·λ), so rigid constraints skip it.
-        if at[c.kind[i] as usize] != 0.0 {
-            lambda[i] += q * len;
-        }
-        let (sa, sb) = (wa * q, wb * q);
-        p.x[ia] -= d[0] * sa;
-        p.y[ia] -= d[1] * sa;
-        p.z[ia] -= d[2] * sa;
-        p.x[ib] += d[0] * sb;
-        p.y[ib] += d[1] * sb;
-        p.z[ib] += d[2] * sb;
-    }
+    distance::project(p, c, range, lambda, at, rest_scale);
 }
 
 /// Whether the CPU runs the grid kernel (AVX).

@@ -96,10 +96,10 @@ pub fn geodesic(rest: &[Vec3], pinned: &[bool], edges: &DistanceConstraints, sca
         }
     }
     let mut t = Tethers { anchor, length: dist, scale };
-    for i in 0..n {
-        if pinned[i] || !t.length[i].is_finite() {
-            t.anchor[i] = NO_ANCHOR;
-            t.length[i] = 0.0;
+    for ((anchor, length), &pin) in t.anchor.iter_mut().zip(&mut t.length).zip(pinned) {
+        if pin || !length.is_finite() {
+            *anchor = NO_ANCHOR;
+            *length = 0.0;
         }
     }
     t
