@@ -322,7 +322,8 @@ typedef struct SinewDynamics {
 } SinewDynamics;
 
 /*
- Level of detail; fill with `sinew_lod_default` first.
+ Level of detail; fill with `sinew_lod_default` first. Bodies paired for contact
+ (`sinew_body_set_collision_pair`) step together at the world's rate and ignore their LOD.
  */
 typedef struct SinewLod {
   /*

@@ -472,7 +472,15 @@ impl World {
     /// Chooses each body's level of detail from the camera distance and its visibility.
     fn update_lod(&mut self) {
         let camera = self.camera;
-        for body in self.bodies.values_mut() {
+        let pairs = &self.body_pairs;
+        for (slot, entry) in self.bodies.slots_mut().iter_mut().enumerate() {
+            let Some((_, body)) = entry else { continue };
+            // Bodies paired for contact step together at the world's rate: no LOD for them.
+            if pairs.iter().any(|p| p[0].0 == slot || p[1].0 == slot) {
+                body.frozen = false;
+                body.lod_substeps = None;
+                continue;
+            }
             let lod = body.lod;
             // Measured where the body will be this frame: a root that moves (or teleports)
             // takes the body along before the steps.

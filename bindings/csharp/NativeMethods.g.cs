@@ -845,7 +845,8 @@ namespace Sinew
     }
 
     /// <summary>
-    ///  Level of detail; fill with `sinew_lod_default` first.
+    ///  Level of detail; fill with `sinew_lod_default` first. Bodies paired for contact
+    ///  (`sinew_body_set_collision_pair`) step together at the world's rate and ignore their LOD.
     /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     public unsafe partial struct SinewLod

@@ -431,7 +431,8 @@ pub struct SinewDynamics {
     pub tear_threshold: f32,
 }
 
-/// Level of detail; fill with `sinew_lod_default` first.
+/// Level of detail; fill with `sinew_lod_default` first. Bodies paired for contact
+/// (`sinew_body_set_collision_pair`) step together at the world's rate and ignore their LOD.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SinewLod {
