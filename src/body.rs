@@ -561,6 +561,7 @@ impl Body {
         }
         self.move_all(true, |p| m.transform_point3(p));
         self.v.iter_mut().for_each(|v| *v = r * *v);
+        self.ensure_finite();
         if let Some(root) = &mut self.root {
             root.from = Pose { rotation: Quat::from_mat3(&r) * root.from.rotation, position: m.transform_point3(root.from.position), ..root.from };
         }
@@ -740,6 +741,11 @@ impl Body {
     /// Start of a host frame that runs `frame_time` seconds of fixed steps: the root's
     /// motion is applied (teleport, inertia, scale) before the steps.
     pub fn begin_frame(&mut self, frame_time: f32) {
+        self.apply_root_motion(frame_time);
+        self.ensure_finite();
+    }
+
+    fn apply_root_motion(&mut self, frame_time: f32) {
         let Some(root) = self.root else { return };
         let (mut from, to) = (root.from, root.to);
         self.scale = to.scale / root.base_scale;
@@ -795,6 +801,22 @@ impl Body {
         }
         if let Some(r) = &mut self.root {
             r.velocity = velocity;
+        }
+    }
+
+    /// Last line of defence: if any position or velocity is not finite (finite but absurd
+    /// inputs — a root at 1e30 m scaled by 1e10 — can overflow), the body is put back on its
+    /// pose at rest, so the host never reads NaN or infinity.
+    pub fn ensure_finite(&mut self) {
+        let finite = |v: &[Vec3]| v.iter().all(|p| is_finite3(*p));
+        if finite(&self.x) && finite(&self.v) && finite(&self.x_step_start) && finite(&self.pins.from) && finite(&self.pins.to) {
+            return;
+        }
+        self.recoveries += 1;
+        self.reset_to_pose();
+        if let Some(r) = &mut self.root {
+            r.from = r.to;
+            r.velocity = Vec3::ZERO;
         }
     }
 
@@ -1034,6 +1056,7 @@ impl Body {
             self.x_prev.copy_from_slice(&self.x_step_start);
             self.v.fill(Vec3::ZERO);
             self.recoveries += 1;
+            self.ensure_finite();
             return;
         }
         if self.dynamics.tear_threshold > 0.0 {

@@ -115,7 +115,7 @@ pub fn noise4(x: f32, y: f32, z: f32, w: f32, seed: u32) -> f32 {
             * (if dy == 1 { ty } else { 1.0 - ty })
             * (if dz == 1 { tz } else { 1.0 - tz })
             * (if dw == 1 { tw } else { 1.0 - tw });
-        acc += weight * hash(ix + dx, iy + dy, iz + dz, iw + dw, seed);
+        acc += weight * hash(ix.wrapping_add(dx), iy.wrapping_add(dy), iz.wrapping_add(dz), iw.wrapping_add(dw), seed);
     }
     acc
 }

@@ -95,7 +95,7 @@ pub fn find_pairs(
         for dx in -1..=1 {
             for dy in -1..=1 {
                 for dz in -1..=1 {
-                    for &j in scratch.in_cell(key((cx + dx, cy + dy, cz + dz))) {
+                    for &j in scratch.in_cell(key((cx.wrapping_add(dx), cy.wrapping_add(dy), cz.wrapping_add(dz)))) {
                         let (i32_, j) = (i as u32, j);
                         if xb.is_none() && j <= i32_ {
                             continue;
@@ -225,8 +225,12 @@ impl VertexTriangles {
         VertexTriangles { offsets: count, list }
     }
 
+    /// Triangles around particle `v` (none for a body without triangles, e.g. a rope).
     pub fn of(&self, v: usize) -> &[u32] {
-        &self.list[self.offsets[v] as usize..self.offsets[v + 1] as usize]
+        match (self.offsets.get(v), self.offsets.get(v + 1)) {
+            (Some(&a), Some(&b)) => &self.list[a as usize..b as usize],
+            _ => &[],
+        }
     }
 }
 

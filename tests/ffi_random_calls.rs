@@ -1,0 +1,197 @@
+//! Thousands of random calls through the C ABI — valid, stale and made-up handles, random
+//! counts, NaNs, huge and negative numbers — must never panic or crash: every call answers a
+//! documented code, and the world keeps stepping with finite particles.
+
+mod common;
+use common::*;
+
+/// xorshift64*: deterministic, so a failure replays.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    /// A float that is usually reasonable and sometimes hostile.
+    fn float(&mut self) -> f32 {
+        match self.below(12) {
+            0 => f32::NAN,
+            1 => f32::INFINITY,
+            2 => -1.0e30,
+            3 => 0.0,
+            4 => -0.5,
+            _ => (self.below(2000) as f32 - 1000.0) / 500.0,
+        }
+    }
+    fn count(&mut self) -> usize {
+        match self.below(8) {
+            0 => 0,
+            1 => usize::MAX / 3,
+            2 => 1_000_000,
+            _ => self.below(40) as usize,
+        }
+    }
+    fn vec3(&mut self) -> SinewVec3 {
+        v3(self.float(), self.float(), self.float())
+    }
+    fn mat(&mut self) -> SinewMat4 {
+        let mut m = translation(self.float(), self.float(), self.float());
+        if self.below(4) == 0 {
+            m.m[self.below(16) as usize] = self.float();
+        }
+        m
+    }
+}
+
+#[test]
+fn random_calls_never_panic_and_the_world_keeps_stepping() {
+    for seed in 1..=24u64 {
+        run(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    }
+}
+
+fn run(seed: u64) {
+    let mut rng = Rng(seed);
+    let w = create_world(&world_desc());
+    let mut bodies: Vec<SinewBody> = Vec::new();
+    let mut colliders: Vec<SinewCollider> = Vec::new();
+    let buf = vec![SinewVec3::default(); 64];
+    let mut out = vec![SinewVec3::default(); 2048];
+    let mut idx_out = vec![0u32; 8192];
+    let idx: Vec<u32> = (0..64).map(|i| (i * 7 % 300) as u32).collect();
+    let floats = vec![0.05f32; 64];
+    let weights = vec![SinewBoneWeight { weight0: 1.0, ..Default::default() }; 64];
+    let mats = vec![translation(0.0, 0.0, 0.0); 4];
+    let mut panics = 0;
+    for round in 0..4000 {
+        // A body handle: live, destroyed, or made up.
+        let body = match rng.below(6) {
+            0 => SinewBody { id: rng.next() },
+            _ if !bodies.is_empty() => bodies[rng.below(bodies.len() as u64) as usize],
+            _ => SinewBody::default(),
+        };
+        let collider = if colliders.is_empty() || rng.below(5) == 0 { SinewCollider { id: rng.next() } } else { colliders[rng.below(colliders.len() as u64) as usize] };
+        let n = rng.count();
+        let r = match rng.below(24) {
+            0 => {
+                let mut gd = grid_desc();
+                gd.columns = rng.below(20) as u32;
+                gd.rows = rng.below(20) as u32;
+                gd.spacing = rng.float();
+                gd.origin = rng.vec3();
+                gd.pin_mode = rng.below(5) as u32;
+                gd.pin_indices = idx.as_ptr();
+                gd.pin_count = n.min(64);
+                gd.material.thickness = rng.float();
+                gd.material.self_collision = rng.below(2) as u32;
+                let mut b = SinewBody::default();
+                let r = sinew_cloth_create_grid(w, &gd, &mut b);
+                if r == SINEW_OK {
+                    bodies.push(b);
+                }
+                r
+            }
+            1 => {
+                let pts: Vec<SinewVec3> = (0..rng.below(12)).map(|i| v3(i as f32 * 0.1, rng.float() * 0.01, 0.0)).collect();
+                let mut rd = rope_desc();
+                rd.points = pts.as_ptr();
+                rd.point_count = pts.len();
+                rd.pin_indices = idx.as_ptr();
+                rd.pin_count = n.min(2);
+                let mut b = SinewBody::default();
+                let r = sinew_rope_create(w, &rd, &mut b);
+                if r == SINEW_OK {
+                    bodies.push(b);
+                }
+                r
+            }
+            2 => {
+                let mut cd = collider_desc();
+                cd.shape = rng.below(6) as u32;
+                cd.radius = rng.float();
+                cd.radius0 = rng.float();
+                cd.radius1 = rng.float();
+                cd.half_height = rng.float();
+                cd.half_extents = rng.vec3();
+                cd.transform = rng.mat();
+                let mut c = SinewCollider::default();
+                let r = sinew_collider_create(w, &cd, &mut c);
+                if r == SINEW_OK {
+                    colliders.push(c);
+                }
+                r
+            }
+            3 => sinew_body_destroy(body),
+            4 => sinew_collider_destroy(collider),
+            5 => sinew_collider_set_transform(collider, &rng.mat()),
+            6 => sinew_body_set_pin_targets(body, idx.as_ptr(), n.min(64), buf.as_ptr(), if rng.below(2) == 0 { n.min(64) } else { rng.count().min(64) }),
+            7 => sinew_body_pin(body, idx.as_ptr(), n.min(64)),
+            8 => sinew_body_unpin(body, idx.as_ptr(), n.min(64)),
+            9 => sinew_body_teleport(body, &rng.mat()),
+            10 => sinew_body_read_positions(body, out.as_mut_ptr(), n.min(out.len())),
+            11 => sinew_body_read_normals(body, out.as_mut_ptr(), n.min(out.len())),
+            12 => sinew_body_read_indices(body, idx_out.as_mut_ptr(), n.min(idx_out.len())),
+            13 => sinew_body_set_skinning(body, weights.as_ptr(), n.min(64), mats.as_ptr(), rng.below(3) as usize, rng.below(3) as u32),
+            14 => sinew_body_set_bone_matrices(body, mats.as_ptr(), rng.below(5) as usize),
+            15 => sinew_body_set_max_distances(body, floats.as_ptr(), n.min(64)),
+            16 => sinew_body_set_tethers(body, rng.below(4) as u32, rng.float()),
+            17 => {
+                let mut d = dynamics();
+                d.tear_threshold = rng.float().abs();
+                d.teleport_distance = rng.float();
+                d.max_speed = rng.float();
+                sinew_body_set_dynamics(body, &d)
+            }
+            18 => sinew_body_set_root_transform(body, &rng.mat()),
+            19 => {
+                let mut l = lod();
+                l.freeze_distance = rng.float();
+                l.reduce_distance = rng.float();
+                l.reduced_substeps = rng.below(70) as u32;
+                sinew_body_set_lod(body, &l)
+            }
+            20 => {
+                let mut wd = wind();
+                wd.speed = rng.float() * 5.0;
+                wd.direction = rng.vec3();
+                sinew_world_set_wind(w, &wd)
+            }
+            21 => sinew_world_set_camera(w, rng.vec3()),
+            22 => {
+                let other = if bodies.is_empty() { body } else { bodies[rng.below(bodies.len() as u64) as usize] };
+                sinew_body_set_collision_pair(body, other, rng.below(2) as u32)
+            }
+            _ => sinew_world_step(w, match rng.below(6) {
+                0 => rng.float(),
+                1 => 1.0,
+                _ => 1.0 / 60.0,
+            }),
+        };
+        if r == SINEW_PANIC {
+            panics += 1;
+            eprintln!("seed {seed:#x}, round {round}: SINEW_PANIC: {}", last_error());
+        }
+        if r != SINEW_OK {
+            assert!(!last_error().is_empty(), "seed {seed:#x}, round {round}: failure {r:?} without a message");
+        }
+        // Every few rounds the world must still step, and every live body hold finite data.
+        if round % 50 == 49 {
+            ok(sinew_world_step(w, 1.0 / 60.0));
+            for &b in &bodies {
+                let mut n = 0usize;
+                if sinew_body_get_vertex_count(b, &mut n) == SINEW_OK && n <= out.len() {
+                    ok(sinew_body_read_positions(b, out.as_mut_ptr(), n));
+                    assert!(out[..n].iter().all(|p| p.x.is_finite() && p.y.is_finite() && p.z.is_finite()), "seed {seed:#x}, round {round}: a body holds non-finite positions");
+                }
+            }
+        }
+    }
+    assert_eq!(panics, 0, "seed {seed:#x}: {panics} calls panicked inside the library");
+    ok(sinew_world_destroy(w));
+}
