@@ -78,7 +78,7 @@ fn run(seed: u64) {
         };
         let collider = if colliders.is_empty() || rng.below(5) == 0 { SinewCollider { id: rng.next() } } else { colliders[rng.below(colliders.len() as u64) as usize] };
         let n = rng.count();
-        let r = match rng.below(24) {
+        let r = match rng.below(32) {
             0 => {
                 let mut gd = grid_desc();
                 gd.columns = rng.below(20) as u32;
@@ -166,6 +166,74 @@ fn run(seed: u64) {
             22 => {
                 let other = if bodies.is_empty() { body } else { bodies[rng.below(bodies.len() as u64) as usize] };
                 sinew_body_set_collision_pair(body, other, rng.below(2) as u32)
+            }
+            23 => {
+                // A mesh with random (sometimes out-of-range) indices and seams.
+                let nv = rng.below(12) as usize;
+                let pos: Vec<SinewVec3> = (0..nv).map(|i| v3((i % 4) as f32 * 0.1, 0.0, (i / 4) as f32 * 0.1 + rng.float() * 1e-3)).collect();
+                let tri: Vec<u32> = (0..rng.below(5) * 3).map(|_| rng.below(nv as u64 + 2) as u32).collect();
+                let mut md = mesh_desc();
+                md.positions = pos.as_ptr();
+                md.vertex_count = pos.len();
+                md.indices = tri.as_ptr();
+                md.index_count = tri.len();
+                md.weld_distance = rng.float();
+                let mut b = SinewBody::default();
+                let r = sinew_cloth_create_mesh(w, &md, &mut b);
+                if r == SINEW_OK {
+                    bodies.push(b);
+                }
+                r
+            }
+            24 => {
+                let roots = [rng.vec3(), rng.vec3()];
+                let dirs = [rng.vec3(), v3(0.0, -1.0, 0.0)];
+                let mut sd = std::mem::MaybeUninit::uninit();
+                ok(sinew_strands_desc_default(sd.as_mut_ptr()));
+                let mut sd = unsafe { sd.assume_init() };
+                sd.roots = roots.as_ptr();
+                sd.directions = dirs.as_ptr();
+                sd.strand_count = rng.below(3) as usize;
+                sd.particles_per_strand = rng.below(6) as u32;
+                sd.segment_length = rng.float();
+                sd.head = rng.mat();
+                let mut b = SinewBody::default();
+                let r = sinew_strands_create(w, &sd, &mut b);
+                if r == SINEW_OK {
+                    bodies.push(b);
+                }
+                r
+            }
+            25 => {
+                let mut cd = std::mem::MaybeUninit::uninit();
+                ok(sinew_cape_desc_default(cd.as_mut_ptr()));
+                let mut cd = unsafe { cd.assume_init() };
+                cd.columns = rng.below(8) as u32;
+                cd.rows = rng.below(8) as u32;
+                cd.left_shoulder = rng.mat();
+                cd.right_shoulder = rng.mat();
+                cd.neck = rng.mat();
+                cd.width = rng.float();
+                let mut b = SinewBody::default();
+                let r = sinew_cloth_create_cape(w, &cd, &mut b);
+                if r == SINEW_OK {
+                    bodies.push(b);
+                }
+                r
+            }
+            26 => sinew_body_set_backstops(body, floats.as_ptr(), n.min(64), floats.as_ptr(), if rng.below(2) == 0 { n.min(64) } else { 3 }),
+            27 => sinew_body_read_vertex_sources(body, idx_out.as_mut_ptr(), n.min(idx_out.len())),
+            28 => sinew_body_reset_pose(body),
+            29 => sinew_body_set_visible(body, rng.below(3) as u32),
+            30 => {
+                // An asynchronous step with calls in between: they must answer SINEW_BUSY.
+                let r = sinew_world_step_begin(w, 1.0 / 60.0);
+                if r == SINEW_OK {
+                    let busy = sinew_body_read_positions(body, out.as_mut_ptr(), out.len());
+                    assert!(busy == SINEW_BUSY || busy == SINEW_INVALID_HANDLE, "{busy:?} during an async step");
+                    ok(sinew_world_step_end(w));
+                }
+                r
             }
             _ => sinew_world_step(w, match rng.below(6) {
                 0 => rng.float(),
