@@ -43,7 +43,7 @@ pub fn collide(x: &mut [Vec3], x_prev: &[Vec3], w: &[f32], shape: &Shape, p0: &P
         if w[i] == 0.0 || (x[i] - p1.position).length_squared() > near2 {
             continue;
         }
-        if let Some(end) = collide_particle(x_prev[i], x[i], shape, reach, p0, p1, c) {
+        if let Some(end) = contact(x_prev[i], x[i], shape, p0, p1, c) {
             x[i] = end;
         }
     }
@@ -134,6 +134,12 @@ pub fn collide_particle(start: Vec3, end: Vec3, shape: &Shape, reach: f32, p0: &
             return None;
         }
     }
+    contact(start, end, shape, p0, p1, c)
+}
+
+/// [`collide_particle`] after the rejection test.
+#[inline]
+fn contact(start: Vec3, end: Vec3, shape: &Shape, p0: &Pose, p1: &Pose, c: &ContactParams) -> Option<Vec3> {
     let rotate = !(matches!(shape, Shape::Sphere { .. }) && p0.rotation == p1.rotation);
     let (f0, f1) = (Frame { pose: p0, rotate }, Frame { pose: p1, rotate });
     let l0 = f0.to_local(start);
@@ -146,32 +152,31 @@ pub fn collide_particle(start: Vec3, end: Vec3, shape: &Shape, reach: f32, p0: &
     let from = if d0 < r { l0 + n0 * (r - d0) } else { l0 };
     let contact = first_contact(shape, from, l1 - from, r, 1e-6 / p1.scale);
     let mut fixed = l1;
-    let mut normal = Vec3::ZERO;
-    if let Some((p, n)) = contact {
+    // The normal and how far the end was pushed along it.
+    let (normal, depth) = if let Some((p, n)) = contact {
         // Stop on the contact plane; keep the tangential part of the motion. Every shape is
         // convex, so a point on a tangent plane of the inflated shape is outside it.
-        fixed += n * (p - l1).dot(n).max(0.0);
-        normal = n;
+        let depth = (p - l1).dot(n).max(0.0);
+        fixed += n * depth;
+        (n, depth)
     } else {
         // A start inside, or a trace that ran out of steps: push the end out.
         let (d1, n1) = shape.distance(fixed);
-        if d1 < r {
-            fixed += n1 * (r - d1);
-            normal = n1;
+        if d1 >= r {
+            return None;
         }
-    }
-    if normal == Vec3::ZERO {
-        return None;
-    }
-    let depth = (fixed - l1).length();
+        fixed += n1 * (r - d1);
+        (n1, r - d1)
+    };
     let moved = fixed - l0;
     let tangential = moved - normal * moved.dot(normal);
-    let slide = tangential.length();
-    if slide > 0.0 {
-        if slide < c.static_friction * depth {
+    let slide2 = tangential.length_squared();
+    if slide2 > 0.0 {
+        let hold = c.static_friction * depth;
+        if slide2 < hold * hold {
             fixed -= tangential;
         } else {
-            fixed -= tangential * (c.kinetic_friction * depth / slide).min(1.0);
+            fixed -= tangential * (c.kinetic_friction * depth / slide2.sqrt()).min(1.0);
         }
     }
     Some(f1.to_world(fixed))
