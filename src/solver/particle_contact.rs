@@ -122,19 +122,10 @@ pub fn find_pairs(
 pub fn resolve_self(x: &mut [Vec3], w: &[f32], pairs: &[[u32; 2]], dist: f32) {
     for &[i, j] in pairs {
         let (i, j) = (i as usize, j as usize);
-        let (wi, wj) = (w[i], w[j]);
-        let ws = wi + wj;
-        if ws == 0.0 {
-            continue;
+        if let Some(corr) = separation(x[i], w[i], x[j], w[j], dist) {
+            x[i] -= corr * w[i];
+            x[j] += corr * w[j];
         }
-        let d = x[j] - x[i];
-        let len = d.length();
-        if len >= dist || len < LENGTH_EPSILON {
-            continue;
-        }
-        let corr = d * ((dist - len) / (len * ws));
-        x[i] -= corr * wi;
-        x[j] += corr * wj;
     }
 }
 
@@ -142,20 +133,27 @@ pub fn resolve_self(x: &mut [Vec3], w: &[f32], pairs: &[[u32; 2]], dist: f32) {
 pub fn resolve_between(xa: &mut [Vec3], wa: &[f32], xb: &mut [Vec3], wb: &[f32], pairs: &[[u32; 2]], dist: f32) {
     for &[i, j] in pairs {
         let (i, j) = (i as usize, j as usize);
-        let (wi, wj) = (wa[i], wb[j]);
-        let ws = wi + wj;
-        if ws == 0.0 {
-            continue;
+        if let Some(corr) = separation(xa[i], wa[i], xb[j], wb[j], dist) {
+            xa[i] -= corr * wa[i];
+            xb[j] += corr * wb[j];
         }
-        let d = xb[j] - xa[i];
-        let len = d.length();
-        if len >= dist || len < LENGTH_EPSILON {
-            continue;
-        }
-        let corr = d * ((dist - len) / (len * ws));
-        xa[i] -= corr * wi;
-        xb[j] += corr * wj;
     }
+}
+
+/// The correction per unit inverse mass that moves `xi` and `xj` (inverse masses `wi`, `wj`)
+/// `dist` apart along the line between them, or `None` when they already are (or coincide).
+#[inline]
+fn separation(xi: Vec3, wi: f32, xj: Vec3, wj: f32, dist: f32) -> Option<Vec3> {
+    let ws = wi + wj;
+    if ws == 0.0 {
+        return None;
+    }
+    let d = xj - xi;
+    let len = d.length();
+    if len >= dist || len < LENGTH_EPSILON {
+        return None;
+    }
+    Some(d * ((dist - len) / (len * ws)))
 }
 
 #[cfg(test)]
