@@ -127,19 +127,20 @@ pub fn grid_topology(columns: u32, rows: u32, spacing: f32) -> Result<Topology> 
         }
         close(&mut k, &mut runs, GridRun::Vertical(parity));
     }
-    // Shear: on each diagonal consecutive edges differ in column by one, so column parity
-    // separates them.
+    // Shear: the edges of one diagonal direction between rows `row` and `row + 1` share no
+    // particle (each touches one column of each row), so row parity separates them — and
+    // a batch reads whole rows, `a` and `b` both contiguous.
     for parity in 0..2 {
-        for row in 0..r - 1 {
-            for col in (parity..c - 1).step_by(2) {
+        for row in (parity..r - 1).step_by(2) {
+            for col in 0..c - 1 {
                 k.push(id(row, col), id(row + 1, col + 1), diag, KIND_SHEAR);
             }
         }
         close(&mut k, &mut runs, GridRun::ShearDown(parity));
     }
     for parity in 0..2 {
-        for row in 0..r - 1 {
-            for col in (parity..c - 1).step_by(2) {
+        for row in (parity..r - 1).step_by(2) {
+            for col in 0..c - 1 {
                 k.push(id(row, col + 1), id(row + 1, col), diag, KIND_SHEAR);
             }
         }

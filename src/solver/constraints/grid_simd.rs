@@ -5,18 +5,20 @@
 //! structure of arrays (`px`, `py`, `pz`, `pw`, row-major), eight constraints read their
 //! particles with plain vector loads:
 //!
-//! - vertical structural and bend: `a` = 8 consecutive particles, `b` the 8 one or two rows
-//!   below — no shuffle at all;
+//! - vertical structural and bend, and shear: `a` = 8 consecutive particles of a row, `b` the
+//!   8 at a fixed offset in the row below (one or two rows, ± one column) — no shuffle at all;
 //! - horizontal structural: a block of 16 particles of one row, `a` its even slots and `b` its
 //!   odd ones (one shuffle each way per component);
-//! - shear: the even (or odd) slots of a 16-particle block of row `r`, against the odd (or
-//!   even) slots of the block below;
 //! - horizontal bend: slots `{0,1,4,5,…}` against `{2,3,6,7,…}` of one block.
 //!
 //! The projection is exactly the scalar kernel's (same operations, same order, no fused
-//! multiply-add), so the result is bit-identical; only the memory traffic changes. Blocks
-//! stay inside their rows, and the parts a group only reads are written back unchanged;
-//! what does not fill a group is done by the scalar kernel on the same arrays.
+//! multiply-add), so the result is bit-identical; only the memory traffic changes. Parts of a
+//! block a group only reads are written back unchanged; what does not fill a group is done by
+//! the scalar kernel on the same arrays.
+//!
+//! The same code is compiled twice: for AVX, and for AVX-512VL, whose 32 vector registers
+//! hold two groups in flight without spilling (the instructions stay 8 lanes wide, so the
+//! bits are the same).
 
 use crate::math::{LENGTH_EPSILON, Vec3};
 use crate::solver::constraints::distance::{self, DistanceConstraints, KIND_COUNT, Particles};
@@ -28,9 +30,9 @@ pub enum GridRun {
     Horizontal(u32),
     /// `(r, c)–(r+1, c)`, `r ≡ parity (mod 2)`.
     Vertical(u32),
-    /// `(r, c)–(r+1, c+1)`, `c ≡ parity`.
+    /// `(r, c)–(r+1, c+1)`, `r ≡ parity (mod 2)`.
     ShearDown(u32),
-    /// `(r, c+1)–(r+1, c)`, `c ≡ parity`.
+    /// `(r, c+1)–(r+1, c)`, `r ≡ parity (mod 2)`.
     ShearUp(u32),
     /// `(r, c)–(r, c+2)`, `⌊c/2⌋ ≡ phase`.
     BendH(u32),
@@ -119,7 +121,33 @@ pub fn supported() -> bool {
     }
 }
 
-/// Projects batch `batch` (described by `run`) of a `layout` grid once.
+/// The instruction sets the grid kernel is compiled for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GridIsa {
+    /// AVX: 16 vector registers.
+    Avx,
+    /// AVX-512F + VL: the same 8-lane code with 32 vector registers.
+    Avx512,
+}
+
+impl GridIsa {
+    /// The best this CPU runs (`None` without AVX).
+    pub fn detect() -> Option<GridIsa> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx512f") && std::arch::is_x86_feature_detected!("avx512vl") {
+                return Some(GridIsa::Avx512);
+            }
+            if std::arch::is_x86_feature_detected!("avx") {
+                return Some(GridIsa::Avx);
+            }
+        }
+        None
+    }
+}
+
+/// Projects batch `batch` (described by `run`) of a `layout` grid once, with the best
+/// instruction set this CPU has.
 ///
 /// # Safety
 /// The CPU must support AVX ([`supported`]); `c` must be the constraints `grid_topology`
@@ -136,179 +164,249 @@ pub unsafe fn solve_run(
     at: &[f32; KIND_COUNT],
     rest_scale: f32,
 ) {
-    unsafe { avx::solve_run(layout, run, p, c, range, lambda, at, rest_scale) }
+    let isa = GridIsa::detect().unwrap_or(GridIsa::Avx);
+    unsafe { solve_run_with(isa, layout, run, p, c, range, lambda, at, rest_scale) }
+}
+
+/// [`solve_run`] with a chosen instruction set (both give the same bits).
+///
+/// # Safety
+/// As [`solve_run`]; the CPU must support `isa`.
+#[cfg(target_arch = "x86_64")]
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn solve_run_with(
+    isa: GridIsa,
+    layout: &GridLayout,
+    run: GridRun,
+    p: &mut Soa,
+    c: &DistanceConstraints,
+    range: std::ops::Range<usize>,
+    lambda: &mut [f32],
+    at: &[f32; KIND_COUNT],
+    rest_scale: f32,
+) {
+    if range.is_empty() {
+        return;
+    }
+    // A grid batch holds one constraint class: one compliance for the whole run.
+    let at_k = at[c.kind[range.start] as usize];
+    let pass = kernel::Pass { c, lambda, at_k, rest_scale };
+    unsafe {
+        match isa {
+            GridIsa::Avx => kernel::rows_avx(layout, run, p, pass, range),
+            GridIsa::Avx512 => kernel::rows_avx512(layout, run, p, pass, range),
+        }
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
-mod avx {
+mod kernel {
     use super::*;
     use crate::math::WEIGHT_EPSILON;
     use std::arch::x86_64::*;
 
-    /// Where a group of 8 constraints' particles sit, relative to its first `a` (`a0`).
-    #[derive(Clone, Copy)]
-    enum Shape {
-        /// `a` = 8 consecutive particles, `b` = the 8 at `a0 + offset`.
-        Contiguous { offset: usize },
-        /// In the 16-block at `a0`: `a` = even slots, `b` = odd slots.
-        EvenOdd,
-        /// `a` = even slots of the 16-block at `a0`; `b` = the odd (`b_odd`) or even slots of
-        /// the 16-block at `a0 + offset`, in the next row.
-        Cross { offset: usize, b_odd: bool },
-        /// In the 16-block at `a0`: `a` = slots {0,1,4,5,…}, `b` = {2,3,6,7,…}.
-        Pairs,
+    // Where a group of 8 constraints' particles sit, relative to its first `a` (`a0`): the
+    // shape is a const parameter, so each run's loop is compiled for its own loads and stores.
+    /// `a` = 8 consecutive particles, `b` = the 8 at `a0 + offset`.
+    const CONTIGUOUS: u8 = 0;
+    /// In the 16-block at `a0`: `a` = even slots, `b` = odd slots.
+    const EVEN_ODD: u8 = 1;
+    /// In the 16-block at `a0`: `a` = slots {0,1,4,5,…}, `b` = {2,3,6,7,…}.
+    const PAIRS: u8 = 2;
+
+    /// Particle of lane-order constraint `j` of a row starting at `a0`.
+    #[inline(always)]
+    fn a_of<const S: u8>(a0: usize, j: usize) -> usize {
+        match S {
+            CONTIGUOUS => a0 + j,
+            EVEN_ODD => a0 + 2 * j,
+            _ => a0 + 4 * (j / 2) + j % 2,
+        }
     }
 
-    impl Shape {
-        /// Particle of lane-order constraint `j` (0..8) of a group starting at `a0`.
-        fn a(self, a0: usize, j: usize) -> usize {
-            match self {
-                Shape::Contiguous { .. } => a0 + j,
-                Shape::EvenOdd | Shape::Cross { .. } => a0 + 2 * j,
-                Shape::Pairs => a0 + 4 * (j / 2) + j % 2,
-            }
+    /// (first, length) of the `a` and `b` blocks a group at `a0` reads and writes.
+    #[inline(always)]
+    fn blocks<const S: u8>(a0: usize, offset: usize) -> [(usize, usize); 2] {
+        match S {
+            CONTIGUOUS => [(a0, 8), (a0 + offset, 8)],
+            _ => [(a0, 16), (a0, 16)],
         }
+    }
 
-        /// (first, length) of the blocks a group at `a0` reads and writes.
-        fn blocks(self, a0: usize) -> [(usize, usize); 2] {
-            match self {
-                Shape::Contiguous { offset } => [(a0, 8), (a0 + offset, 8)],
-                Shape::EvenOdd | Shape::Pairs => [(a0, 16), (a0, 16)],
-                Shape::Cross { offset, .. } => [(a0, 16), (a0 + offset, 16)],
-            }
-        }
+    fn disjoint(x: (usize, usize), y: (usize, usize)) -> bool {
+        x.0 + x.1 <= y.0 || y.0 + y.1 <= x.0
+    }
+
+    /// Whether one group at `a0` may run: its `a` and `b` blocks are one block or apart (they
+    /// overlap only on grids narrower than a block), and every access stays in the arrays
+    /// (the padding sees to that at the end of the last row).
+    fn group_fits<const S: u8>(a0: usize, offset: usize, len: usize) -> bool {
+        let [a, b] = blocks::<S>(a0, offset);
+        (a == b || disjoint(a, b)) && a.0 + a.1 <= len && b.0 + b.1 <= len
+    }
+
+    /// Whether two groups at `g0` and `g1` may be loaded together: each fits alone, and no
+    /// block of one touches a block of the other.
+    fn pair_fits<const S: u8>(g0: usize, g1: usize, offset: usize, len: usize) -> bool {
+        let [a0, b0] = blocks::<S>(g0, offset);
+        let [a1, b1] = blocks::<S>(g1, offset);
+        group_fits::<S>(g0, offset, len) && group_fits::<S>(g1, offset, len) && [a1, b1].iter().all(|&x| disjoint(a0, x) && disjoint(b0, x))
+    }
+
+    /// What every group of one run shares.
+    pub struct Pass<'a> {
+        pub c: &'a DistanceConstraints,
+        pub lambda: &'a mut [f32],
+        pub at_k: f32,
+        pub rest_scale: f32,
     }
 
     #[target_feature(enable = "avx")]
-    #[allow(clippy::too_many_arguments)]
-    pub unsafe fn solve_run(
-        layout: &GridLayout,
-        run: GridRun,
-        p: &mut Soa,
-        c: &DistanceConstraints,
-        range: std::ops::Range<usize>,
-        lambda: &mut [f32],
-        at: &[f32; KIND_COUNT],
-        rest_scale: f32,
-    ) {
+    pub unsafe fn rows_avx(layout: &GridLayout, run: GridRun, p: &mut Soa, pass: Pass, range: std::ops::Range<usize>) {
+        unsafe { rows(layout, run, p, pass, range) }
+    }
+
+    #[target_feature(enable = "avx,avx512f,avx512vl")]
+    pub unsafe fn rows_avx512(layout: &GridLayout, run: GridRun, p: &mut Soa, pass: Pass, range: std::ops::Range<usize>) {
+        unsafe { rows(layout, run, p, pass, range) }
+    }
+
+    /// The rows of one run.
+    #[inline(always)]
+    unsafe fn rows(layout: &GridLayout, run: GridRun, p: &mut Soa, pass: Pass, range: std::ops::Range<usize>) {
+        unsafe {
+            if pass.at_k != 0.0 {
+                rows_of::<true>(layout, run, p, pass, range)
+            } else {
+                rows_of::<false>(layout, run, p, pass, range)
+            }
+        }
+    }
+
+    /// `C`: the run's constraints are compliant (they keep multipliers).
+    #[inline(always)]
+    unsafe fn rows_of<const C: bool>(layout: &GridLayout, run: GridRun, p: &mut Soa, mut pass: Pass, range: std::ops::Range<usize>) {
         let (cols, rows) = (layout.columns as usize, layout.rows as usize);
+        let pass = &mut pass;
         let mut k = range.start;
         let count = |from: usize, to: usize| if to > from { (to - from).div_ceil(2) } else { 0 };
-        let bend_h = (0..cols.saturating_sub(2)).filter(|col| (col / 2) % 2 == 0).count();
-        let bend_h1 = cols.saturating_sub(2) - bend_h;
-        // One row of the run: its first `a` at column `col`, `n` constraints.
-        let mut emit = |row: usize, col: usize, n: usize, shape: Shape| {
-            unsafe { segment(p, c, cols, row * cols + col, k, n, shape, lambda, at, rest_scale) };
-            k += n;
-        };
-        match run {
-            GridRun::Horizontal(par) => (0..rows).for_each(|r| emit(r, par as usize, count(par as usize, cols - 1), Shape::EvenOdd)),
-            GridRun::Vertical(par) => (par as usize..rows - 1).step_by(2).for_each(|r| emit(r, 0, cols, Shape::Contiguous { offset: cols })),
-            GridRun::ShearDown(par) => {
-                (0..rows - 1).for_each(|r| emit(r, par as usize, count(par as usize, cols - 1), Shape::Cross { offset: cols, b_odd: true }))
+        // Each row of the run: its first `a` at particle `a0`, `n` constraints. (Loops, not a
+        // closure: a closure would not inherit the caller's target features.)
+        unsafe {
+            match run {
+                GridRun::Horizontal(par) => {
+                    let n = count(par as usize, cols - 1);
+                    for r in 0..rows {
+                        segment::<EVEN_ODD, C>(p, pass, r * cols + par as usize, 0, k, n);
+                        k += n;
+                    }
+                }
+                GridRun::Vertical(par) => {
+                    for r in (par as usize..rows - 1).step_by(2) {
+                        segment::<CONTIGUOUS, C>(p, pass, r * cols, cols, k, cols);
+                        k += cols;
+                    }
+                }
+                GridRun::ShearDown(par) => {
+                    for r in (par as usize..rows - 1).step_by(2) {
+                        segment::<CONTIGUOUS, C>(p, pass, r * cols, cols + 1, k, cols - 1);
+                        k += cols - 1;
+                    }
+                }
+                GridRun::ShearUp(par) => {
+                    for r in (par as usize..rows - 1).step_by(2) {
+                        segment::<CONTIGUOUS, C>(p, pass, r * cols + 1, cols - 1, k, cols - 1);
+                        k += cols - 1;
+                    }
+                }
+                GridRun::BendH(phase) => {
+                    let bend_h = (0..cols.saturating_sub(2)).filter(|col| (col / 2) % 2 == 0).count();
+                    let n = if phase == 0 { bend_h } else { cols.saturating_sub(2) - bend_h };
+                    for r in 0..rows {
+                        segment::<PAIRS, C>(p, pass, r * cols + 2 * phase as usize, 0, k, n);
+                        k += n;
+                    }
+                }
+                GridRun::BendV(phase) => {
+                    for r in (0..rows.saturating_sub(2)).filter(|r| (r / 2) % 2 == phase as usize) {
+                        segment::<CONTIGUOUS, C>(p, pass, r * cols, 2 * cols, k, cols);
+                        k += cols;
+                    }
+                }
             }
-            GridRun::ShearUp(par) => {
-                (0..rows - 1).for_each(|r| emit(r, par as usize + 1, count(par as usize, cols - 1), Shape::Cross { offset: cols - 1, b_odd: false }))
-            }
-            GridRun::BendH(phase) => {
-                let n = if phase == 0 { bend_h } else { bend_h1 };
-                (0..rows).for_each(|r| emit(r, 2 * phase as usize, n, Shape::Pairs))
-            }
-            GridRun::BendV(phase) => (0..rows.saturating_sub(2))
-                .filter(|r| (r / 2) % 2 == phase as usize)
-                .for_each(|r| emit(r, 0, cols, Shape::Contiguous { offset: 2 * cols })),
         }
         debug_assert_eq!(k, range.end, "the run's constraints and the batch disagree");
     }
 
     /// One row's share of a run: constraints `[k, k + n)`, the first `a` at particle `a0`.
-    /// The last group may be partial: its unused lanes are masked off.
-    #[target_feature(enable = "avx")]
-    #[allow(clippy::too_many_arguments)]
-    unsafe fn segment(p: &mut Soa, c: &DistanceConstraints, cols: usize, a0: usize, k: usize, n: usize, shape: Shape, lambda: &mut [f32], at: &[f32; KIND_COUNT], rest_scale: f32) {
-        let _ = cols;
-        let disjoint = |x: (usize, usize), y: (usize, usize)| x.0 + x.1 <= y.0 || y.0 + y.1 <= x.0;
+    /// Full groups go two at a time; the last group may be partial, its unused lanes masked
+    /// off; what no group can take is done by the scalar kernel on the same arrays.
+    #[inline(always)]
+    unsafe fn segment<const S: u8, const C: bool>(p: &mut Soa, pass: &mut Pass, a0: usize, offset: usize, k: usize, n: usize) {
+        let len = p.x.len();
         let mut done = 0;
-        while done + 16 <= n {
-            let (g0, g1) = (shape.a(a0, done), shape.a(a0, done + 8));
-            let [a_0, b_0] = shape.blocks(g0);
-            let [a_1, b_1] = shape.blocks(g1);
-            let own_ok = |a: (usize, usize), b: (usize, usize)| a == b || disjoint(a, b);
-            let cross_ok = disjoint(a_0, a_1) && disjoint(a_0, b_1) && disjoint(b_0, a_1) && disjoint(b_0, b_1);
-            if !(own_ok(a_0, b_0) && own_ok(a_1, b_1) && cross_ok && b_1.0 + b_1.1 <= p.x.len()) {
-                break;
+        // The geometry of a pair is the same all along the row: the first pair decides
+        // whether pairs may run, the last whether they stay inside the arrays.
+        let pairs = n / 16;
+        if pairs > 0 {
+            let at = |j: usize| (a_of::<S>(a0, j), a_of::<S>(a0, j + 8));
+            let ((f0, f1), (l0, l1)) = (at(0), at(16 * (pairs - 1)));
+            if pair_fits::<S>(f0, f1, offset, len) && pair_fits::<S>(l0, l1, offset, len) {
+                while done + 16 <= n {
+                    let (g0, g1) = at(done);
+                    unsafe { group_pair::<S, C>(p, pass, g0, g1, offset, k + done) };
+                    done += 16;
+                }
             }
-            unsafe { group_pair(p, c, shape, g0, g1, k + done, lambda, at, rest_scale) };
-            done += 16;
         }
         while done < n {
             let lanes = (n - done).min(8);
-            let g0 = shape.a(a0, done);
-            let [(a_first, a_len), (b_first, b_len)] = shape.blocks(g0);
-            // The a and b blocks must be one block or not overlap (they can only on grids
-            // narrower than a block); the padding keeps every read inside the arrays.
-            let same = a_first == b_first;
-            let apart = a_first + a_len <= b_first || b_first + b_len <= a_first;
-            // A cross block one slot short of the a block's end (shear on a 16-wide grid)
-            // overlaps it in the a block's last, odd slot only: that slot is written back
-            // unchanged from the a block and then, correctly, from the b block (stored last).
-            let benign = matches!(shape, Shape::Cross { .. }) && b_first == a_first + a_len - 1;
-            if !(same || apart || benign) || b_first + b_len > p.x.len() {
+            let g0 = a_of::<S>(a0, done);
+            if !group_fits::<S>(g0, offset, len) {
                 break;
             }
-            debug_assert!((0..lanes).all(|j| c.a[k + done + j] as usize == shape.a(a0, done + j)));
-            unsafe { group(p, c, shape, g0, k + done, lanes, lambda, at, rest_scale) };
+            debug_assert!((0..lanes).all(|j| pass.c.a[k + done + j] as usize == a_of::<S>(a0, done + j)));
+            unsafe { group::<S, C>(p, pass, g0, offset, k + done, lanes) };
             done += lanes;
         }
-        solve_soa(p, c, k + done..k + n, lambda, at, rest_scale);
+        distance::project(p, pass.c, k + done..k + n, pass.lambda, &[pass.at_k; KIND_COUNT], pass.rest_scale);
     }
 
     /// Lane order [0,1,4,5,2,3,6,7] ↔ constraint order, for the strided shapes (an involution).
-    #[inline]
-    #[target_feature(enable = "avx")]
+    #[inline(always)]
     unsafe fn swap_middle(v: __m256) -> __m256 {
-        let (lo, hi) = (_mm256_castps256_ps128(v), _mm256_extractf128_ps::<1>(v));
-        _mm256_set_m128(_mm_movehl_ps(hi, lo), _mm_movelh_ps(lo, hi))
+        unsafe {
+            let (lo, hi) = (_mm256_castps256_ps128(v), _mm256_extractf128_ps::<1>(v));
+            _mm256_set_m128(_mm_movehl_ps(hi, lo), _mm_movelh_ps(lo, hi))
+        }
     }
 
     /// x, y, z, w of a group's `a` and `b` particles, lanes in the shape's order.
     struct Lanes {
         a: [__m256; 4],
         b: [__m256; 4],
-        /// Slots of the blocks that are read but not part of this batch, for write-back.
-        keep: [[__m256; 2]; 3],
     }
 
-    #[inline]
-    #[target_feature(enable = "avx")]
-    unsafe fn load(p: &Soa, shape: Shape, a0: usize) -> Lanes {
+    #[inline(always)]
+    unsafe fn load<const S: u8>(p: &Soa, a0: usize, offset: usize) -> Lanes {
         unsafe {
             let arrays = [p.x.as_ptr(), p.y.as_ptr(), p.z.as_ptr(), p.w.as_ptr()];
             let z = _mm256_setzero_ps();
-            let mut l = Lanes { a: [z; 4], b: [z; 4], keep: [[z; 2]; 3] };
+            let mut l = Lanes { a: [z; 4], b: [z; 4] };
             for (comp, base) in arrays.into_iter().enumerate() {
+                // SAFETY: the caller checked the blocks lie inside the arrays.
                 let at = |i: usize| _mm256_loadu_ps(base.add(i));
-                match shape {
-                    Shape::Contiguous { offset } => {
+                match S {
+                    CONTIGUOUS => {
                         l.a[comp] = at(a0);
                         l.b[comp] = at(a0 + offset);
                     }
-                    Shape::EvenOdd => {
+                    EVEN_ODD => {
                         let (v0, v1) = (at(a0), at(a0 + 8));
                         l.a[comp] = _mm256_shuffle_ps::<0x88>(v0, v1);
                         l.b[comp] = _mm256_shuffle_ps::<0xDD>(v0, v1);
                     }
-                    Shape::Cross { offset, b_odd } => {
-                        let (x0, x1) = (at(a0), at(a0 + 8));
-                        let (y0, y1) = (at(a0 + offset), at(a0 + offset + 8));
-                        l.a[comp] = _mm256_shuffle_ps::<0x88>(x0, x1);
-                        let (y_even, y_odd) = (_mm256_shuffle_ps::<0x88>(y0, y1), _mm256_shuffle_ps::<0xDD>(y0, y1));
-                        l.b[comp] = if b_odd { y_odd } else { y_even };
-                        if comp < 3 {
-                            l.keep[comp] = [_mm256_shuffle_ps::<0xDD>(x0, x1), if b_odd { y_even } else { y_odd }];
-                        }
-                    }
-                    Shape::Pairs => {
+                    _ => {
                         let (v0, v1) = (at(a0), at(a0 + 8));
                         l.a[comp] = _mm256_shuffle_ps::<0x44>(v0, v1);
                         l.b[comp] = _mm256_shuffle_ps::<0xEE>(v0, v1);
@@ -319,32 +417,24 @@ mod avx {
         }
     }
 
-    #[inline]
-    #[target_feature(enable = "avx")]
-    unsafe fn store(p: &mut Soa, shape: Shape, a0: usize, l: &Lanes) {
+    #[inline(always)]
+    unsafe fn store<const S: u8>(p: &mut Soa, a0: usize, offset: usize, l: &Lanes) {
         unsafe {
             let arrays = [p.x.as_mut_ptr(), p.y.as_mut_ptr(), p.z.as_mut_ptr()];
             for (comp, base) in arrays.into_iter().enumerate() {
+                // SAFETY: the caller checked the blocks lie inside the arrays.
                 let put = |i: usize, v: __m256| _mm256_storeu_ps(base.add(i), v);
                 let (a, b) = (l.a[comp], l.b[comp]);
-                match shape {
-                    Shape::Contiguous { offset } => {
+                match S {
+                    CONTIGUOUS => {
                         put(a0, a);
                         put(a0 + offset, b);
                     }
-                    Shape::EvenOdd => {
+                    EVEN_ODD => {
                         put(a0, _mm256_unpacklo_ps(a, b));
                         put(a0 + 8, _mm256_unpackhi_ps(a, b));
                     }
-                    Shape::Cross { offset, b_odd } => {
-                        let [x_odd, y_other] = l.keep[comp];
-                        put(a0, _mm256_unpacklo_ps(a, x_odd));
-                        put(a0 + 8, _mm256_unpackhi_ps(a, x_odd));
-                        let (even, odd) = if b_odd { (y_other, b) } else { (b, y_other) };
-                        put(a0 + offset, _mm256_unpacklo_ps(even, odd));
-                        put(a0 + offset + 8, _mm256_unpackhi_ps(even, odd));
-                    }
-                    Shape::Pairs => {
+                    _ => {
                         put(a0, _mm256_shuffle_ps::<0x44>(a, b));
                         put(a0 + 8, _mm256_shuffle_ps::<0xEE>(a, b));
                     }
@@ -353,63 +443,72 @@ mod avx {
         }
     }
 
-    /// Projects constraints `[k, k + lanes)` whose particles sit as `shape` says, from `a0`.
-    #[target_feature(enable = "avx")]
-    #[allow(clippy::too_many_arguments)]
-    unsafe fn group(p: &mut Soa, c: &DistanceConstraints, shape: Shape, a0: usize, k: usize, lanes: usize, lambda: &mut [f32], at: &[f32; KIND_COUNT], rest_scale: f32) {
+    /// Lane masks: `MASKS[8 - n..]` enables the first `n` lanes.
+    static MASKS: [i32; 16] = [-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0];
+
+    /// Projects constraints `[k, k + lanes)` of one group at `a0`.
+    #[inline(always)]
+    unsafe fn group<const S: u8, const C: bool>(p: &mut Soa, pass: &mut Pass, a0: usize, offset: usize, k: usize, lanes: usize) {
         unsafe {
-            let mut l = load(p, shape, a0);
-            project(&mut l, c, shape, k, lanes, lambda, at, rest_scale);
-            store(p, shape, a0, &l);
+            let mut l = load::<S>(p, a0, offset);
+            if lanes == 8 {
+                project::<S, C, true>(&mut l, pass, k, _mm256_setzero_si256());
+            } else {
+                let used = _mm256_loadu_si256(MASKS.as_ptr().add(8 - lanes) as *const __m256i);
+                project::<S, C, false>(&mut l, pass, k, used);
+            }
+            store::<S>(p, a0, offset, &l);
         }
     }
 
     /// Two full groups whose blocks do not overlap, interleaved: one group's square root
     /// and division wait on long latencies that the other's work fills.
-    #[target_feature(enable = "avx")]
-    #[allow(clippy::too_many_arguments)]
-    unsafe fn group_pair(p: &mut Soa, c: &DistanceConstraints, shape: Shape, a0: usize, a1: usize, k: usize, lambda: &mut [f32], at: &[f32; KIND_COUNT], rest_scale: f32) {
+    #[inline(always)]
+    unsafe fn group_pair<const S: u8, const C: bool>(p: &mut Soa, pass: &mut Pass, a0: usize, a1: usize, offset: usize, k: usize) {
         unsafe {
-            let mut l0 = load(p, shape, a0);
-            let mut l1 = load(p, shape, a1);
-            project(&mut l0, c, shape, k, 8, lambda, at, rest_scale);
-            project(&mut l1, c, shape, k + 8, 8, lambda, at, rest_scale);
-            store(p, shape, a0, &l0);
-            store(p, shape, a1, &l1);
+            let mut l0 = load::<S>(p, a0, offset);
+            let mut l1 = load::<S>(p, a1, offset);
+            let none = _mm256_setzero_si256();
+            project::<S, C, true>(&mut l0, pass, k, none);
+            project::<S, C, true>(&mut l1, pass, k + 8, none);
+            store::<S>(p, a0, offset, &l0);
+            store::<S>(p, a1, offset, &l1);
         }
     }
 
-    /// The scalar kernel's projection, in lanes, on loaded particles.
-    #[inline]
-    #[target_feature(enable = "avx")]
-    #[allow(clippy::too_many_arguments)]
-    unsafe fn project(l: &mut Lanes, c: &DistanceConstraints, shape: Shape, k: usize, lanes: usize, lambda: &mut [f32], at: &[f32; KIND_COUNT], rest_scale: f32) {
+    /// The scalar kernel's projection, in lanes, on loaded particles: constraints
+    /// `[k, k + 8)`, or only the lanes `used` enables when not `FULL`.
+    #[inline(always)]
+    unsafe fn project<const S: u8, const C: bool, const FULL: bool>(l: &mut Lanes, pass: &mut Pass, k: usize, used: __m256i) {
         unsafe {
-            let permuted = !matches!(shape, Shape::Contiguous { .. });
-            let order = |v: __m256| if permuted { swap_middle(v) } else { v };
-            // Lane j (in constraint order) is used when j < lanes.
-            let used: [i32; 8] = std::array::from_fn(|j| if j < lanes { -1 } else { 0 });
-            let used = _mm256_loadu_si256(used.as_ptr() as *const __m256i);
-            let used_ps = _mm256_castsi256_ps(used);
+            let order = |v: __m256| if S == CONTIGUOUS { v } else { swap_middle(v) };
+            // SAFETY: `[k, k + 8)` (or its used lanes) are constraints of this batch.
+            let read = |v: *const f32| if FULL { _mm256_loadu_ps(v) } else { _mm256_maskload_ps(v, used) };
             let [xa, ya, za, wa] = l.a;
             let [xb, yb, zb, wb] = l.b;
             let (dx, dy, dz) = (_mm256_sub_ps(xb, xa), _mm256_sub_ps(yb, ya), _mm256_sub_ps(zb, za));
             let len = _mm256_sqrt_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz)));
             let zero = _mm256_setzero_ps();
-            let valid = _mm256_and_ps(_mm256_cmp_ps::<_CMP_GE_OQ>(len, _mm256_set1_ps(LENGTH_EPSILON)), order(used_ps));
-            let rest = _mm256_mul_ps(order(_mm256_maskload_ps(c.rest.as_ptr().add(k), used)), _mm256_set1_ps(rest_scale));
+            let mut valid = _mm256_cmp_ps::<_CMP_GE_OQ>(len, _mm256_set1_ps(LENGTH_EPSILON));
+            if !FULL {
+                valid = _mm256_and_ps(valid, order(_mm256_castsi256_ps(used)));
+            }
+            let rest = _mm256_mul_ps(order(read(pass.c.rest.as_ptr().add(k))), _mm256_set1_ps(pass.rest_scale));
             let cval = _mm256_sub_ps(len, rest);
-            // A grid batch holds one constraint class.
-            let at_k = at[c.kind[k] as usize];
-            let at_v = _mm256_set1_ps(at_k);
-            let lam = if at_k != 0.0 { order(_mm256_maskload_ps(lambda.as_ptr().add(k), used)) } else { zero };
+            let at_v = _mm256_set1_ps(pass.at_k);
+            let lam = if C { order(read(pass.lambda.as_ptr().add(k))) } else { zero };
             let denom = _mm256_add_ps(_mm256_add_ps(wa, wb), at_v);
             let num = _mm256_sub_ps(_mm256_sub_ps(zero, cval), _mm256_mul_ps(at_v, lam));
             let ok = _mm256_and_ps(valid, _mm256_cmp_ps::<_CMP_GT_OQ>(denom, _mm256_set1_ps(WEIGHT_EPSILON)));
             let q = _mm256_and_ps(_mm256_div_ps(num, _mm256_mul_ps(denom, len)), ok);
-            if at_k != 0.0 {
-                let new_lam = _mm256_blendv_ps(lam, _mm256_add_ps(lam, _mm256_mul_ps(q, len)), valid);
-                _mm256_maskstore_ps(lambda.as_mut_ptr().add(k), used, order(new_lam));
+            if C {
+                let new_lam = order(_mm256_blendv_ps(lam, _mm256_add_ps(lam, _mm256_mul_ps(q, len)), valid));
+                let out = pass.lambda.as_mut_ptr().add(k);
+                if FULL {
+                    _mm256_storeu_ps(out, new_lam)
+                } else {
+                    _mm256_maskstore_ps(out, used, new_lam)
+                }
             }
             let (sa, sb) = (_mm256_mul_ps(wa, q), _mm256_mul_ps(wb, q));
             let moved = [
@@ -420,15 +519,16 @@ mod avx {
                 _mm256_add_ps(yb, _mm256_mul_ps(dy, sb)),
                 _mm256_add_ps(zb, _mm256_mul_ps(dz, sb)),
             ];
-            if _mm256_movemask_ps(valid) == 0xFF {
+            let new = if _mm256_movemask_ps(valid) == 0xFF {
                 // Every lane projects (the common case): no blending needed.
-                [l.a[0], l.a[1], l.a[2], l.b[0], l.b[1], l.b[2]] = moved;
+                moved
             } else {
                 // Lanes the scalar kernel would skip keep their exact bits.
                 let old = [xa, ya, za, xb, yb, zb];
-                let new: [__m256; 6] = std::array::from_fn(|i| _mm256_blendv_ps(old[i], moved[i], valid));
-                [l.a[0], l.a[1], l.a[2], l.b[0], l.b[1], l.b[2]] = new;
-            }
+                let blend = |i: usize| _mm256_blendv_ps(old[i], moved[i], valid);
+                [blend(0), blend(1), blend(2), blend(3), blend(4), blend(5)]
+            };
+            [l.a[0], l.a[1], l.a[2], l.b[0], l.b[1], l.b[2]] = new;
         }
     }
 }
@@ -454,7 +554,8 @@ mod tests {
             let x0: Vec<Vec3> = (0..n).map(|i| topo.rest[i] + Vec3::new((i as f32 * 0.37).sin(), (i as f32 * 0.11).cos(), (i as f32 * 0.23).sin()) * 0.03).collect();
             let mut w: Vec<f32> = (0..n).map(|i| 1.0 + (i % 3) as f32).collect();
             w[n / 2] = 0.0;
-            for at in [[0.0f32; 3], [1e-3, 0.0, 3e-2]] {
+            let isas = [GridIsa::Avx, GridIsa::Avx512].into_iter().filter(|&isa| isa == GridIsa::Avx || GridIsa::detect() == Some(GridIsa::Avx512));
+            for (isa, at) in isas.flat_map(|isa| [(isa, [0.0f32; 3]), (isa, [1e-3, 0.0, 3e-2])]) {
                 let mut xs = x0.clone();
                 let mut lam_s = vec![0.01f32; k.len()];
                 let mut soa = Soa::default();
@@ -464,16 +565,16 @@ mod tests {
                     let r = b.start as usize..b.end as usize;
                     distance::solve(&mut xs, &w, k, r.clone(), &mut lam_s, &at, 1.2);
                     // SAFETY: AVX checked above; the constraints are the grid's own.
-                    unsafe { solve_run(&layout, *run, &mut soa, k, r, &mut lam, &at, 1.2) };
+                    unsafe { solve_run_with(isa, &layout, *run, &mut soa, k, r, &mut lam, &at, 1.2) };
                 }
                 let mut out = vec![Vec3::ZERO; n];
                 soa.store(&mut out);
                 for i in 0..n {
-                    assert_eq!(out[i].to_array().map(f32::to_bits), xs[i].to_array().map(f32::to_bits), "{cols}x{rows} particle {i}");
+                    assert_eq!(out[i].to_array().map(f32::to_bits), xs[i].to_array().map(f32::to_bits), "{isa:?} {cols}x{rows} particle {i}");
                 }
                 for i in 0..k.len() {
                     if at[k.kind[i] as usize] != 0.0 {
-                        assert_eq!(lam[i].to_bits(), lam_s[i].to_bits(), "{cols}x{rows} lambda {i}");
+                        assert_eq!(lam[i].to_bits(), lam_s[i].to_bits(), "{isa:?} {cols}x{rows} lambda {i}");
                     }
                 }
             }
