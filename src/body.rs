@@ -17,10 +17,11 @@ use crate::skin::{Influence, Skin};
 use crate::solver::aero::{self, AeroParams};
 use crate::solver::collision::{self, ContactParams};
 use crate::solver::constraints::distance_simd::{self, Kernel, Packed};
-use crate::solver::constraints::grid_simd::{self, GridLayout, Soa};
+use crate::solver::constraints::grid_simd::{self, GridLayout};
 use crate::solver::constraints::motion::{self, MotionLimits};
 use crate::solver::constraints::tether::{self, Tethers};
 use crate::solver::particle_contact::{self, HashScratch, TriContact, VertexTriangles};
+use crate::solver::soa::SoaState;
 use crate::solver::{integrate, velocity, xpbd};
 use crate::wind::Wind;
 
@@ -341,8 +342,8 @@ pub struct Body {
     normal_acc: Vec<Vec3>,
     /// Positions and inverse masses packed for the SIMD kernels (16 B per particle).
     packed: Vec<Packed>,
-    /// The same as structure of arrays, for the grid kernel (16 B per particle).
-    soa: Soa,
+    /// The state as structure of arrays, for grid bodies during a step (see `solver::soa`).
+    soa: SoaState,
     /// Largest distance a particle can travel in the current fixed step (m), for broad phases.
     pub step_margin: f32,
 }
@@ -406,7 +407,7 @@ impl Body {
             accel: Vec::new(),
             normal_acc: Vec::new(),
             packed: Vec::new(),
-            soa: Soa::default(),
+            soa: SoaState::default(),
             step_margin: 0.0,
         };
         for i in 0..n {
@@ -962,16 +963,23 @@ impl Body {
         let t = p.pin_t0 + (p.pin_t1 - p.pin_t0) * ((s + 1) as f32 / p.substeps as f32);
         let alpha_tilde = self.material.compliances().map(|c| xpbd::scaled_compliance(c, p.h));
         let gravity = p.gravity * self.material.gravity_scale;
-        integrate::integrate(&mut self.x, &mut self.x_prev, &mut self.v, &self.w, gravity, &self.accel, self.material.damping, p.h);
-        integrate::drive_pins(&mut self.x, &self.pins.index, &self.pins.from, &self.pins.to, t);
+        let grid = self.topology.grid.as_ref().filter(|_| p.kernel == Kernel::Avx && grid_simd::supported());
+        if grid.is_some() {
+            // The grid kernel's layout holds the whole substep (see `solver::soa`).
+            self.soa.take_x(&self.x, &self.w);
+            self.soa.take_pv(&self.x_prev, &self.v);
+            self.soa.integrate(gravity, &self.accel, self.material.damping, p.h);
+            self.soa.drive_pins(&self.pins.index, &self.pins.from, &self.pins.to, t);
+        } else {
+            integrate::integrate(&mut self.x, &mut self.x_prev, &mut self.v, &self.w, gravity, &self.accel, self.material.damping, p.h);
+            integrate::drive_pins(&mut self.x, &self.pins.index, &self.pins.from, &self.pins.to, t);
+        }
         // Multipliers restart each substep; rigid constraints never touch theirs.
         if alpha_tilde.iter().any(|&a| a != 0.0) {
             self.lambda.fill(0.0);
         }
         let k = &self.topology.constraints;
-        let grid = self.topology.grid.as_ref().filter(|_| p.kernel == Kernel::Avx && grid_simd::supported());
         if let Some(layout) = grid {
-            self.soa.load(&self.x, &self.w);
             for _ in 0..p.iterations {
                 for (batch, run) in k.batches.iter().zip(&layout.runs) {
                     let range = batch.start as usize..batch.end as usize;
@@ -979,13 +987,12 @@ impl Body {
                     // own constraints; `soa` holds every particle.
                     #[cfg(target_arch = "x86_64")]
                     unsafe {
-                        grid_simd::solve_run(layout, *run, &mut self.soa, k, range, &mut self.lambda, &alpha_tilde, self.scale)
+                        grid_simd::solve_run(layout, *run, &mut self.soa.x, k, range, &mut self.lambda, &alpha_tilde, self.scale)
                     };
                     #[cfg(not(target_arch = "x86_64"))]
-                    grid_simd::solve_soa(&mut self.soa, k, range, &mut self.lambda, &alpha_tilde, self.scale);
+                    grid_simd::solve_soa(&mut self.soa.x, k, range, &mut self.lambda, &alpha_tilde, self.scale);
                 }
             }
-            self.soa.store(&mut self.x);
         } else if p.kernel == Kernel::Scalar || !k.batches.iter().any(|b| b.independent) {
             for _ in 0..p.iterations {
                 for batch in &k.batches {
@@ -1011,6 +1018,9 @@ impl Body {
                 *x = Vec3::new(q[0], q[1], q[2]);
             }
         }
+        if self.tethers.is_some() || self.skin.is_some() {
+            self.use_vec3_positions();
+        }
         if let Some(tethers) = &self.tethers {
             tether::solve(&mut self.x, &self.w, tethers, self.scale);
         }
@@ -1024,6 +1034,9 @@ impl Body {
 
     /// Substep `s`, second half: self-collision, colliders (swept), velocities, speed limit.
     pub fn finish_substep(&mut self, p: &StepParams, s: u32, colliders: &[ColliderFrame]) {
+        if !self.self_pairs.is_empty() || !self.self_tris.is_empty() || !self.candidates.is_empty() {
+            self.use_vec3_positions();
+        }
         if !self.self_pairs.is_empty() {
             particle_contact::resolve_self(&mut self.x, &self.w, &self.self_pairs, 2.0 * self.material.thickness * self.scale);
         }
@@ -1037,18 +1050,40 @@ impl Body {
             let (p0, p1) = (c.from.lerp(&c.to, t0), c.from.lerp(&c.to, t1));
             collision::collide(&mut self.x, &self.x_prev, &self.w, &c.shape, &p0, &p1, &contact, self.step_margin);
         }
-        velocity::update(&self.x, &self.x_prev, &mut self.v, p.h);
+        if self.soa.x_home {
+            self.soa.update_velocity(p.h);
+        } else {
+            self.soa.give_pv(&mut self.x_prev, &mut self.v);
+            velocity::update(&self.x, &self.x_prev, &mut self.v, p.h);
+        }
         if self.dynamics.max_speed > 0.0 {
             // The share of the root's motion carried rather than felt (1 − world_velocity_scale)
             // never shows in the particles' velocities, so the reference is the rest of it.
             let base = self.root.map_or(Vec3::ZERO, |r| r.velocity * self.dynamics.world_velocity_scale);
-            velocity::limit(&mut self.v, &self.w, base, self.dynamics.max_speed);
+            if self.soa.pv_home {
+                self.soa.limit_velocity(base, self.dynamics.max_speed);
+            } else {
+                velocity::limit(&mut self.v, &self.w, base, self.dynamics.max_speed);
+            }
         }
+    }
+
+    /// Brings the positions back to `x` if the step holds them as structure of arrays
+    /// (for passes, here or in the world, that work on `x`).
+    pub fn use_vec3_positions(&mut self) {
+        self.soa.give_x(&mut self.x);
+    }
+
+    /// Brings the whole state back to `x`, `x_prev` and `v` (the layout between steps).
+    fn use_vec3_state(&mut self) {
+        self.soa.give_x(&mut self.x);
+        self.soa.give_pv(&mut self.x_prev, &mut self.v);
     }
 
     /// End of a fixed step: tear what is strained past the threshold; roll back if the state
     /// became non-finite.
     pub fn end_step(&mut self, _p: &StepParams) {
+        self.use_vec3_state();
         if !self.x.iter().all(|x| is_finite3(*x)) || !self.v.iter().all(|v| is_finite3(*v)) {
             // An input the checks could not foresee blew the body up: roll back this step
             // and stop it, rather than hand the host NaNs.
@@ -1150,7 +1185,7 @@ impl Body {
             + bytes(&self.w_free)
             + bytes(&self.pin_slot)
             + bytes(&self.packed)
-            + bytes(&self.soa.x) * 4
+            + self.soa.bytes()
             + bytes(&self.accel)
             + bytes(&self.normal_acc);
         let k = &self.topology.constraints;

@@ -16,5 +16,6 @@ pub mod collision;
 pub mod constraints;
 pub mod particle_contact;
 pub mod integrate;
+pub mod soa;
 pub mod velocity;
 pub mod xpbd;

@@ -1,0 +1,202 @@
+//! A body's particle state as structure of arrays, for the whole substep.
+//!
+//! The grid kernel works on positions as four arrays (`x`, `y`, `z`, `w`). Converting the
+//! body's `Vec3` arrays to that layout and back around every constraint pass costs as much
+//! as a few constraint iterations, so a grid body keeps its whole state — positions, the
+//! substep's start positions and velocities — in this layout from the start of a fixed step
+//! to its end, and the substep's other passes (prediction, pins, velocities, sphere
+//! contact) run on it too. A pass that has no such version asks for the `Vec3` arrays; the
+//! state moves there and back only then ([`SoaState::x_home`], [`SoaState::pv_home`]).
+//!
+//! Every pass here does exactly the operations of its `Vec3` counterpart, component by
+//! component in the same order, so both layouts give the same bits.
+
+use crate::math::Vec3;
+use crate::solver::constraints::grid_simd::Soa;
+
+/// Positions, start-of-substep positions and velocities as structure of arrays.
+#[derive(Clone, Debug, Default)]
+pub struct SoaState {
+    /// Positions and inverse masses (padded for the grid kernel).
+    pub x: Soa,
+    /// Positions at the start of the substep, per component.
+    pub prev: [Vec<f32>; 3],
+    /// Velocities, per component.
+    pub v: [Vec<f32>; 3],
+    /// `x` holds the current positions (the body's `Vec3` array is stale).
+    pub x_home: bool,
+    /// `prev` and `v` hold the current values.
+    pub pv_home: bool,
+}
+
+fn split(a: &[Vec3], out: &mut [Vec<f32>; 3]) {
+    for (c, v) in out.iter_mut().enumerate() {
+        v.clear();
+        v.extend(a.iter().map(|p| p[c]));
+    }
+}
+
+fn join(a: &[Vec<f32>; 3], out: &mut [Vec3]) {
+    for (i, p) in out.iter_mut().enumerate() {
+        *p = Vec3::new(a[0][i], a[1][i], a[2][i]);
+    }
+}
+
+impl SoaState {
+    /// Takes the positions (and inverse masses) into this layout, unless already here.
+    pub fn take_x(&mut self, x: &[Vec3], w: &[f32]) {
+        if !self.x_home {
+            self.x.load(x, w);
+            self.x_home = true;
+        }
+    }
+
+    /// Gives the positions back to the `Vec3` array, if they are here.
+    pub fn give_x(&mut self, x: &mut [Vec3]) {
+        if self.x_home {
+            self.x.store(x);
+            self.x_home = false;
+        }
+    }
+
+    /// Takes the start positions and velocities into this layout, unless already here.
+    pub fn take_pv(&mut self, x_prev: &[Vec3], v: &[Vec3]) {
+        if !self.pv_home {
+            split(x_prev, &mut self.prev);
+            split(v, &mut self.v);
+            self.pv_home = true;
+        }
+    }
+
+    /// Gives the start positions and velocities back, if they are here.
+    pub fn give_pv(&mut self, x_prev: &mut [Vec3], v: &mut [Vec3]) {
+        if self.pv_home {
+            join(&self.prev, x_prev);
+            join(&self.v, v);
+            self.pv_home = false;
+        }
+    }
+
+    /// [`integrate::integrate`](super::integrate::integrate) on this layout (positions and
+    /// start positions and velocities must be here).
+    pub fn integrate(&mut self, gravity: Vec3, accel: &[Vec3], damping: f32, h: f32) {
+        debug_assert!(self.x_home && self.pv_home);
+        let d = (1.0 - damping * h).max(0.0);
+        let dv = gravity * h;
+        let n = self.x.len();
+        let [xs, ys, zs, w] = [&mut self.x.x, &mut self.x.y, &mut self.x.z, &mut self.x.w];
+        for (c, x) in [xs, ys, zs].into_iter().enumerate() {
+            let x = &mut x[..n];
+            let (prev, v, w) = (&mut self.prev[c][..n], &mut self.v[c][..n], &w[..n]);
+            prev.copy_from_slice(x);
+            let dvc = dv[c];
+            if accel.is_empty() {
+                for i in 0..n {
+                    let vi = (v[i] + dvc) * d;
+                    let free = w[i] > 0.0;
+                    v[i] = if free { vi } else { v[i] };
+                    x[i] = if free { x[i] + vi * h } else { x[i] };
+                }
+            } else {
+                for i in 0..n {
+                    let vi = (v[i] + dvc + accel[i][c] * h) * d;
+                    let free = w[i] > 0.0;
+                    v[i] = if free { vi } else { v[i] };
+                    x[i] = if free { x[i] + vi * h } else { x[i] };
+                }
+            }
+        }
+    }
+
+    /// [`integrate::drive_pins`](super::integrate::drive_pins) on this layout.
+    pub fn drive_pins(&mut self, index: &[u32], from: &[Vec3], to: &[Vec3], t: f32) {
+        for k in 0..index.len() {
+            let p = if t >= 1.0 { to[k] } else { from[k] + (to[k] - from[k]) * t };
+            let i = index[k] as usize;
+            (self.x.x[i], self.x.y[i], self.x.z[i]) = (p.x, p.y, p.z);
+        }
+    }
+
+    /// [`velocity::update`](super::velocity::update) on this layout.
+    pub fn update_velocity(&mut self, h: f32) {
+        let inv_h = 1.0 / h;
+        let n = self.x.len();
+        for (c, x) in [&self.x.x, &self.x.y, &self.x.z].into_iter().enumerate() {
+            let (x, prev, v) = (&x[..n], &self.prev[c][..n], &mut self.v[c][..n]);
+            for i in 0..n {
+                v[i] = (x[i] - prev[i]) * inv_h;
+            }
+        }
+    }
+
+    /// [`velocity::limit`](super::velocity::limit) on this layout.
+    pub fn limit_velocity(&mut self, base: Vec3, max: f32) {
+        let max2 = max * max;
+        let [vx, vy, vz] = &mut self.v;
+        for i in 0..vx.len() {
+            if self.x.w[i] == 0.0 {
+                continue;
+            }
+            let rel = Vec3::new(vx[i], vy[i], vz[i]) - base;
+            let s2 = rel.length_squared();
+            if s2 > max2 {
+                let v = base + rel * (max / s2.sqrt());
+                (vx[i], vy[i], vz[i]) = (v.x, v.y, v.z);
+            }
+        }
+    }
+
+    /// Bytes held.
+    pub fn bytes(&self) -> usize {
+        let f = |v: &Vec<f32>| v.capacity() * 4;
+        [&self.x.x, &self.x.y, &self.x.z, &self.x.w].into_iter().map(f).sum::<usize>() + self.prev.iter().chain(&self.v).map(f).sum::<usize>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::{integrate, velocity};
+
+    /// Each pass gives its `Vec3` counterpart's bits.
+    #[test]
+    fn passes_match_the_vec3_passes_bit_for_bit() {
+        let n = 37;
+        let x0: Vec<Vec3> = (0..n).map(|i| Vec3::new((i as f32 * 0.7).sin(), i as f32 * 0.01, (i as f32 * 0.3).cos())).collect();
+        let v0: Vec<Vec3> = (0..n).map(|i| Vec3::new((i as f32 * 0.2).cos(), -(i as f32) * 0.1, 0.3)).collect();
+        let w: Vec<f32> = (0..n).map(|i| if i % 5 == 0 { 0.0 } else { 1.0 }).collect();
+        let accel: Vec<Vec3> = (0..n).map(|i| Vec3::new(0.5, i as f32 * 0.02, -0.1)).collect();
+        for acc in [&[][..], &accel[..]] {
+            let (mut x, mut xp, mut v) = (x0.clone(), x0.clone(), v0.clone());
+            let mut s = SoaState::default();
+            s.take_x(&x, &w);
+            s.take_pv(&xp, &v);
+            let g = Vec3::new(0.0, -9.81, 0.0);
+            integrate::integrate(&mut x, &mut xp, &mut v, &w, g, acc, 0.3, 1.0 / 480.0);
+            s.integrate(g, acc, 0.3, 1.0 / 480.0);
+            let (index, from, to) = ([0u32, 5], [Vec3::ONE, Vec3::X], [Vec3::Y, Vec3::Z]);
+            integrate::drive_pins(&mut x, &index, &from, &to, 0.25);
+            s.drive_pins(&index, &from, &to, 0.25);
+            for p in x.iter_mut() {
+                *p += Vec3::splat(0.001);
+            }
+            for i in 0..n {
+                s.x.x[i] += 0.001;
+                s.x.y[i] += 0.001;
+                s.x.z[i] += 0.001;
+            }
+            velocity::update(&x, &xp, &mut v, 1.0 / 480.0);
+            s.update_velocity(1.0 / 480.0);
+            velocity::limit(&mut v, &w, Vec3::X, 0.4);
+            s.limit_velocity(Vec3::X, 0.4);
+            let (mut x2, mut xp2, mut v2) = (vec![Vec3::ZERO; n], vec![Vec3::ZERO; n], vec![Vec3::ZERO; n]);
+            s.give_x(&mut x2);
+            s.give_pv(&mut xp2, &mut v2);
+            let bits = |a: &[Vec3]| a.iter().flat_map(|p| p.to_array().map(f32::to_bits)).collect::<Vec<_>>();
+            assert_eq!(bits(&x2), bits(&x));
+            assert_eq!(bits(&xp2), bits(&xp));
+            assert_eq!(bits(&v2), bits(&v));
+            assert!(!s.x_home && !s.pv_home);
+        }
+    }
+}
