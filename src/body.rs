@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use crate::error::{Error, Result, check_finite, check_non_negative, check_positive, try_filled};
-use crate::math::{Mat4, Quat, Vec3, is_finite3};
+use crate::math::{Mat4, Quat, Vec3, all_finite, is_finite3};
 use crate::solver::constraints::distance::{self, DistanceConstraints, KIND_BEND, KIND_COUNT, KIND_SHEAR, KIND_STRETCH};
 use crate::collider::{Pose, Shape};
 use crate::skin::{Influence, Skin};
@@ -809,7 +809,7 @@ impl Body {
     /// inputs — a root at 1e30 m scaled by 1e10 — can overflow), the body is put back on its
     /// pose at rest, so the host never reads NaN or infinity.
     pub fn ensure_finite(&mut self) {
-        let finite = |v: &[Vec3]| v.iter().all(|p| is_finite3(*p));
+        let finite = all_finite;
         if finite(&self.x) && finite(&self.v) && finite(&self.x_step_start) && finite(&self.pins.from) && finite(&self.pins.to) {
             return;
         }
@@ -1084,7 +1084,7 @@ impl Body {
     /// became non-finite.
     pub fn end_step(&mut self, _p: &StepParams) {
         self.use_vec3_state();
-        if !self.x.iter().all(|x| is_finite3(*x)) || !self.v.iter().all(|v| is_finite3(*v)) {
+        if !all_finite(&self.x) || !all_finite(&self.v) {
             // An input the checks could not foresee blew the body up: roll back this step
             // and stop it, rather than hand the host NaNs.
             self.x.copy_from_slice(&self.x_step_start);

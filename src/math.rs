@@ -13,6 +13,58 @@ pub const WEIGHT_EPSILON: f32 = 1e-12;
 
 /// True when every component is finite.
 #[inline]
+/// Whether every component of every vector is finite (no NaN, no infinity), in one pass
+/// the compiler vectorises: the exponent bits of each `f32` are tested, no branch per value.
+pub fn all_finite(v: &[Vec3]) -> bool {
+    // SAFETY: glam's `Vec3` is `#[repr(C)]` with three `f32` fields and no padding.
+    let f = unsafe { std::slice::from_raw_parts(v.as_ptr().cast::<f32>(), v.len() * 3) };
+    const EXP: u32 = 0x7f80_0000;
+    let bad = |x: &f32| (x.to_bits() & EXP) == EXP;
+    let mut chunks = f.chunks_exact(8);
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        // SSE2 is part of x86_64. An exponent of all ones is a NaN or an infinity.
+        // SAFETY: each chunk holds 8 floats; unaligned loads.
+        unsafe {
+            let exp = _mm_set1_epi32(EXP as i32);
+            let mut any = _mm_setzero_si128();
+            for c in &mut chunks {
+                let lo = _mm_and_si128(_mm_loadu_si128(c.as_ptr().cast()), exp);
+                let hi = _mm_and_si128(_mm_loadu_si128(c.as_ptr().add(4).cast()), exp);
+                any = _mm_or_si128(any, _mm_or_si128(_mm_cmpeq_epi32(lo, exp), _mm_cmpeq_epi32(hi, exp)));
+            }
+            if _mm_movemask_epi8(any) != 0 {
+                return false;
+            }
+        }
+    }
+    chunks.all(|c| !c.iter().any(bad)) && !chunks.remainder().iter().any(bad)
+}
+
 pub fn is_finite3(v: Vec3) -> bool {
     v.x.is_finite() && v.y.is_finite() && v.z.is_finite()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn all_finite_finds_any_nan_or_infinity() {
+        let mut v = vec![Vec3::new(1.0, -2.0, 3e38); 300];
+        assert!(all_finite(&v));
+        assert!(all_finite(&[]));
+        for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+            for (i, c) in [(0, 0), (85, 1), (299, 2)] {
+                let keep = v[i];
+                v[i][c] = bad;
+                assert!(!all_finite(&v), "{bad} at {i}.{c}");
+                v[i] = keep;
+            }
+        }
+        // Subnormals and the largest finite values are finite.
+        v[7] = Vec3::new(f32::MIN_POSITIVE / 2.0, f32::MAX, f32::MIN);
+        assert!(all_finite(&v));
+    }
 }

@@ -91,6 +91,12 @@ impl SoaState {
             prev.copy_from_slice(x);
             let dvc = dv[c];
             if accel.is_empty() {
+                #[cfg(target_arch = "x86_64")]
+                if std::arch::is_x86_feature_detected!("avx") {
+                    // SAFETY: AVX is present.
+                    unsafe { lanes::integrate(x, v, w, dvc, d, h) };
+                    continue;
+                }
                 for i in 0..n {
                     let vi = (v[i] + dvc) * d;
                     let free = w[i] > 0.0;
@@ -123,6 +129,12 @@ impl SoaState {
         let n = self.x.len();
         for (c, x) in [&self.x.x, &self.x.y, &self.x.z].into_iter().enumerate() {
             let (x, prev, v) = (&x[..n], &self.prev[c][..n], &mut self.v[c][..n]);
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx") {
+                // SAFETY: AVX is present.
+                unsafe { lanes::update_velocity(x, prev, v, inv_h) };
+                continue;
+            }
             for i in 0..n {
                 v[i] = (x[i] - prev[i]) * inv_h;
             }
@@ -150,6 +162,59 @@ impl SoaState {
     pub fn bytes(&self) -> usize {
         let f = |v: &Vec<f32>| v.capacity() * 4;
         [&self.x.x, &self.x.y, &self.x.z, &self.x.w].into_iter().map(f).sum::<usize>() + self.prev.iter().chain(&self.v).map(f).sum::<usize>()
+    }
+}
+
+/// The per-component loops eight particles at a time (the compiler does not vectorise the
+/// selects of pinned particles on its own); the same operations as the scalar loops.
+#[cfg(target_arch = "x86_64")]
+mod lanes {
+    use std::arch::x86_64::*;
+
+    /// One component of `integrate` without external accelerations.
+    #[target_feature(enable = "avx")]
+    pub unsafe fn integrate(x: &mut [f32], v: &mut [f32], w: &[f32], dv: f32, d: f32, h: f32) {
+        let n = x.len().min(v.len()).min(w.len());
+        let (dv8, d8, h8, zero) = (_mm256_set1_ps(dv), _mm256_set1_ps(d), _mm256_set1_ps(h), _mm256_setzero_ps());
+        let mut i = 0;
+        while i + 8 <= n {
+            // SAFETY: i + 8 ≤ n, the length of every slice.
+            unsafe {
+                let (xp, vp) = (x.as_mut_ptr().add(i), v.as_mut_ptr().add(i));
+                let (xv, vv, wv) = (_mm256_loadu_ps(xp), _mm256_loadu_ps(vp), _mm256_loadu_ps(w.as_ptr().add(i)));
+                let vi = _mm256_mul_ps(_mm256_add_ps(vv, dv8), d8);
+                let free = _mm256_cmp_ps::<_CMP_GT_OQ>(wv, zero);
+                _mm256_storeu_ps(vp, _mm256_blendv_ps(vv, vi, free));
+                _mm256_storeu_ps(xp, _mm256_blendv_ps(xv, _mm256_add_ps(xv, _mm256_mul_ps(vi, h8)), free));
+            }
+            i += 8;
+        }
+        for i in i..n {
+            let vi = (v[i] + dv) * d;
+            if w[i] > 0.0 {
+                v[i] = vi;
+                x[i] += vi * h;
+            }
+        }
+    }
+
+    /// One component of `update_velocity`.
+    #[target_feature(enable = "avx")]
+    pub unsafe fn update_velocity(x: &[f32], prev: &[f32], v: &mut [f32], inv_h: f32) {
+        let n = x.len().min(prev.len()).min(v.len());
+        let k = _mm256_set1_ps(inv_h);
+        let mut i = 0;
+        while i + 8 <= n {
+            // SAFETY: i + 8 ≤ n, the length of every slice.
+            unsafe {
+                let d = _mm256_sub_ps(_mm256_loadu_ps(x.as_ptr().add(i)), _mm256_loadu_ps(prev.as_ptr().add(i)));
+                _mm256_storeu_ps(v.as_mut_ptr().add(i), _mm256_mul_ps(d, k));
+            }
+            i += 8;
+        }
+        for i in i..n {
+            v[i] = (x[i] - prev[i]) * inv_h;
+        }
     }
 }
 

@@ -288,88 +288,90 @@ mod kernel {
     unsafe fn rows_of<const C: bool>(layout: &GridLayout, run: GridRun, p: &mut Soa, mut pass: Pass, range: std::ops::Range<usize>) {
         let (cols, rows) = (layout.columns as usize, layout.rows as usize);
         let pass = &mut pass;
+        let len = p.x.len();
         let mut k = range.start;
         let count = |from: usize, to: usize| if to > from { (to - from).div_ceil(2) } else { 0 };
-        // Each row of the run: its first `a` at particle `a0`, `n` constraints. (Loops, not a
-        // closure: a closure would not inherit the caller's target features.)
-        unsafe {
-            match run {
-                GridRun::Horizontal(par) => {
-                    let n = count(par as usize, cols - 1);
-                    for r in 0..rows {
-                        segment::<EVEN_ODD, C>(p, pass, r * cols + par as usize, 0, k, n);
+        // The rows of a run, each: its first `a` at particle `a0 = r·cols + first`, `n`
+        // constraints. (Loops, not a closure: a closure would not inherit the caller's target
+        // features.)
+        macro_rules! rows {
+            ($shape:ident, $rows:expr, $first:expr, $offset:expr, $n:expr) => {{
+                let (first, offset, n) = ($first, $offset, $n);
+                let mut rows = $rows;
+                if let (Some(r0), Some(r1)) = (rows.clone().next(), rows.clone().last()) {
+                    let plan = Plan::new::<$shape>(r0 * cols + first, r1 * cols + first, offset, n, len);
+                    for r in &mut rows {
+                        unsafe { segment::<$shape, C>(p, pass, r * cols + first, offset, k, n, plan) };
                         k += n;
                     }
                 }
-                GridRun::Vertical(par) => {
-                    for r in (par as usize..rows - 1).step_by(2) {
-                        segment::<CONTIGUOUS, C>(p, pass, r * cols, cols, k, cols);
-                        k += cols;
-                    }
-                }
-                GridRun::ShearDown(par) => {
-                    for r in (par as usize..rows - 1).step_by(2) {
-                        segment::<CONTIGUOUS, C>(p, pass, r * cols, cols + 1, k, cols - 1);
-                        k += cols - 1;
-                    }
-                }
-                GridRun::ShearUp(par) => {
-                    for r in (par as usize..rows - 1).step_by(2) {
-                        segment::<CONTIGUOUS, C>(p, pass, r * cols + 1, cols - 1, k, cols - 1);
-                        k += cols - 1;
-                    }
-                }
-                GridRun::BendH(phase) => {
-                    let bend_h = (0..cols.saturating_sub(2)).filter(|col| (col / 2) % 2 == 0).count();
-                    let n = if phase == 0 { bend_h } else { cols.saturating_sub(2) - bend_h };
-                    for r in 0..rows {
-                        segment::<PAIRS, C>(p, pass, r * cols + 2 * phase as usize, 0, k, n);
-                        k += n;
-                    }
-                }
-                GridRun::BendV(phase) => {
-                    for r in (0..rows.saturating_sub(2)).filter(|r| (r / 2) % 2 == phase as usize) {
-                        segment::<CONTIGUOUS, C>(p, pass, r * cols, 2 * cols, k, cols);
-                        k += cols;
-                    }
-                }
+            }};
+        }
+        match run {
+            GridRun::Horizontal(par) => rows!(EVEN_ODD, 0..rows, par as usize, 0, count(par as usize, cols - 1)),
+            GridRun::Vertical(par) => rows!(CONTIGUOUS, (par as usize..rows - 1).step_by(2), 0, cols, cols),
+            GridRun::ShearDown(par) => rows!(CONTIGUOUS, (par as usize..rows - 1).step_by(2), 0, cols + 1, cols - 1),
+            GridRun::ShearUp(par) => rows!(CONTIGUOUS, (par as usize..rows - 1).step_by(2), 1, cols - 1, cols - 1),
+            GridRun::BendH(phase) => {
+                let bend_h = (0..cols.saturating_sub(2)).filter(|col| (col / 2) % 2 == 0).count();
+                let n = if phase == 0 { bend_h } else { cols.saturating_sub(2) - bend_h };
+                rows!(PAIRS, 0..rows, 2 * phase as usize, 0, n)
             }
+            GridRun::BendV(phase) => rows!(CONTIGUOUS, (0..rows.saturating_sub(2)).filter(|r| (r / 2) % 2 == phase as usize), 0, 2 * cols, cols),
         }
         debug_assert_eq!(k, range.end, "the run's constraints and the batch disagree");
+    }
+
+    /// What a run's rows may do with vector groups. Every row of a run has the same geometry
+    /// (only its start moves), so the first row decides whether blocks overlap and the last
+    /// whether they stay inside the arrays.
+    #[derive(Clone, Copy)]
+    struct Plan {
+        /// Full groups may go two at a time.
+        pairs: bool,
+        /// Groups (full, then one partial) may run.
+        groups: bool,
+    }
+
+    impl Plan {
+        fn new<const S: u8>(first_a0: usize, last_a0: usize, offset: usize, n: usize, len: usize) -> Plan {
+            if n == 0 {
+                return Plan { pairs: false, groups: false };
+            }
+            let pairs = n / 16;
+            let pair_at = |a0: usize, j: usize| pair_fits::<S>(a_of::<S>(a0, j), a_of::<S>(a0, j + 8), offset, len);
+            let pairs = pairs > 0 && pair_at(first_a0, 0) && pair_at(last_a0, 16 * (pairs - 1));
+            // Groups start at multiples of 8 whether or not pairs ran before them.
+            let last_group = (n - 1) / 8 * 8;
+            let groups = group_fits::<S>(a_of::<S>(first_a0, 0), offset, len) && group_fits::<S>(a_of::<S>(last_a0, last_group), offset, len);
+            Plan { pairs, groups }
+        }
     }
 
     /// One row's share of a run: constraints `[k, k + n)`, the first `a` at particle `a0`.
     /// Full groups go two at a time; the last group may be partial, its unused lanes masked
     /// off; what no group can take is done by the scalar kernel on the same arrays.
     #[inline(always)]
-    unsafe fn segment<const S: u8, const C: bool>(p: &mut Soa, pass: &mut Pass, a0: usize, offset: usize, k: usize, n: usize) {
-        let len = p.x.len();
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn segment<const S: u8, const C: bool>(p: &mut Soa, pass: &mut Pass, a0: usize, offset: usize, k: usize, n: usize, plan: Plan) {
         let mut done = 0;
-        // The geometry of a pair is the same all along the row: the first pair decides
-        // whether pairs may run, the last whether they stay inside the arrays.
-        let pairs = n / 16;
-        if pairs > 0 {
-            let at = |j: usize| (a_of::<S>(a0, j), a_of::<S>(a0, j + 8));
-            let ((f0, f1), (l0, l1)) = (at(0), at(16 * (pairs - 1)));
-            if pair_fits::<S>(f0, f1, offset, len) && pair_fits::<S>(l0, l1, offset, len) {
-                while done + 16 <= n {
-                    let (g0, g1) = at(done);
-                    unsafe { group_pair::<S, C>(p, pass, g0, g1, offset, k + done) };
-                    done += 16;
-                }
+        if plan.pairs {
+            while done + 16 <= n {
+                unsafe { group_pair::<S, C>(p, pass, a_of::<S>(a0, done), a_of::<S>(a0, done + 8), offset, k + done) };
+                done += 16;
             }
         }
-        while done < n {
-            let lanes = (n - done).min(8);
-            let g0 = a_of::<S>(a0, done);
-            if !group_fits::<S>(g0, offset, len) {
-                break;
+        if plan.groups {
+            while done < n {
+                let lanes = (n - done).min(8);
+                debug_assert!((0..lanes).all(|j| pass.c.a[k + done + j] as usize == a_of::<S>(a0, done + j)));
+                unsafe { group::<S, C>(p, pass, a_of::<S>(a0, done), offset, k + done, lanes) };
+                done += lanes;
             }
-            debug_assert!((0..lanes).all(|j| pass.c.a[k + done + j] as usize == a_of::<S>(a0, done + j)));
-            unsafe { group::<S, C>(p, pass, g0, offset, k + done, lanes) };
-            done += lanes;
         }
-        distance::project(p, pass.c, k + done..k + n, pass.lambda, &[pass.at_k; KIND_COUNT], pass.rest_scale);
+        if done < n {
+            distance::project(p, pass.c, k + done..k + n, pass.lambda, &[pass.at_k; KIND_COUNT], pass.rest_scale);
+        }
     }
 
     /// Lane order [0,1,4,5,2,3,6,7] ↔ constraint order, for the strided shapes (an involution).
