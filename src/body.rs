@@ -177,7 +177,13 @@ pub struct StepParams {
     pub time: f32,
     /// Kernel for independent constraint batches.
     pub kernel: Kernel,
+    /// The world runs on more than one thread: a large body may split its own passes.
+    pub parallel: bool,
 }
+
+/// Particles from which a grid body shares its constraint passes with a second thread
+/// (below it the waits between passes cost more than the second thread saves).
+pub const SPLIT_PARTICLES: usize = 1024;
 
 impl StepParams {
     /// The same step divided into `substeps` substeps.
@@ -980,17 +986,19 @@ impl Body {
         }
         let k = &self.topology.constraints;
         if let Some(layout) = grid {
+            // A large body shares its passes with a second thread, when the world has one.
+            let split = p.parallel && self.x.len() >= SPLIT_PARTICLES && rayon::current_num_threads() > 1;
+            #[cfg(target_arch = "x86_64")]
+            {
+                let isa = grid_simd::GridIsa::detect().unwrap_or(grid_simd::GridIsa::Avx);
+                // SAFETY: AVX is supported (checked above) and `k` is this untorn grid's own
+                // constraints; `soa` holds every particle.
+                unsafe { grid_simd::solve_iterations(isa, layout, k, &mut self.soa.x, &mut self.lambda, &alpha_tilde, self.scale, p.iterations, split) };
+            }
+            #[cfg(not(target_arch = "x86_64"))]
             for _ in 0..p.iterations {
-                for (batch, run) in k.batches.iter().zip(&layout.runs) {
-                    let range = batch.start as usize..batch.end as usize;
-                    // SAFETY: AVX is supported (checked above) and `k` is this untorn grid's
-                    // own constraints; `soa` holds every particle.
-                    #[cfg(target_arch = "x86_64")]
-                    unsafe {
-                        grid_simd::solve_run(layout, *run, &mut self.soa.x, k, range, &mut self.lambda, &alpha_tilde, self.scale)
-                    };
-                    #[cfg(not(target_arch = "x86_64"))]
-                    grid_simd::solve_soa(&mut self.soa.x, k, range, &mut self.lambda, &alpha_tilde, self.scale);
+                for (batch, _) in k.batches.iter().zip(&layout.runs) {
+                    grid_simd::solve_soa(&mut self.soa.x, k, batch.start as usize..batch.end as usize, &mut self.lambda, &alpha_tilde, self.scale);
                 }
             }
         } else if p.kernel == Kernel::Scalar || !k.batches.iter().any(|b| b.independent) {

@@ -456,6 +456,7 @@ impl World {
                 pin_t1: (i + 1) as f32 / k as f32,
                 time: self.time as f32,
                 kernel: s.kernel,
+                parallel: !self.sequential,
             };
             self.prepare_colliders(params.pin_t0, params.pin_t1);
             self.fixed_step(&params);

@@ -107,8 +107,11 @@ impl Particles for Split<'_> {
 
 /// Projects constraints `range` once, in order, one at a time: the reference kernel.
 /// `alpha_tilde[kind]` is `α/h²` per class; rest lengths are multiplied by `rest_scale` (a
-/// character scaled at run time).
+/// character scaled at run time). `lambda` holds the multipliers of `range` only (its first
+/// element is constraint `range.start`'s), so threads can each own a disjoint part.
 pub fn project<P: Particles + ?Sized>(p: &mut P, c: &DistanceConstraints, range: std::ops::Range<usize>, lambda: &mut [f32], alpha_tilde: &[f32; KIND_COUNT], rest_scale: f32) {
+    let lambda = &mut lambda[..range.len()];
+    let first = range.start;
     for i in range {
         let (ia, ib) = (c.a[i] as usize, c.b[i] as usize);
         let ((xa, wa), (xb, wb)) = (p.get(ia), p.get(ib));
@@ -119,10 +122,10 @@ pub fn project<P: Particles + ?Sized>(p: &mut P, c: &DistanceConstraints, range:
         }
         let at = alpha_tilde[c.kind[i] as usize];
         // q = Δλ/|d|, so that Δx = ∓w·Δλ·d/|d| costs one division (the SIMD kernels do the same).
-        let q = xpbd::delta_lambda_over(len - c.rest[i] * rest_scale, wa + wb, at, lambda[i], len);
+        let q = xpbd::delta_lambda_over(len - c.rest[i] * rest_scale, wa + wb, at, lambda[i - first], len);
         // λ only matters where α̃ ≠ 0 (it enters as α̃·λ), so rigid constraints skip it.
         if at != 0.0 {
-            lambda[i] += q * len;
+            lambda[i - first] += q * len;
         }
         p.set(ia, xa - d * (wa * q));
         p.set(ib, xb + d * (wb * q));
@@ -139,7 +142,7 @@ pub fn solve(
     alpha_tilde: &[f32; KIND_COUNT],
     rest_scale: f32,
 ) {
-    project(&mut Split { x, w }, c, range, lambda, alpha_tilde, rest_scale);
+    project(&mut Split { x, w }, c, range.clone(), &mut lambda[range], alpha_tilde, rest_scale);
 }
 
 /// Greedy graph colouring: reorders `c`'s constraints into independent batches. Each

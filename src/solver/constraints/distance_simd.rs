@@ -72,7 +72,7 @@ impl Particles for [Packed] {
 
 /// The scalar kernel on packed particles: the tail of a SIMD batch, and chains.
 pub fn solve_packed(p: &mut [Packed], c: &DistanceConstraints, range: std::ops::Range<usize>, lambda: &mut [f32], at: &[f32; KIND_COUNT], rest_scale: f32) {
-    distance::project(p, c, range, lambda, at, rest_scale);
+    distance::project(p, c, range.clone(), &mut lambda[range], at, rest_scale);
 }
 
 /// Projects the independent batch `range` with `kernel`.

@@ -48,6 +48,71 @@ pub struct GridLayout {
     pub runs: Vec<GridRun>,
 }
 
+impl GridRun {
+    /// How many rows below its own a row of the run reaches: 0 along rows, 1 or 2 across.
+    pub fn reach(self) -> usize {
+        match self {
+            GridRun::Horizontal(_) | GridRun::BendH(_) => 0,
+            GridRun::Vertical(_) | GridRun::ShearDown(_) | GridRun::ShearUp(_) => 1,
+            GridRun::BendV(_) => 2,
+        }
+    }
+
+    /// The grid rows whose constraints the run holds (each row's first `a`), in cook order.
+    pub fn rows(self, rows: usize) -> RunRows {
+        let (start, step, end, phase) = match self {
+            GridRun::Horizontal(_) | GridRun::BendH(_) => (0, 1, rows, None),
+            GridRun::Vertical(par) | GridRun::ShearDown(par) | GridRun::ShearUp(par) => (par as usize, 2, rows.saturating_sub(1), None),
+            GridRun::BendV(phase) => (0, 1, rows.saturating_sub(2), Some(phase as usize)),
+        };
+        RunRows { next: start, step, end, phase }
+    }
+
+    /// The run rows `r` of chunk `chunk` (of `chunks`, cut at grid rows `⌈rows·i/chunks⌉`):
+    /// those whose lowest touched row `r + reach` lies in the chunk's grid rows.
+    pub fn chunk_rows(self, rows: usize, chunk: usize, chunks: usize) -> std::ops::Range<usize> {
+        let cut = |i: usize| if i >= chunks { usize::MAX } else { (i * rows).div_ceil(chunks) };
+        let reach = self.reach();
+        let (lo, hi) = (cut(chunk), cut(chunk + 1));
+        lo.saturating_sub(reach)..hi.saturating_sub(reach)
+    }
+
+    /// Grid rows (first, last) that chunk `chunk` of `chunks` of this run may touch, `None`
+    /// when it holds no row. The last chunk may also touch the row after its last (the
+    /// lanes a partial group reads and writes back); the others never do.
+    pub fn touched(self, rows: usize, chunk: usize, chunks: usize) -> Option<(usize, usize)> {
+        let band = self.chunk_rows(rows, chunk, chunks);
+        let mut mine = self.rows(rows).filter(|r| band.contains(r));
+        let lo = mine.next()?;
+        let hi = mine.last().unwrap_or(lo) + self.reach() + usize::from(chunk + 1 == chunks);
+        Some((lo, hi))
+    }
+}
+
+/// The rows of one run (see [`GridRun::rows`]).
+#[derive(Clone, Debug)]
+pub struct RunRows {
+    next: usize,
+    step: usize,
+    end: usize,
+    /// Vertical bend: only rows `r` with `⌊r/2⌋ ≡ phase`.
+    phase: Option<usize>,
+}
+
+impl Iterator for RunRows {
+    type Item = usize;
+    fn next(&mut self) -> Option<usize> {
+        while self.next < self.end {
+            let r = self.next;
+            self.next += self.step;
+            if self.phase.is_none_or(|ph| (r / 2) % 2 == ph) {
+                return Some(r);
+            }
+        }
+        None
+    }
+}
+
 /// Slots after the last particle a group may touch (a 16-block plus a row offset's worth
 /// is never needed past the end: blocks start at most at the last particle).
 const PAD: usize = 32;
@@ -104,9 +169,49 @@ impl Particles for Soa {
     }
 }
 
-/// The scalar kernel on structure-of-arrays particles (the tails of the grid kernel).
+/// A `Soa`'s arrays as raw pointers, for kernels that share one body between threads: each
+/// thread touches only particles (and multipliers) of its own rows, so no two threads ever
+/// access the same element in one pass.
+#[derive(Clone, Copy, Debug)]
+pub struct SoaPtr {
+    x: *mut f32,
+    y: *mut f32,
+    z: *mut f32,
+    w: *mut f32,
+    /// Length of each array, padding included.
+    len: usize,
+}
+
+// SAFETY: the pointers are only dereferenced by the kernels, whose callers guarantee that
+// concurrent uses touch disjoint elements (see `SoaPtr`).
+unsafe impl Send for SoaPtr {}
+unsafe impl Sync for SoaPtr {}
+
+impl Soa {
+    /// Raw view of the arrays; valid while `self` is neither moved nor resized.
+    pub fn ptr(&mut self) -> SoaPtr {
+        SoaPtr { x: self.x.as_mut_ptr(), y: self.y.as_mut_ptr(), z: self.z.as_mut_ptr(), w: self.w.as_mut_ptr(), len: self.x.len() }
+    }
+}
+
+impl Particles for SoaPtr {
+    #[inline(always)]
+    fn get(&self, i: usize) -> (Vec3, f32) {
+        assert!(i < self.len);
+        // SAFETY: in bounds; see `SoaPtr` for exclusivity.
+        unsafe { (Vec3::new(*self.x.add(i), *self.y.add(i), *self.z.add(i)), *self.w.add(i)) }
+    }
+    #[inline(always)]
+    fn set(&mut self, i: usize, p: Vec3) {
+        assert!(i < self.len);
+        // SAFETY: as for `get`.
+        unsafe { (*self.x.add(i), *self.y.add(i), *self.z.add(i)) = (p.x, p.y, p.z) };
+    }
+}
+
+/// The scalar kernel on structure-of-arrays particles (where the grid kernel does not run).
 pub fn solve_soa(p: &mut Soa, c: &DistanceConstraints, range: std::ops::Range<usize>, lambda: &mut [f32], at: &[f32; KIND_COUNT], rest_scale: f32) {
-    distance::project(p, c, range, lambda, at, rest_scale);
+    distance::project(p, c, range.clone(), &mut lambda[range], at, rest_scale);
 }
 
 /// Whether the CPU runs the grid kernel (AVX).
@@ -165,39 +270,159 @@ pub unsafe fn solve_run(
     rest_scale: f32,
 ) {
     let isa = GridIsa::detect().unwrap_or(GridIsa::Avx);
-    unsafe { solve_run_with(isa, layout, run, p, c, range, lambda, at, rest_scale) }
+    assert!(range.end <= lambda.len());
+    // SAFETY: one chunk, on this thread: nothing else touches `p` or `lambda`.
+    unsafe { solve_run_chunk(isa, layout, run, p.ptr(), c, range, lambda.as_mut_ptr(), at, rest_scale, 0, 1) }
 }
 
-/// [`solve_run`] with a chosen instruction set (both give the same bits).
+/// Chunk `chunk` of `chunks` of a run: its rows split into `chunks` consecutive parts. The
+/// constraints of one batch share no particle, and a chunk's vector groups never reach past
+/// its own rows' particles into a later chunk's, so the chunks of one run may go on
+/// different threads at once. Any split gives the same bits as the whole run.
 ///
 /// # Safety
-/// As [`solve_run`]; the CPU must support `isa`.
+/// As [`solve_run`]; the CPU must support `isa`; `p` and `lambda` (the multipliers of every
+/// constraint of `c`) must be valid, and while this runs nothing but other chunks of the same
+/// run may touch them.
 #[cfg(target_arch = "x86_64")]
 #[allow(clippy::too_many_arguments)]
-pub unsafe fn solve_run_with(
+pub unsafe fn solve_run_chunk(
     isa: GridIsa,
     layout: &GridLayout,
     run: GridRun,
-    p: &mut Soa,
+    p: SoaPtr,
     c: &DistanceConstraints,
     range: std::ops::Range<usize>,
-    lambda: &mut [f32],
+    lambda: *mut f32,
     at: &[f32; KIND_COUNT],
     rest_scale: f32,
+    chunk: usize,
+    chunks: usize,
 ) {
-    if range.is_empty() {
+    if range.is_empty() || chunk >= chunks {
         return;
     }
+    debug_assert!(range.end <= c.len());
     // A grid batch holds one constraint class: one compliance for the whole run.
     let at_k = at[c.kind[range.start] as usize];
     let pass = kernel::Pass { c, lambda, at_k, rest_scale };
     unsafe {
         match isa {
-            GridIsa::Avx => kernel::rows_avx(layout, run, p, pass, range),
-            GridIsa::Avx512 => kernel::rows_avx512(layout, run, p, pass, range),
+            GridIsa::Avx => kernel::rows_avx(layout, run, p, pass, range, chunk, chunks),
+            GridIsa::Avx512 => kernel::rows_avx512(layout, run, p, pass, range, chunk, chunks),
         }
     }
 }
+
+/// `iterations` passes over every batch of a `layout` grid; with `split`, each run is cut
+/// at the middle row into two chunks, shared by this thread and one more from the rayon
+/// pool.
+///
+/// Thread `i` does chunk `i` of every run, in order, so each keeps its half of the grid in
+/// its own cache. A chunk waits only for what it depends on: the other chunk's latest
+/// earlier run whose rows overlap its own (most runs stay inside their half, so the two
+/// threads rarely meet). If the second thread has not arrived — rayon may run both halves of
+/// a join on one thread — the first does its chunks too; the bits never depend on who did
+/// what, since a chunk's result depends only on the data it reads, which these waits fix.
+///
+/// # Safety
+/// As [`solve_run_chunk`] (AVX, and AVX-512 for that `isa`; `c` cooked for `layout`).
+#[cfg(target_arch = "x86_64")]
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn solve_iterations(
+    isa: GridIsa,
+    layout: &GridLayout,
+    c: &DistanceConstraints,
+    p: &mut Soa,
+    lambda: &mut [f32],
+    at: &[f32; KIND_COUNT],
+    rest_scale: f32,
+    iterations: u32,
+    split: bool,
+) {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    assert!(lambda.len() >= c.len() && layout.runs.len() == c.batches.len());
+    let (view, runs, rows) = (p.ptr(), layout.runs.len(), layout.rows as usize);
+    let lambda = Multipliers(lambda.as_mut_ptr());
+    let one = |step: usize, chunk: usize, chunks: usize| {
+        let (b, run) = (c.batches[step % runs], layout.runs[step % runs]);
+        // SAFETY: the caller's guarantees; chunks of one run touch disjoint elements, and a
+        // chunk runs only after everything it depends on (below).
+        unsafe { solve_run_chunk(isa, layout, run, view, c, b.start as usize..b.end as usize, lambda.get(), at, rest_scale, chunk, chunks) };
+    };
+    let steps = iterations as usize * runs;
+    const MAX_RUNS: usize = 16;
+    if !split || runs > MAX_RUNS {
+        (0..steps).for_each(|step| one(step, 0, 1));
+        return;
+    }
+    // back[q][j]: how many steps before a step of run `q` the latest step lies whose other
+    // chunk overlaps chunk `j` of run `q` (the pattern repeats every `runs` steps).
+    let mut back = [[None::<usize>; 2]; MAX_RUNS];
+    for (q, entry) in back.iter_mut().enumerate().take(runs) {
+        for (j, slot) in entry.iter_mut().enumerate() {
+            let Some((lo, hi)) = layout.runs[q].touched(rows, j, 2) else { continue };
+            *slot = (1..=runs).find(|&d| {
+                layout.runs[(q + runs - d % runs) % runs].touched(rows, 1 - j, 2).is_some_and(|(l, h)| l <= hi && lo <= h)
+            });
+        }
+    }
+    // claimed[j]: steps whose chunk `j` has been taken; done[j]: steps whose chunk `j` is done.
+    let claimed = [AtomicUsize::new(0), AtomicUsize::new(0)];
+    let done = [AtomicUsize::new(0), AtomicUsize::new(0)];
+    let arrived = [AtomicBool::new(false), AtomicBool::new(false)];
+    let wait = |j: usize, until: usize| {
+        let mut spins = 0u32;
+        while done[j].load(Ordering::Acquire) < until {
+            spins += 1;
+            if spins < 1 << 14 {
+                std::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
+            }
+        }
+    };
+    let work = |me: usize| {
+        arrived[me].store(true, Ordering::SeqCst);
+        for step in 0..steps {
+            for j in [me, 1 - me] {
+                // The other thread's chunks are its own once it is here.
+                if j != me && arrived[j].load(Ordering::SeqCst) {
+                    continue;
+                }
+                if claimed[j].compare_exchange(step, step + 1, Ordering::AcqRel, Ordering::Relaxed).is_err() {
+                    continue;
+                }
+                // This chunk's previous step (taken by the other thread before it left off).
+                wait(j, step);
+                if let Some(d) = back[step % runs][j]
+                    && step >= d
+                {
+                    wait(1 - j, step - d + 1);
+                }
+                one(step, j, 2);
+                STATS[me * 2 + j].fetch_add(1, Ordering::Relaxed);
+                done[j].store(step + 1, Ordering::Release);
+            }
+        }
+    };
+    rayon::join(|| work(0), || work(1));
+}
+
+pub static STATS: [std::sync::atomic::AtomicUsize; 4] = [const { std::sync::atomic::AtomicUsize::new(0) }; 4];
+/// The multipliers' pointer, shared by the threads of [`solve_iterations`].
+#[derive(Clone, Copy)]
+struct Multipliers(*mut f32);
+
+impl Multipliers {
+    fn get(self) -> *mut f32 {
+        self.0
+    }
+}
+
+// SAFETY: each chunk writes only its own constraints' multipliers.
+unsafe impl Send for Multipliers {}
+unsafe impl Sync for Multipliers {}
 
 #[cfg(target_arch = "x86_64")]
 mod kernel {
@@ -256,70 +481,78 @@ mod kernel {
     /// What every group of one run shares.
     pub struct Pass<'a> {
         pub c: &'a DistanceConstraints,
-        pub lambda: &'a mut [f32],
+        /// The multipliers of every constraint of `c`.
+        pub lambda: *mut f32,
         pub at_k: f32,
         pub rest_scale: f32,
     }
 
     #[target_feature(enable = "avx")]
-    pub unsafe fn rows_avx(layout: &GridLayout, run: GridRun, p: &mut Soa, pass: Pass, range: std::ops::Range<usize>) {
-        unsafe { rows(layout, run, p, pass, range) }
+    pub unsafe fn rows_avx(layout: &GridLayout, run: GridRun, p: SoaPtr, pass: Pass, range: std::ops::Range<usize>, chunk: usize, chunks: usize) {
+        unsafe { rows(layout, run, p, pass, range, chunk, chunks) }
     }
 
     #[target_feature(enable = "avx,avx512f,avx512vl")]
-    pub unsafe fn rows_avx512(layout: &GridLayout, run: GridRun, p: &mut Soa, pass: Pass, range: std::ops::Range<usize>) {
-        unsafe { rows(layout, run, p, pass, range) }
+    pub unsafe fn rows_avx512(layout: &GridLayout, run: GridRun, p: SoaPtr, pass: Pass, range: std::ops::Range<usize>, chunk: usize, chunks: usize) {
+        unsafe { rows(layout, run, p, pass, range, chunk, chunks) }
     }
 
-    /// The rows of one run.
+    /// The rows of one run (of one chunk of it).
     #[inline(always)]
-    unsafe fn rows(layout: &GridLayout, run: GridRun, p: &mut Soa, pass: Pass, range: std::ops::Range<usize>) {
+    unsafe fn rows(layout: &GridLayout, run: GridRun, p: SoaPtr, pass: Pass, range: std::ops::Range<usize>, chunk: usize, chunks: usize) {
         unsafe {
             if pass.at_k != 0.0 {
-                rows_of::<true>(layout, run, p, pass, range)
+                rows_of::<true>(layout, run, p, pass, range, chunk, chunks)
             } else {
-                rows_of::<false>(layout, run, p, pass, range)
+                rows_of::<false>(layout, run, p, pass, range, chunk, chunks)
             }
         }
     }
 
     /// `C`: the run's constraints are compliant (they keep multipliers).
     #[inline(always)]
-    unsafe fn rows_of<const C: bool>(layout: &GridLayout, run: GridRun, p: &mut Soa, mut pass: Pass, range: std::ops::Range<usize>) {
+    unsafe fn rows_of<const C: bool>(layout: &GridLayout, run: GridRun, mut p: SoaPtr, mut pass: Pass, range: std::ops::Range<usize>, chunk: usize, chunks: usize) {
         let (cols, rows) = (layout.columns as usize, layout.rows as usize);
-        let pass = &mut pass;
-        let len = p.x.len();
-        let mut k = range.start;
+        let (p, pass) = (&mut p, &mut pass);
+        let len = p.len;
         let count = |from: usize, to: usize| if to > from { (to - from).div_ceil(2) } else { 0 };
         // The rows of a run, each: its first `a` at particle `a0 = r·cols + first`, `n`
         // constraints. (Loops, not a closure: a closure would not inherit the caller's target
         // features.)
         macro_rules! rows {
-            ($shape:ident, $rows:expr, $first:expr, $offset:expr, $n:expr) => {{
+            ($shape:ident, $first:expr, $offset:expr, $n:expr) => {{
                 let (first, offset, n) = ($first, $offset, $n);
-                let mut rows = $rows;
-                if let (Some(r0), Some(r1)) = (rows.clone().next(), rows.clone().last()) {
+                let all = run.rows(rows);
+                let band = run.chunk_rows(rows, chunk, chunks);
+                let mut mine = all.clone().enumerate().skip_while(|&(_, r)| r < band.start).take_while(|&(_, r)| r < band.end);
+                if let Some((_, r0)) = mine.clone().next() {
+                    let r1 = mine.clone().last().map_or(r0, |(_, r)| r);
                     let plan = Plan::new::<$shape>(r0 * cols + first, r1 * cols + first, offset, n, len);
-                    for r in &mut rows {
-                        unsafe { segment::<$shape, C>(p, pass, r * cols + first, offset, k, n, plan) };
-                        k += n;
+                    // A partial group reads (and writes back) lanes past its row's last
+                    // constraint, which may be the next chunk's particles: not in a chunk's
+                    // last row when another chunk follows.
+                    let later = all.clone().any(|r| r >= band.end);
+                    let last = if later { Plan { partial: false, ..plan } } else { plan };
+                    for (index, r) in &mut mine {
+                        let plan = if r == r1 { last } else { plan };
+                        unsafe { segment::<$shape, C>(p, pass, r * cols + first, offset, range.start + index * n, n, plan) };
                     }
                 }
+                debug_assert_eq!(all.count() * n, range.len(), "the run's constraints and the batch disagree");
             }};
         }
         match run {
-            GridRun::Horizontal(par) => rows!(EVEN_ODD, 0..rows, par as usize, 0, count(par as usize, cols - 1)),
-            GridRun::Vertical(par) => rows!(CONTIGUOUS, (par as usize..rows - 1).step_by(2), 0, cols, cols),
-            GridRun::ShearDown(par) => rows!(CONTIGUOUS, (par as usize..rows - 1).step_by(2), 0, cols + 1, cols - 1),
-            GridRun::ShearUp(par) => rows!(CONTIGUOUS, (par as usize..rows - 1).step_by(2), 1, cols - 1, cols - 1),
+            GridRun::Horizontal(par) => rows!(EVEN_ODD, par as usize, 0, count(par as usize, cols - 1)),
+            GridRun::Vertical(_) => rows!(CONTIGUOUS, 0, cols, cols),
+            GridRun::ShearDown(_) => rows!(CONTIGUOUS, 0, cols + 1, cols - 1),
+            GridRun::ShearUp(_) => rows!(CONTIGUOUS, 1, cols - 1, cols - 1),
             GridRun::BendH(phase) => {
                 let bend_h = (0..cols.saturating_sub(2)).filter(|col| (col / 2) % 2 == 0).count();
                 let n = if phase == 0 { bend_h } else { cols.saturating_sub(2) - bend_h };
-                rows!(PAIRS, 0..rows, 2 * phase as usize, 0, n)
+                rows!(PAIRS, 2 * phase as usize, 0, n)
             }
-            GridRun::BendV(phase) => rows!(CONTIGUOUS, (0..rows.saturating_sub(2)).filter(|r| (r / 2) % 2 == phase as usize), 0, 2 * cols, cols),
+            GridRun::BendV(_) => rows!(CONTIGUOUS, 0, 2 * cols, cols),
         }
-        debug_assert_eq!(k, range.end, "the run's constraints and the batch disagree");
     }
 
     /// What a run's rows may do with vector groups. Every row of a run has the same geometry
@@ -329,14 +562,16 @@ mod kernel {
     struct Plan {
         /// Full groups may go two at a time.
         pairs: bool,
-        /// Groups (full, then one partial) may run.
+        /// Full groups may run.
         groups: bool,
+        /// A partial group may run (with its unused lanes masked off).
+        partial: bool,
     }
 
     impl Plan {
         fn new<const S: u8>(first_a0: usize, last_a0: usize, offset: usize, n: usize, len: usize) -> Plan {
             if n == 0 {
-                return Plan { pairs: false, groups: false };
+                return Plan { pairs: false, groups: false, partial: false };
             }
             let pairs = n / 16;
             let pair_at = |a0: usize, j: usize| pair_fits::<S>(a_of::<S>(a0, j), a_of::<S>(a0, j + 8), offset, len);
@@ -344,7 +579,7 @@ mod kernel {
             // Groups start at multiples of 8 whether or not pairs ran before them.
             let last_group = (n - 1) / 8 * 8;
             let groups = group_fits::<S>(a_of::<S>(first_a0, 0), offset, len) && group_fits::<S>(a_of::<S>(last_a0, last_group), offset, len);
-            Plan { pairs, groups }
+            Plan { pairs, groups, partial: groups }
         }
     }
 
@@ -353,7 +588,7 @@ mod kernel {
     /// off; what no group can take is done by the scalar kernel on the same arrays.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    unsafe fn segment<const S: u8, const C: bool>(p: &mut Soa, pass: &mut Pass, a0: usize, offset: usize, k: usize, n: usize, plan: Plan) {
+    unsafe fn segment<const S: u8, const C: bool>(p: &mut SoaPtr, pass: &mut Pass, a0: usize, offset: usize, k: usize, n: usize, plan: Plan) {
         let mut done = 0;
         if plan.pairs {
             while done + 16 <= n {
@@ -362,7 +597,7 @@ mod kernel {
             }
         }
         if plan.groups {
-            while done < n {
+            while done < n && (done + 8 <= n || plan.partial) {
                 let lanes = (n - done).min(8);
                 debug_assert!((0..lanes).all(|j| pass.c.a[k + done + j] as usize == a_of::<S>(a0, done + j)));
                 unsafe { group::<S, C>(p, pass, a_of::<S>(a0, done), offset, k + done, lanes) };
@@ -370,7 +605,10 @@ mod kernel {
             }
         }
         if done < n {
-            distance::project(p, pass.c, k + done..k + n, pass.lambda, &[pass.at_k; KIND_COUNT], pass.rest_scale);
+            // SAFETY: constraints `[k + done, k + n)` are this row's: their multipliers are
+            // touched by nothing else meanwhile.
+            let lambda = unsafe { std::slice::from_raw_parts_mut(pass.lambda.add(k + done), n - done) };
+            distance::project(p, pass.c, k + done..k + n, lambda, &[pass.at_k; KIND_COUNT], pass.rest_scale);
         }
     }
 
@@ -390,9 +628,9 @@ mod kernel {
     }
 
     #[inline(always)]
-    unsafe fn load<const S: u8>(p: &Soa, a0: usize, offset: usize) -> Lanes {
+    unsafe fn load<const S: u8>(p: &SoaPtr, a0: usize, offset: usize) -> Lanes {
         unsafe {
-            let arrays = [p.x.as_ptr(), p.y.as_ptr(), p.z.as_ptr(), p.w.as_ptr()];
+            let arrays = [p.x, p.y, p.z, p.w];
             let z = _mm256_setzero_ps();
             let mut l = Lanes { a: [z; 4], b: [z; 4] };
             for (comp, base) in arrays.into_iter().enumerate() {
@@ -420,9 +658,9 @@ mod kernel {
     }
 
     #[inline(always)]
-    unsafe fn store<const S: u8>(p: &mut Soa, a0: usize, offset: usize, l: &Lanes) {
+    unsafe fn store<const S: u8>(p: &mut SoaPtr, a0: usize, offset: usize, l: &Lanes) {
         unsafe {
-            let arrays = [p.x.as_mut_ptr(), p.y.as_mut_ptr(), p.z.as_mut_ptr()];
+            let arrays = [p.x, p.y, p.z];
             for (comp, base) in arrays.into_iter().enumerate() {
                 // SAFETY: the caller checked the blocks lie inside the arrays.
                 let put = |i: usize, v: __m256| _mm256_storeu_ps(base.add(i), v);
@@ -450,7 +688,7 @@ mod kernel {
 
     /// Projects constraints `[k, k + lanes)` of one group at `a0`.
     #[inline(always)]
-    unsafe fn group<const S: u8, const C: bool>(p: &mut Soa, pass: &mut Pass, a0: usize, offset: usize, k: usize, lanes: usize) {
+    unsafe fn group<const S: u8, const C: bool>(p: &mut SoaPtr, pass: &mut Pass, a0: usize, offset: usize, k: usize, lanes: usize) {
         unsafe {
             let mut l = load::<S>(p, a0, offset);
             if lanes == 8 {
@@ -466,7 +704,7 @@ mod kernel {
     /// Two full groups whose blocks do not overlap, interleaved: one group's square root
     /// and division wait on long latencies that the other's work fills.
     #[inline(always)]
-    unsafe fn group_pair<const S: u8, const C: bool>(p: &mut Soa, pass: &mut Pass, a0: usize, a1: usize, offset: usize, k: usize) {
+    unsafe fn group_pair<const S: u8, const C: bool>(p: &mut SoaPtr, pass: &mut Pass, a0: usize, a1: usize, offset: usize, k: usize) {
         unsafe {
             let mut l0 = load::<S>(p, a0, offset);
             let mut l1 = load::<S>(p, a1, offset);
@@ -498,14 +736,14 @@ mod kernel {
             let rest = _mm256_mul_ps(order(read(pass.c.rest.as_ptr().add(k))), _mm256_set1_ps(pass.rest_scale));
             let cval = _mm256_sub_ps(len, rest);
             let at_v = _mm256_set1_ps(pass.at_k);
-            let lam = if C { order(read(pass.lambda.as_ptr().add(k))) } else { zero };
+            let lam = if C { order(read(pass.lambda.add(k))) } else { zero };
             let denom = _mm256_add_ps(_mm256_add_ps(wa, wb), at_v);
             let num = _mm256_sub_ps(_mm256_sub_ps(zero, cval), _mm256_mul_ps(at_v, lam));
             let ok = _mm256_and_ps(valid, _mm256_cmp_ps::<_CMP_GT_OQ>(denom, _mm256_set1_ps(WEIGHT_EPSILON)));
             let q = _mm256_and_ps(_mm256_div_ps(num, _mm256_mul_ps(denom, len)), ok);
             if C {
                 let new_lam = order(_mm256_blendv_ps(lam, _mm256_add_ps(lam, _mm256_mul_ps(q, len)), valid));
-                let out = pass.lambda.as_mut_ptr().add(k);
+                let out = pass.lambda.add(k);
                 if FULL {
                     _mm256_storeu_ps(out, new_lam)
                 } else {
@@ -567,7 +805,11 @@ mod tests {
                     let r = b.start as usize..b.end as usize;
                     distance::solve(&mut xs, &w, k, r.clone(), &mut lam_s, &at, 1.2);
                     // SAFETY: AVX checked above; the constraints are the grid's own.
-                    unsafe { solve_run_with(isa, &layout, *run, &mut soa, k, r, &mut lam, &at, 1.2) };
+                    // Any number of chunks, done in any order, gives the whole run's bits.
+                    let chunks = 1 + (r.start / 7) % 4;
+                    for chunk in (0..chunks).rev() {
+                        unsafe { solve_run_chunk(isa, &layout, *run, soa.ptr(), k, r.clone(), lam.as_mut_ptr(), &at, 1.2, chunk, chunks) };
+                    }
                 }
                 let mut out = vec![Vec3::ZERO; n];
                 soa.store(&mut out);
