@@ -974,14 +974,16 @@ impl Body {
             // The grid kernel's layout holds the whole substep (see `solver::soa`).
             self.soa.take_x(&self.x, &self.w);
             self.soa.take_pv(&self.x_prev, &self.v);
-            self.soa.integrate(gravity, &self.accel, self.material.damping, p.h);
-            self.soa.drive_pins(&self.pins.index, &self.pins.from, &self.pins.to, t);
+            let mut all = self.soa.all();
+            all.integrate(gravity, &self.accel, self.material.damping, p.h);
+            all.drive_pins(&self.pins.index, &self.pins.from, &self.pins.to, t);
         } else {
             integrate::integrate(&mut self.x, &mut self.x_prev, &mut self.v, &self.w, gravity, &self.accel, self.material.damping, p.h);
             integrate::drive_pins(&mut self.x, &self.pins.index, &self.pins.from, &self.pins.to, t);
         }
-        // Multipliers restart each substep; rigid constraints never touch theirs.
-        if alpha_tilde.iter().any(|&a| a != 0.0) {
+        // Multipliers restart each substep (the grid kernel zeroes its own); rigid
+        // constraints never touch theirs.
+        if grid.is_none() && alpha_tilde.iter().any(|&a| a != 0.0) {
             self.lambda.fill(0.0);
         }
         let k = &self.topology.constraints;
@@ -1042,7 +1044,13 @@ impl Body {
 
     /// Substep `s`, second half: self-collision, colliders (swept), velocities, speed limit.
     pub fn finish_substep(&mut self, p: &StepParams, s: u32, colliders: &[ColliderFrame]) {
-        if !self.self_pairs.is_empty() || !self.self_tris.is_empty() || !self.candidates.is_empty() {
+        let (t0, t1) = (s as f32 / p.substeps as f32, (s + 1) as f32 / p.substeps as f32);
+        let pose = |c: &ColliderFrame| (c.from.lerp(&c.to, t0), c.from.lerp(&c.to, t1));
+        let soa_contacts = self.candidates.iter().all(|&k| {
+            let (p0, p1) = pose(&colliders[k as usize]);
+            collision::collide_soa_supported(&colliders[k as usize].shape, &p0, &p1)
+        });
+        if !self.self_pairs.is_empty() || !self.self_tris.is_empty() || !soa_contacts {
             self.use_vec3_positions();
         }
         if !self.self_pairs.is_empty() {
@@ -1052,14 +1060,17 @@ impl Body {
             particle_contact::resolve_triangles_self(&mut self.x, &self.w, &self.topology.triangles, &self.self_tris, 2.0 * self.material.thickness * self.scale);
         }
         let contact = self.contact_params();
-        let (t0, t1) = (s as f32 / p.substeps as f32, (s + 1) as f32 / p.substeps as f32);
         for &k in &self.candidates {
             let c = &colliders[k as usize];
-            let (p0, p1) = (c.from.lerp(&c.to, t0), c.from.lerp(&c.to, t1));
-            collision::collide(&mut self.x, &self.x_prev, &self.w, &c.shape, &p0, &p1, &contact, self.step_margin);
+            let (p0, p1) = pose(c);
+            if self.soa.x_home {
+                self.soa.all().collide(&c.shape, &p0, &p1, &contact);
+            } else {
+                collision::collide(&mut self.x, &self.x_prev, &self.w, &c.shape, &p0, &p1, &contact, self.step_margin);
+            }
         }
         if self.soa.x_home {
-            self.soa.update_velocity(p.h);
+            self.soa.all().update_velocity(p.h);
         } else {
             self.soa.give_pv(&mut self.x_prev, &mut self.v);
             velocity::update(&self.x, &self.x_prev, &mut self.v, p.h);
@@ -1069,7 +1080,7 @@ impl Body {
             // never shows in the particles' velocities, so the reference is the rest of it.
             let base = self.root.map_or(Vec3::ZERO, |r| r.velocity * self.dynamics.world_velocity_scale);
             if self.soa.pv_home {
-                self.soa.limit_velocity(base, self.dynamics.max_speed);
+                self.soa.all().limit_velocity(base, self.dynamics.max_speed);
             } else {
                 velocity::limit(&mut self.v, &self.w, base, self.dynamics.max_speed);
             }

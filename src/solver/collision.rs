@@ -37,7 +37,7 @@ const TRACE_STEPS: usize = 32;
 #[allow(clippy::too_many_arguments)]
 pub fn collide(x: &mut [Vec3], x_prev: &[Vec3], w: &[f32], shape: &Shape, p0: &Pose, p1: &Pose, c: &ContactParams, max_move: f32) {
     if let Shape::Sphere { radius } = *shape
-        && p0.rotation == p1.rotation
+        && collide_soa_supported(shape, p0, p1)
     {
         collide_sphere(x, x_prev, w, radius, p0, p1, c);
         return;
@@ -65,16 +65,67 @@ pub fn collide(x: &mut [Vec3], x_prev: &[Vec3], w: &[f32], shape: &Shape, p0: &P
 /// the inflated sphere where `|from + t·seg| = ρ`, at the smaller root of
 /// `a·t² + 2b·t + cc = 0` (`a = seg·seg`, `b = from·seg`, `cc = from·from − ρ²`).
 fn collide_sphere(x: &mut [Vec3], x_prev: &[Vec3], w: &[f32], radius: f32, p0: &Pose, p1: &Pose, c: &ContactParams) {
-    let (inv0, inv1) = (1.0 / p0.scale, 1.0 / p1.scale);
-    let r = c.thickness / p1.scale;
-    let rho = radius + r;
-    let rho2 = rho * rho;
+    let sphere = MovingSphere::new(radius, p0, p1, c);
     for i in 0..x.len() {
-        if w[i] == 0.0 {
-            continue;
+        if w[i] != 0.0
+            && let Some(end) = sphere.contact(x_prev[i], x[i])
+        {
+            x[i] = end;
         }
-        let l0 = (x_prev[i] - p0.position) * inv0;
-        let l1 = (x[i] - p1.position) * inv1;
+    }
+}
+
+/// [`collide`] for particles `range` stored as structure of arrays (`x`, `y`, `z` positions,
+/// `prev` the substep's start positions, `w` inverse masses), when `collide_soa_supported`:
+/// the same operations as on `Vec3` arrays, so the same bits.
+#[allow(clippy::too_many_arguments)]
+pub fn collide_soa(pos: [&mut [f32]; 3], prev: [&[f32]; 3], w: &[f32], range: std::ops::Range<usize>, shape: &Shape, p0: &Pose, p1: &Pose, c: &ContactParams) {
+    let Shape::Sphere { radius } = *shape else {
+        debug_assert!(false, "collide_soa takes spheres only");
+        return;
+    };
+    let sphere = MovingSphere::new(radius, p0, p1, c);
+    let [x, y, z] = pos;
+    for i in range {
+        if w[i] != 0.0
+            && let Some(end) = sphere.contact(Vec3::new(prev[0][i], prev[1][i], prev[2][i]), Vec3::new(x[i], y[i], z[i]))
+        {
+            (x[i], y[i], z[i]) = (end.x, end.y, end.z);
+        }
+    }
+}
+
+/// Whether [`collide_soa`] handles this collider over this substep (a sphere that does not
+/// turn): the other cases need the `Vec3` arrays.
+pub fn collide_soa_supported(shape: &Shape, p0: &Pose, p1: &Pose) -> bool {
+    matches!(shape, Shape::Sphere { .. }) && p0.rotation == p1.rotation
+}
+
+/// A sphere moving from pose `p0` to `p1` over the substep, and one body's contact settings.
+struct MovingSphere<'a> {
+    p0: &'a Pose,
+    p1: &'a Pose,
+    inv0: f32,
+    inv1: f32,
+    /// Sphere radius plus particle radius, in the sphere's frame; and its square.
+    rho: f32,
+    rho2: f32,
+    c: &'a ContactParams,
+}
+
+impl<'a> MovingSphere<'a> {
+    fn new(radius: f32, p0: &'a Pose, p1: &'a Pose, c: &'a ContactParams) -> Self {
+        let rho = radius + c.thickness / p1.scale;
+        MovingSphere { p0, p1, inv0: 1.0 / p0.scale, inv1: 1.0 / p1.scale, rho, rho2: rho * rho, c }
+    }
+
+    /// The corrected end of a particle moving from `start` to `end`, or `None` when it does
+    /// not touch.
+    #[inline]
+    fn contact(&self, start: Vec3, end: Vec3) -> Option<Vec3> {
+        let (rho, rho2) = (self.rho, self.rho2);
+        let l0 = (start - self.p0.position) * self.inv0;
+        let l1 = (end - self.p1.position) * self.inv1;
         let d0sq = l0.length_squared();
         let l1sq = l1.length_squared();
         let inside0 = d0sq < rho2;
@@ -85,7 +136,7 @@ fn collide_sphere(x: &mut [Vec3], x_prev: &[Vec3], w: &[f32], radius: f32, p0: &
             let seg = l1 - l0;
             let (a, b) = (seg.length_squared(), l0.dot(seg));
             if l1sq >= rho2 && (b >= 0.0 || b <= -a || a * d0sq - b * b >= a * rho2) {
-                continue;
+                return None;
             }
         }
         let from = if inside0 {
@@ -114,15 +165,14 @@ fn collide_sphere(x: &mut [Vec3], x_prev: &[Vec3], w: &[f32], radius: f32, p0: &
             None => {
                 // A start inside: push the end out.
                 if l1sq >= rho2 {
-                    continue;
+                    return None;
                 }
                 let len = l1sq.sqrt();
                 (if len > 1e-12 { l1 / len } else { Vec3::Y }, rho - len)
             }
         };
-        let mut fixed = l1 + normal * depth;
-        fixed = with_friction(fixed, l0, normal, depth, c);
-        x[i] = fixed * p1.scale + p1.position;
+        let fixed = with_friction(l1 + normal * depth, l0, normal, depth, self.c);
+        Some(fixed * self.p1.scale + self.p1.position)
     }
 }
 

@@ -77,17 +77,89 @@ impl SoaState {
         }
     }
 
-    /// [`integrate::integrate`](super::integrate::integrate) on this layout (positions and
-    /// start positions and velocities must be here).
-    pub fn integrate(&mut self, gravity: Vec3, accel: &[Vec3], damping: f32, h: f32) {
+    /// The whole state as one band.
+    pub fn all(&mut self) -> Band<'_> {
         debug_assert!(self.x_home && self.pv_home);
+        let n = self.x.len();
+        // SAFETY: `&mut self` is exclusive; `0..n` is in bounds.
+        unsafe { self.ptr().band(0..n) }
+    }
+
+    /// Raw view, for passes shared between threads (see [`SoaStatePtr::band`]).
+    pub fn ptr(&mut self) -> SoaStatePtr {
+        let [px, py, pz] = &mut self.prev;
+        let [vx, vy, vz] = &mut self.v;
+        SoaStatePtr {
+            x: [self.x.x.as_mut_ptr(), self.x.y.as_mut_ptr(), self.x.z.as_mut_ptr()],
+            w: self.x.w.as_ptr(),
+            prev: [px.as_mut_ptr(), py.as_mut_ptr(), pz.as_mut_ptr()],
+            v: [vx.as_mut_ptr(), vy.as_mut_ptr(), vz.as_mut_ptr()],
+            n: self.x.len().min(px.len()),
+        }
+    }
+
+    /// Bytes held.
+    pub fn bytes(&self) -> usize {
+        let f = |v: &Vec<f32>| v.capacity() * 4;
+        [&self.x.x, &self.x.y, &self.x.z, &self.x.w].into_iter().map(f).sum::<usize>() + self.prev.iter().chain(&self.v).map(f).sum::<usize>()
+    }
+}
+
+/// A [`SoaState`]'s arrays as raw pointers, shared by the threads of one body's step.
+#[derive(Clone, Copy, Debug)]
+pub struct SoaStatePtr {
+    x: [*mut f32; 3],
+    w: *const f32,
+    prev: [*mut f32; 3],
+    v: [*mut f32; 3],
+    n: usize,
+}
+
+// SAFETY: dereferenced only through `band`, whose callers keep concurrent bands disjoint.
+unsafe impl Send for SoaStatePtr {}
+unsafe impl Sync for SoaStatePtr {}
+
+impl SoaStatePtr {
+    /// Particles `range` as slices.
+    ///
+    /// # Safety
+    /// The state must outlive the band, and while it lives nothing else may touch these
+    /// particles' positions, start positions or velocities (inverse masses are only read).
+    pub unsafe fn band<'a>(self, range: std::ops::Range<usize>) -> Band<'a> {
+        assert!(range.start <= range.end && range.end <= self.n);
+        let len = range.len();
+        // SAFETY: in bounds (above); exclusivity is the caller's promise.
+        unsafe {
+            let part = |p: *mut f32| std::slice::from_raw_parts_mut(p.add(range.start), len);
+            Band {
+                x: self.x.map(part),
+                w: std::slice::from_raw_parts(self.w.add(range.start), len),
+                prev: self.prev.map(part),
+                v: self.v.map(part),
+                first: range.start,
+            }
+        }
+    }
+}
+
+/// Consecutive particles of a [`SoaState`], from particle `first`.
+pub struct Band<'a> {
+    pub x: [&'a mut [f32]; 3],
+    pub w: &'a [f32],
+    pub prev: [&'a mut [f32]; 3],
+    pub v: [&'a mut [f32]; 3],
+    pub first: usize,
+}
+
+impl Band<'_> {
+    /// [`integrate::integrate`](super::integrate::integrate) on this layout; `accel` is the
+    /// whole body's (or empty).
+    pub fn integrate(&mut self, gravity: Vec3, accel: &[Vec3], damping: f32, h: f32) {
         let d = (1.0 - damping * h).max(0.0);
         let dv = gravity * h;
-        let n = self.x.len();
-        let [xs, ys, zs, w] = [&mut self.x.x, &mut self.x.y, &mut self.x.z, &mut self.x.w];
-        for (c, x) in [xs, ys, zs].into_iter().enumerate() {
-            let x = &mut x[..n];
-            let (prev, v, w) = (&mut self.prev[c][..n], &mut self.v[c][..n], &w[..n]);
+        let accel = if accel.is_empty() { accel } else { &accel[self.first..self.first + self.w.len()] };
+        for c in 0..3 {
+            let (x, prev, v, w) = (&mut *self.x[c], &mut *self.prev[c], &mut *self.v[c], self.w);
             prev.copy_from_slice(x);
             let dvc = dv[c];
             if accel.is_empty() {
@@ -97,45 +169,58 @@ impl SoaState {
                     unsafe { lanes::integrate(x, v, w, dvc, d, h) };
                     continue;
                 }
-                for i in 0..n {
+                for i in 0..x.len() {
                     let vi = (v[i] + dvc) * d;
-                    let free = w[i] > 0.0;
-                    v[i] = if free { vi } else { v[i] };
-                    x[i] = if free { x[i] + vi * h } else { x[i] };
+                    if w[i] > 0.0 {
+                        v[i] = vi;
+                        x[i] += vi * h;
+                    }
                 }
             } else {
-                for i in 0..n {
+                for i in 0..x.len() {
                     let vi = (v[i] + dvc + accel[i][c] * h) * d;
-                    let free = w[i] > 0.0;
-                    v[i] = if free { vi } else { v[i] };
-                    x[i] = if free { x[i] + vi * h } else { x[i] };
+                    if w[i] > 0.0 {
+                        v[i] = vi;
+                        x[i] += vi * h;
+                    }
                 }
             }
         }
     }
 
-    /// [`integrate::drive_pins`](super::integrate::drive_pins) on this layout.
+    /// [`integrate::drive_pins`](super::integrate::drive_pins) for the pins in this band.
     pub fn drive_pins(&mut self, index: &[u32], from: &[Vec3], to: &[Vec3], t: f32) {
+        let end = self.first + self.w.len();
         for k in 0..index.len() {
-            let p = if t >= 1.0 { to[k] } else { from[k] + (to[k] - from[k]) * t };
             let i = index[k] as usize;
-            (self.x.x[i], self.x.y[i], self.x.z[i]) = (p.x, p.y, p.z);
+            if (self.first..end).contains(&i) {
+                let p = if t >= 1.0 { to[k] } else { from[k] + (to[k] - from[k]) * t };
+                let i = i - self.first;
+                (self.x[0][i], self.x[1][i], self.x[2][i]) = (p.x, p.y, p.z);
+            }
         }
+    }
+
+    /// [`collision::collide`](super::collision::collide) for a collider
+    /// [`collide_soa_supported`](super::collision::collide_soa_supported) takes.
+    pub fn collide(&mut self, shape: &crate::collider::Shape, p0: &crate::collider::Pose, p1: &crate::collider::Pose, c: &super::collision::ContactParams) {
+        let [x, y, z] = &mut self.x;
+        let [px, py, pz] = &self.prev;
+        super::collision::collide_soa([x, y, z], [px, py, pz], self.w, 0..self.w.len(), shape, p0, p1, c);
     }
 
     /// [`velocity::update`](super::velocity::update) on this layout.
     pub fn update_velocity(&mut self, h: f32) {
         let inv_h = 1.0 / h;
-        let n = self.x.len();
-        for (c, x) in [&self.x.x, &self.x.y, &self.x.z].into_iter().enumerate() {
-            let (x, prev, v) = (&x[..n], &self.prev[c][..n], &mut self.v[c][..n]);
+        for c in 0..3 {
+            let (x, prev, v) = (&*self.x[c], &*self.prev[c], &mut *self.v[c]);
             #[cfg(target_arch = "x86_64")]
             if std::arch::is_x86_feature_detected!("avx") {
                 // SAFETY: AVX is present.
                 unsafe { lanes::update_velocity(x, prev, v, inv_h) };
                 continue;
             }
-            for i in 0..n {
+            for i in 0..x.len() {
                 v[i] = (x[i] - prev[i]) * inv_h;
             }
         }
@@ -146,7 +231,7 @@ impl SoaState {
         let max2 = max * max;
         let [vx, vy, vz] = &mut self.v;
         for i in 0..vx.len() {
-            if self.x.w[i] == 0.0 {
+            if self.w[i] == 0.0 {
                 continue;
             }
             let rel = Vec3::new(vx[i], vy[i], vz[i]) - base;
@@ -156,12 +241,6 @@ impl SoaState {
                 (vx[i], vy[i], vz[i]) = (v.x, v.y, v.z);
             }
         }
-    }
-
-    /// Bytes held.
-    pub fn bytes(&self) -> usize {
-        let f = |v: &Vec<f32>| v.capacity() * 4;
-        [&self.x.x, &self.x.y, &self.x.z, &self.x.w].into_iter().map(f).sum::<usize>() + self.prev.iter().chain(&self.v).map(f).sum::<usize>()
     }
 }
 
@@ -238,10 +317,10 @@ mod tests {
             s.take_pv(&xp, &v);
             let g = Vec3::new(0.0, -9.81, 0.0);
             integrate::integrate(&mut x, &mut xp, &mut v, &w, g, acc, 0.3, 1.0 / 480.0);
-            s.integrate(g, acc, 0.3, 1.0 / 480.0);
+            s.all().integrate(g, acc, 0.3, 1.0 / 480.0);
             let (index, from, to) = ([0u32, 5], [Vec3::ONE, Vec3::X], [Vec3::Y, Vec3::Z]);
             integrate::drive_pins(&mut x, &index, &from, &to, 0.25);
-            s.drive_pins(&index, &from, &to, 0.25);
+            s.all().drive_pins(&index, &from, &to, 0.25);
             for p in x.iter_mut() {
                 *p += Vec3::splat(0.001);
             }
@@ -251,9 +330,9 @@ mod tests {
                 s.x.z[i] += 0.001;
             }
             velocity::update(&x, &xp, &mut v, 1.0 / 480.0);
-            s.update_velocity(1.0 / 480.0);
+            s.all().update_velocity(1.0 / 480.0);
             velocity::limit(&mut v, &w, Vec3::X, 0.4);
-            s.limit_velocity(Vec3::X, 0.4);
+            s.all().limit_velocity(Vec3::X, 0.4);
             let (mut x2, mut xp2, mut v2) = (vec![Vec3::ZERO; n], vec![Vec3::ZERO; n], vec![Vec3::ZERO; n]);
             s.give_x(&mut x2);
             s.give_pv(&mut xp2, &mut v2);

@@ -272,10 +272,11 @@ pub unsafe fn solve_run(
     let isa = GridIsa::detect().unwrap_or(GridIsa::Avx);
     assert!(range.end <= lambda.len());
     // SAFETY: one chunk, on this thread: nothing else touches `p` or `lambda`.
-    unsafe { solve_run_chunk(isa, layout, run, p.ptr(), c, range, lambda.as_mut_ptr(), at, rest_scale, 0, 1) }
+    unsafe { solve_run_chunk(isa, layout, run, p.ptr(), c, range, lambda.as_mut_ptr(), at, rest_scale, false, 0, 1) }
 }
 
-/// Chunk `chunk` of `chunks` of a run: its rows split into `chunks` consecutive parts. The
+/// Chunk `chunk` of `chunks` of a run (`fresh`: its multipliers start from zero, the first
+/// pass of a substep): its rows split into `chunks` consecutive parts. The
 /// constraints of one batch share no particle, and a chunk's vector groups never reach past
 /// its own rows' particles into a later chunk's, so the chunks of one run may go on
 /// different threads at once. Any split gives the same bits as the whole run.
@@ -296,6 +297,7 @@ pub unsafe fn solve_run_chunk(
     lambda: *mut f32,
     at: &[f32; KIND_COUNT],
     rest_scale: f32,
+    fresh: bool,
     chunk: usize,
     chunks: usize,
 ) {
@@ -305,7 +307,7 @@ pub unsafe fn solve_run_chunk(
     debug_assert!(range.end <= c.len());
     // A grid batch holds one constraint class: one compliance for the whole run.
     let at_k = at[c.kind[range.start] as usize];
-    let pass = kernel::Pass { c, lambda, at_k, rest_scale };
+    let pass = kernel::Pass { c, lambda, at_k, rest_scale, fresh };
     unsafe {
         match isa {
             GridIsa::Avx => kernel::rows_avx(layout, run, p, pass, range, chunk, chunks),
@@ -314,7 +316,8 @@ pub unsafe fn solve_run_chunk(
     }
 }
 
-/// `iterations` passes over every batch of a `layout` grid; with `split`, each run is cut
+/// `iterations` passes over every batch of a `layout` grid, multipliers starting from zero;
+/// with `split`, each run is cut
 /// at the middle row into two chunks, shared by this thread and one more from the rayon
 /// pool.
 ///
@@ -348,7 +351,7 @@ pub unsafe fn solve_iterations(
         let (b, run) = (c.batches[step % runs], layout.runs[step % runs]);
         // SAFETY: the caller's guarantees; chunks of one run touch disjoint elements, and a
         // chunk runs only after everything it depends on (below).
-        unsafe { solve_run_chunk(isa, layout, run, view, c, b.start as usize..b.end as usize, lambda.get(), at, rest_scale, chunk, chunks) };
+        unsafe { solve_run_chunk(isa, layout, run, view, c, b.start as usize..b.end as usize, lambda.get(), at, rest_scale, step < runs, chunk, chunks) };
     };
     let steps = iterations as usize * runs;
     const MAX_RUNS: usize = 16;
@@ -485,6 +488,8 @@ mod kernel {
         pub lambda: *mut f32,
         pub at_k: f32,
         pub rest_scale: f32,
+        /// The multipliers start from zero (whatever the array holds).
+        pub fresh: bool,
     }
 
     #[target_feature(enable = "avx")]
@@ -608,6 +613,9 @@ mod kernel {
             // SAFETY: constraints `[k + done, k + n)` are this row's: their multipliers are
             // touched by nothing else meanwhile.
             let lambda = unsafe { std::slice::from_raw_parts_mut(pass.lambda.add(k + done), n - done) };
+            if pass.fresh {
+                lambda.fill(0.0);
+            }
             distance::project(p, pass.c, k + done..k + n, lambda, &[pass.at_k; KIND_COUNT], pass.rest_scale);
         }
     }
@@ -736,7 +744,7 @@ mod kernel {
             let rest = _mm256_mul_ps(order(read(pass.c.rest.as_ptr().add(k))), _mm256_set1_ps(pass.rest_scale));
             let cval = _mm256_sub_ps(len, rest);
             let at_v = _mm256_set1_ps(pass.at_k);
-            let lam = if C { order(read(pass.lambda.add(k))) } else { zero };
+            let lam = if C && !pass.fresh { order(read(pass.lambda.add(k))) } else { zero };
             let denom = _mm256_add_ps(_mm256_add_ps(wa, wb), at_v);
             let num = _mm256_sub_ps(_mm256_sub_ps(zero, cval), _mm256_mul_ps(at_v, lam));
             let ok = _mm256_and_ps(valid, _mm256_cmp_ps::<_CMP_GT_OQ>(denom, _mm256_set1_ps(WEIGHT_EPSILON)));
@@ -795,7 +803,8 @@ mod tests {
             let mut w: Vec<f32> = (0..n).map(|i| 1.0 + (i % 3) as f32).collect();
             w[n / 2] = 0.0;
             let isas = [GridIsa::Avx, GridIsa::Avx512].into_iter().filter(|&isa| isa == GridIsa::Avx || GridIsa::detect() == Some(GridIsa::Avx512));
-            for (isa, at) in isas.flat_map(|isa| [(isa, [0.0f32; 3]), (isa, [1e-3, 0.0, 3e-2])]) {
+            let cases = isas.flat_map(|isa| [(isa, [0.0f32; 3], false), (isa, [1e-3, 0.0, 3e-2], false), (isa, [1e-3, 0.0, 3e-2], true)]);
+            for (isa, at, fresh) in cases {
                 let mut xs = x0.clone();
                 let mut lam_s = vec![0.01f32; k.len()];
                 let mut soa = Soa::default();
@@ -803,12 +812,16 @@ mod tests {
                 let mut lam = lam_s.clone();
                 for (b, run) in k.batches.iter().zip(&layout.runs) {
                     let r = b.start as usize..b.end as usize;
+                    // `fresh`: the kernel starts these multipliers from zero.
+                    if fresh {
+                        lam_s[r.clone()].fill(0.0);
+                    }
                     distance::solve(&mut xs, &w, k, r.clone(), &mut lam_s, &at, 1.2);
                     // SAFETY: AVX checked above; the constraints are the grid's own.
                     // Any number of chunks, done in any order, gives the whole run's bits.
                     let chunks = 1 + (r.start / 7) % 4;
                     for chunk in (0..chunks).rev() {
-                        unsafe { solve_run_chunk(isa, &layout, *run, soa.ptr(), k, r.clone(), lam.as_mut_ptr(), &at, 1.2, chunk, chunks) };
+                        unsafe { solve_run_chunk(isa, &layout, *run, soa.ptr(), k, r.clone(), lam.as_mut_ptr(), &at, 1.2, fresh, chunk, chunks) };
                     }
                 }
                 let mut out = vec![Vec3::ZERO; n];
