@@ -352,6 +352,8 @@ pub struct Body {
     soa: SoaState,
     /// Largest distance a particle can travel in the current fixed step (m), for broad phases.
     pub step_margin: f32,
+    /// Dependencies between the passes of a step on two threads (see `step_in_two`).
+    band_back: Vec<[Option<usize>; 2]>,
 }
 
 /// A collider as one fixed step sees it.
@@ -415,6 +417,7 @@ impl Body {
             packed: Vec::new(),
             soa: SoaState::default(),
             step_margin: 0.0,
+            band_back: Vec::new(),
         };
         for i in 0..n {
             if body.w_free[i] == 0.0 {
@@ -856,11 +859,103 @@ impl Body {
     /// One fixed step of `p.substeps` substeps, alone (no contact with other bodies).
     pub fn step(&mut self, p: &StepParams, ctx: &StepContext) {
         self.begin_step(p, ctx);
+        if self.step_in_two(p, ctx) {
+            self.end_step(p);
+            return;
+        }
         for s in 0..p.substeps {
             self.predict(p, s);
             self.finish_substep(p, s, ctx.colliders);
         }
         self.end_step(p);
+    }
+
+    /// The whole step of a large grid body on two threads, when the world has them and
+    /// every pass of the body's step has a structure-of-arrays version (no tethers, no
+    /// skinning, no self-collision, colliders that are spheres which do not turn). Each pass
+    /// is cut into two bands of rows, one per thread (see `solver::bands`): prediction, the
+    /// constraint runs, and contact-and-velocities. The same operations as the one-thread
+    /// step, so the same bits. Returns whether it took the step.
+    fn step_in_two(&mut self, p: &StepParams, ctx: &StepContext) -> bool {
+        let Some(layout) = self.topology.grid.clone().filter(|_| p.kernel == Kernel::Avx && grid_simd::supported()) else { return false };
+        let n = self.x.len();
+        let spheres = self.candidates.iter().all(|&k| {
+            let c = &ctx.colliders[k as usize];
+            matches!(c.shape, Shape::Sphere { .. }) && c.from.rotation == c.to.rotation
+        });
+        if !(p.parallel && n >= SPLIT_PARTICLES && rayon::current_num_threads() > 1)
+            || self.tethers.is_some()
+            || self.skin.is_some()
+            || !self.self_pairs.is_empty()
+            || !self.self_tris.is_empty()
+            || !spheres
+            || layout.rows < 4
+        {
+            return false;
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        return false;
+        #[cfg(target_arch = "x86_64")]
+        {
+            let isa = grid_simd::GridIsa::detect().unwrap_or(grid_simd::GridIsa::Avx);
+            let (rows, cols, runs) = (layout.rows as usize, layout.columns as usize, layout.runs.len());
+            // One substep: prediction, `iterations × runs` constraint runs, then contacts and
+            // velocities; the pattern repeats every substep.
+            let period = 2 + p.iterations as usize * runs;
+            let cut = |b: usize| (b * rows).div_ceil(2);
+            let band_rows = |b: usize| (cut(b), cut(b + 1) - 1);
+            let touched = |q: usize, b: usize| if q == 0 || q == period - 1 { Some(band_rows(b)) } else { layout.runs[(q - 1) % runs].touched(rows, b, 2) };
+            // The dependencies depend only on the grid and the number of iterations.
+            if self.band_back.len() != period {
+                self.band_back.resize(period, [None; 2]);
+                let rows_of: Vec<[Option<(usize, usize)>; 2]> = (0..period).map(|q| [touched(q, 0), touched(q, 1)]).collect();
+                crate::solver::bands::dependencies(|q, b| rows_of[q][b], &mut self.band_back);
+            }
+            self.soa.take_x(&self.x, &self.w);
+            self.soa.take_pv(&self.x_prev, &self.v);
+            let (state, xs) = (self.soa.ptr(), self.soa.x.ptr());
+            let lambda = grid_simd::Multipliers::new(&mut self.lambda);
+            let alpha_tilde = self.material.compliances().map(|c| xpbd::scaled_compliance(c, p.h));
+            let gravity = p.gravity * self.material.gravity_scale;
+            let contact = self.contact_params();
+            let base = self.root.map_or(Vec3::ZERO, |r| r.velocity * self.dynamics.world_velocity_scale);
+            let (k, back) = (&self.topology.constraints, &self.band_back);
+            let task = |step: usize, b: usize| {
+                let (s, q) = (step / period, step % period);
+                let particles = cut(b) * cols..cut(b + 1) * cols;
+                if q == 0 || q == period - 1 {
+                    // SAFETY: the particles of this band's rows, which nothing else touches
+                    // until this pass is done (`solver::bands`); the state outlives the step.
+                    let mut band = unsafe { state.band(particles) };
+                    if q == 0 {
+                        let t = p.pin_t0 + (p.pin_t1 - p.pin_t0) * ((s + 1) as f32 / p.substeps as f32);
+                        band.integrate(gravity, &self.accel, self.material.damping, p.h);
+                        band.drive_pins(&self.pins.index, &self.pins.from, &self.pins.to, t);
+                    } else {
+                        let (t0, t1) = (s as f32 / p.substeps as f32, (s + 1) as f32 / p.substeps as f32);
+                        for &c in &self.candidates {
+                            let c = &ctx.colliders[c as usize];
+                            band.collide(&c.shape, &c.from.lerp(&c.to, t0), &c.from.lerp(&c.to, t1), &contact);
+                        }
+                        band.update_velocity(p.h);
+                        if self.dynamics.max_speed > 0.0 {
+                            band.limit_velocity(base, self.dynamics.max_speed);
+                        }
+                    }
+                } else {
+                    let (iteration, r) = ((q - 1) / runs, (q - 1) % runs);
+                    let batch = k.batches[r];
+                    // SAFETY: AVX checked above; `k` is this untorn grid's own constraints;
+                    // chunk `b` of this run touches only what `touched` says, and runs after
+                    // everything that touches the same rows before it.
+                    unsafe {
+                        grid_simd::solve_run_chunk(isa, &layout, layout.runs[r], xs, k, batch.start as usize..batch.end as usize, lambda.get(), &alpha_tilde, self.scale, iteration == 0, b, 2)
+                    };
+                }
+            };
+            crate::solver::bands::run_in_two(p.substeps as usize * period, |step, b| back[step % period][b], task);
+            true
+        }
     }
 
     fn contact_params(&self) -> ContactParams {

@@ -12,6 +12,7 @@
 //! loop of the chapter's sections 7–8 (Jakobsen's "Advanced Character Physics").
 
 pub mod aero;
+pub mod bands;
 pub mod collision;
 pub mod constraints;
 pub mod particle_contact;

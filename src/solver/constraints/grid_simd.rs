@@ -317,16 +317,8 @@ pub unsafe fn solve_run_chunk(
 }
 
 /// `iterations` passes over every batch of a `layout` grid, multipliers starting from zero;
-/// with `split`, each run is cut
-/// at the middle row into two chunks, shared by this thread and one more from the rayon
-/// pool.
-///
-/// Thread `i` does chunk `i` of every run, in order, so each keeps its half of the grid in
-/// its own cache. A chunk waits only for what it depends on: the other chunk's latest
-/// earlier run whose rows overlap its own (most runs stay inside their half, so the two
-/// threads rarely meet). If the second thread has not arrived — rayon may run both halves of
-/// a join on one thread — the first does its chunks too; the bits never depend on who did
-/// what, since a chunk's result depends only on the data it reads, which these waits fix.
+/// with `split`, each run is cut at the middle row into two chunks done by this thread and
+/// one more (see `solver::bands`).
 ///
 /// # Safety
 /// As [`solve_run_chunk`] (AVX, and AVX-512 for that `isa`; `c` cooked for `layout`).
@@ -343,10 +335,9 @@ pub unsafe fn solve_iterations(
     iterations: u32,
     split: bool,
 ) {
-    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     assert!(lambda.len() >= c.len() && layout.runs.len() == c.batches.len());
     let (view, runs, rows) = (p.ptr(), layout.runs.len(), layout.rows as usize);
-    let lambda = Multipliers(lambda.as_mut_ptr());
+    let lambda = Multipliers::new(lambda);
     let one = |step: usize, chunk: usize, chunks: usize| {
         let (b, run) = (c.batches[step % runs], layout.runs[step % runs]);
         // SAFETY: the caller's guarantees; chunks of one run touch disjoint elements, and a
@@ -359,66 +350,23 @@ pub unsafe fn solve_iterations(
         (0..steps).for_each(|step| one(step, 0, 1));
         return;
     }
-    // back[q][j]: how many steps before a step of run `q` the latest step lies whose other
-    // chunk overlaps chunk `j` of run `q` (the pattern repeats every `runs` steps).
-    let mut back = [[None::<usize>; 2]; MAX_RUNS];
-    for (q, entry) in back.iter_mut().enumerate().take(runs) {
-        for (j, slot) in entry.iter_mut().enumerate() {
-            let Some((lo, hi)) = layout.runs[q].touched(rows, j, 2) else { continue };
-            *slot = (1..=runs).find(|&d| {
-                layout.runs[(q + runs - d % runs) % runs].touched(rows, 1 - j, 2).is_some_and(|(l, h)| l <= hi && lo <= h)
-            });
-        }
-    }
-    // claimed[j]: steps whose chunk `j` has been taken; done[j]: steps whose chunk `j` is done.
-    let claimed = [AtomicUsize::new(0), AtomicUsize::new(0)];
-    let done = [AtomicUsize::new(0), AtomicUsize::new(0)];
-    let arrived = [AtomicBool::new(false), AtomicBool::new(false)];
-    let wait = |j: usize, until: usize| {
-        let mut spins = 0u32;
-        while done[j].load(Ordering::Acquire) < until {
-            spins += 1;
-            if spins < 1 << 14 {
-                std::hint::spin_loop();
-            } else {
-                std::thread::yield_now();
-            }
-        }
-    };
-    let work = |me: usize| {
-        arrived[me].store(true, Ordering::SeqCst);
-        for step in 0..steps {
-            for j in [me, 1 - me] {
-                // The other thread's chunks are its own once it is here.
-                if j != me && arrived[j].load(Ordering::SeqCst) {
-                    continue;
-                }
-                if claimed[j].compare_exchange(step, step + 1, Ordering::AcqRel, Ordering::Relaxed).is_err() {
-                    continue;
-                }
-                // This chunk's previous step (taken by the other thread before it left off).
-                wait(j, step);
-                if let Some(d) = back[step % runs][j]
-                    && step >= d
-                {
-                    wait(1 - j, step - d + 1);
-                }
-                one(step, j, 2);
-                STATS[me * 2 + j].fetch_add(1, Ordering::Relaxed);
-                done[j].store(step + 1, Ordering::Release);
-            }
-        }
-    };
-    rayon::join(|| work(0), || work(1));
+    let mut back = [[None; 2]; MAX_RUNS];
+    let back = &mut back[..runs];
+    crate::solver::bands::dependencies(|q, j| layout.runs[q].touched(rows, j, 2), back);
+    crate::solver::bands::run_in_two(steps, |step, j| back[step % runs][j], |step, j| one(step, j, 2));
 }
 
-pub static STATS: [std::sync::atomic::AtomicUsize; 4] = [const { std::sync::atomic::AtomicUsize::new(0) }; 4];
-/// The multipliers' pointer, shared by the threads of [`solve_iterations`].
-#[derive(Clone, Copy)]
-struct Multipliers(*mut f32);
+/// Multipliers as a raw pointer, shared by the threads of one body's passes (each chunk
+/// writes only its own constraints' multipliers).
+#[derive(Clone, Copy, Debug)]
+pub struct Multipliers(*mut f32);
 
 impl Multipliers {
-    fn get(self) -> *mut f32 {
+    pub fn new(lambda: &mut [f32]) -> Multipliers {
+        Multipliers(lambda.as_mut_ptr())
+    }
+
+    pub fn get(self) -> *mut f32 {
         self.0
     }
 }

@@ -1,0 +1,117 @@
+//! Two threads through one body's passes.
+//!
+//! A large grid body cuts each pass into two bands of rows, one per thread. A pass is a
+//! "step" here (a prediction, one constraint run, a contact-and-velocity pass); a band of a
+//! step may start as soon as the steps it depends on are done: its own band's previous step
+//! (its thread did that one, in order) and the latest earlier step whose *other* band
+//! touched rows it touches. Most passes stay inside their half of the grid, so the threads
+//! rarely wait for each other.
+//!
+//! Thread `i` does band `i`, so each keeps its half of the body in its own cache. Rayon may
+//! run both halves of the join on one thread: a band the other thread has not come to take
+//! is taken by the first, so nothing ever waits on a thread that never came. The bits never
+//! depend on who did what: a band's result depends only on the data it reads, and these
+//! waits fix that data.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+/// Runs `task(step, band)` for every step in `0..steps` and both bands, on this thread and
+/// (when one is free) another thread of the current rayon pool.
+///
+/// `back(step, band)` is how many steps before `step` the latest step lies whose other band
+/// touches what `band` of `step` touches (`None`: no earlier step does).
+pub fn run_in_two(steps: usize, back: impl Fn(usize, usize) -> Option<usize> + Sync, task: impl Fn(usize, usize) + Sync) {
+    // claimed[b]: steps whose band `b` has been taken; done[b]: steps whose band `b` is done.
+    let claimed = [AtomicUsize::new(0), AtomicUsize::new(0)];
+    let done = [AtomicUsize::new(0), AtomicUsize::new(0)];
+    let arrived = [AtomicBool::new(false), AtomicBool::new(false)];
+    let wait = |b: usize, until: usize| {
+        let mut spins = 0u32;
+        while done[b].load(Ordering::Acquire) < until {
+            spins += 1;
+            if spins < 1 << 14 {
+                std::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
+            }
+        }
+    };
+    let work = |me: usize| {
+        arrived[me].store(true, Ordering::SeqCst);
+        for step in 0..steps {
+            for b in [me, 1 - me] {
+                // The other thread's bands are its own once it is here.
+                if b != me && arrived[b].load(Ordering::SeqCst) {
+                    continue;
+                }
+                if claimed[b].compare_exchange(step, step + 1, Ordering::AcqRel, Ordering::Relaxed).is_err() {
+                    continue;
+                }
+                // This band's previous step (the other thread may have taken it).
+                wait(b, step);
+                if let Some(d) = back(step, b)
+                    && step >= d
+                {
+                    wait(1 - b, step - d + 1);
+                }
+                task(step, b);
+                done[b].store(step + 1, Ordering::Release);
+            }
+        }
+    };
+    rayon::join(|| work(0), || work(1));
+}
+
+/// `back` for a pattern of `out.len()` steps that repeats: `touched(q, band)` gives the
+/// (first, last) rows band `band` of pattern step `q` touches, `None` for nothing. Fills
+/// `out[q][band]`.
+pub fn dependencies(touched: impl Fn(usize, usize) -> Option<(usize, usize)>, out: &mut [[Option<usize>; 2]]) {
+    let period = out.len();
+    for (q, entry) in out.iter_mut().enumerate() {
+        for (b, slot) in entry.iter_mut().enumerate() {
+            *slot = touched(q, b).and_then(|(lo, hi)| {
+                (1..=period).find(|&d| touched((q + period - d % period) % period, 1 - b).is_some_and(|(l, h)| l <= hi && lo <= h))
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    /// Steps that depend on each other run in order, whichever thread runs them, and every
+    /// band runs exactly once.
+    #[test]
+    fn every_band_runs_once_after_what_it_depends_on() {
+        // Step q of a 3-step pattern: band 0 touches rows 0..=4, band 1 rows 5..=9, except
+        // step 1 whose band 1 reaches into row 4.
+        let touched = |q: usize, b: usize| Some(if b == 0 { (0, 4) } else if q == 1 { (4, 9) } else { (5, 9) });
+        let mut back = [[None; 2]; 3];
+        dependencies(touched, &mut back);
+        assert_eq!(back[1][1], Some(1), "step 1 band 1 waits for step 0 band 0");
+        assert_eq!(back[2][0], Some(1), "step 2 band 0 waits for step 1 band 1");
+        assert_eq!(back[0][1], None);
+        let log = Mutex::new(Vec::new());
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        pool.install(|| {
+            run_in_two(30, |s, b| back[s % 3][b], |s, b| log.lock().unwrap().push((s, b)));
+        });
+        let log = log.into_inner().unwrap();
+        assert_eq!(log.len(), 60);
+        let at = |s: usize, b: usize| log.iter().position(|&e| e == (s, b)).unwrap();
+        for s in 0..30 {
+            for b in 0..2 {
+                if s > 0 {
+                    assert!(at(s - 1, b) < at(s, b), "band {b} in order at {s}");
+                }
+                if let Some(d) = back[s % 3][b]
+                    && s >= d
+                {
+                    assert!(at(s - d, 1 - b) < at(s, b), "step {s} band {b} after step {} band {}", s - d, 1 - b);
+                }
+            }
+        }
+    }
+}
