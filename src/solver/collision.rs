@@ -86,6 +86,12 @@ pub fn collide_soa(pos: [&mut [f32]; 3], prev: [&[f32]; 3], w: &[f32], range: st
     };
     let sphere = MovingSphere::new(radius, p0, p1, c);
     let [x, y, z] = pos;
+    let mut range = range;
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx") {
+        // SAFETY: AVX is present.
+        range.start = unsafe { lanes::sphere([&mut *x, &mut *y, &mut *z], prev, w, range.clone(), &sphere) };
+    }
     for i in range {
         if w[i] != 0.0
             && let Some(end) = sphere.contact(Vec3::new(prev[0][i], prev[1][i], prev[2][i]), Vec3::new(x[i], y[i], z[i]))
@@ -316,11 +322,197 @@ fn contact(start: Vec3, end: Vec3, shape: &Shape, p0: &Pose, p1: &Pose, c: &Cont
     Some(f1.to_world(with_friction(fixed, l0, normal, depth, c)))
 }
 
+/// [`MovingSphere::contact`] on eight particles at a time: every branch becomes a lane
+/// mask, each lane computes exactly the scalar operations (same bits).
+#[cfg(target_arch = "x86_64")]
+mod lanes {
+    use super::MovingSphere;
+    use std::arch::x86_64::*;
+
+    #[derive(Clone, Copy)]
+    struct V3 {
+        x: __m256,
+        y: __m256,
+        z: __m256,
+    }
+
+    // SAFETY (every function here): called only from `sphere`, which has AVX.
+    #[inline(always)]
+    fn splat(v: glam::Vec3) -> V3 {
+        unsafe { V3 { x: _mm256_set1_ps(v.x), y: _mm256_set1_ps(v.y), z: _mm256_set1_ps(v.z) } }
+    }
+    #[inline(always)]
+    fn add(a: V3, b: V3) -> V3 {
+        unsafe { V3 { x: _mm256_add_ps(a.x, b.x), y: _mm256_add_ps(a.y, b.y), z: _mm256_add_ps(a.z, b.z) } }
+    }
+    #[inline(always)]
+    fn sub(a: V3, b: V3) -> V3 {
+        unsafe { V3 { x: _mm256_sub_ps(a.x, b.x), y: _mm256_sub_ps(a.y, b.y), z: _mm256_sub_ps(a.z, b.z) } }
+    }
+    #[inline(always)]
+    fn scale(a: V3, k: __m256) -> V3 {
+        unsafe { V3 { x: _mm256_mul_ps(a.x, k), y: _mm256_mul_ps(a.y, k), z: _mm256_mul_ps(a.z, k) } }
+    }
+    #[inline(always)]
+    fn div(a: V3, k: __m256) -> V3 {
+        unsafe { V3 { x: _mm256_div_ps(a.x, k), y: _mm256_div_ps(a.y, k), z: _mm256_div_ps(a.z, k) } }
+    }
+    /// `(a.x·b.x + a.y·b.y) + a.z·b.z`, glam's order.
+    #[inline(always)]
+    fn dot(a: V3, b: V3) -> __m256 {
+        unsafe { _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(a.x, b.x), _mm256_mul_ps(a.y, b.y)), _mm256_mul_ps(a.z, b.z)) }
+    }
+    /// `m ? a : b` per lane.
+    #[inline(always)]
+    fn select(m: __m256, a: V3, b: V3) -> V3 {
+        unsafe { V3 { x: _mm256_blendv_ps(b.x, a.x, m), y: _mm256_blendv_ps(b.y, a.y, m), z: _mm256_blendv_ps(b.z, a.z, m) } }
+    }
+
+    /// Particles `range` in groups of 8; returns where the groups stopped (the rest is for
+    /// the scalar loop).
+    #[target_feature(enable = "avx")]
+    pub unsafe fn sphere(pos: [&mut [f32]; 3], prev: [&[f32]; 3], w: &[f32], range: std::ops::Range<usize>, s: &MovingSphere) -> usize {
+        let [x, y, z] = pos;
+        let n = range.end.min(x.len()).min(y.len()).min(z.len()).min(w.len()).min(prev.iter().map(|p| p.len()).min().unwrap_or(0));
+        let set = |v: f32| _mm256_set1_ps(v);
+        let (zero, one) = (_mm256_setzero_ps(), set(1.0));
+        let (c0, c1) = (splat(s.p0.position), splat(s.p1.position));
+        let (inv0, inv1, rho, rho2) = (set(s.inv0), set(s.inv1), set(s.rho), set(s.rho2));
+        let (tiny, up) = (set(1e-12), splat(glam::Vec3::Y));
+        let (mu_s, mu_k, scale1) = (set(s.c.static_friction), set(s.c.kinetic_friction), set(s.p1.scale));
+        let inf = set(f32::INFINITY);
+        let abs_mask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fff_ffff));
+        let mut i = range.start;
+        while i + 8 <= n {
+            // SAFETY: i + 8 ≤ n, within every slice.
+            let load = |a: &[f32]| unsafe { _mm256_loadu_ps(a.as_ptr().add(i)) };
+            let start = V3 { x: load(prev[0]), y: load(prev[1]), z: load(prev[2]) };
+            let end = V3 { x: load(x), y: load(y), z: load(z) };
+            let free = _mm256_cmp_ps::<_CMP_NEQ_UQ>(load(w), zero);
+            let l0 = scale(sub(start, c0), inv0);
+            let l1 = scale(sub(end, c1), inv1);
+            let d0sq = dot(l0, l0);
+            let l1sq = dot(l1, l1);
+            let inside0 = _mm256_cmp_ps::<_CMP_LT_OQ>(d0sq, rho2);
+            let end_out = _mm256_cmp_ps::<_CMP_GE_OQ>(l1sq, rho2);
+            // The cheap rejection of a start outside (see `contact`).
+            let seg0 = sub(l1, l0);
+            let (a0, b0) = (dot(seg0, seg0), dot(l0, seg0));
+            let miss = _mm256_or_ps(
+                _mm256_or_ps(_mm256_cmp_ps::<_CMP_GE_OQ>(b0, zero), _mm256_cmp_ps::<_CMP_LE_OQ>(b0, _mm256_sub_ps(zero, a0))),
+                _mm256_cmp_ps::<_CMP_GE_OQ>(_mm256_sub_ps(_mm256_mul_ps(a0, d0sq), _mm256_mul_ps(b0, b0)), _mm256_mul_ps(a0, rho2)),
+            );
+            let rejected = _mm256_andnot_ps(inside0, _mm256_and_ps(end_out, miss));
+            let active = _mm256_andnot_ps(rejected, free);
+            if _mm256_movemask_ps(active) == 0 {
+                i += 8;
+                continue;
+            }
+            // Push a start inside out along its ray.
+            let len0 = _mm256_sqrt_ps(d0sq);
+            let n0 = select(_mm256_cmp_ps::<_CMP_GT_OQ>(len0, tiny), div(l0, len0), up);
+            let from = select(inside0, add(l0, scale(n0, _mm256_sub_ps(rho, len0))), l0);
+            let seg = sub(l1, from);
+            let a = dot(seg, seg);
+            let b = dot(from, seg);
+            let cc = _mm256_sub_ps(dot(from, from), rho2);
+            let disc = _mm256_sub_ps(_mm256_mul_ps(b, b), _mm256_mul_ps(a, cc));
+            let neg_b = _mm256_xor_ps(b, _mm256_set1_ps(-0.0));
+            let t = _mm256_div_ps(_mm256_sub_ps(neg_b, _mm256_sqrt_ps(disc)), a);
+            let roots = _mm256_and_ps(_mm256_cmp_ps::<_CMP_GT_OQ>(a, zero), _mm256_cmp_ps::<_CMP_GE_OQ>(disc, zero));
+            let hit = _mm256_and_ps(roots, _mm256_and_ps(_mm256_cmp_ps::<_CMP_GE_OQ>(t, zero), _mm256_cmp_ps::<_CMP_LE_OQ>(t, one)));
+            let p = add(from, scale(seg, t));
+            // `try_normalize`: p·(1/|p|) when that reciprocal is finite and positive, else +Y.
+            let rcp = _mm256_div_ps(one, _mm256_sqrt_ps(dot(p, p)));
+            let rcp_ok = _mm256_and_ps(_mm256_cmp_ps::<_CMP_LT_OQ>(_mm256_and_ps(rcp, abs_mask), inf), _mm256_cmp_ps::<_CMP_GT_OQ>(rcp, zero));
+            let n_hit = select(rcp_ok, scale(p, rcp), up);
+            let depth_hit = _mm256_max_ps(dot(sub(p, l1), n_hit), zero);
+            // No entry found: push the end out (if it is inside).
+            let len1 = _mm256_sqrt_ps(l1sq);
+            let n_end = select(_mm256_cmp_ps::<_CMP_GT_OQ>(len1, tiny), div(l1, len1), up);
+            let depth_end = _mm256_sub_ps(rho, len1);
+            let touch = _mm256_and_ps(active, _mm256_or_ps(hit, _mm256_cmp_ps::<_CMP_NGE_UQ>(l1sq, rho2)));
+            if _mm256_movemask_ps(touch) == 0 {
+                i += 8;
+                continue;
+            }
+            let normal = select(hit, n_hit, n_end);
+            let depth = _mm256_blendv_ps(depth_end, depth_hit, hit);
+            let mut fixed = add(l1, scale(normal, depth));
+            // Friction (see `with_friction`).
+            let moved = sub(fixed, l0);
+            let tangential = sub(moved, scale(normal, dot(moved, normal)));
+            let slide2 = dot(tangential, tangential);
+            let hold = _mm256_mul_ps(mu_s, depth);
+            let sticks = _mm256_cmp_ps::<_CMP_LT_OQ>(slide2, _mm256_mul_ps(hold, hold));
+            let kinetic = _mm256_min_ps(_mm256_div_ps(_mm256_mul_ps(mu_k, depth), _mm256_sqrt_ps(slide2)), one);
+            let slid = select(sticks, sub(fixed, tangential), sub(fixed, scale(tangential, kinetic)));
+            fixed = select(_mm256_cmp_ps::<_CMP_GT_OQ>(slide2, zero), slid, fixed);
+            let world = add(scale(fixed, scale1), c1);
+            let out = select(touch, world, end);
+            // SAFETY: as the loads.
+            unsafe {
+                _mm256_storeu_ps(x.as_mut_ptr().add(i), out.x);
+                _mm256_storeu_ps(y.as_mut_ptr().add(i), out.y);
+                _mm256_storeu_ps(z.as_mut_ptr().add(i), out.z);
+            }
+            i += 8;
+        }
+        i
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     const NO_FRICTION: ContactParams = ContactParams { thickness: 0.0, static_friction: 0.0, kinetic_friction: 0.0 };
+
+    /// The eight-lane sphere contact gives the scalar one's bits, for paths that miss, graze,
+    /// enter, start inside, rest on the surface, sit at the centre, are pinned, or stand still.
+    #[test]
+    fn sphere_lanes_match_the_scalar_contact_bit_for_bit() {
+        let c = ContactParams { thickness: 0.01, static_friction: 0.6, kinetic_friction: 0.4 };
+        let p0 = Pose { position: Vec3::new(0.1, -0.2, 0.05), scale: 1.5, ..Pose::IDENTITY };
+        let p1 = Pose { position: Vec3::new(0.12, -0.2, 0.0), scale: 1.5, ..Pose::IDENTITY };
+        let radius = 0.4;
+        let n = 203;
+        let mut seed = 0x2545f491u32;
+        let mut rnd = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed as f32 / u32::MAX as f32 * 2.0 - 1.0
+        };
+        let (mut start, mut end) = (Vec::new(), Vec::new());
+        for i in 0..n {
+            let a = Vec3::new(rnd(), rnd(), rnd()) * 0.9 + p0.position;
+            let b = match i % 7 {
+                0 => a,                                                  // still
+                1 => a + Vec3::new(rnd(), rnd(), rnd()) * 0.02,          // small step
+                2 => p1.position + (a - p0.position).normalize() * 0.61, // on the surface
+                3 => p1.position,                                        // at the centre
+                _ => a + Vec3::new(rnd(), rnd(), rnd()) * 0.5,           // long path
+            };
+            start.push(if i % 11 == 3 { p0.position } else { a });
+            end.push(b);
+        }
+        let w: Vec<f32> = (0..n).map(|i| if i % 13 == 0 { 0.0 } else { 1.0 }).collect();
+        let split = |v: &[Vec3]| [0, 1, 2].map(|k| v.iter().map(|p| p[k]).collect::<Vec<f32>>());
+        let prev = split(&start);
+        let mut soa = split(&end);
+        let [x, y, z] = &mut soa;
+        collide_soa([x, y, z], [&prev[0], &prev[1], &prev[2]], &w, 0..n, &Shape::Sphere { radius }, &p0, &p1, &c);
+        let sphere = MovingSphere::new(radius, &p0, &p1, &c);
+        let mut touched = 0;
+        for i in 0..n {
+            let want = if w[i] != 0.0 { sphere.contact(start[i], end[i]) } else { None };
+            touched += want.is_some() as usize;
+            let want = want.unwrap_or(end[i]);
+            assert_eq!([soa[0][i], soa[1][i], soa[2][i]].map(f32::to_bits), want.to_array().map(f32::to_bits), "particle {i}");
+        }
+        assert!(touched > n / 4, "the cases must include contacts ({touched})");
+    }
 
     #[test]
     fn fast_particle_stops_on_the_near_side_of_a_thin_box() {
