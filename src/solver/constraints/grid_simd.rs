@@ -549,6 +549,20 @@ mod kernel {
                 done += 16;
             }
         }
+        // (Pairs of constraints sit in fours: the last group must start on a pair.)
+        if plan.groups && n >= 8 && (S != PAIRS || n % 2 == 0) {
+            // The last group ends on the row's last constraint, overlapping the one before:
+            // no lane past the row, so rows do not wait on each other's stores.
+            let left = n - done;
+            if left > 8 && left < 16 {
+                let (k0, k1) = (k + done, k + n - 8);
+                unsafe { group_tail_pair::<S, C>(p, pass, a_of::<S>(a0, done), a_of::<S>(a0, n - 8), offset, k0, k1, 16 - left) };
+                done = n;
+            } else if left > 0 && left < 8 {
+                unsafe { group_shifted::<S, C>(p, pass, a_of::<S>(a0, n - 8), offset, k + n - 8, 8 - left) };
+                done = n;
+            }
+        }
         if plan.groups {
             while done < n && (done + 8 <= n || plan.partial) {
                 let lanes = (n - done).min(8);
@@ -641,6 +655,40 @@ mod kernel {
 
     /// Lane masks: `MASKS[8 - n..]` enables the first `n` lanes.
     static MASKS: [i32; 16] = [-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0];
+    /// `LAST[8 - n..]` enables lanes `n..8`.
+    static LAST: [i32; 16] = [0, 0, 0, 0, 0, 0, 0, 0, -1, -1, -1, -1, -1, -1, -1, -1];
+
+    /// The last group of a row whose earlier groups took its first `skip` lanes' constraints:
+    /// the group ends on the row's last constraint (nothing is read or written past the row),
+    /// its first `skip` lanes masked off. Those lanes' particles belong to the group before,
+    /// already stored: they are read back and written unchanged.
+    #[inline(always)]
+    unsafe fn group_shifted<const S: u8, const C: bool>(p: &mut SoaPtr, pass: &mut Pass, a0: usize, offset: usize, k: usize, skip: usize) {
+        unsafe {
+            let mut l = load::<S>(p, a0, offset);
+            let used = _mm256_loadu_si256(LAST.as_ptr().add(8 - skip) as *const __m256i);
+            project::<S, C, false>(&mut l, pass, k, used);
+            store::<S>(p, a0, offset, &l);
+        }
+    }
+
+    /// A full group at `a0` and the row's last group at `a1`, which overlaps it by `skip`
+    /// lanes (masked off in the second), interleaved. Both are loaded before either is
+    /// stored, so the second is stored first: where they overlap, the first group's results
+    /// are written last and stay.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn group_tail_pair<const S: u8, const C: bool>(p: &mut SoaPtr, pass: &mut Pass, a0: usize, a1: usize, offset: usize, k0: usize, k1: usize, skip: usize) {
+        unsafe {
+            let mut l0 = load::<S>(p, a0, offset);
+            let mut l1 = load::<S>(p, a1, offset);
+            let used = _mm256_loadu_si256(LAST.as_ptr().add(8 - skip) as *const __m256i);
+            project::<S, C, true>(&mut l0, pass, k0, _mm256_setzero_si256());
+            project::<S, C, false>(&mut l1, pass, k1, used);
+            store::<S>(p, a1, offset, &l1);
+            store::<S>(p, a0, offset, &l0);
+        }
+    }
 
     /// Projects constraints `[k, k + lanes)` of one group at `a0`.
     #[inline(always)]
@@ -741,7 +789,7 @@ mod tests {
         if !supported() {
             return;
         }
-        for (cols, rows) in [(2, 2), (3, 5), (16, 3), (16, 16), (15, 7), (17, 17), (33, 9), (64, 6)] {
+        for (cols, rows) in [(2, 2), (3, 5), (9, 9), (16, 3), (16, 16), (15, 7), (17, 17), (24, 5), (31, 4), (33, 9), (40, 3), (64, 6)] {
             let topo = grid_topology(cols, rows, 0.1).unwrap();
             let layout = topo.grid.clone().expect("grids carry their layout");
             assert_eq!(layout.runs.len(), topo.constraints.batches.len());
