@@ -84,3 +84,56 @@ fn every_kernel_gives_the_scalar_reference_bits() {
     assert_eq!(sse2, reference, "SSE2 kernel differs from the scalar reference");
     assert_eq!(auto, reference, "the auto-selected kernel differs from the scalar reference");
 }
+
+/// A grid large enough to share its step between two threads (prediction, constraint runs and
+/// sphere contacts in row bands), with everything those passes do: compliant constraints,
+/// moving pins, a moving sphere it drapes over, wind and a speed limit. One, two and eight
+/// threads give the same bits, and so does the scalar reference (one thread, no split).
+#[test]
+fn a_large_grid_shared_by_two_threads_gives_the_one_thread_bits() {
+    let run = |threads: u32, kernel: u32| {
+        let mut wd = world_desc();
+        wd.thread_count = threads;
+        wd.kernel = kernel;
+        let world = create_world(&wd);
+        let mut gd = grid_desc();
+        (gd.columns, gd.rows, gd.spacing) = (40, 37, 0.05);
+        gd.origin = v3(0.0, 0.0, 0.0);
+        gd.material.stretch_compliance = 1e-5;
+        gd.material.bend_compliance = 1e-3;
+        let body = create_grid(world, &gd);
+        let mut dy = dynamics();
+        dy.max_speed = 6.0;
+        dy.drag = 0.5;
+        dy.lift = 0.3;
+        ok(sinew_body_set_dynamics(body, &dy));
+        let mut wi = wind();
+        wi.direction = v3(1.0, 0.0, 0.5);
+        wi.speed = 3.0;
+        wi.turbulence = 0.5;
+        ok(sinew_world_set_wind(world, &wi));
+        let mut cd = collider_desc();
+        cd.radius = 0.5;
+        cd.transform = translation(0.0, -0.7, 0.1);
+        let sphere = create_collider(world, &cd);
+        let idx: Vec<u32> = (0..40).collect();
+        for frame in 0..90 {
+            let t = frame as f32 / 60.0;
+            let targets: Vec<SinewVec3> = (0..40).map(|c| v3((c as f32 - 19.5) * 0.05 + 0.1 * (2.0 * t).sin(), 0.05 * (3.0 * t).cos(), -0.9)).collect();
+            ok(sinew_body_set_pin_targets(body, idx.as_ptr(), idx.len(), targets.as_ptr(), targets.len()));
+            ok(sinew_collider_set_transform(sphere, &translation(0.2 * (1.5 * t).sin(), -0.7, 0.1)));
+            ok(sinew_world_step(world, 1.0 / 60.0));
+        }
+        let x = read_positions(body);
+        ok(sinew_world_destroy(world));
+        (hash(&x), x)
+    };
+    let (one, x) = run(1, SINEW_KERNEL_AUTO);
+    assert!(x.iter().all(|p| p.x.is_finite() && p.y.is_finite() && p.z.is_finite()));
+    // The sphere was reached: some particle rests on it.
+    let on_sphere = x.iter().filter(|p| dist(**p, v3(0.2 * (1.5f32 * 89.0 / 60.0).sin(), -0.7, 0.1)) < 0.52).count();
+    assert!(on_sphere > 20, "the cloth must drape over the sphere ({on_sphere} particles on it)");
+    assert_eq!(run(2, SINEW_KERNEL_AUTO).0, one, "two threads differ from one");
+    assert_eq!(run(8, SINEW_KERNEL_AUTO).0, one, "eight threads differ from one");
+    assert_eq!(run(1, SINEW_KERNEL_SCALAR).0, one, "the scalar reference differs");
+}
