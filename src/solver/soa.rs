@@ -160,15 +160,15 @@ impl Band<'_> {
         let accel = if accel.is_empty() { accel } else { &accel[self.first..self.first + self.w.len()] };
         for c in 0..3 {
             let (x, prev, v, w) = (&mut *self.x[c], &mut *self.prev[c], &mut *self.v[c], self.w);
-            prev.copy_from_slice(x);
             let dvc = dv[c];
+            #[cfg(target_arch = "x86_64")]
+            if accel.is_empty() && std::arch::is_x86_feature_detected!("avx") {
+                // SAFETY: AVX is present.
+                unsafe { lanes::integrate(x, prev, v, w, dvc, d, h) };
+                continue;
+            }
+            prev.copy_from_slice(x);
             if accel.is_empty() {
-                #[cfg(target_arch = "x86_64")]
-                if std::arch::is_x86_feature_detected!("avx") {
-                    // SAFETY: AVX is present.
-                    unsafe { lanes::integrate(x, v, w, dvc, d, h) };
-                    continue;
-                }
                 for i in 0..x.len() {
                     let vi = (v[i] + dvc) * d;
                     if w[i] > 0.0 {
@@ -250,10 +250,10 @@ impl Band<'_> {
 mod lanes {
     use std::arch::x86_64::*;
 
-    /// One component of `integrate` without external accelerations.
+    /// One component of `integrate` without external accelerations (`prev` ← `x` too).
     #[target_feature(enable = "avx")]
-    pub unsafe fn integrate(x: &mut [f32], v: &mut [f32], w: &[f32], dv: f32, d: f32, h: f32) {
-        let n = x.len().min(v.len()).min(w.len());
+    pub unsafe fn integrate(x: &mut [f32], prev: &mut [f32], v: &mut [f32], w: &[f32], dv: f32, d: f32, h: f32) {
+        let n = x.len().min(prev.len()).min(v.len()).min(w.len());
         let (dv8, d8, h8, zero) = (_mm256_set1_ps(dv), _mm256_set1_ps(d), _mm256_set1_ps(h), _mm256_setzero_ps());
         let mut i = 0;
         while i + 8 <= n {
@@ -261,6 +261,7 @@ mod lanes {
             unsafe {
                 let (xp, vp) = (x.as_mut_ptr().add(i), v.as_mut_ptr().add(i));
                 let (xv, vv, wv) = (_mm256_loadu_ps(xp), _mm256_loadu_ps(vp), _mm256_loadu_ps(w.as_ptr().add(i)));
+                _mm256_storeu_ps(prev.as_mut_ptr().add(i), xv);
                 let vi = _mm256_mul_ps(_mm256_add_ps(vv, dv8), d8);
                 let free = _mm256_cmp_ps::<_CMP_GT_OQ>(wv, zero);
                 _mm256_storeu_ps(vp, _mm256_blendv_ps(vv, vi, free));
@@ -269,6 +270,7 @@ mod lanes {
             i += 8;
         }
         for i in i..n {
+            prev[i] = x[i];
             let vi = (v[i] + dv) * d;
             if w[i] > 0.0 {
                 v[i] = vi;
