@@ -484,7 +484,7 @@ mod kernel {
                     // A partial group reads (and writes back) lanes past its row's last
                     // constraint, which may be the next chunk's particles: not in a chunk's
                     // last row when another chunk follows.
-                    let later = all.clone().any(|r| r >= band.end);
+                    let later = band.end < rows && all.clone().any(|r| r >= band.end);
                     let last = if later { Plan { partial: false, ..plan } } else { plan };
                     for (index, r) in &mut mine {
                         let plan = if r == r1 { last } else { plan };
