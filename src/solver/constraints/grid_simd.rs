@@ -68,6 +68,29 @@ impl GridRun {
         RunRows { next: start, step, end, phase }
     }
 
+    /// How many rows the run holds (see [`GridRun::rows`]).
+    pub fn row_count(self, rows: usize) -> usize {
+        match self {
+            GridRun::Horizontal(_) | GridRun::BendH(_) => rows,
+            GridRun::Vertical(par) | GridRun::ShearDown(par) | GridRun::ShearUp(par) => rows.saturating_sub(1 + par as usize).div_ceil(2),
+            GridRun::BendV(phase) => {
+                // Rows 4m + 2·phase and 4m + 2·phase + 1 below `rows − 2`.
+                let below = rows.saturating_sub(2);
+                2 * (below / 4) + (below % 4).saturating_sub(2 * phase as usize).min(2)
+            }
+        }
+    }
+
+    /// The run's `index`-th row (see [`GridRun::rows`]).
+    #[inline]
+    pub fn row_at(self, index: usize) -> usize {
+        match self {
+            GridRun::Horizontal(_) | GridRun::BendH(_) => index,
+            GridRun::Vertical(par) | GridRun::ShearDown(par) | GridRun::ShearUp(par) => par as usize + 2 * index,
+            GridRun::BendV(phase) => 4 * (index / 2) + 2 * phase as usize + index % 2,
+        }
+    }
+
     /// The run rows `r` of chunk `chunk` (of `chunks`, cut at grid rows `⌈rows·i/chunks⌉`):
     /// those whose lowest touched row `r + reach` lies in the chunk's grid rows.
     pub fn chunk_rows(self, rows: usize, chunk: usize, chunks: usize) -> std::ops::Range<usize> {
@@ -475,23 +498,31 @@ mod kernel {
         macro_rules! rows {
             ($shape:ident, $first:expr, $offset:expr, $n:expr) => {{
                 let (first, offset, n) = ($first, $offset, $n);
-                let all = run.rows(rows);
+                let count = run.row_count(rows);
+                debug_assert_eq!(count, run.rows(rows).count());
+                debug_assert_eq!(count * n, range.len(), "the run's constraints and the batch disagree");
+                // The run's rows (by index) that fall in this chunk's band.
                 let band = run.chunk_rows(rows, chunk, chunks);
-                let mut mine = all.clone().enumerate().skip_while(|&(_, r)| r < band.start).take_while(|&(_, r)| r < band.end);
-                if let Some((_, r0)) = mine.clone().next() {
-                    let r1 = mine.clone().last().map_or(r0, |(_, r)| r);
+                let mut lo = 0;
+                while lo < count && run.row_at(lo) < band.start {
+                    lo += 1;
+                }
+                let mut hi = if band.end >= rows { count } else { lo };
+                while hi < count && run.row_at(hi) < band.end {
+                    hi += 1;
+                }
+                if lo < hi {
+                    let (r0, r1) = (run.row_at(lo), run.row_at(hi - 1));
                     let plan = Plan::new::<$shape>(r0 * cols + first, r1 * cols + first, offset, n, len);
                     // A partial group reads (and writes back) lanes past its row's last
                     // constraint, which may be the next chunk's particles: not in a chunk's
                     // last row when another chunk follows.
-                    let later = band.end < rows && all.clone().any(|r| r >= band.end);
-                    let last = if later { Plan { partial: false, ..plan } } else { plan };
-                    for (index, r) in &mut mine {
-                        let plan = if r == r1 { last } else { plan };
-                        unsafe { segment::<$shape, C>(p, pass, r * cols + first, offset, range.start + index * n, n, plan) };
+                    let last = if hi < count { Plan { partial: false, ..plan } } else { plan };
+                    for index in lo..hi {
+                        let plan = if index + 1 == hi { last } else { plan };
+                        unsafe { segment::<$shape, C>(p, pass, run.row_at(index) * cols + first, offset, range.start + index * n, n, plan) };
                     }
                 }
-                debug_assert_eq!(all.count() * n, range.len(), "the run's constraints and the batch disagree");
             }};
         }
         match run {
