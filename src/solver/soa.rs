@@ -30,15 +30,44 @@ pub struct SoaState {
 }
 
 fn split(a: &[Vec3], out: &mut [Vec<f32>; 3]) {
-    for (c, v) in out.iter_mut().enumerate() {
-        v.clear();
-        v.extend(a.iter().map(|p| p[c]));
+    let [x, y, z] = out;
+    for v in [&mut *x, &mut *y, &mut *z] {
+        v.resize(a.len(), 0.0);
     }
+    to_components(a, x, y, z);
 }
 
 fn join(a: &[Vec<f32>; 3], out: &mut [Vec3]) {
-    for (i, p) in out.iter_mut().enumerate() {
-        *p = Vec3::new(a[0][i], a[1][i], a[2][i]);
+    from_components(&a[0], &a[1], &a[2], out);
+}
+
+/// `a` as three arrays of components (each at least as long as `a`).
+pub fn to_components(a: &[Vec3], x: &mut [f32], y: &mut [f32], z: &mut [f32]) {
+    let n = a.len();
+    assert!(x.len() >= n && y.len() >= n && z.len() >= n);
+    let mut i = 0;
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: AVX2 is present; the lengths are checked above.
+        i = unsafe { lanes::to_components(a, x, y, z) };
+    }
+    for i in i..n {
+        (x[i], y[i], z[i]) = (a[i].x, a[i].y, a[i].z);
+    }
+}
+
+/// Three arrays of components (each at least as long as `a`) back into `a`.
+pub fn from_components(x: &[f32], y: &[f32], z: &[f32], a: &mut [Vec3]) {
+    let n = a.len();
+    assert!(x.len() >= n && y.len() >= n && z.len() >= n);
+    let mut i = 0;
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: AVX2 is present; the lengths are checked above.
+        i = unsafe { lanes::from_components(x, y, z, a) };
+    }
+    for i in i..n {
+        a[i] = Vec3::new(x[i], y[i], z[i]);
     }
 }
 
@@ -279,6 +308,61 @@ mod lanes {
         }
     }
 
+    // Eight `Vec3`s are 24 floats in three registers; component `c` of particle `k` is float
+    // `3k + c`. Two blends gather a component's eight values into one register, out of
+    // order, and one permutation puts them in order (and the reverse for the way back).
+    const X_FROM: [i32; 8] = [0, 3, 6, 1, 4, 7, 2, 5];
+    const Y_FROM: [i32; 8] = [1, 4, 7, 2, 5, 0, 3, 6];
+    const Z_FROM: [i32; 8] = [2, 5, 0, 3, 6, 1, 4, 7];
+    const X_TO: [i32; 8] = [0, 3, 6, 1, 4, 7, 2, 5];
+    const Y_TO: [i32; 8] = [5, 0, 3, 6, 1, 4, 7, 2];
+    const Z_TO: [i32; 8] = [2, 5, 0, 3, 6, 1, 4, 7];
+
+    /// Whole groups of 8 of [`to_components`](super::to_components); returns how far it got.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn to_components(a: &[glam::Vec3], x: &mut [f32], y: &mut [f32], z: &mut [f32]) -> usize {
+        let idx = |t: [i32; 8]| unsafe { _mm256_loadu_si256(t.as_ptr().cast()) };
+        let (ix, iy, iz) = (idx(X_FROM), idx(Y_FROM), idx(Z_FROM));
+        let f = a.as_ptr().cast::<f32>();
+        let mut i = 0;
+        while i + 8 <= a.len() {
+            // SAFETY: 8 `Vec3`s (`repr(C)`, 24 floats) from `i`; the caller checked the outputs.
+            unsafe {
+                let (a0, a1, a2) = (_mm256_loadu_ps(f.add(3 * i)), _mm256_loadu_ps(f.add(3 * i + 8)), _mm256_loadu_ps(f.add(3 * i + 16)));
+                let cx = _mm256_blend_ps::<0x24>(_mm256_blend_ps::<0x92>(a0, a1), a2);
+                let cy = _mm256_blend_ps::<0x49>(_mm256_blend_ps::<0x24>(a0, a1), a2);
+                let cz = _mm256_blend_ps::<0x92>(_mm256_blend_ps::<0x49>(a0, a1), a2);
+                _mm256_storeu_ps(x.as_mut_ptr().add(i), _mm256_permutevar8x32_ps(cx, ix));
+                _mm256_storeu_ps(y.as_mut_ptr().add(i), _mm256_permutevar8x32_ps(cy, iy));
+                _mm256_storeu_ps(z.as_mut_ptr().add(i), _mm256_permutevar8x32_ps(cz, iz));
+            }
+            i += 8;
+        }
+        i
+    }
+
+    /// Whole groups of 8 of [`from_components`](super::from_components).
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn from_components(x: &[f32], y: &[f32], z: &[f32], a: &mut [glam::Vec3]) -> usize {
+        let idx = |t: [i32; 8]| unsafe { _mm256_loadu_si256(t.as_ptr().cast()) };
+        let (ix, iy, iz) = (idx(X_TO), idx(Y_TO), idx(Z_TO));
+        let f = a.as_mut_ptr().cast::<f32>();
+        let mut i = 0;
+        while i + 8 <= a.len() {
+            // SAFETY: as `to_components`.
+            unsafe {
+                let cx = _mm256_permutevar8x32_ps(_mm256_loadu_ps(x.as_ptr().add(i)), ix);
+                let cy = _mm256_permutevar8x32_ps(_mm256_loadu_ps(y.as_ptr().add(i)), iy);
+                let cz = _mm256_permutevar8x32_ps(_mm256_loadu_ps(z.as_ptr().add(i)), iz);
+                _mm256_storeu_ps(f.add(3 * i), _mm256_blend_ps::<0x24>(_mm256_blend_ps::<0x92>(cx, cy), cz));
+                _mm256_storeu_ps(f.add(3 * i + 8), _mm256_blend_ps::<0x49>(_mm256_blend_ps::<0x24>(cx, cy), cz));
+                _mm256_storeu_ps(f.add(3 * i + 16), _mm256_blend_ps::<0x92>(_mm256_blend_ps::<0x49>(cx, cy), cz));
+            }
+            i += 8;
+        }
+        i
+    }
+
     /// One component of `update_velocity`.
     #[target_feature(enable = "avx")]
     pub unsafe fn update_velocity(x: &[f32], prev: &[f32], v: &mut [f32], inv_h: f32) {
@@ -303,6 +387,22 @@ mod lanes {
 mod tests {
     use super::*;
     use crate::solver::{integrate, velocity};
+
+    /// Components out and back give the same vectors, for lengths around the groups of 8.
+    #[test]
+    fn components_round_trip() {
+        for n in [0, 1, 7, 8, 9, 16, 23, 64, 67] {
+            let a: Vec<Vec3> = (0..n).map(|i| Vec3::new(i as f32, -(i as f32) - 0.5, i as f32 * 3.0 + 0.25)).collect();
+            let (mut x, mut y, mut z) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+            to_components(&a, &mut x, &mut y, &mut z);
+            for i in 0..n {
+                assert_eq!((x[i], y[i], z[i]), (a[i].x, a[i].y, a[i].z), "n={n} i={i}");
+            }
+            let mut b = vec![Vec3::ZERO; n];
+            from_components(&x, &y, &z, &mut b);
+            assert_eq!(a, b, "n={n}");
+        }
+    }
 
     /// Each pass gives its `Vec3` counterpart's bits.
     #[test]

@@ -151,18 +151,15 @@ pub struct Soa {
 
 impl Soa {
     pub fn load(&mut self, x: &[Vec3], w: &[f32]) {
-        for v in [&mut self.x, &mut self.y, &mut self.z, &mut self.w] {
-            v.clear();
-        }
-        self.x.extend(x.iter().map(|p| p.x));
-        self.y.extend(x.iter().map(|p| p.y));
-        self.z.extend(x.iter().map(|p| p.z));
-        self.w.extend_from_slice(w);
+        let n = x.len();
         // Padding: a group at the end of the last row may read (and write back unchanged)
         // slots past the last particle.
         for v in [&mut self.x, &mut self.y, &mut self.z, &mut self.w] {
-            v.extend_from_slice(&[0.0; PAD]);
+            v.resize(n + PAD, 0.0);
+            v[n..].fill(0.0);
         }
+        crate::solver::soa::to_components(x, &mut self.x, &mut self.y, &mut self.z);
+        self.w[..n].copy_from_slice(&w[..n]);
     }
 
     /// Number of particles (without padding).
@@ -175,9 +172,7 @@ impl Soa {
     }
 
     pub fn store(&self, x: &mut [Vec3]) {
-        for (i, p) in x.iter_mut().enumerate() {
-            *p = Vec3::new(self.x[i], self.y[i], self.z[i]);
-        }
+        crate::solver::soa::from_components(&self.x, &self.y, &self.z, x);
     }
 }
 
