@@ -21,13 +21,68 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 /// `back(step, band)` is how many steps before `step` the latest step lies whose other band
 /// touches what `band` of `step` touches (`None`: no earlier step does).
 pub fn run_in_two(steps: usize, back: impl Fn(usize, usize) -> Option<usize> + Sync, task: impl Fn(usize, usize) + Sync) {
-    // claimed[b]: steps whose band `b` has been taken; done[b]: steps whose band `b` is done.
-    let claimed = [AtomicUsize::new(0), AtomicUsize::new(0)];
-    let done = [AtomicUsize::new(0), AtomicUsize::new(0)];
-    let arrived = [AtomicBool::new(false), AtomicBool::new(false)];
-    let wait = |b: usize, until: usize| {
+    let team = Team {
+        claimed: [AtomicUsize::new(0), AtomicUsize::new(0)],
+        done: [AtomicUsize::new(0), AtomicUsize::new(0)],
+        arrived: [AtomicBool::new(false), AtomicBool::new(false)],
+        back: &back,
+        task: &task,
+    };
+    let work = |me: usize| {
+        team.arrived[me].store(true, Ordering::SeqCst);
+        for step in 0..steps {
+            for b in [me, 1 - me] {
+                // The other thread's bands are its own once it is here (but see `wait`).
+                if b != me && team.arrived[b].load(Ordering::SeqCst) {
+                    continue;
+                }
+                team.take_and_run(b, step);
+            }
+        }
+    };
+    rayon::join(|| work(0), || work(1));
+}
+
+/// The shared state of [`run_in_two`].
+struct Team<'a> {
+    /// `claimed[b]`: steps whose band `b` has been taken; `done[b]`: steps whose band `b` is
+    /// done (each band's steps are taken and finished in order).
+    claimed: [AtomicUsize; 2],
+    done: [AtomicUsize; 2],
+    arrived: [AtomicBool; 2],
+    back: &'a (dyn Fn(usize, usize) -> Option<usize> + Sync),
+    task: &'a (dyn Fn(usize, usize) + Sync),
+}
+
+impl Team<'_> {
+    /// Runs band `b` of `step` if nobody has taken it yet.
+    fn take_and_run(&self, b: usize, step: usize) {
+        if self.claimed[b].compare_exchange(step, step + 1, Ordering::AcqRel, Ordering::Relaxed).is_err() {
+            return;
+        }
+        // This band's previous step (the other thread may have taken it).
+        self.wait(b, step);
+        if let Some(d) = (self.back)(step, b)
+            && step >= d
+        {
+            self.wait(1 - b, step - d + 1);
+        }
+        (self.task)(step, b);
+        self.done[b].store(step + 1, Ordering::Release);
+    }
+
+    /// Waits until band `b` has done `until` steps. A step it needs that the other thread has
+    /// not even taken yet (descheduled, or far behind) is taken and run here: no thread ever
+    /// waits on work nobody is doing. The steps it runs have every dependency done already
+    /// (they come before this thread's own current step), so this recurses at most once.
+    fn wait(&self, b: usize, until: usize) {
         let mut spins = 0u32;
-        while done[b].load(Ordering::Acquire) < until {
+        while self.done[b].load(Ordering::Acquire) < until {
+            let next = self.claimed[b].load(Ordering::Acquire);
+            if next < until {
+                self.take_and_run(b, next);
+                continue;
+            }
             spins += 1;
             if spins < 1 << 14 {
                 std::hint::spin_loop();
@@ -35,31 +90,7 @@ pub fn run_in_two(steps: usize, back: impl Fn(usize, usize) -> Option<usize> + S
                 std::thread::yield_now();
             }
         }
-    };
-    let work = |me: usize| {
-        arrived[me].store(true, Ordering::SeqCst);
-        for step in 0..steps {
-            for b in [me, 1 - me] {
-                // The other thread's bands are its own once it is here.
-                if b != me && arrived[b].load(Ordering::SeqCst) {
-                    continue;
-                }
-                if claimed[b].compare_exchange(step, step + 1, Ordering::AcqRel, Ordering::Relaxed).is_err() {
-                    continue;
-                }
-                // This band's previous step (the other thread may have taken it).
-                wait(b, step);
-                if let Some(d) = back(step, b)
-                    && step >= d
-                {
-                    wait(1 - b, step - d + 1);
-                }
-                task(step, b);
-                done[b].store(step + 1, Ordering::Release);
-            }
-        }
-    };
-    rayon::join(|| work(0), || work(1));
+    }
 }
 
 /// `back` for a pattern of `out.len()` steps that repeats: `touched(q, band)` gives the
