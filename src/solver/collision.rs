@@ -113,16 +113,17 @@ struct MovingSphere<'a> {
     p1: &'a Pose,
     inv0: f32,
     inv1: f32,
-    /// Sphere radius plus particle radius, in the sphere's frame; and its square.
+    /// Sphere radius plus particle radius, in the sphere's frame; its square and inverse.
     rho: f32,
     rho2: f32,
+    inv_rho: f32,
     c: &'a ContactParams,
 }
 
 impl<'a> MovingSphere<'a> {
     fn new(radius: f32, p0: &'a Pose, p1: &'a Pose, c: &'a ContactParams) -> Self {
         let rho = radius + c.thickness / p1.scale;
-        MovingSphere { p0, p1, inv0: 1.0 / p0.scale, inv1: 1.0 / p1.scale, rho, rho2: rho * rho, c }
+        MovingSphere { p0, p1, inv0: 1.0 / p0.scale, inv1: 1.0 / p1.scale, rho, rho2: rho * rho, inv_rho: 1.0 / rho, c }
     }
 
     /// The corrected end of a particle moving from `start` to `end`, or `None` when it does
@@ -147,7 +148,7 @@ impl<'a> MovingSphere<'a> {
         }
         let from = if inside0 {
             let len = d0sq.sqrt();
-            let n = if len > 1e-12 { l0 / len } else { Vec3::Y };
+            let n = if len > 1e-12 { l0 * (1.0 / len) } else { Vec3::Y };
             l0 + n * (rho - len)
         } else {
             l0
@@ -161,8 +162,9 @@ impl<'a> MovingSphere<'a> {
         if a > 0.0 && disc >= 0.0 {
             let t = (-b - disc.sqrt()) / a;
             if (0.0..=1.0).contains(&t) {
+                // On the inflated sphere: |p| = ρ.
                 let p = from + seg * t;
-                hit = Some((p, p.try_normalize().unwrap_or(Vec3::Y)));
+                hit = Some((p, p * self.inv_rho));
             }
         }
         let (normal, depth) = match hit {
@@ -174,7 +176,7 @@ impl<'a> MovingSphere<'a> {
                     return None;
                 }
                 let len = l1sq.sqrt();
-                (if len > 1e-12 { l1 / len } else { Vec3::Y }, rho - len)
+                (if len > 1e-12 { l1 * (1.0 / len) } else { Vec3::Y }, rho - len)
             }
         };
         let fixed = with_friction(l1 + normal * depth, l0, normal, depth, self.c);
@@ -353,10 +355,6 @@ mod lanes {
     fn scale(a: V3, k: __m256) -> V3 {
         unsafe { V3 { x: _mm256_mul_ps(a.x, k), y: _mm256_mul_ps(a.y, k), z: _mm256_mul_ps(a.z, k) } }
     }
-    #[inline(always)]
-    fn div(a: V3, k: __m256) -> V3 {
-        unsafe { V3 { x: _mm256_div_ps(a.x, k), y: _mm256_div_ps(a.y, k), z: _mm256_div_ps(a.z, k) } }
-    }
     /// `(a.x·b.x + a.y·b.y) + a.z·b.z`, glam's order.
     #[inline(always)]
     fn dot(a: V3, b: V3) -> __m256 {
@@ -377,11 +375,9 @@ mod lanes {
         let set = |v: f32| _mm256_set1_ps(v);
         let (zero, one) = (_mm256_setzero_ps(), set(1.0));
         let (c0, c1) = (splat(s.p0.position), splat(s.p1.position));
-        let (inv0, inv1, rho, rho2) = (set(s.inv0), set(s.inv1), set(s.rho), set(s.rho2));
+        let (inv0, inv1, rho, rho2, inv_rho) = (set(s.inv0), set(s.inv1), set(s.rho), set(s.rho2), set(s.inv_rho));
         let (tiny, up) = (set(1e-12), splat(glam::Vec3::Y));
         let (mu_s, mu_k, scale1) = (set(s.c.static_friction), set(s.c.kinetic_friction), set(s.p1.scale));
-        let inf = set(f32::INFINITY);
-        let abs_mask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fff_ffff));
         let mut i = range.start;
         while i + 8 <= n {
             // SAFETY: i + 8 ≤ n, within every slice.
@@ -410,7 +406,7 @@ mod lanes {
             }
             // Push a start inside out along its ray.
             let len0 = _mm256_sqrt_ps(d0sq);
-            let n0 = select(_mm256_cmp_ps::<_CMP_GT_OQ>(len0, tiny), div(l0, len0), up);
+            let n0 = select(_mm256_cmp_ps::<_CMP_GT_OQ>(len0, tiny), scale(l0, _mm256_div_ps(one, len0)), up);
             let from = select(inside0, add(l0, scale(n0, _mm256_sub_ps(rho, len0))), l0);
             let seg = sub(l1, from);
             let a = dot(seg, seg);
@@ -422,14 +418,11 @@ mod lanes {
             let roots = _mm256_and_ps(_mm256_cmp_ps::<_CMP_GT_OQ>(a, zero), _mm256_cmp_ps::<_CMP_GE_OQ>(disc, zero));
             let hit = _mm256_and_ps(roots, _mm256_and_ps(_mm256_cmp_ps::<_CMP_GE_OQ>(t, zero), _mm256_cmp_ps::<_CMP_LE_OQ>(t, one)));
             let p = add(from, scale(seg, t));
-            // `try_normalize`: p·(1/|p|) when that reciprocal is finite and positive, else +Y.
-            let rcp = _mm256_div_ps(one, _mm256_sqrt_ps(dot(p, p)));
-            let rcp_ok = _mm256_and_ps(_mm256_cmp_ps::<_CMP_LT_OQ>(_mm256_and_ps(rcp, abs_mask), inf), _mm256_cmp_ps::<_CMP_GT_OQ>(rcp, zero));
-            let n_hit = select(rcp_ok, scale(p, rcp), up);
+            let n_hit = scale(p, inv_rho);
             let depth_hit = _mm256_max_ps(dot(sub(p, l1), n_hit), zero);
             // No entry found: push the end out (if it is inside).
             let len1 = _mm256_sqrt_ps(l1sq);
-            let n_end = select(_mm256_cmp_ps::<_CMP_GT_OQ>(len1, tiny), div(l1, len1), up);
+            let n_end = select(_mm256_cmp_ps::<_CMP_GT_OQ>(len1, tiny), scale(l1, _mm256_div_ps(one, len1)), up);
             let depth_end = _mm256_sub_ps(rho, len1);
             let touch = _mm256_and_ps(active, _mm256_or_ps(hit, _mm256_cmp_ps::<_CMP_NGE_UQ>(l1sq, rho2)));
             if _mm256_movemask_ps(touch) == 0 {
