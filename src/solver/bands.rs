@@ -133,11 +133,11 @@ mod tests {
         assert_eq!(log.len(), 60);
         let at = |s: usize, b: usize| log.iter().position(|&e| e == (s, b)).unwrap();
         for s in 0..30 {
-            for b in 0..2 {
+            for (b, dep) in back[s % 3].iter().enumerate() {
                 if s > 0 {
                     assert!(at(s - 1, b) < at(s, b), "band {b} in order at {s}");
                 }
-                if let Some(d) = back[s % 3][b]
+                if let Some(d) = *dep
                     && s >= d
                 {
                     assert!(at(s - d, 1 - b) < at(s, b), "step {s} band {b} after step {} band {}", s - d, 1 - b);

@@ -576,7 +576,7 @@ mod kernel {
             }
         }
         // (Pairs of constraints sit in fours: the last group must start on a pair.)
-        if plan.groups && n >= 8 && (S != PAIRS || n % 2 == 0) {
+        if plan.groups && n >= 8 && (S != PAIRS || n.is_multiple_of(2)) {
             // The last group ends on the row's last constraint, overlapping the one before:
             // no lane past the row, so rows do not wait on each other's stores.
             let left = n - done;
