@@ -4,8 +4,10 @@
 //! and NvCloth's `Fabric` / `Cloth`: [`Topology`] is immutable and `Arc`-shared, so many
 //! instances of one design keep one copy; [`Body`] owns only particle state.
 //!
-//! Per-particle state layout (structure of arrays, 56 B per particle):
-//! `x`, `x_prev`, `v`, `x_step_start` (12 B each), `w`, `w_free` (4 B each).
+//! Per-particle state layout between steps (56 B per particle): `x`, `x_prev`, `v`,
+//! `x_step_start` (12 B each), `w`, `w_free` (4 B each). During a step a grid body keeps
+//! positions, start positions and velocities as one array per component instead (see
+//! `solver::soa`), and a large one shares its passes with a second thread (`step_in_two`).
 
 use std::sync::Arc;
 

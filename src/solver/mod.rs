@@ -10,6 +10,10 @@
 //!
 //! With compliance 0, one substep and K iterations this is exactly the Verlet + relaxation
 //! loop of the chapter's sections 7–8 (Jakobsen's "Advanced Character Physics").
+//!
+//! Grid bodies run the same passes on structure-of-arrays state ([`soa`]) with the grid
+//! kernel ([`constraints::grid_simd`]), and large ones split each pass into two bands of rows
+//! for two threads ([`bands`]); every variant gives the scalar passes' bits.
 
 pub mod aero;
 pub mod bands;
