@@ -1163,6 +1163,8 @@ impl Body {
             if self.soa.x_home {
                 self.soa.all().collide(&c.shape, &p0, &p1, &contact);
             } else {
+                // The swept test reads the substep's start positions: bring them back too.
+                self.soa.give_pv(&mut self.x_prev, &mut self.v);
                 collision::collide(&mut self.x, &self.x_prev, &self.w, &c.shape, &p0, &p1, &contact, self.step_margin);
             }
         }

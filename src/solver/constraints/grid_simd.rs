@@ -815,7 +815,7 @@ mod tests {
         if !supported() {
             return;
         }
-        for (cols, rows) in [(2, 2), (3, 5), (9, 9), (16, 3), (16, 16), (15, 7), (17, 17), (24, 5), (31, 4), (33, 9), (40, 3), (64, 6)] {
+        for (cols, rows) in [(2, 2), (3, 5), (9, 9), (16, 3), (16, 16), (15, 7), (17, 17), (20, 20), (24, 5), (31, 4), (33, 9), (40, 3), (64, 6)] {
             let topo = grid_topology(cols, rows, 0.1).unwrap();
             let layout = topo.grid.clone().expect("grids carry their layout");
             assert_eq!(layout.runs.len(), topo.constraints.batches.len());
