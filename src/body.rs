@@ -879,7 +879,9 @@ impl Body {
     /// constraint runs, and contact-and-velocities. The same operations as the one-thread
     /// step, so the same bits. Returns whether it took the step.
     fn step_in_two(&mut self, p: &StepParams, ctx: &StepContext) -> bool {
-        let Some(layout) = self.topology.grid.clone().filter(|_| p.kernel == Kernel::Avx && grid_simd::supported()) else { return false };
+        // (An `Arc` clone, not the layout: no allocation per step.)
+        let topology = self.topology.clone();
+        let Some(layout) = topology.grid.as_ref().filter(|_| p.kernel == Kernel::Avx && grid_simd::supported()) else { return false };
         let n = self.x.len();
         let spheres = self.candidates.iter().all(|&k| {
             let c = &ctx.colliders[k as usize];
@@ -951,7 +953,7 @@ impl Body {
                     // chunk `b` of this run touches only what `touched` says, and runs after
                     // everything that touches the same rows before it.
                     unsafe {
-                        grid_simd::solve_run_chunk(isa, &layout, layout.runs[r], xs, k, batch.start as usize..batch.end as usize, lambda.get(), &alpha_tilde, self.scale, iteration == 0, b, 2)
+                        grid_simd::solve_run_chunk(isa, layout, layout.runs[r], xs, k, batch.start as usize..batch.end as usize, lambda.get(), &alpha_tilde, self.scale, iteration == 0, b, 2)
                     };
                 }
             };

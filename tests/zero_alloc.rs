@@ -59,6 +59,12 @@ fn scene(threads: u32) -> (SinewWorld, Vec<SinewBody>, SinewCollider) {
     let second = create_grid(w, &other);
     ok(sinew_body_set_collision_pair(cloth, second, 1));
     bodies.push(second);
+    // A large grid on its own, away from the capsule: with two threads it shares its step
+    // between them (row bands).
+    let mut big = grid_desc();
+    (big.columns, big.rows, big.spacing) = (40, 30, 0.03);
+    big.origin = v3(3.0, 0.0, 0.0);
+    bodies.push(create_grid(w, &big));
     let pts: Vec<SinewVec3> = (0..20).map(|i| v3(1.0 + i as f32 * 0.05, 0.0, 0.0)).collect();
     let pins = [0u32];
     let mut rd = rope_desc();
@@ -95,11 +101,11 @@ fn frame(w: SinewWorld, bodies: &[SinewBody], capsule: SinewCollider, f: usize, 
     let bone = translation(0.1 * t.sin(), 0.0, 0.0);
     ok(sinew_body_set_bone_matrices(bodies[0], &bone, 1));
     ok(sinew_body_set_root_transform(bodies[0], &bone));
-    ok(sinew_body_set_bone_matrices(bodies[3], &bone, 1));
+    ok(sinew_body_set_bone_matrices(bodies[4], &bone, 1));
     ok(sinew_collider_set_transform(capsule, &translation(0.3 * t.cos(), -0.6, 0.2)));
     let pin = [0u32];
     let target = [v3(1.0, 0.1 * t.sin(), 0.0)];
-    ok(sinew_body_set_pin_targets(bodies[2], pin.as_ptr(), 1, target.as_ptr(), 1));
+    ok(sinew_body_set_pin_targets(bodies[3], pin.as_ptr(), 1, target.as_ptr(), 1));
     ok(sinew_world_step(w, 1.0 / 60.0));
     ok(sinew_body_read_positions(bodies[0], out.as_mut_ptr(), out.len()));
     ok(sinew_body_read_normals(bodies[0], normals.as_mut_ptr(), normals.len()));
