@@ -24,7 +24,8 @@ fn main() {
     let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
     println!("cargo:rerun-if-changed=cbindgen.toml");
-    println!("cargo:rerun-if-changed=src/ffi");
+    // cbindgen reads the whole crate (a `pub const` anywhere lands in the header).
+    println!("cargo:rerun-if-changed=src");
     println!("cargo:rerun-if-env-changed=SINEW_BLESS");
     let bless = std::env::var("SINEW_BLESS").is_ok_and(|v| v == "1");
 

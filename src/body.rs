@@ -185,7 +185,7 @@ pub struct StepParams {
 
 /// Particles from which a grid body shares its constraint passes with a second thread
 /// (below it the waits between passes cost more than the second thread saves).
-pub const SPLIT_PARTICLES: usize = 1024;
+pub(crate) const SPLIT_PARTICLES: usize = 1024;
 
 impl StepParams {
     /// The same step divided into `substeps` substeps.
