@@ -564,7 +564,7 @@ namespace Sinew.Tests
             using (World world = MakeWorld(8, 1))
             {
                 Cloth cloth = HangingGrid(world, 8, 8, 0.05f);
-                // Swing it, then hide it mid-swing.
+                // Swing it out of its plane like a curtain, then hide it mid-swing.
                 var pins = new[] { 0, 1, 2, 3, 4, 5, 6, 7 };
                 Vec3[] start = Read(cloth);
                 var top = new Vec3[8];
@@ -572,7 +572,7 @@ namespace Sinew.Tests
                 {
                     for (int k = 0; k < 8; k++)
                     {
-                        top[k] = new Vec3(start[k].x + 0.01f * Math.Min(f, 20), start[k].y, start[k].z);
+                        top[k] = new Vec3(start[k].x, start[k].y, start[k].z + 0.05f * (float)Math.Sin(0.25 * f));
                     }
                     cloth.SetPinTargets(pins, top);
                     world.Step(Dt);
@@ -581,7 +581,7 @@ namespace Sinew.Tests
                 world.Step(Dt);
                 Vec3[] b = Read(cloth);
                 float motion = MaxStep(a, b);
-                Check.That(motion > 1e-3f, "the cloth swings before it is hidden (the test can fail)", motion + " m per frame");
+                Check.That(motion > 1e-3f, "the cloth swings before it is hidden", motion + " m per frame");
                 Check.That(cloth.Visible, "a new body is Visible");
                 cloth.Visible = false;
                 bool allFrozen = true;
