@@ -354,8 +354,10 @@ pub struct Body {
     soa: SoaState,
     /// Largest distance a particle can travel in the current fixed step (m), for broad phases.
     pub step_margin: f32,
-    /// Dependencies between the passes of a step on two threads (see `step_in_two`).
+    /// Dependencies between the passes of a step on two threads (see `step_in_two`), and
+    /// which passes reach into the other band's rows.
     band_back: Vec<[Option<usize>; 2]>,
+    band_reach: Vec<[bool; 2]>,
 }
 
 /// A collider as one fixed step sees it.
@@ -420,6 +422,7 @@ impl Body {
             soa: SoaState::default(),
             step_margin: 0.0,
             band_back: Vec::new(),
+            band_reach: Vec::new(),
         };
         for i in 0..n {
             if body.w_free[i] == 0.0 {
@@ -909,24 +912,49 @@ impl Body {
             let cut = |b: usize| (b * rows).div_ceil(2);
             let band_rows = |b: usize| (cut(b), cut(b + 1) - 1);
             let touched = |q: usize, b: usize| if q == 0 || q == period - 1 { Some(band_rows(b)) } else { layout.runs[(q - 1) % runs].touched(rows, b, 2) };
-            // The dependencies depend only on the grid and the number of iterations.
+            // The dependencies depend only on the grid and the number of iterations; and
+            // whether a pattern step reaches into the other band's rows.
             if self.band_back.len() != period {
                 self.band_back.resize(period, [None; 2]);
                 let rows_of: Vec<[Option<(usize, usize)>; 2]> = (0..period).map(|q| [touched(q, 0), touched(q, 1)]).collect();
                 crate::solver::bands::dependencies(|q, b| rows_of[q][b], &mut self.band_back);
+                self.band_reach.clear();
+                // Band 0 holds rows below `cut(1)`, band 1 the rest.
+                self.band_reach.extend(rows_of.iter().map(|t| [t[0].is_some_and(|(_, hi)| hi >= cut(1)), t[1].is_some_and(|(lo, _)| lo < cut(1))]));
             }
-            self.soa.take_x(&self.x, &self.w);
-            self.soa.take_pv(&self.x_prev, &self.v);
+            // The state moves to structure of arrays band by band, as the first pass, and back
+            // as the last (see `solver::soa`).
+            self.soa.prepare(n);
             let (state, xs) = (self.soa.ptr(), self.soa.x.ptr());
+            let vec3 = crate::solver::soa::Vec3State {
+                x: crate::solver::soa::Vec3Ptr::new(&mut self.x),
+                prev: crate::solver::soa::Vec3Ptr::new(&mut self.x_prev),
+                v: crate::solver::soa::Vec3Ptr::new(&mut self.v),
+                w: self.w.as_ptr(),
+            };
             let lambda = grid_simd::Multipliers::new(&mut self.lambda);
             let alpha_tilde = self.material.compliances().map(|c| xpbd::scaled_compliance(c, p.h));
             let gravity = p.gravity * self.material.gravity_scale;
             let contact = self.contact_params();
             let base = self.root.map_or(Vec3::ZERO, |r| r.velocity * self.dynamics.world_velocity_scale);
-            let (k, back) = (&self.topology.constraints, &self.band_back);
+            let (k, back, reach) = (&self.topology.constraints, &self.band_back, &self.band_reach);
+            let steps = 2 + p.substeps as usize * period;
             let task = |step: usize, b: usize| {
-                let (s, q) = (step / period, step % period);
                 let particles = cut(b) * cols..cut(b + 1) * cols;
+                if step == 0 || step == steps - 1 {
+                    // SAFETY: this band's particles, touched by nothing else meanwhile (the
+                    // other band's passes that reach into them wait for this one, or this
+                    // one waits for them); the arrays outlive the step.
+                    unsafe {
+                        if step == 0 {
+                            state.take(particles, &vec3);
+                        } else {
+                            state.give(particles, &vec3);
+                        }
+                    }
+                    return;
+                }
+                let (s, q) = ((step - 1) / period, (step - 1) % period);
                 if q == 0 || q == period - 1 {
                     // SAFETY: the particles of this band's rows, which nothing else touches
                     // until this pass is done (`solver::bands`); the state outlives the step.
@@ -957,7 +985,27 @@ impl Body {
                     };
                 }
             };
-            crate::solver::bands::run_in_two(p.substeps as usize * period, |step, b| back[step % period][b], task);
+            // Steps: take, the substeps' passes, give. A pass whose latest dependency would
+            // come before the first substep depends on the other band's take instead, when it
+            // reaches into that band's rows; the give waits for everything of the other band.
+            let depends = |step: usize, b: usize| {
+                if step == 0 {
+                    return None;
+                }
+                if step == steps - 1 {
+                    return Some(1);
+                }
+                let inner = step - 1;
+                match back[inner % period][b] {
+                    Some(d) if inner >= d => Some(d),
+                    _ if reach[inner % period][b] => Some(step),
+                    _ => None,
+                }
+            };
+            crate::solver::bands::run_in_two(steps, depends, task);
+            // Given back by the last pass.
+            self.soa.x_home = false;
+            self.soa.pv_home = false;
             true
         }
     }

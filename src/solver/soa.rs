@@ -114,13 +114,24 @@ impl SoaState {
         unsafe { self.ptr().band(0..n) }
     }
 
+    /// Sizes the arrays for `n` particles and marks the state as here, its values to be
+    /// written band by band ([`SoaStatePtr::take`]) before anything reads them.
+    pub fn prepare(&mut self, n: usize) {
+        self.x.resize(n);
+        for v in self.prev.iter_mut().chain(self.v.iter_mut()) {
+            v.resize(n, 0.0);
+        }
+        self.x_home = true;
+        self.pv_home = true;
+    }
+
     /// Raw view, for passes shared between threads (see [`SoaStatePtr::band`]).
     pub fn ptr(&mut self) -> SoaStatePtr {
         let [px, py, pz] = &mut self.prev;
         let [vx, vy, vz] = &mut self.v;
         SoaStatePtr {
             x: [self.x.x.as_mut_ptr(), self.x.y.as_mut_ptr(), self.x.z.as_mut_ptr()],
-            w: self.x.w.as_ptr(),
+            w: self.x.w.as_mut_ptr(),
             prev: [px.as_mut_ptr(), py.as_mut_ptr(), pz.as_mut_ptr()],
             v: [vx.as_mut_ptr(), vy.as_mut_ptr(), vz.as_mut_ptr()],
             n: self.x.len().min(px.len()),
@@ -138,7 +149,7 @@ impl SoaState {
 #[derive(Clone, Copy, Debug)]
 pub struct SoaStatePtr {
     x: [*mut f32; 3],
-    w: *const f32,
+    w: *mut f32,
     prev: [*mut f32; 3],
     v: [*mut f32; 3],
     n: usize,
@@ -149,6 +160,42 @@ unsafe impl Send for SoaStatePtr {}
 unsafe impl Sync for SoaStatePtr {}
 
 impl SoaStatePtr {
+    /// Takes particles `range` of `state` into this layout ([`SoaState::take_x`] and
+    /// [`SoaState::take_pv`] for one band).
+    ///
+    /// # Safety
+    /// As [`band`](Self::band), and `state` holds at least `range.end` particles.
+    pub unsafe fn take(&self, range: std::ops::Range<usize>, state: &Vec3State) {
+        assert!(range.start <= range.end && range.end <= self.n);
+        // SAFETY: in bounds (above); this band's own inverse masses, written before any
+        // slice of them exists.
+        unsafe { std::ptr::copy_nonoverlapping(state.w.add(range.start), self.w.add(range.start), range.len()) };
+        // SAFETY: the caller's promise.
+        let mut b = unsafe { self.band(range.clone()) };
+        // SAFETY: the caller's promise; `range` is checked by `band`.
+        let (x, prev, v) = unsafe { (state.x.get(range.clone()), state.prev.get(range.clone()), state.v.get(range.clone())) };
+        let [bx, by, bz] = &mut b.x;
+        to_components(x, bx, by, bz);
+        let [px, py, pz] = &mut b.prev;
+        to_components(prev, px, py, pz);
+        let [vx, vy, vz] = &mut b.v;
+        to_components(v, vx, vy, vz);
+    }
+
+    /// Gives particles `range` back to `state` (positions, start positions, velocities).
+    ///
+    /// # Safety
+    /// As [`take`](Self::take).
+    pub unsafe fn give(&self, range: std::ops::Range<usize>, state: &Vec3State) {
+        // SAFETY: the caller's promise.
+        let b = unsafe { self.band(range.clone()) };
+        // SAFETY: the caller's promise.
+        let (x, prev, v) = unsafe { (state.x.get_mut(range.clone()), state.prev.get_mut(range.clone()), state.v.get_mut(range)) };
+        from_components(b.x[0], b.x[1], b.x[2], x);
+        from_components(b.prev[0], b.prev[1], b.prev[2], prev);
+        from_components(b.v[0], b.v[1], b.v[2], v);
+    }
+
     /// Particles `range` as slices.
     ///
     /// # Safety
@@ -168,6 +215,47 @@ impl SoaStatePtr {
                 first: range.start,
             }
         }
+    }
+}
+
+/// A body's `Vec3` state (positions, start positions, velocities, inverse masses) as raw
+/// pointers, for [`SoaStatePtr::take`] and [`SoaStatePtr::give`] by bands.
+#[derive(Clone, Copy, Debug)]
+pub struct Vec3State {
+    pub x: Vec3Ptr,
+    pub prev: Vec3Ptr,
+    pub v: Vec3Ptr,
+    pub w: *const f32,
+}
+
+// SAFETY: used only through `take` and `give`, on disjoint bands.
+unsafe impl Send for Vec3State {}
+unsafe impl Sync for Vec3State {}
+
+/// A `Vec3` array as a raw pointer and length.
+#[derive(Clone, Copy, Debug)]
+pub struct Vec3Ptr(*mut Vec3, usize);
+
+impl Vec3Ptr {
+    pub fn new(v: &mut [Vec3]) -> Vec3Ptr {
+        Vec3Ptr(v.as_mut_ptr(), v.len())
+    }
+
+    /// # Safety
+    /// The array outlives the slice and nothing writes `range` meanwhile.
+    unsafe fn get<'a>(self, range: std::ops::Range<usize>) -> &'a [Vec3] {
+        assert!(range.start <= range.end && range.end <= self.1);
+        // SAFETY: in bounds; the caller's promise.
+        unsafe { std::slice::from_raw_parts(self.0.add(range.start), range.len()) }
+    }
+
+    /// # Safety
+    /// The array outlives the slice and nothing else touches `range` meanwhile.
+    #[allow(clippy::mut_from_ref)]
+    unsafe fn get_mut<'a>(self, range: std::ops::Range<usize>) -> &'a mut [Vec3] {
+        assert!(range.start <= range.end && range.end <= self.1);
+        // SAFETY: in bounds; the caller's promise.
+        unsafe { std::slice::from_raw_parts_mut(self.0.add(range.start), range.len()) }
     }
 }
 

@@ -162,6 +162,15 @@ impl Soa {
         self.w[..n].copy_from_slice(&w[..n]);
     }
 
+    /// Sizes the arrays for `n` particles (padding zeroed), leaving the particles' values to
+    /// be written in place.
+    pub fn resize(&mut self, n: usize) {
+        for v in [&mut self.x, &mut self.y, &mut self.z, &mut self.w] {
+            v.resize(n + PAD, 0.0);
+            v[n..].fill(0.0);
+        }
+    }
+
     /// Number of particles (without padding).
     pub fn len(&self) -> usize {
         self.x.len().saturating_sub(PAD)
