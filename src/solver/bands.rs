@@ -25,6 +25,7 @@ pub fn run_in_two(steps: usize, back: impl Fn(usize, usize) -> Option<usize> + S
         claimed: [AtomicUsize::new(0), AtomicUsize::new(0)],
         done: [AtomicUsize::new(0), AtomicUsize::new(0)],
         arrived: [AtomicBool::new(false), AtomicBool::new(false)],
+        poisoned: AtomicBool::new(false),
         back: &back,
         task: &task,
     };
@@ -50,6 +51,8 @@ struct Team<'a> {
     claimed: [AtomicUsize; 2],
     done: [AtomicUsize; 2],
     arrived: [AtomicBool; 2],
+    /// A task panicked: the other thread must not wait for it forever.
+    poisoned: AtomicBool,
     back: &'a (dyn Fn(usize, usize) -> Option<usize> + Sync),
     task: &'a (dyn Fn(usize, usize) + Sync),
 }
@@ -67,7 +70,19 @@ impl Team<'_> {
         {
             self.wait(1 - b, step - d + 1);
         }
+        // If the task panics, the other thread stops waiting (and unwinds too): the join
+        // then hands the panic to the caller instead of hanging.
+        struct Poison<'t>(&'t AtomicBool);
+        impl Drop for Poison<'_> {
+            fn drop(&mut self) {
+                if std::thread::panicking() {
+                    self.0.store(true, Ordering::SeqCst);
+                }
+            }
+        }
+        let guard = Poison(&self.poisoned);
         (self.task)(step, b);
+        drop(guard);
         self.done[b].store(step + 1, Ordering::Release);
     }
 
@@ -78,6 +93,9 @@ impl Team<'_> {
     fn wait(&self, b: usize, until: usize) {
         let mut spins = 0u32;
         while self.done[b].load(Ordering::Acquire) < until {
+            if self.poisoned.load(Ordering::SeqCst) {
+                panic!("the other band of this step panicked");
+            }
             let next = self.claimed[b].load(Ordering::Acquire);
             if next < until {
                 self.take_and_run(b, next);
@@ -111,6 +129,20 @@ pub fn dependencies(touched: impl Fn(usize, usize) -> Option<(usize, usize)>, ou
 mod tests {
     use super::*;
     use std::sync::Mutex;
+
+    /// A task that panics does not leave the other thread waiting forever: the panic comes
+    /// back to the caller.
+    #[test]
+    fn a_panicking_band_ends_the_join() {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        let r = pool.install(|| {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                // Every step of band 1 waits for band 0's previous step; band 0 panics at 5.
+                run_in_two(20, |s, b| (b == 1 && s > 0).then_some(1), |s, b| assert!(!(b == 0 && s == 5), "deliberate"))
+            }))
+        });
+        assert!(r.is_err());
+    }
 
     /// Steps that depend on each other run in order, whichever thread runs them, and every
     /// band runs exactly once.
