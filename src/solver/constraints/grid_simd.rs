@@ -535,8 +535,10 @@ mod kernel {
             GridRun::ShearDown(_) => rows!(CONTIGUOUS, 0, cols + 1, cols - 1),
             GridRun::ShearUp(_) => rows!(CONTIGUOUS, 1, cols - 1, cols - 1),
             GridRun::BendH(phase) => {
-                let bend_h = (0..cols.saturating_sub(2)).filter(|col| (col / 2) % 2 == 0).count();
-                let n = if phase == 0 { bend_h } else { cols.saturating_sub(2) - bend_h };
+                // Columns `c < cols − 2` with ⌊c/2⌋ ≡ 0 (mod 2): two of every four.
+                let m = cols.saturating_sub(2);
+                let bend_h = 2 * (m / 4) + (m % 4).min(2);
+                let n = if phase == 0 { bend_h } else { m - bend_h };
                 rows!(PAIRS, 2 * phase as usize, 0, n)
             }
             GridRun::BendV(_) => rows!(CONTIGUOUS, 0, 2 * cols, cols),
