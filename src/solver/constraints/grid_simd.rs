@@ -303,15 +303,16 @@ pub unsafe fn solve_run(
 }
 
 /// Chunk `chunk` of `chunks` of a run (`fresh`: its multipliers start from zero, the first
-/// pass of a substep): its rows split into `chunks` consecutive parts. The
-/// constraints of one batch share no particle, and a chunk's vector groups never reach past
-/// its own rows' particles into a later chunk's, so the chunks of one run may go on
-/// different threads at once. Any split gives the same bits as the whole run.
+/// pass of a substep): the run's rows whose lowest touched row lies in grid rows
+/// `⌈rows·chunk/chunks⌉..⌈rows·(chunk+1)/chunks⌉` ([`GridRun::chunk_rows`]). The constraints of
+/// one batch share no particle, and a chunk's vector groups never reach past its own rows'
+/// particles into a later chunk's, so the chunks of one run may go on different threads at
+/// once. Any split gives the same bits as the whole run.
 ///
 /// # Safety
 /// As [`solve_run`]; the CPU must support `isa`; `p` and `lambda` (the multipliers of every
-/// constraint of `c`) must be valid, and while this runs nothing but other chunks of the same
-/// run may touch them.
+/// constraint of `c`) must be valid, and while this runs nothing else may touch the rows
+/// [`GridRun::touched`] gives for this chunk, nor its constraints' multipliers.
 #[cfg(target_arch = "x86_64")]
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn solve_run_chunk(
