@@ -81,8 +81,9 @@ fn run(seed: u64) {
         let r = match rng.below(32) {
             0 => {
                 let mut gd = grid_desc();
-                gd.columns = rng.below(20) as u32;
-                gd.rows = rng.below(20) as u32;
+                // Now and then a grid large enough to share its step between two threads.
+                let (c, r) = (rng.below(20), rng.below(20));
+                (gd.columns, gd.rows) = if rng.below(8) == 0 { (32 + c as u32, 32 + r as u32) } else { (c as u32, r as u32) };
                 gd.spacing = rng.float();
                 gd.origin = rng.vec3();
                 gd.pin_mode = rng.below(5) as u32;
