@@ -1037,6 +1037,46 @@ static int kernel_run(uint32_t kernel, SinewVec3 *out) {
     return 1;
 }
 
+/* One run of a grid large enough (40 x 36) that a two-thread world shares each of its steps
+ * between both threads, falling onto a sphere; 30 frames. */
+static void large_run(uint32_t threads, SinewVec3 *out) {
+    SinewWorldDesc wd;
+    SinewWorld w;
+    SinewClothGridDesc gd;
+    SinewColliderDesc cd;
+    SinewCollider sphere;
+    SinewBody cloth;
+    int f;
+
+    MUST(sinew_world_desc_default(&wd));
+    wd.thread_count = threads;
+    wd.interpolate = 0;
+    MUST(sinew_world_create(&wd, &w));
+    MUST(sinew_cloth_grid_desc_default(&gd));
+    gd.columns = 40;
+    gd.rows = 36;
+    gd.spacing = 0.03f;
+    gd.material.stretch_compliance = 1e-6f;
+    MUST(sinew_cloth_create_grid(w, &gd, &cloth));
+    MUST(sinew_collider_desc_default(&cd));
+    cd.radius = 0.25f;
+    cd.transform = mat_translate(0.0f, -0.4f, 0.1f);
+    MUST(sinew_collider_create(w, &cd, &sphere));
+    for (f = 0; f < 30; f++) STEP(w);
+    READ(cloth, out);
+    MUST(sinew_world_destroy(w));
+}
+
+static void two_threads(void) {
+    static SinewVec3 one[MAXV], two[MAXV];
+
+    printf("-- a large cloth shared by two threads\n");
+    large_run(1, one);
+    large_run(2, two);
+    CHECK(all_finite(one, 40 * 36) && lowest_y(one, 40 * 36) < -0.1f, "a 40 x 36 cloth fell onto the sphere (finite)");
+    CHECK(memcmp(one, two, 40 * 36 * sizeof one[0]) == 0, "two threads give one thread's bits on a cloth large enough to share its steps");
+}
+
 static void kernels(void) {
     static SinewVec3 scalar[MAXV], other[MAXV];
     static const uint32_t kinds[3] = {SINEW_KERNEL_SSE2, SINEW_KERNEL_AUTO, SINEW_KERNEL_AVX};
@@ -1540,6 +1580,7 @@ int main(void) {
     cape_and_skirt();
     hair();
     kernels();
+    two_threads();
     bad_input();
     tearing(); /* last: its final check (sources of added vertices) fails on today's library */
     printf("c-character: all %d checks passed\n", g_passed);
