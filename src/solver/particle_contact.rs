@@ -90,33 +90,42 @@ pub fn find_pairs(
     let other = xb.unwrap_or(xa);
     scratch.build(other, inv_cell);
     let s2 = search * search;
+    let close = |i: usize, j: usize| {
+        (other[j] - xa[i]).length_squared() < s2 && rest.is_none_or(|(r, ex)| (r[j] - r[i]).length_squared() > ex * ex)
+    };
     for (i, p) in xa.iter().enumerate() {
         let (cx, cy, cz) = cell_of(*p, inv_cell);
-        for dx in -1..=1 {
-            for dy in -1..=1 {
-                for dz in -1..=1 {
-                    for &j in scratch.in_cell(key((cx.wrapping_add(dx), cy.wrapping_add(dy), cz.wrapping_add(dz)))) {
-                        let (i32_, j) = (i as u32, j);
-                        if xb.is_none() && j <= i32_ {
-                            continue;
-                        }
-                        if (other[j as usize] - *p).length_squared() >= s2 {
-                            continue;
-                        }
-                        if let Some((r, ex)) = rest
-                            && (r[j as usize] - r[i]).length_squared() <= ex * ex
-                        {
-                            continue;
-                        }
-                        out.push([i32_, j]);
-                    }
-                }
+        let cell = |(dx, dy, dz): (i32, i32, i32)| scratch.in_cell(key((cx.wrapping_add(dx), cy.wrapping_add(dy), cz.wrapping_add(dz))));
+        if xb.is_some() {
+            for d in NEIGHBOURS {
+                out.extend(cell(d).iter().filter(|&&j| close(i, j as usize)).map(|&j| [i as u32, j]));
+            }
+        } else {
+            // A body against itself: each unordered pair once, from the particle whose cell
+            // comes first — its own cell (j > i) and the 13 cells after it. (Cells that share
+            // a bucket may show a pair twice or in the other order: normalised and deduplicated
+            // below.)
+            out.extend(cell((0, 0, 0)).iter().filter(|&&j| j as usize > i && close(i, j as usize)).map(|&j| [i as u32, j]));
+            for &d in &NEIGHBOURS[14..] {
+                out.extend(cell(d).iter().filter(|&&j| j as usize != i && close(i, j as usize)).map(|&j| [(i as u32).min(j), (i as u32).max(j)]));
             }
         }
     }
     out.sort_unstable();
     out.dedup();
 }
+
+/// The 27 cells around a cell, in lexicographic order of `(dx, dy, dz)`: the cell itself is
+/// `[13]`, the 13 after it are `[14..]`.
+const NEIGHBOURS: [(i32, i32, i32); 27] = {
+    let mut n = [(0, 0, 0); 27];
+    let mut k = 0;
+    while k < 27 {
+        n[k] = (k as i32 / 9 - 1, k as i32 / 3 % 3 - 1, k as i32 % 3 - 1);
+        k += 1;
+    }
+    n
+};
 
 /// Pushes apart pairs of one body closer than `dist`.
 pub fn resolve_self(x: &mut [Vec3], w: &[f32], pairs: &[[u32; 2]], dist: f32) {
@@ -174,6 +183,41 @@ mod tests {
             }
         }
         assert_eq!(pairs, brute);
+    }
+
+    /// The same against a brute-force search, with the rest-pose exclusion, between two
+    /// bodies and inside one, on a cloud dense enough for many cells to share buckets.
+    #[test]
+    fn hash_matches_brute_force_with_exclusion_and_between_bodies() {
+        let mut seed = 0x9e3779b9u32;
+        let mut rnd = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed as f32 / u32::MAX as f32
+        };
+        let a: Vec<Vec3> = (0..400).map(|_| Vec3::new(rnd(), rnd(), rnd() * 0.2)).collect();
+        let b: Vec<Vec3> = (0..300).map(|_| Vec3::new(rnd(), rnd(), rnd() * 0.2)).collect();
+        let rest: Vec<Vec3> = (0..400).map(|i| Vec3::new((i % 20) as f32 * 0.05, (i / 20) as f32 * 0.05, 0.0)).collect();
+        let search = 0.09;
+        for (xb, exclude) in [(None, None), (None, Some(0.11)), (Some(&b[..]), None)] {
+            let mut pairs = Vec::new();
+            find_pairs(&a, xb, search, exclude.map(|e| (&rest[..], e)), &mut HashScratch::default(), &mut pairs);
+            let other = xb.unwrap_or(&a);
+            let mut brute = Vec::new();
+            for i in 0..a.len() {
+                for j in 0..other.len() {
+                    let wanted = (xb.is_some() || j > i)
+                        && (other[j] - a[i]).length_squared() < search * search
+                        && exclude.is_none_or(|e| (rest[j] - rest[i]).length_squared() > e * e);
+                    if wanted {
+                        brute.push([i as u32, j as u32]);
+                    }
+                }
+            }
+            assert!(brute.len() > 50, "the cloud must have pairs ({})", brute.len());
+            assert_eq!(pairs, brute, "between bodies: {}, exclusion: {exclude:?}", xb.is_some());
+        }
     }
 
     #[test]
