@@ -193,6 +193,23 @@ impl StepParams {
         let step = self.h * self.substeps as f32;
         StepParams { h: step / substeps as f32, substeps, ..*self }
     }
+
+    /// Where the pins are on their frame's path at the end of substep `s`.
+    fn pin_time(&self, s: u32) -> f32 {
+        self.pin_t0 + (self.pin_t1 - self.pin_t0) * ((s + 1) as f32 / self.substeps as f32)
+    }
+
+    /// Start and end of substep `s` as fractions of the fixed step (for colliders' poses).
+    fn substep_span(&self, s: u32) -> (f32, f32) {
+        (s as f32 / self.substeps as f32, (s + 1) as f32 / self.substeps as f32)
+    }
+}
+
+impl Topology {
+    /// The grid layout, when the grid kernel runs this topology with kernel `kernel`.
+    fn grid_kernel(&self, kernel: Kernel) -> Option<&GridLayout> {
+        self.grid.as_ref().filter(|_| kernel == Kernel::Avx && grid_simd::supported())
+    }
 }
 
 /// How a body responds to its character's motion, the wind, and strain (run-time settings).
@@ -823,8 +840,7 @@ impl Body {
     /// inputs — a root at 1e30 m scaled by 1e10 — can overflow), the body is put back on its
     /// pose at rest, so the host never reads NaN or infinity.
     pub fn ensure_finite(&mut self) {
-        let finite = all_finite;
-        if finite(&self.x) && finite(&self.v) && finite(&self.x_step_start) && finite(&self.pins.from) && finite(&self.pins.to) {
+        if [&self.x, &self.v, &self.x_step_start, &self.pins.from, &self.pins.to].into_iter().all(|v| all_finite(v)) {
             return;
         }
         self.recoveries += 1;
@@ -884,11 +900,11 @@ impl Body {
     fn step_in_two(&mut self, p: &StepParams, ctx: &StepContext) -> bool {
         // (An `Arc` clone, not the layout: no allocation per step.)
         let topology = self.topology.clone();
-        let Some(layout) = topology.grid.as_ref().filter(|_| p.kernel == Kernel::Avx && grid_simd::supported()) else { return false };
+        let Some(layout) = topology.grid_kernel(p.kernel) else { return false };
         let n = self.x.len();
         let spheres = self.candidates.iter().all(|&k| {
             let c = &ctx.colliders[k as usize];
-            matches!(c.shape, Shape::Sphere { .. }) && c.from.rotation == c.to.rotation
+            collision::collide_soa_supported(&c.shape, &c.from, &c.to)
         });
         if !(p.parallel && n >= SPLIT_PARTICLES && rayon::current_num_threads() > 1)
             || self.tethers.is_some()
@@ -904,7 +920,7 @@ impl Body {
         return false;
         #[cfg(target_arch = "x86_64")]
         {
-            let isa = grid_simd::GridIsa::detect().unwrap_or(grid_simd::GridIsa::Avx);
+            let isa = grid_simd::GridIsa::best();
             let (rows, cols, runs) = (layout.rows as usize, layout.columns as usize, layout.runs.len());
             // One substep: prediction, `iterations × runs` constraint runs, then contacts and
             // velocities; the pattern repeats every substep.
@@ -936,7 +952,7 @@ impl Body {
             let alpha_tilde = self.material.compliances().map(|c| xpbd::scaled_compliance(c, p.h));
             let gravity = p.gravity * self.material.gravity_scale;
             let contact = self.contact_params();
-            let base = self.root.map_or(Vec3::ZERO, |r| r.velocity * self.dynamics.world_velocity_scale);
+            let base = self.speed_limit_base();
             let (k, back, reach) = (&self.topology.constraints, &self.band_back, &self.band_reach);
             let steps = 2 + p.substeps as usize * period;
             let task = |step: usize, b: usize| {
@@ -960,11 +976,11 @@ impl Body {
                     // until this pass is done (`solver::bands`); the state outlives the step.
                     let mut band = unsafe { state.band(particles) };
                     if q == 0 {
-                        let t = p.pin_t0 + (p.pin_t1 - p.pin_t0) * ((s + 1) as f32 / p.substeps as f32);
+                        let t = p.pin_time(s as u32);
                         band.integrate(gravity, &self.accel, self.material.damping, p.h);
                         band.drive_pins(&self.pins.index, &self.pins.from, &self.pins.to, t);
                     } else {
-                        let (t0, t1) = (s as f32 / p.substeps as f32, (s + 1) as f32 / p.substeps as f32);
+                        let (t0, t1) = p.substep_span(s as u32);
                         for &c in &self.candidates {
                             let c = &ctx.colliders[c as usize];
                             band.collide(&c.shape, &c.from.lerp(&c.to, t0), &c.from.lerp(&c.to, t1), &contact);
@@ -1113,10 +1129,10 @@ impl Body {
     /// Substep `s`, first half: predict, drive pins, project constraints and the limits that
     /// keep particles near the animated pose.
     pub fn predict(&mut self, p: &StepParams, s: u32) {
-        let t = p.pin_t0 + (p.pin_t1 - p.pin_t0) * ((s + 1) as f32 / p.substeps as f32);
+        let t = p.pin_time(s);
         let alpha_tilde = self.material.compliances().map(|c| xpbd::scaled_compliance(c, p.h));
         let gravity = p.gravity * self.material.gravity_scale;
-        let grid = self.topology.grid.as_ref().filter(|_| p.kernel == Kernel::Avx && grid_simd::supported());
+        let grid = self.topology.grid_kernel(p.kernel);
         if grid.is_some() {
             // The grid kernel's layout holds the whole substep (see `solver::soa`).
             self.soa.take_x(&self.x, &self.w);
@@ -1139,14 +1155,14 @@ impl Body {
             let split = p.parallel && self.x.len() >= SPLIT_PARTICLES && rayon::current_num_threads() > 1;
             #[cfg(target_arch = "x86_64")]
             {
-                let isa = grid_simd::GridIsa::detect().unwrap_or(grid_simd::GridIsa::Avx);
+                let isa = grid_simd::GridIsa::best();
                 // SAFETY: AVX is supported (checked above) and `k` is this untorn grid's own
                 // constraints; `soa` holds every particle.
                 unsafe { grid_simd::solve_iterations(isa, layout, k, &mut self.soa.x, &mut self.lambda, &alpha_tilde, self.scale, p.iterations, split) };
             }
             #[cfg(not(target_arch = "x86_64"))]
             for _ in 0..p.iterations {
-                for (batch, _) in k.batches.iter().zip(&layout.runs) {
+                for batch in &k.batches {
                     grid_simd::solve_soa(&mut self.soa.x, k, batch.start as usize..batch.end as usize, &mut self.lambda, &alpha_tilde, self.scale);
                 }
             }
@@ -1191,7 +1207,7 @@ impl Body {
 
     /// Substep `s`, second half: self-collision, colliders (swept), velocities, speed limit.
     pub fn finish_substep(&mut self, p: &StepParams, s: u32, colliders: &[ColliderFrame]) {
-        let (t0, t1) = (s as f32 / p.substeps as f32, (s + 1) as f32 / p.substeps as f32);
+        let (t0, t1) = p.substep_span(s);
         let pose = |c: &ColliderFrame| (c.from.lerp(&c.to, t0), c.from.lerp(&c.to, t1));
         let soa_contacts = self.candidates.iter().all(|&k| {
             let (p0, p1) = pose(&colliders[k as usize]);
@@ -1225,15 +1241,20 @@ impl Body {
             velocity::update(&self.x, &self.x_prev, &mut self.v, p.h);
         }
         if self.dynamics.max_speed > 0.0 {
-            // The share of the root's motion carried rather than felt (1 − world_velocity_scale)
-            // never shows in the particles' velocities, so the reference is the rest of it.
-            let base = self.root.map_or(Vec3::ZERO, |r| r.velocity * self.dynamics.world_velocity_scale);
+            let base = self.speed_limit_base();
             if self.soa.pv_home {
                 self.soa.all().limit_velocity(base, self.dynamics.max_speed);
             } else {
                 velocity::limit(&mut self.v, &self.w, base, self.dynamics.max_speed);
             }
         }
+    }
+
+    /// The velocity the speed limit is measured from. The share of the root's motion carried
+    /// rather than felt (1 − world_velocity_scale) never shows in the particles' velocities,
+    /// so the reference is the rest of it.
+    fn speed_limit_base(&self) -> Vec3 {
+        self.root.map_or(Vec3::ZERO, |r| r.velocity * self.dynamics.world_velocity_scale)
     }
 
     /// Brings the positions back to `x` if the step holds them as structure of arrays

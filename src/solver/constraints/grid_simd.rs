@@ -59,13 +59,8 @@ impl GridRun {
     }
 
     /// The grid rows whose constraints the run holds (each row's first `a`), in cook order.
-    pub fn rows(self, rows: usize) -> RunRows {
-        let (start, step, end, phase) = match self {
-            GridRun::Horizontal(_) | GridRun::BendH(_) => (0, 1, rows, None),
-            GridRun::Vertical(par) | GridRun::ShearDown(par) | GridRun::ShearUp(par) => (par as usize, 2, rows.saturating_sub(1), None),
-            GridRun::BendV(phase) => (0, 1, rows.saturating_sub(2), Some(phase as usize)),
-        };
-        RunRows { next: start, step, end, phase }
+    pub fn rows(self, rows: usize) -> impl Iterator<Item = usize> {
+        (0..self.row_count(rows)).map(move |i| self.row_at(i))
     }
 
     /// How many rows the run holds (see [`GridRun::rows`]).
@@ -112,30 +107,6 @@ impl GridRun {
     }
 }
 
-/// The rows of one run (see [`GridRun::rows`]).
-#[derive(Clone, Debug)]
-pub struct RunRows {
-    next: usize,
-    step: usize,
-    end: usize,
-    /// Vertical bend: only rows `r` with `⌊r/2⌋ ≡ phase`.
-    phase: Option<usize>,
-}
-
-impl Iterator for RunRows {
-    type Item = usize;
-    fn next(&mut self) -> Option<usize> {
-        while self.next < self.end {
-            let r = self.next;
-            self.next += self.step;
-            if self.phase.is_none_or(|ph| (r / 2) % 2 == ph) {
-                return Some(r);
-            }
-        }
-        None
-    }
-}
-
 /// Slots after the last particle a group may touch (a 16-block plus a row offset's worth
 /// is never needed past the end: blocks start at most at the last particle).
 const PAD: usize = 32;
@@ -152,18 +123,14 @@ pub struct Soa {
 impl Soa {
     pub fn load(&mut self, x: &[Vec3], w: &[f32]) {
         let n = x.len();
-        // Padding: a group at the end of the last row may read (and write back unchanged)
-        // slots past the last particle.
-        for v in [&mut self.x, &mut self.y, &mut self.z, &mut self.w] {
-            v.resize(n + PAD, 0.0);
-            v[n..].fill(0.0);
-        }
+        self.resize(n);
         crate::solver::soa::to_components(x, &mut self.x, &mut self.y, &mut self.z);
         self.w[..n].copy_from_slice(&w[..n]);
     }
 
-    /// Sizes the arrays for `n` particles (padding zeroed), leaving the particles' values to
-    /// be written in place.
+    /// Sizes the arrays for `n` particles, leaving the particles' values to be written in
+    /// place. Padding (zeroed): a group at the end of the last row may read (and write back
+    /// unchanged) slots past the last particle.
     pub fn resize(&mut self, n: usize) {
         for v in [&mut self.x, &mut self.y, &mut self.z, &mut self.w] {
             v.resize(n + PAD, 0.0);
@@ -263,6 +230,11 @@ pub enum GridIsa {
 }
 
 impl GridIsa {
+    /// The best this CPU runs, for callers that checked [`supported`] (AVX at least).
+    pub fn best() -> GridIsa {
+        GridIsa::detect().unwrap_or(GridIsa::Avx)
+    }
+
     /// The best this CPU runs (`None` without AVX).
     pub fn detect() -> Option<GridIsa> {
         #[cfg(target_arch = "x86_64")]
@@ -296,7 +268,7 @@ pub unsafe fn solve_run(
     at: &[f32; KIND_COUNT],
     rest_scale: f32,
 ) {
-    let isa = GridIsa::detect().unwrap_or(GridIsa::Avx);
+    let isa = GridIsa::best();
     assert!(range.end <= lambda.len());
     // SAFETY: one chunk, on this thread: nothing else touches `p` or `lambda`.
     unsafe { solve_run_chunk(isa, layout, run, p.ptr(), c, range, lambda.as_mut_ptr(), at, rest_scale, false, 0, 1) }
@@ -504,7 +476,6 @@ mod kernel {
             ($shape:ident, $first:expr, $offset:expr, $n:expr) => {{
                 let (first, offset, n) = ($first, $offset, $n);
                 let count = run.row_count(rows);
-                debug_assert_eq!(count, run.rows(rows).count());
                 debug_assert_eq!(count * n, range.len(), "the run's constraints and the batch disagree");
                 // The run's rows (by index) that fall in this chunk's band.
                 let band = run.chunk_rows(rows, chunk, chunks);
