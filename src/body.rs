@@ -1020,8 +1020,7 @@ impl Body {
             };
             crate::solver::bands::run_in_two(steps, depends, task);
             // Given back by the last pass.
-            self.soa.x_home = false;
-            self.soa.pv_home = false;
+            self.soa.home = false;
             true
         }
     }
@@ -1135,8 +1134,7 @@ impl Body {
         let grid = self.topology.grid_kernel(p.kernel);
         if grid.is_some() {
             // The grid kernel's layout holds the whole substep (see `solver::soa`).
-            self.soa.take_x(&self.x, &self.w);
-            self.soa.take_pv(&self.x_prev, &self.v);
+            self.soa.take(&self.x, &self.w, &self.x_prev, &self.v);
             let mut all = self.soa.all();
             all.integrate(gravity, &self.accel, self.material.damping, p.h);
             all.drive_pins(&self.pins.index, &self.pins.from, &self.pins.to, t);
@@ -1192,7 +1190,7 @@ impl Body {
             }
         }
         if self.tethers.is_some() || self.skin.is_some() {
-            self.use_vec3_positions();
+            self.use_vec3_state();
         }
         if let Some(tethers) = &self.tethers {
             tether::solve(&mut self.x, &self.w, tethers, self.scale);
@@ -1214,7 +1212,7 @@ impl Body {
             collision::collide_soa_supported(&colliders[k as usize].shape, &p0, &p1)
         });
         if !self.self_pairs.is_empty() || !self.self_tris.is_empty() || !soa_contacts {
-            self.use_vec3_positions();
+            self.use_vec3_state();
         }
         if !self.self_pairs.is_empty() {
             particle_contact::resolve_self(&mut self.x, &self.w, &self.self_pairs, 2.0 * self.material.thickness * self.scale);
@@ -1226,23 +1224,20 @@ impl Body {
         for &k in &self.candidates {
             let c = &colliders[k as usize];
             let (p0, p1) = pose(c);
-            if self.soa.x_home {
+            if self.soa.home {
                 self.soa.all().collide(&c.shape, &p0, &p1, &contact);
             } else {
-                // The swept test reads the substep's start positions: bring them back too.
-                self.soa.give_pv(&mut self.x_prev, &mut self.v);
                 collision::collide(&mut self.x, &self.x_prev, &self.w, &c.shape, &p0, &p1, &contact, self.step_margin);
             }
         }
-        if self.soa.x_home {
+        if self.soa.home {
             self.soa.all().update_velocity(p.h);
         } else {
-            self.soa.give_pv(&mut self.x_prev, &mut self.v);
             velocity::update(&self.x, &self.x_prev, &mut self.v, p.h);
         }
         if self.dynamics.max_speed > 0.0 {
             let base = self.speed_limit_base();
-            if self.soa.pv_home {
+            if self.soa.home {
                 self.soa.all().limit_velocity(base, self.dynamics.max_speed);
             } else {
                 velocity::limit(&mut self.v, &self.w, base, self.dynamics.max_speed);
@@ -1257,16 +1252,11 @@ impl Body {
         self.root.map_or(Vec3::ZERO, |r| r.velocity * self.dynamics.world_velocity_scale)
     }
 
-    /// Brings the positions back to `x` if the step holds them as structure of arrays
-    /// (for passes, here or in the world, that work on `x`).
-    pub fn use_vec3_positions(&mut self) {
-        self.soa.give_x(&mut self.x);
-    }
-
-    /// Brings the whole state back to `x`, `x_prev` and `v` (the layout between steps).
-    fn use_vec3_state(&mut self) {
-        self.soa.give_x(&mut self.x);
-        self.soa.give_pv(&mut self.x_prev, &mut self.v);
+    /// Brings the state back to `x`, `x_prev` and `v` if the step holds it as structure of
+    /// arrays: the layout between steps, and for passes (here or in the world) that work on
+    /// `Vec3` arrays.
+    pub fn use_vec3_state(&mut self) {
+        self.soa.give(&mut self.x, &mut self.x_prev, &mut self.v);
     }
 
     /// End of a fixed step: tear what is strained past the threshold; roll back if the state

@@ -391,8 +391,8 @@ impl World {
             for (k, pair) in self.body_pairs.iter().enumerate() {
                 let (ea, eb) = two_mut(slots, pair[0].0, pair[1].0);
                 let (a, b) = (&mut ea.as_mut().expect("alive").1, &mut eb.as_mut().expect("alive").1);
-                a.use_vec3_positions();
-                b.use_vec3_positions();
+                a.use_vec3_state();
+                b.use_vec3_state();
                 let dist = a.material.thickness * a.scale + b.material.thickness * b.scale;
                 particle_contact::resolve_between(&mut a.x, &a.w, &mut b.x, &b.w, &self.pair_contacts[k], dist);
                 let [ab, ba] = &self.tri_contacts[k];

@@ -6,7 +6,8 @@
 //! substep's start positions and velocities — in this layout from the start of a fixed step
 //! to its end, and the substep's other passes (prediction, pins, velocities, sphere
 //! contact) run on it too. A pass that has no such version asks for the `Vec3` arrays; the
-//! state moves there and back only then ([`SoaState::x_home`], [`SoaState::pv_home`]).
+//! state moves there — all of it: a `Vec3` pass's substep ends with `Vec3` velocities — and
+//! back only then ([`SoaState::home`]).
 //!
 //! Every pass here does exactly the operations of its `Vec3` counterpart, component by
 //! component in the same order, so both layouts give the same bits.
@@ -23,10 +24,8 @@ pub struct SoaState {
     pub prev: [Vec<f32>; 3],
     /// Velocities, per component.
     pub v: [Vec<f32>; 3],
-    /// `x` holds the current positions (the body's `Vec3` array is stale).
-    pub x_home: bool,
-    /// `prev` and `v` hold the current values.
-    pub pv_home: bool,
+    /// This layout holds the current state (the body's `Vec3` arrays are stale).
+    pub home: bool,
 }
 
 fn split(a: &[Vec3], out: &mut [Vec<f32>; 3]) {
@@ -72,43 +71,30 @@ pub fn from_components(x: &[f32], y: &[f32], z: &[f32], a: &mut [Vec3]) {
 }
 
 impl SoaState {
-    /// Takes the positions (and inverse masses) into this layout, unless already here.
-    pub fn take_x(&mut self, x: &[Vec3], w: &[f32]) {
-        if !self.x_home {
+    /// Takes the state (positions, inverse masses, start positions, velocities) into this
+    /// layout, unless already here.
+    pub fn take(&mut self, x: &[Vec3], w: &[f32], x_prev: &[Vec3], v: &[Vec3]) {
+        if !self.home {
             self.x.load(x, w);
-            self.x_home = true;
-        }
-    }
-
-    /// Gives the positions back to the `Vec3` array, if they are here.
-    pub fn give_x(&mut self, x: &mut [Vec3]) {
-        if self.x_home {
-            self.x.store(x);
-            self.x_home = false;
-        }
-    }
-
-    /// Takes the start positions and velocities into this layout, unless already here.
-    pub fn take_pv(&mut self, x_prev: &[Vec3], v: &[Vec3]) {
-        if !self.pv_home {
             split(x_prev, &mut self.prev);
             split(v, &mut self.v);
-            self.pv_home = true;
+            self.home = true;
         }
     }
 
-    /// Gives the start positions and velocities back, if they are here.
-    pub fn give_pv(&mut self, x_prev: &mut [Vec3], v: &mut [Vec3]) {
-        if self.pv_home {
+    /// Gives the state back to the `Vec3` arrays, if it is here.
+    pub fn give(&mut self, x: &mut [Vec3], x_prev: &mut [Vec3], v: &mut [Vec3]) {
+        if self.home {
+            self.x.store(x);
             join(&self.prev, x_prev);
             join(&self.v, v);
-            self.pv_home = false;
+            self.home = false;
         }
     }
 
     /// The whole state as one band.
     pub fn all(&mut self) -> Band<'_> {
-        debug_assert!(self.x_home && self.pv_home);
+        debug_assert!(self.home);
         let n = self.x.len();
         // SAFETY: `&mut self` is exclusive; `0..n` is in bounds.
         unsafe { self.ptr().band(0..n) }
@@ -121,8 +107,7 @@ impl SoaState {
         for v in self.prev.iter_mut().chain(self.v.iter_mut()) {
             v.resize(n, 0.0);
         }
-        self.x_home = true;
-        self.pv_home = true;
+        self.home = true;
     }
 
     /// Raw view, for passes shared between threads (see [`SoaStatePtr::band`]).
@@ -160,8 +145,7 @@ unsafe impl Send for SoaStatePtr {}
 unsafe impl Sync for SoaStatePtr {}
 
 impl SoaStatePtr {
-    /// Takes particles `range` of `state` into this layout ([`SoaState::take_x`] and
-    /// [`SoaState::take_pv`] for one band).
+    /// Takes particles `range` of `state` into this layout ([`SoaState::take`] for one band).
     ///
     /// # Safety
     /// As [`band`](Self::band), and `state` holds at least `range.end` particles.
@@ -503,8 +487,7 @@ mod tests {
         for acc in [&[][..], &accel[..]] {
             let (mut x, mut xp, mut v) = (x0.clone(), x0.clone(), v0.clone());
             let mut s = SoaState::default();
-            s.take_x(&x, &w);
-            s.take_pv(&xp, &v);
+            s.take(&x, &w, &xp, &v);
             let g = Vec3::new(0.0, -9.81, 0.0);
             integrate::integrate(&mut x, &mut xp, &mut v, &w, g, acc, 0.3, 1.0 / 480.0);
             s.all().integrate(g, acc, 0.3, 1.0 / 480.0);
@@ -524,13 +507,12 @@ mod tests {
             velocity::limit(&mut v, &w, Vec3::X, 0.4);
             s.all().limit_velocity(Vec3::X, 0.4);
             let (mut x2, mut xp2, mut v2) = (vec![Vec3::ZERO; n], vec![Vec3::ZERO; n], vec![Vec3::ZERO; n]);
-            s.give_x(&mut x2);
-            s.give_pv(&mut xp2, &mut v2);
+            s.give(&mut x2, &mut xp2, &mut v2);
             let bits = |a: &[Vec3]| a.iter().flat_map(|p| p.to_array().map(f32::to_bits)).collect::<Vec<_>>();
             assert_eq!(bits(&x2), bits(&x));
             assert_eq!(bits(&xp2), bits(&xp));
             assert_eq!(bits(&v2), bits(&v));
-            assert!(!s.x_home && !s.pv_home);
+            assert!(!s.home);
         }
     }
 }
