@@ -27,44 +27,9 @@
 
 /* ---- reporting ---------------------------------------------------------------------- */
 
-static int g_passed;
-
-static void fail(int line, const char *what, const char *detail) {
-    printf("FAIL %s\n     at character.c:%d: %s\n", what, line, detail);
-    printf("     last error message: \"%s\"\n", sinew_last_error_message());
-    printf("c-character: %d checks passed, then a failure\n", g_passed);
-    fflush(stdout);
-    exit(1);
-}
-
-static void pass(const char *what) {
-    printf("ok   %s\n", what);
-    g_passed++;
-}
-
-#define CHECK(cond, what) check((cond) ? 1 : 0, (what), #cond, __LINE__)
-
-static void check(int ok, const char *what, const char *expr, int line) {
-    if (!ok) fail(line, what, expr);
-    pass(what);
-}
-
-static const char *result_name(SinewResult r) {
-    switch (r) {
-    case SINEW_OK: return "SINEW_OK";
-    case SINEW_NULL_POINTER: return "SINEW_NULL_POINTER";
-    case SINEW_INVALID_HANDLE: return "SINEW_INVALID_HANDLE";
-    case SINEW_INVALID_ARGUMENT: return "SINEW_INVALID_ARGUMENT";
-    case SINEW_OUT_OF_RANGE: return "SINEW_OUT_OF_RANGE";
-    case SINEW_NON_FINITE: return "SINEW_NON_FINITE";
-    case SINEW_BUFFER_TOO_SMALL: return "SINEW_BUFFER_TOO_SMALL";
-    case SINEW_BUSY: return "SINEW_BUSY";
-    case SINEW_PANIC: return "SINEW_PANIC";
-    case SINEW_TOO_LARGE: return "SINEW_TOO_LARGE";
-    case SINEW_OUT_OF_MEMORY: return "SINEW_OUT_OF_MEMORY";
-    }
-    return "(unknown SinewResult)";
-}
+#define CHECK_FILE "character.c"
+#define CHECK_PROGRAM "c-character"
+#include "check.h"
 
 /* A call that must succeed, reported as a check of its own. */
 #define OK(call) expect_ok(#call, (call), __LINE__, 1)

@@ -18,6 +18,9 @@
 #include "sinew.hpp"
 #include "sinew.hpp"
 
+#define CHECK_RESULT_NAME_ONLY
+#include "../c/check.h"
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -68,22 +71,6 @@ void pass(const std::string& what) {
         pass(#call);                                                                      \
     } while (0)
 
-const char* result_name(SinewResult r) {
-    switch (r) {
-    case SINEW_OK: return "SINEW_OK";
-    case SINEW_NULL_POINTER: return "SINEW_NULL_POINTER";
-    case SINEW_INVALID_HANDLE: return "SINEW_INVALID_HANDLE";
-    case SINEW_INVALID_ARGUMENT: return "SINEW_INVALID_ARGUMENT";
-    case SINEW_OUT_OF_RANGE: return "SINEW_OUT_OF_RANGE";
-    case SINEW_NON_FINITE: return "SINEW_NON_FINITE";
-    case SINEW_BUFFER_TOO_SMALL: return "SINEW_BUFFER_TOO_SMALL";
-    case SINEW_BUSY: return "SINEW_BUSY";
-    case SINEW_PANIC: return "SINEW_PANIC";
-    case SINEW_TOO_LARGE: return "SINEW_TOO_LARGE";
-    case SINEW_OUT_OF_MEMORY: return "SINEW_OUT_OF_MEMORY";
-    }
-    return "(unknown SinewResult)";
-}
 
 // `f` must throw sinew::Error with `want`, whose what() starts with "<NAME>: ".
 void expect_error(int line, const char* what, SinewResult want, const std::function<void()>& f) {
