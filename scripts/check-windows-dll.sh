@@ -20,26 +20,14 @@ out=target/windows-dll
 dll=target/$target/release/sinew.dll
 
 # ---- tools ----
-apt_updated=0
-apt_install() {
-    local sudo=""
-    if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-    if [ "$apt_updated" -eq 0 ]; then
-        $sudo apt-get update
-        apt_updated=1
-    fi
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "$@"
-}
+source scripts/lib.sh
 if ! rustup target list --installed | grep -qx "$target"; then
     rustup target add "$target"
 fi
 missing=()
 command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1 || missing+=(gcc-mingw-w64-x86-64)
 command -v x86_64-w64-mingw32-objdump >/dev/null 2>&1 || missing+=(binutils-mingw-w64-x86-64)
-if [ "${#missing[@]}" -gt 0 ]; then
-    echo "installing: ${missing[*]}"
-    apt_install "${missing[@]}"
-fi
+install_missing "${missing[@]}"
 
 # ---- build ----
 cargo build --release --target "$target"

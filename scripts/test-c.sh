@@ -54,13 +54,8 @@ command -v valgrind >/dev/null 2>&1 || missing+=(valgrind)
 if command -v gcc >/dev/null 2>&1 && ! printf '#include <stdio.h>\n' | gcc -x c -E - >/dev/null 2>&1; then
     missing+=(libc6-dev)
 fi
-if [ "${#missing[@]}" -gt 0 ]; then
-    sudo=()
-    if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1; then sudo=(sudo); fi
-    echo "installing: ${missing[*]}"
-    "${sudo[@]}" apt-get update
-    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
-fi
+source scripts/lib.sh
+install_missing "${missing[@]}"
 command -v cargo >/dev/null 2>&1 || { echo "cargo not found: install a Rust toolchain (rustup)"; exit 1; }
 
 # ---- the library -----------------------------------------------------------------------

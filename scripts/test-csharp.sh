@@ -28,24 +28,12 @@ out=target/csharp-tests
 export RUST_BACKTRACE=0
 
 # ---- tools ----
-apt_updated=0
-apt_install() {
-    local sudo=""
-    if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-    if [ "$apt_updated" -eq 0 ]; then
-        $sudo apt-get update
-        apt_updated=1
-    fi
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "$@"
-}
+source scripts/lib.sh
 missing=()
 command -v mcs >/dev/null 2>&1 || missing+=(mono-mcs)
 command -v mono >/dev/null 2>&1 || missing+=(mono-runtime)
 command -v gcc >/dev/null 2>&1 || missing+=(gcc libc6-dev)
-if [ "${#missing[@]}" -gt 0 ]; then
-    echo "installing: ${missing[*]}"
-    apt_install "${missing[@]}"
-fi
+install_missing "${missing[@]}"
 
 # ---- bookkeeping: each step and each test program adds to the totals ----
 passed=0
