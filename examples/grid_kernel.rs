@@ -13,7 +13,8 @@ use std::time::Instant;
 
 use sinew::cloth::grid_topology;
 use sinew::math::Vec3;
-use sinew::solver::constraints::grid_simd::{self, Soa};
+use sinew::solver::constraints::grid_simd;
+use sinew::solver::layout::soa::Soa;
 
 fn best_of(trials: usize, reps: usize, mut f: impl FnMut()) -> f64 {
     let mut best = f64::MAX;

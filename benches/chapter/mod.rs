@@ -253,9 +253,10 @@ impl VerletCloth {
 /// DESIGN.md "Benchmark scenes", as data both solvers build from.
 pub mod scenes {
     use glam::{Mat4, Quat, Vec3};
-    use sinew::body::{Lod, Material};
+    use sinew::particles::{Lod, Material};
     use sinew::cloth::{GridPins, GridSpec};
-    use sinew::collider::{Collider, Pose, Shape};
+    use sinew::collider::Collider;
+    use sinew::geometry::{Pose, Shape};
     use sinew::world::{World, WorldSettings};
 
     pub const GRAVITY: Vec3 = Vec3::new(0.0, -9.81, 0.0);

@@ -2,7 +2,7 @@
 //! Both are meshes with their top edge pinned and skinned, tethered (geodesic) so they hang
 //! at their length instead of stretching.
 
-use crate::body::{Body, Material};
+use crate::particles::{Body, Material};
 use crate::cloth::{MeshSpec, mesh_body};
 use crate::error::{Error, Result, check_positive};
 use crate::math::{Mat4, Vec3};

@@ -10,17 +10,16 @@
 //! Its batches come from greedy graph colouring.
 
 pub mod generators;
-pub mod tear;
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::body::{Body, BodyKind, Material, Topology};
+use crate::particles::{Body, BodyKind, Material, Topology};
 use crate::error::{Error, MAX_PARTICLES, Result, check_non_negative, check_positive, try_filled};
 use crate::math::{Quat, Vec3, is_finite3};
 use crate::solver::constraints::distance::{self, DistanceConstraints, KIND_BEND, KIND_SHEAR, KIND_STRETCH};
 use crate::solver::constraints::grid_simd::{GridLayout, GridRun};
-use crate::solver::particle_contact::VertexTriangles;
+use crate::solver::contact::triangle::VertexTriangles;
 
 /// Which grid particles start pinned.
 #[derive(Clone, Debug, PartialEq)]

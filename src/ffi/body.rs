@@ -2,7 +2,7 @@
 //!
 //! Indices are the host's vertex indices (for a welded mesh, its own numbering).
 
-use crate::body::{Body, BodyKind};
+use crate::particles::{Body, BodyKind};
 use crate::error::{Error, ErrorKind};
 
 use crate::ffi::cloth::{as_vec3, as_vec3_mut};

@@ -1,8 +1,8 @@
 //! Character cloth: skinning, the animated-pose limits, tethers, the character's root
 //! (inertia, teleport, scale), LOD, wind and tearing readback.
 
-use crate::body::{Dynamics, Lod};
-use crate::collider::Pose;
+use crate::particles::{Dynamics, Lod};
+use crate::geometry::Pose;
 use crate::error::{Error, ErrorKind};
 use crate::ffi::guard::write;
 use crate::ffi::registry;

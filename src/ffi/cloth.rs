@@ -10,7 +10,7 @@ use crate::ffi::types::{
     SinewVec3, SinewWorld,
 };
 use crate::math::Vec3;
-use crate::body::Material;
+use crate::particles::Material;
 
 /// Fills `out_desc` with a 16 × 16 grid, 0.1 m spacing, at the origin, top row pinned.
 #[unsafe(no_mangle)]

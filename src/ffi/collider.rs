@@ -1,6 +1,7 @@
 //! `sinew_collider_*`: shapes the host moves from its bones each frame.
 
-use crate::collider::{Collider, Pose, Shape};
+use crate::collider::Collider;
+use crate::geometry::{Pose, Shape};
 use crate::error::Error;
 use crate::ffi::guard::write;
 use crate::ffi::registry;

@@ -9,11 +9,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Receiver;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use crate::body::Body;
+use crate::particles::Body;
 use crate::error::{Error, ErrorKind, Result};
 use crate::collider::Collider;
 use crate::ffi::types::{SinewBody, SinewCollider, SinewWorld};
-use crate::handle::{Arena, HandleBits, KIND_BODY, KIND_COLLIDER, KIND_WORLD, MAX_WORLDS};
+use crate::world::arena::{Arena, HandleBits, KIND_BODY, KIND_COLLIDER, KIND_WORLD, MAX_WORLDS};
 use crate::world::{WorkerPool, World};
 
 pub struct WorldCell {

@@ -1,6 +1,6 @@
 //! `sinew_rope_*`.
 
-use crate::body::Material;
+use crate::particles::Material;
 use crate::ffi::cloth::as_vec3;
 use crate::ffi::guard::write;
 use crate::ffi::registry;

@@ -1,7 +1,7 @@
 //! `sinew_strands_*` (hair) and the garment generators `sinew_cloth_create_cape` /
 //! `sinew_cloth_create_skirt`.
 
-use crate::body::Material;
+use crate::particles::Material;
 use crate::cloth::generators::{CapeSpec, SkirtSpec};
 use crate::error::Error;
 use crate::ffi::cloth::as_vec3;

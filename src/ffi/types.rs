@@ -1,7 +1,7 @@
 //! `#[repr(C)]` types of the C ABI. Vectors and matrices match Unity's memory layout, so
 //! `Vector3[]` and `Matrix4x4[]` pass without copying.
 
-use crate::body::Material;
+use crate::particles::Material;
 use crate::math::{Mat4, Quat, Vec3};
 use crate::world::{WorldSettings, WorldStats};
 
@@ -468,8 +468,8 @@ pub struct SinewWind {
     pub air_density: f32,
 }
 
-impl From<crate::body::Dynamics> for SinewDynamics {
-    fn from(d: crate::body::Dynamics) -> Self {
+impl From<crate::particles::Dynamics> for SinewDynamics {
+    fn from(d: crate::particles::Dynamics) -> Self {
         SinewDynamics {
             world_velocity_scale: d.world_velocity_scale,
             world_acceleration_scale: d.world_acceleration_scale,
@@ -484,9 +484,9 @@ impl From<crate::body::Dynamics> for SinewDynamics {
     }
 }
 
-impl From<SinewDynamics> for crate::body::Dynamics {
+impl From<SinewDynamics> for crate::particles::Dynamics {
     fn from(d: SinewDynamics) -> Self {
-        crate::body::Dynamics {
+        crate::particles::Dynamics {
             world_velocity_scale: d.world_velocity_scale,
             world_acceleration_scale: d.world_acceleration_scale,
             max_speed: d.max_speed,
@@ -500,8 +500,8 @@ impl From<SinewDynamics> for crate::body::Dynamics {
     }
 }
 
-impl From<crate::body::Lod> for SinewLod {
-    fn from(l: crate::body::Lod) -> Self {
+impl From<crate::particles::Lod> for SinewLod {
+    fn from(l: crate::particles::Lod) -> Self {
         SinewLod {
             reduce_distance: l.reduce_distance,
             reduced_substeps: l.reduced_substeps,
@@ -511,9 +511,9 @@ impl From<crate::body::Lod> for SinewLod {
     }
 }
 
-impl From<SinewLod> for crate::body::Lod {
+impl From<SinewLod> for crate::particles::Lod {
     fn from(l: SinewLod) -> Self {
-        crate::body::Lod {
+        crate::particles::Lod {
             reduce_distance: l.reduce_distance,
             reduced_substeps: l.reduced_substeps,
             freeze_distance: l.freeze_distance,

@@ -4,7 +4,7 @@ use std::ffi::c_char;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc;
 
-use crate::body::Material;
+use crate::particles::Material;
 use crate::error::{Error, ErrorKind, check_non_negative};
 use crate::ffi::SINEW_ABI_VERSION;
 use crate::ffi::guard::{self, write};

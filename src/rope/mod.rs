@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use crate::body::{Body, BodyKind, Material, Topology};
+use crate::particles::{Body, BodyKind, Material, Topology};
 use crate::error::{Error, MAX_PARTICLES, Result, try_filled};
 use crate::math::{LENGTH_EPSILON, Vec3, is_finite3};
 use crate::solver::constraints::distance::{DistanceConstraints, KIND_BEND, KIND_STRETCH};

@@ -1,26 +1,30 @@
-//! Pure kernels over slices: no objects, no allocation, no knowledge of the C ABI.
+//! Pure kernels over slices: math and geometry only — no object kinds, no world, no C ABI.
 //!
-//! One substep, in this fixed order (Macklin et al. 2019, "Small Steps in Physics
-//! Simulation", Algorithm 1):
+//! A particle body's substep runs these in a fixed order (Macklin et al. 2019, "Small Steps
+//! in Physics Simulation", Algorithm 1; the order itself is written once, in
+//! `crate::particles::stages`):
 //!
-//! 1. [`integrate::integrate`]: `v ← (v + h·g)·d`, `x_prev ← x`, `x ← x + h·v` for free particles;
-//! 2. [`integrate::drive_pins`]: pinned particles are placed on their target path;
-//! 3. [`constraints::distance::solve`]: each constraint batch, `iterations` times;
-//! 4. [`velocity::update`]: `v ← (x − x_prev) / h`.
+//! 1. [`integrate`]: `v ← (v + h·g + h·a)·d`, `x_prev ← x`, `x ← x + h·v` for free particles;
+//!    pinned particles are placed on their target path;
+//! 2. [`constraints`]: each constraint group — distance batches `iterations` times, then
+//!    tethers and motion limits — through the one Lagrange update of [`xpbd`];
+//! 3. [`contact`]: particles against other bodies' particles and triangles, their own, and
+//!    colliders' shapes swept over the substep;
+//! 4. [`velocity`]: `v ← (x − x_prev) / h`, then the speed limit.
 //!
-//! With compliance 0, one substep and K iterations this is exactly the Verlet + relaxation
-//! loop of the chapter's sections 7–8 (Jakobsen's "Advanced Character Physics").
+//! [`aero`] turns air velocities into accelerations once per fixed step. With compliance 0,
+//! one substep and K iterations this is exactly the Verlet + relaxation loop of the
+//! chapter's sections 7–8 (Jakobsen's "Advanced Character Physics").
 //!
-//! Grid bodies run the same passes on structure-of-arrays state ([`soa`]) with the grid
-//! kernel ([`constraints::grid_simd`]), and large ones split each pass into two bands of rows
-//! for two threads ([`bands`]); every variant gives the scalar passes' bits.
+//! Grid bodies run the same passes on structure-of-arrays state ([`layout::soa`]) with the
+//! grid kernel ([`constraints::grid_simd`]), and large ones split each pass into two bands
+//! of rows for two threads ([`layout::bands`]); every variant gives the scalar passes' bits.
+//! Kernels allocate only when a caller's buffer must grow (never once warm).
 
 pub mod aero;
-pub mod bands;
-pub mod collision;
 pub mod constraints;
-pub mod particle_contact;
+pub mod contact;
 pub mod integrate;
-pub mod soa;
+pub mod layout;
 pub mod velocity;
 pub mod xpbd;

@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use crate::body::{Body, BodyKind, Dynamics, Material, Topology};
+use crate::particles::{Body, BodyKind, Dynamics, Material, Topology};
 use crate::error::{Error, MAX_PARTICLES, Result, try_filled};
 use crate::math::{LENGTH_EPSILON, Mat4, Vec3, is_finite3};
 use crate::solver::constraints::distance::{self, DistanceConstraints, KIND_BEND, KIND_STRETCH};

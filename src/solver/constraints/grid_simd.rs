@@ -22,6 +22,7 @@
 
 use crate::math::{LENGTH_EPSILON, Vec3};
 use crate::solver::constraints::distance::{self, DistanceConstraints, KIND_COUNT, Particles};
+use crate::solver::layout::soa::Soa;
 
 /// What one batch of a grid is, in the order `grid_topology` cooks them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,51 +105,6 @@ impl GridRun {
         let lo = mine.next()?;
         let hi = mine.last().unwrap_or(lo) + self.reach() + usize::from(chunk + 1 == chunks);
         Some((lo, hi))
-    }
-}
-
-/// Slots after the last particle a group may touch (a 16-block plus a row offset's worth
-/// is never needed past the end: blocks start at most at the last particle).
-const PAD: usize = 32;
-
-/// Particles as structure of arrays (the grid kernel's layout, 16 B per particle).
-#[derive(Clone, Debug, Default)]
-pub struct Soa {
-    pub x: Vec<f32>,
-    pub y: Vec<f32>,
-    pub z: Vec<f32>,
-    pub w: Vec<f32>,
-}
-
-impl Soa {
-    pub fn load(&mut self, x: &[Vec3], w: &[f32]) {
-        let n = x.len();
-        self.resize(n);
-        crate::solver::soa::to_components(x, &mut self.x, &mut self.y, &mut self.z);
-        self.w[..n].copy_from_slice(&w[..n]);
-    }
-
-    /// Sizes the arrays for `n` particles, leaving the particles' values to be written in
-    /// place. Padding (zeroed): a group at the end of the last row may read (and write back
-    /// unchanged) slots past the last particle.
-    pub fn resize(&mut self, n: usize) {
-        for v in [&mut self.x, &mut self.y, &mut self.z, &mut self.w] {
-            v.resize(n + PAD, 0.0);
-            v[n..].fill(0.0);
-        }
-    }
-
-    /// Number of particles (without padding).
-    pub fn len(&self) -> usize {
-        self.x.len().saturating_sub(PAD)
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    pub fn store(&self, x: &mut [Vec3]) {
-        crate::solver::soa::from_components(&self.x, &self.y, &self.z, x);
     }
 }
 
@@ -352,8 +308,8 @@ pub unsafe fn solve_iterations(
     }
     let mut back = [[None; 2]; MAX_RUNS];
     let back = &mut back[..runs];
-    crate::solver::bands::dependencies(|q, j| layout.runs[q].touched(rows, j, 2), back);
-    crate::solver::bands::run_in_two(steps, |step, j| back[step % runs][j], |step, j| one(step, j, 2));
+    crate::solver::layout::bands::dependencies(|q, j| layout.runs[q].touched(rows, j, 2), back);
+    crate::solver::layout::bands::run_in_two(steps, |step, j| back[step % runs][j], |step, j| one(step, j, 2));
 }
 
 /// Multipliers as a raw pointer, shared by the threads of one body's passes (each chunk

@@ -8,7 +8,7 @@
 //!   `1 − e^(−k·h)` of the way to `sᵢ`, the same pull per second at any substep count.
 
 use crate::math::Vec3;
-use crate::skin::Skin;
+use crate::particles::skin::Skin;
 
 /// Per-particle limits (host values, unscaled); `f32::INFINITY` / radius 0 mean none.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -13,7 +13,6 @@
 //! component in the same order, so both layouts give the same bits.
 
 use crate::math::Vec3;
-use crate::solver::constraints::grid_simd::Soa;
 
 /// Positions, start-of-substep positions and velocities as structure of arrays.
 #[derive(Clone, Debug, Default)]
@@ -69,6 +68,52 @@ pub fn from_components(x: &[f32], y: &[f32], z: &[f32], a: &mut [Vec3]) {
         a[i] = Vec3::new(x[i], y[i], z[i]);
     }
 }
+
+/// Slots after the last particle a group may touch (a 16-block plus a row offset's worth
+/// is never needed past the end: blocks start at most at the last particle).
+const PAD: usize = 32;
+
+/// Particles as structure of arrays (the grid kernel's layout, 16 B per particle).
+#[derive(Clone, Debug, Default)]
+pub struct Soa {
+    pub x: Vec<f32>,
+    pub y: Vec<f32>,
+    pub z: Vec<f32>,
+    pub w: Vec<f32>,
+}
+
+impl Soa {
+    pub fn load(&mut self, x: &[Vec3], w: &[f32]) {
+        let n = x.len();
+        self.resize(n);
+        to_components(x, &mut self.x, &mut self.y, &mut self.z);
+        self.w[..n].copy_from_slice(&w[..n]);
+    }
+
+    /// Sizes the arrays for `n` particles, leaving the particles' values to be written in
+    /// place. Padding (zeroed): a group at the end of the last row may read (and write back
+    /// unchanged) slots past the last particle.
+    pub fn resize(&mut self, n: usize) {
+        for v in [&mut self.x, &mut self.y, &mut self.z, &mut self.w] {
+            v.resize(n + PAD, 0.0);
+            v[n..].fill(0.0);
+        }
+    }
+
+    /// Number of particles (without padding).
+    pub fn len(&self) -> usize {
+        self.x.len().saturating_sub(PAD)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn store(&self, x: &mut [Vec3]) {
+        from_components(&self.x, &self.y, &self.z, x);
+    }
+}
+
 
 impl SoaState {
     /// Takes the state (positions, inverse masses, start positions, velocities) into this
@@ -302,12 +347,12 @@ impl Band<'_> {
         }
     }
 
-    /// [`collision::collide`](super::collision::collide) for a collider
-    /// [`collide_soa_supported`](super::collision::collide_soa_supported) takes.
-    pub fn collide(&mut self, shape: &crate::collider::Shape, p0: &crate::collider::Pose, p1: &crate::collider::Pose, c: &super::collision::ContactParams) {
+    /// [`collision::collide`](crate::solver::contact::shape::collide) for a collider
+    /// [`collide_soa_supported`](crate::solver::contact::shape::collide_soa_supported) takes.
+    pub fn collide(&mut self, shape: &crate::geometry::Shape, p0: &crate::geometry::Pose, p1: &crate::geometry::Pose, c: &crate::solver::contact::shape::ContactParams) {
         let [x, y, z] = &mut self.x;
         let [px, py, pz] = &self.prev;
-        super::collision::collide_soa([x, y, z], [px, py, pz], self.w, 0..self.w.len(), shape, p0, p1, c);
+        crate::solver::contact::shape::collide_soa([x, y, z], [px, py, pz], self.w, 0..self.w.len(), shape, p0, p1, c);
     }
 
     /// [`velocity::update`](super::velocity::update) on this layout.

@@ -9,21 +9,24 @@
 //! positions, start positions and velocities as one array per component instead (see
 //! `solver::soa`), and a large one shares its passes with a second thread (`step_in_two`).
 
+pub mod skin;
+pub mod tear;
+
 use std::sync::Arc;
 
 use crate::error::{Error, Result, check_finite, check_non_negative, check_positive, try_filled};
 use crate::math::{Mat4, Quat, Vec3, all_finite, is_finite3};
 use crate::solver::constraints::distance::{self, DistanceConstraints, KIND_BEND, KIND_COUNT, KIND_SHEAR, KIND_STRETCH};
-use crate::collider::{Pose, Shape};
-use crate::skin::{Influence, Skin};
+use crate::geometry::{Pose, Shape};
+use crate::particles::skin::{Influence, Skin};
 use crate::solver::aero::{self, AeroParams};
-use crate::solver::collision::{self, ContactParams};
+use crate::solver::contact::shape::ContactParams;
 use crate::solver::constraints::distance_simd::{self, Kernel, Packed};
 use crate::solver::constraints::grid_simd::{self, GridLayout};
 use crate::solver::constraints::motion::{self, MotionLimits};
 use crate::solver::constraints::tether::{self, Tethers};
-use crate::solver::particle_contact::{self, HashScratch, TriContact, VertexTriangles};
-use crate::solver::soa::SoaState;
+use crate::solver::contact::{self, particle::HashScratch, triangle::{TriContact, VertexTriangles}};
+use crate::solver::layout::soa::SoaState;
 use crate::solver::{integrate, velocity, xpbd};
 use crate::wind::Wind;
 
@@ -904,7 +907,7 @@ impl Body {
         let n = self.x.len();
         let spheres = self.candidates.iter().all(|&k| {
             let c = &ctx.colliders[k as usize];
-            collision::collide_soa_supported(&c.shape, &c.from, &c.to)
+            contact::shape::collide_soa_supported(&c.shape, &c.from, &c.to)
         });
         if !(p.parallel && n >= SPLIT_PARTICLES && rayon::current_num_threads() > 1)
             || self.tethers.is_some()
@@ -933,7 +936,7 @@ impl Body {
             if self.band_back.len() != period {
                 self.band_back.resize(period, [None; 2]);
                 let rows_of: Vec<[Option<(usize, usize)>; 2]> = (0..period).map(|q| [touched(q, 0), touched(q, 1)]).collect();
-                crate::solver::bands::dependencies(|q, b| rows_of[q][b], &mut self.band_back);
+                crate::solver::layout::bands::dependencies(|q, b| rows_of[q][b], &mut self.band_back);
                 self.band_reach.clear();
                 // Band 0 holds rows below `cut(1)`, band 1 the rest.
                 self.band_reach.extend(rows_of.iter().map(|t| [t[0].is_some_and(|(_, hi)| hi >= cut(1)), t[1].is_some_and(|(lo, _)| lo < cut(1))]));
@@ -942,10 +945,10 @@ impl Body {
             // as the last (see `solver::soa`).
             self.soa.prepare(n);
             let (state, xs) = (self.soa.ptr(), self.soa.x.ptr());
-            let vec3 = crate::solver::soa::Vec3State {
-                x: crate::solver::soa::Vec3Ptr::new(&mut self.x),
-                prev: crate::solver::soa::Vec3Ptr::new(&mut self.x_prev),
-                v: crate::solver::soa::Vec3Ptr::new(&mut self.v),
+            let vec3 = crate::solver::layout::soa::Vec3State {
+                x: crate::solver::layout::soa::Vec3Ptr::new(&mut self.x),
+                prev: crate::solver::layout::soa::Vec3Ptr::new(&mut self.x_prev),
+                v: crate::solver::layout::soa::Vec3Ptr::new(&mut self.v),
                 w: self.w.as_ptr(),
             };
             let lambda = grid_simd::Multipliers::new(&mut self.lambda);
@@ -1018,7 +1021,7 @@ impl Body {
                     _ => None,
                 }
             };
-            crate::solver::bands::run_in_two(steps, depends, task);
+            crate::solver::layout::bands::run_in_two(steps, depends, task);
             // Given back by the last pass.
             self.soa.home = false;
             true
@@ -1076,7 +1079,7 @@ impl Body {
             let mean = self.v.iter().fold(Vec3::ZERO, |a, v| a + *v) / n;
             let spread = self.v.iter().fold(0.0f32, |m, v| m.max((*v - mean).length_squared())).sqrt();
             let margin = (2.0 * spread * step_time).min(2.0 * d);
-            particle_contact::find_pairs(
+            contact::particle::find_pairs(
                 &self.x,
                 None,
                 d + margin,
@@ -1089,7 +1092,7 @@ impl Body {
                 // neighbourhood (rest distance beyond two edges), in both directions.
                 let k = &self.topology.constraints;
                 let edge = (0..k.len()).filter(|&i| k.kind[i] != KIND_BEND).fold(0.0f32, |m, i| m.max(k.rest[i]));
-                particle_contact::find_pairs(
+                contact::particle::find_pairs(
                     &self.x,
                     None,
                     d + margin + edge * self.scale,
@@ -1103,7 +1106,7 @@ impl Body {
                     self.far_pairs.push([j, i]);
                 }
                 self.far_pairs.sort_unstable();
-                particle_contact::triangle_candidates(&self.x, &self.x, &self.topology.triangles, &self.topology.adjacency, &self.far_pairs, &mut self.self_tris);
+                contact::triangle::triangle_candidates(&self.x, &self.x, &self.topology.triangles, &self.topology.adjacency, &self.far_pairs, &mut self.self_tris);
             }
         }
         self.accel.clear();
@@ -1209,16 +1212,16 @@ impl Body {
         let pose = |c: &ColliderFrame| (c.from.lerp(&c.to, t0), c.from.lerp(&c.to, t1));
         let soa_contacts = self.candidates.iter().all(|&k| {
             let (p0, p1) = pose(&colliders[k as usize]);
-            collision::collide_soa_supported(&colliders[k as usize].shape, &p0, &p1)
+            contact::shape::collide_soa_supported(&colliders[k as usize].shape, &p0, &p1)
         });
         if !self.self_pairs.is_empty() || !self.self_tris.is_empty() || !soa_contacts {
             self.use_vec3_state();
         }
         if !self.self_pairs.is_empty() {
-            particle_contact::resolve_self(&mut self.x, &self.w, &self.self_pairs, 2.0 * self.material.thickness * self.scale);
+            contact::particle::resolve_self(&mut self.x, &self.w, &self.self_pairs, 2.0 * self.material.thickness * self.scale);
         }
         if !self.self_tris.is_empty() {
-            particle_contact::resolve_triangles_self(&mut self.x, &self.w, &self.topology.triangles, &self.self_tris, 2.0 * self.material.thickness * self.scale);
+            contact::triangle::resolve_triangles_self(&mut self.x, &self.w, &self.topology.triangles, &self.self_tris, 2.0 * self.material.thickness * self.scale);
         }
         let contact = self.contact_params();
         for &k in &self.candidates {
@@ -1227,7 +1230,7 @@ impl Body {
             if self.soa.home {
                 self.soa.all().collide(&c.shape, &p0, &p1, &contact);
             } else {
-                collision::collide(&mut self.x, &self.x_prev, &self.w, &c.shape, &p0, &p1, &contact, self.step_margin);
+                contact::shape::collide(&mut self.x, &self.x_prev, &self.w, &c.shape, &p0, &p1, &contact, self.step_margin);
             }
         }
         if self.soa.home {
@@ -1274,7 +1277,7 @@ impl Body {
             return;
         }
         if self.dynamics.tear_threshold > 0.0 {
-            crate::cloth::tear::tear_strained(self);
+            crate::particles::tear::tear_strained(self);
         }
     }
 

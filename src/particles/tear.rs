@@ -14,7 +14,7 @@
 
 use std::sync::Arc;
 
-use crate::body::{Body, Topology};
+use crate::particles::{Body, Topology};
 use crate::math::Vec3;
 use crate::solver::constraints::distance::KIND_BEND;
 
@@ -49,7 +49,7 @@ pub fn tear_strained(body: &mut Body) {
         // The grid's regular batches no longer describe the torn topology.
         let topo = Arc::make_mut(&mut body.topology);
         topo.grid = None;
-        topo.adjacency = crate::solver::particle_contact::VertexTriangles::build(topo.particle_count, &topo.triangles);
+        topo.adjacency = crate::solver::contact::triangle::VertexTriangles::build(topo.particle_count, &topo.triangles);
         body.topology_version = body.topology_version.wrapping_add(1);
         // Tethers would tie pieces that are no longer connected: drop them.
         body.tethers = None;

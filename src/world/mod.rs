@@ -10,19 +10,21 @@
 //! bodies in parallel (rayon). Bodies share nothing mutable, so the result is bit-identical
 //! for any thread count.
 
+pub mod arena;
+
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
 use std::thread::JoinHandle;
 
 use rayon::prelude::*;
 
-use crate::body::{Body, ColliderFrame, StepContext, StepParams, Topology};
+use crate::particles::{Body, ColliderFrame, StepContext, StepParams, Topology};
 use crate::wind::Wind;
 use crate::collider::Collider;
-use crate::solver::particle_contact::{self, HashScratch, TriContact};
+use crate::solver::contact::{self, particle::HashScratch, triangle::TriContact};
 use crate::cloth::{self, GridKey, GridSpec, MeshSpec};
 use crate::error::{Error, Result, check_finite, check_non_negative};
-use crate::handle::{Arena, MAX_SLOTS};
+use crate::world::arena::{Arena, MAX_SLOTS};
 use crate::math::{Vec3, is_finite3};
 use crate::rope::{self, RopeSpec};
 use crate::solver::constraints::distance_simd::Kernel;
@@ -375,13 +377,13 @@ impl World {
             let (a, b) = (&ea.as_ref().expect("alive").1, &eb.as_ref().expect("alive").1);
             let dist = a.material.thickness * a.scale + b.material.thickness * b.scale;
             let search = dist + a.step_margin + b.step_margin;
-            particle_contact::find_pairs(&a.x, Some(&b.x), search, None, &mut self.pair_scratch, &mut self.pair_contacts[k]);
+            contact::particle::find_pairs(&a.x, Some(&b.x), search, None, &mut self.pair_scratch, &mut self.pair_contacts[k]);
             // Particle against the other body's triangles: a particle over the middle of a
             // triangle is up to an edge's length from its nearest vertex.
             for (dir, (p, q)) in [(a, b), (b, a)].into_iter().enumerate() {
                 let edge = q.topology.constraints.rest.iter().fold(0.0f32, |m, r| m.max(*r)) * q.scale;
-                particle_contact::find_pairs(&p.x, Some(&q.x), search + edge, None, &mut self.pair_scratch, &mut self.tri_pairs);
-                particle_contact::triangle_candidates(&p.x, &q.x, &q.topology.triangles, &q.topology.adjacency, &self.tri_pairs, &mut self.tri_contacts[k][dir]);
+                contact::particle::find_pairs(&p.x, Some(&q.x), search + edge, None, &mut self.pair_scratch, &mut self.tri_pairs);
+                contact::triangle::triangle_candidates(&p.x, &q.x, &q.topology.triangles, &q.topology.adjacency, &self.tri_pairs, &mut self.tri_contacts[k][dir]);
             }
         }
         for s in 0..params.substeps {
@@ -394,10 +396,10 @@ impl World {
                 a.use_vec3_state();
                 b.use_vec3_state();
                 let dist = a.material.thickness * a.scale + b.material.thickness * b.scale;
-                particle_contact::resolve_between(&mut a.x, &a.w, &mut b.x, &b.w, &self.pair_contacts[k], dist);
+                contact::particle::resolve_between(&mut a.x, &a.w, &mut b.x, &b.w, &self.pair_contacts[k], dist);
                 let [ab, ba] = &self.tri_contacts[k];
-                particle_contact::resolve_triangles(&mut a.x, &a.w, &mut b.x, &b.w, &b.topology.triangles, ab, dist);
-                particle_contact::resolve_triangles(&mut b.x, &b.w, &mut a.x, &a.w, &a.topology.triangles, ba, dist);
+                contact::triangle::resolve_triangles(&mut a.x, &a.w, &mut b.x, &b.w, &b.topology.triangles, ab, dist);
+                contact::triangle::resolve_triangles(&mut b.x, &b.w, &mut a.x, &a.w, &a.topology.triangles, ba, dist);
             }
             for &i in group {
                 body(slots, i).finish_substep(params, s, ctx.colliders);

@@ -15,7 +15,7 @@
 //! tangential motion relative to the collider, the contact sticks when `|Δt| < μs·d` and
 //! otherwise loses `μk·d` of it.
 
-use crate::collider::{Pose, Shape};
+use crate::geometry::{Pose, Shape};
 use crate::math::Vec3;
 
 /// Contact settings of one body.

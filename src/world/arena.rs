@@ -1,4 +1,4 @@
-//! Generational handles.
+//! Generational handles and the slot arenas a world keeps its objects in.
 //!
 //! Every object the host keeps is a 64-bit handle, never a pointer (wasmtime's store
 //! handles, rapier's arenas). The bits are

@@ -1,0 +1,7 @@
+//! Contacts, projected after the constraint groups of each substep: particles against
+//! shapes (colliders, swept over the substep), against other particles, and against
+//! triangles.
+
+pub mod particle;
+pub mod shape;
+pub mod triangle;
