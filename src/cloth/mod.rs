@@ -10,6 +10,8 @@
 //! Its batches come from greedy graph colouring.
 
 pub mod generators;
+#[cfg(test)]
+mod kernel_tests;
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -1113,17 +1113,19 @@ impl Body {
         let d = &self.dynamics;
         if ctx.wind.speed > 0.0 && d.wind_scale > 0.0 && (d.drag > 0.0 || d.lift > 0.0) {
             self.accel.resize(self.x.len(), Vec3::ZERO);
-            let params = AeroParams { drag: d.drag, lift: d.lift, wind_scale: d.wind_scale, diameter: 2.0 * thickness };
+            let params = AeroParams { drag: d.drag, lift: d.lift, diameter: 2.0 * thickness, air_density: ctx.wind.air_density };
+            let (wind, time, wind_scale) = (ctx.wind, p.time, d.wind_scale);
+            let air = |at: Vec3| wind.velocity(at, time) * wind_scale;
             let topo = &self.topology;
             if topo.triangles.is_empty() {
                 let k = &topo.constraints;
                 for i in 0..k.len() {
                     if k.kind[i] == KIND_STRETCH && k.a[i] != k.b[i] {
-                        aero::segments(&self.x, &self.v, &self.w, &[(k.a[i], k.b[i])], ctx.wind, p.time, &params, step_time, &mut self.accel);
+                        aero::segments(&self.x, &self.v, &self.w, &[(k.a[i], k.b[i])], air, &params, step_time, &mut self.accel);
                     }
                 }
             } else {
-                aero::triangles(&self.x, &self.v, &self.w, &topo.triangles, ctx.wind, p.time, &params, step_time, &mut self.accel);
+                aero::triangles(&self.x, &self.v, &self.w, &topo.triangles, air, &params, step_time, &mut self.accel);
             }
         }
     }
@@ -1201,7 +1203,7 @@ impl Body {
         if let Some(skin) = &self.skin {
             let pull = 1.0 - (-self.dynamics.pose_stiffness * p.h).exp();
             if skin.posed && (pull > 0.0 || !self.limits.max_distance.is_empty() || !self.limits.backstop_radius.is_empty()) {
-                motion::solve(&mut self.x, &self.w, skin, &self.limits, t, self.scale, pull);
+                motion::solve(&mut self.x, &self.w, &skin.path(), &self.limits, t, self.scale, pull);
             }
         }
     }

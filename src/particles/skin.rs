@@ -10,6 +10,7 @@
 
 use crate::error::{Error, Result};
 use crate::math::{Mat4, Vec3, is_finite3};
+use crate::solver::constraints::motion::PosePath;
 
 /// Bones and weights of one particle.
 pub type Influence = ([u16; 4], [f32; 4]);
@@ -141,15 +142,9 @@ impl Skin {
         self.normal_from.copy_from_slice(&self.normal_to);
     }
 
-    /// Skinned position of particle `i` a fraction `t` through the frame.
-    #[inline]
-    pub fn at(&self, i: usize, t: f32) -> Vec3 {
-        self.from[i].lerp(self.to[i], t)
-    }
-
-    #[inline]
-    pub fn normal_at(&self, i: usize, t: f32) -> Vec3 {
-        self.normal_from[i].lerp(self.normal_to[i], t).try_normalize().unwrap_or(Vec3::Y)
+    /// The skinned pose over the frame, as the motion constraints take it.
+    pub fn path(&self) -> PosePath<'_> {
+        PosePath { from: &self.from, to: &self.to, normal_from: &self.normal_from, normal_to: &self.normal_to }
     }
 
     /// Adds particle `copy` as a duplicate of `orig` (tearing).

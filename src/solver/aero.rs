@@ -14,14 +14,13 @@
 //! push cloth up to the wind's speed but never beyond (no explosion).
 
 use crate::math::Vec3;
-use crate::wind::Wind;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AeroParams {
     pub drag: f32,
     pub lift: f32,
-    /// Multiplies the wind velocity for this body.
-    pub wind_scale: f32,
+    /// Air density `ρ` (kg/m³).
+    pub air_density: f32,
     /// Segment diameter for ropes (m).
     pub diameter: f32,
 }
@@ -31,14 +30,15 @@ fn cap(a: Vec3, rel_speed: f32, step: f32) -> Vec3 {
     if dv > rel_speed && dv > 0.0 { a * (rel_speed / dv) } else { a }
 }
 
-/// Accumulates per-particle accelerations from triangle aerodynamics into `acc`.
+/// Accumulates per-particle accelerations from triangle aerodynamics into `acc`; `air(p)` is
+/// the air's velocity at point `p` (m/s), `step` the time the accelerations act for (s).
 #[allow(clippy::too_many_arguments)]
-pub fn triangles(x: &[Vec3], v: &[Vec3], w: &[f32], tris: &[[u32; 3]], wind: &Wind, time: f32, p: &AeroParams, step: f32, acc: &mut [Vec3]) {
-    let half_rho = 0.5 * wind.air_density;
+pub fn triangles(x: &[Vec3], v: &[Vec3], w: &[f32], tris: &[[u32; 3]], air: impl Fn(Vec3) -> Vec3, p: &AeroParams, step: f32, acc: &mut [Vec3]) {
+    let half_rho = 0.5 * p.air_density;
     for t in tris {
         let [a, b, c] = t.map(|i| i as usize);
         let centre = (x[a] + x[b] + x[c]) / 3.0;
-        let air = wind.velocity(centre, time) * p.wind_scale;
+        let air = air(centre);
         let rel = (v[a] + v[b] + v[c]) / 3.0 - air;
         let cross = (x[b] - x[a]).cross(x[c] - x[a]);
         let twice_area = cross.length();
@@ -64,10 +64,11 @@ pub fn triangles(x: &[Vec3], v: &[Vec3], w: &[f32], tris: &[[u32; 3]], wind: &Wi
     }
 }
 
-/// Accumulates per-particle accelerations from drag on the segments `(a, b)` of `pairs`.
+/// Accumulates per-particle accelerations from drag on the segments `(a, b)` of `pairs`;
+/// `air` as for [`triangles`].
 #[allow(clippy::too_many_arguments)]
-pub fn segments(x: &[Vec3], v: &[Vec3], w: &[f32], pairs: &[(u32, u32)], wind: &Wind, time: f32, p: &AeroParams, step: f32, acc: &mut [Vec3]) {
-    let half_rho = 0.5 * wind.air_density;
+pub fn segments(x: &[Vec3], v: &[Vec3], w: &[f32], pairs: &[(u32, u32)], air: impl Fn(Vec3) -> Vec3, p: &AeroParams, step: f32, acc: &mut [Vec3]) {
+    let half_rho = 0.5 * p.air_density;
     for &(a, b) in pairs {
         let (a, b) = (a as usize, b as usize);
         let d = x[b] - x[a];
@@ -77,7 +78,7 @@ pub fn segments(x: &[Vec3], v: &[Vec3], w: &[f32], pairs: &[(u32, u32)], wind: &
         }
         let dir = d / len;
         let centre = (x[a] + x[b]) * 0.5;
-        let rel = (v[a] + v[b]) * 0.5 - wind.velocity(centre, time) * p.wind_scale;
+        let rel = (v[a] + v[b]) * 0.5 - air(centre);
         let across = rel - dir * rel.dot(dir);
         let f = across * (-half_rho * p.drag * p.diameter * len * across.length());
         let share = f * 0.5;
