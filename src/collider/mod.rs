@@ -40,3 +40,24 @@ impl Collider {
         Some((a.min(b) - Vec3::splat(ra.max(rb)), a.max(b) + Vec3::splat(ra.max(rb))))
     }
 }
+
+/// A collider as one fixed step sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct ColliderFrame {
+    pub shape: Shape,
+    pub layers: u32,
+    /// Pose at the start and end of the fixed step.
+    pub from: Pose,
+    pub to: Pose,
+    /// World bounds over the step, `None` for unbounded shapes.
+    pub bounds: Option<(Vec3, Vec3)>,
+}
+
+impl ColliderFrame {
+    /// The collider over the fixed step `[t0, t1]` (fractions of the host frame).
+    pub fn of(c: &Collider, t0: f32, t1: f32) -> ColliderFrame {
+        let (from, to) = (c.from.lerp(&c.to, t0), c.from.lerp(&c.to, t1));
+        let step = Collider { shape: c.shape, layers: c.layers, from, to };
+        ColliderFrame { shape: c.shape, layers: c.layers, from, to, bounds: step.swept_bounds() }
+    }
+}

@@ -11,23 +11,28 @@
 //! for any thread count.
 
 pub mod arena;
+mod lod;
+pub mod pairs;
+mod pool;
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, Weak};
-use std::thread::JoinHandle;
+use std::sync::{Arc, Weak};
 
 use rayon::prelude::*;
 
-use crate::particles::{Body, ColliderFrame, StepContext, StepParams, Topology};
-use crate::wind::Wind;
-use crate::collider::Collider;
-use crate::solver::contact::{self, particle::HashScratch, triangle::TriContact};
+pub use pool::WorkerPool;
+
 use crate::cloth::{self, GridKey, GridSpec, MeshSpec};
+use crate::collider::{Collider, ColliderFrame};
 use crate::error::{Error, Result, check_finite, check_non_negative};
-use crate::world::arena::{Arena, MAX_SLOTS};
 use crate::math::{Vec3, is_finite3};
+use crate::particles::stages::{self, StepContext, StepParams};
+use crate::particles::{Body, Topology};
 use crate::rope::{self, RopeSpec};
 use crate::solver::constraints::distance_simd::Kernel;
+use crate::wind::Wind;
+use arena::{Arena, MAX_SLOTS};
+use pairs::{BodyId, Pairs};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WorldSettings {
@@ -108,63 +113,6 @@ pub struct WorldStats {
     pub alpha: f32,
 }
 
-/// A rayon pool whose threads are joined when it is dropped: a host may unload the plugin
-/// right after destroying the last world.
-pub struct WorkerPool {
-    pool: Option<rayon::ThreadPool>,
-    threads: Arc<Mutex<Vec<JoinHandle<()>>>>,
-}
-
-impl WorkerPool {
-    pub fn new(thread_count: u32) -> Result<WorkerPool> {
-        let n = if thread_count == 0 {
-            std::thread::available_parallelism().map_or(1, |n| n.get())
-        } else {
-            thread_count as usize
-        };
-        let threads = Arc::new(Mutex::new(Vec::new()));
-        let sink = threads.clone();
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .thread_name(|i| format!("sinew-worker-{i}"))
-            .spawn_handler(move |t| {
-                let handle = std::thread::Builder::new().name(t.name().unwrap_or("sinew-worker").to_owned()).spawn(move || t.run())?;
-                sink.lock().unwrap_or_else(|e| e.into_inner()).push(handle);
-                Ok(())
-            })
-            .build()
-            .map_err(|e| Error::invalid(format!("could not start {n} worker threads: {e}")))?;
-        Ok(WorkerPool { pool: Some(pool), threads })
-    }
-
-    pub fn thread_count(&self) -> usize {
-        self.pool.as_ref().map_or(0, |p| p.current_num_threads())
-    }
-
-    /// Runs `f` inside the pool, so rayon calls in it use these threads.
-    pub fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
-        self.pool.as_ref().expect("pool alive until drop").install(f)
-    }
-
-    /// Runs `f` on a pool thread without waiting.
-    pub fn spawn(&self, f: impl FnOnce() + Send + 'static) {
-        self.pool.as_ref().expect("pool alive until drop").spawn(f)
-    }
-}
-
-impl Drop for WorkerPool {
-    fn drop(&mut self) {
-        drop(self.pool.take());
-        if rayon::current_thread_index().is_some() {
-            return; // never join a pool from one of its own threads
-        }
-        let handles = std::mem::take(&mut *self.threads.lock().unwrap_or_else(|e| e.into_inner()));
-        for h in handles {
-            let _ = h.join();
-        }
-    }
-}
-
 pub struct World {
     pub settings: WorldSettings,
     pub bodies: Arena<Body>,
@@ -177,15 +125,8 @@ pub struct World {
     pub colliders: Arena<Collider>,
     /// The colliders as the current fixed step sees them (reused buffer).
     collider_frames: Vec<ColliderFrame>,
-    /// Pairs of bodies (slot, serial) that collide with each other, sorted.
-    body_pairs: Vec<[(usize, u32); 2]>,
-    /// Candidate particle pairs per body pair for the current step (reused buffers).
-    pair_contacts: Vec<Vec<[u32; 2]>>,
-    /// Candidate particle–triangle contacts per body pair, both ways (reused buffers).
-    tri_contacts: Vec<[Vec<TriContact>; 2]>,
-    /// Scratch pairs for finding triangle candidates.
-    tri_pairs: Vec<[u32; 2]>,
-    pair_scratch: HashScratch,
+    /// Pairs of bodies that collide with each other, and their candidates' buffers.
+    pairs: Pairs,
     /// Slots of bodies in collision pairs (reused buffer).
     paired: Vec<usize>,
     /// Step bodies one after another on the calling thread (a one-thread world): no rayon,
@@ -196,18 +137,6 @@ pub struct World {
     pub time: f64,
     /// For LOD; `None` until the host sets it.
     pub camera: Option<Vec3>,
-}
-
-/// `&mut v[i]` and `&mut v[j]` at once (`i != j`).
-fn two_mut<T>(v: &mut [T], i: usize, j: usize) -> (&mut T, &mut T) {
-    assert_ne!(i, j);
-    if i < j {
-        let (a, b) = v.split_at_mut(j);
-        (&mut a[i], &mut b[0])
-    } else {
-        let (a, b) = v.split_at_mut(i);
-        (&mut b[0], &mut a[j])
-    }
 }
 
 impl World {
@@ -223,11 +152,7 @@ impl World {
             grid_cache: HashMap::new(),
             colliders: Arena::new(MAX_SLOTS),
             collider_frames: Vec::new(),
-            body_pairs: Vec::new(),
-            pair_contacts: Vec::new(),
-            tri_contacts: Vec::new(),
-            tri_pairs: Vec::new(),
-            pair_scratch: HashScratch::default(),
+            pairs: Pairs::default(),
             paired: Vec::new(),
             sequential: false,
             wind: Wind::default(),
@@ -297,27 +222,14 @@ impl World {
     /// Removes a body and any collision pairs it was part of.
     pub fn remove_body(&mut self, slot: usize, serial: u32) -> Option<Body> {
         let body = self.bodies.remove(slot, serial)?;
-        self.body_pairs.retain(|p| p[0] != (slot, serial) && p[1] != (slot, serial));
+        self.pairs.remove_body((slot, serial));
         Some(body)
     }
 
     /// Turns particle contact between two different bodies on or off.
-    pub fn set_body_pair(&mut self, a: (usize, u32), b: (usize, u32), enabled: bool) -> Result<()> {
-        if a == b {
-            return Err(Error::invalid("a body paired with itself: use the material's self_collision instead"));
-        }
-        if self.bodies.get(a.0, a.1).is_none() || self.bodies.get(b.0, b.1).is_none() {
-            return Err(Error::new(crate::error::ErrorKind::InvalidHandle, "body of the pair is not in this world"));
-        }
-        let pair = if a < b { [a, b] } else { [b, a] };
-        match (self.body_pairs.binary_search(&pair), enabled) {
-            (Err(at), true) => self.body_pairs.insert(at, pair),
-            (Ok(at), false) => {
-                self.body_pairs.remove(at);
-            }
-            _ => {}
-        }
-        Ok(())
+    pub fn set_body_pair(&mut self, a: BodyId, b: BodyId, enabled: bool) -> Result<()> {
+        let bodies = &self.bodies;
+        self.pairs.set(a, b, enabled, |(slot, serial)| bodies.get(slot, serial).is_some())
     }
 
     pub fn add_collider(&mut self, c: Collider) -> Result<(usize, u32)> {
@@ -330,28 +242,24 @@ impl World {
     fn prepare_colliders(&mut self, t0: f32, t1: f32) {
         self.collider_frames.clear();
         for c in self.colliders.values() {
-            let (from, to) = (c.from.lerp(&c.to, t0), c.from.lerp(&c.to, t1));
-            let step = Collider { shape: c.shape, layers: c.layers, from, to };
-            self.collider_frames.push(ColliderFrame { shape: c.shape, layers: c.layers, from, to, bounds: step.swept_bounds() });
+            self.collider_frames.push(ColliderFrame::of(c, t0, t1));
         }
     }
 
-    /// One fixed step of every body: bodies on their own in parallel, then each group of
-    /// bodies joined by collision pairs in lockstep, substep by substep.
+    /// One fixed step of every body, through the one stage driver (`particles::stages::step`):
+    /// bodies on their own in parallel, each with its level of detail; then each group of
+    /// bodies joined by collision pairs in lockstep, stage by stage, at the world's rate.
     fn fixed_step(&mut self, params: &StepParams) {
-        self.paired.clear();
-        self.paired.extend(self.body_pairs.iter().flat_map(|p| [p[0].0, p[1].0]));
-        self.paired.sort_unstable();
-        self.paired.dedup();
+        self.pairs.members(&mut self.paired);
         let paired = &self.paired;
         let ctx = StepContext { colliders: &self.collider_frames, wind: &self.wind };
+        let own = |b: &Body| b.lod_substeps.map_or(*params, |n| params.with_substeps(n));
         let step_one = |(slot, entry): (usize, &mut Option<(u32, Body)>)| {
             if let Some((_, body)) = entry
                 && paired.binary_search(&slot).is_err()
                 && !body.frozen
             {
-                let own = body.lod_substeps.map_or(*params, |n| params.with_substeps(n));
-                body.step(&own, &ctx);
+                stages::step(body, own, &ctx);
             }
         };
         if self.sequential {
@@ -359,54 +267,9 @@ impl World {
         } else {
             self.bodies.slots_mut().par_iter_mut().enumerate().for_each(step_one);
         }
-        if self.body_pairs.is_empty() {
-            return;
-        }
-        let group = &self.paired;
-        let slots = self.bodies.slots_mut();
-        fn body(slots: &mut [Option<(u32, Body)>], i: usize) -> &mut Body {
-            &mut slots[i].as_mut().expect("paired body alive").1
-        }
-        for &i in group {
-            body(slots, i).begin_step(params, &ctx);
-        }
-        self.pair_contacts.resize_with(self.body_pairs.len(), Vec::new);
-        self.tri_contacts.resize_with(self.body_pairs.len(), Default::default);
-        for (k, pair) in self.body_pairs.iter().enumerate() {
-            let (ea, eb) = two_mut(slots, pair[0].0, pair[1].0);
-            let (a, b) = (&ea.as_ref().expect("alive").1, &eb.as_ref().expect("alive").1);
-            let dist = a.material.thickness * a.scale + b.material.thickness * b.scale;
-            let search = dist + a.step_margin + b.step_margin;
-            contact::particle::find_pairs(&a.x, Some(&b.x), search, None, &mut self.pair_scratch, &mut self.pair_contacts[k]);
-            // Particle against the other body's triangles: a particle over the middle of a
-            // triangle is up to an edge's length from its nearest vertex.
-            for (dir, (p, q)) in [(a, b), (b, a)].into_iter().enumerate() {
-                let edge = q.topology.constraints.rest.iter().fold(0.0f32, |m, r| m.max(*r)) * q.scale;
-                contact::particle::find_pairs(&p.x, Some(&q.x), search + edge, None, &mut self.pair_scratch, &mut self.tri_pairs);
-                contact::triangle::triangle_candidates(&p.x, &q.x, &q.topology.triangles, &q.topology.adjacency, &self.tri_pairs, &mut self.tri_contacts[k][dir]);
-            }
-        }
-        for s in 0..params.substeps {
-            for &i in group {
-                body(slots, i).predict(params, s);
-            }
-            for (k, pair) in self.body_pairs.iter().enumerate() {
-                let (ea, eb) = two_mut(slots, pair[0].0, pair[1].0);
-                let (a, b) = (&mut ea.as_mut().expect("alive").1, &mut eb.as_mut().expect("alive").1);
-                a.use_vec3_state();
-                b.use_vec3_state();
-                let dist = a.material.thickness * a.scale + b.material.thickness * b.scale;
-                contact::particle::resolve_between(&mut a.x, &a.w, &mut b.x, &b.w, &self.pair_contacts[k], dist);
-                let [ab, ba] = &self.tri_contacts[k];
-                contact::triangle::resolve_triangles(&mut a.x, &a.w, &mut b.x, &b.w, &b.topology.triangles, ab, dist);
-                contact::triangle::resolve_triangles(&mut b.x, &b.w, &mut a.x, &a.w, &a.topology.triangles, ba, dist);
-            }
-            for &i in group {
-                body(slots, i).finish_substep(params, s, ctx.colliders);
-            }
-        }
-        for &i in group {
-            body(slots, i).end_step(params);
+        if !self.pairs.is_empty() {
+            let mut group = self.pairs.group(self.bodies.slots_mut(), &self.paired);
+            stages::step(&mut group, |_| *params, &ctx);
         }
     }
 
@@ -472,32 +335,6 @@ impl World {
         self.last_frame_steps = k;
         self.alpha = if self.settings.interpolate { (1.0 - self.ahead / h).clamp(0.0, 1.0) as f32 } else { 1.0 };
         Ok(())
-    }
-
-    /// Chooses each body's level of detail from the camera distance and its visibility.
-    fn update_lod(&mut self) {
-        let camera = self.camera;
-        let pairs = &self.body_pairs;
-        for (slot, entry) in self.bodies.slots_mut().iter_mut().enumerate() {
-            let Some((_, body)) = entry else { continue };
-            // Bodies paired for contact step together at the world's rate: no LOD for them.
-            if pairs.iter().any(|p| p[0].0 == slot || p[1].0 == slot) {
-                body.frozen = false;
-                body.lod_substeps = None;
-                continue;
-            }
-            let lod = body.lod;
-            // Measured where the body will be this frame: a root that moves (or teleports)
-            // takes the body along before the steps.
-            let shift = body.root.map_or(Vec3::ZERO, |r| r.to.position - r.from.position);
-            let distance = camera.map_or(0.0, |c| {
-                let (lo, hi) = body.bounds();
-                (c.clamp(lo + shift, hi + shift) - c).length()
-            });
-            let freeze = (!body.visible && lod.freeze_when_invisible) || (lod.freeze_distance > 0.0 && distance >= lod.freeze_distance);
-            body.frozen = freeze;
-            body.lod_substeps = if lod.reduce_distance > 0.0 && distance >= lod.reduce_distance { Some(lod.reduced_substeps) } else { None };
-        }
     }
 
     pub fn stats(&self) -> WorldStats {

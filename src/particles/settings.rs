@@ -1,0 +1,180 @@
+//! A particle body's run-time settings: its [`Material`] (mass, compliances, damping,
+//! contact), its [`Dynamics`] (response to the character's motion, wind, tearing) and its
+//! level of detail ([`Lod`]). Each validates itself; a body takes a new one whole or not at all.
+//!
+//! Compliance is XPBD's α (m/N): the inverse stiffness of a constraint, independent of the
+//! substep length and the iteration count (see `solver::xpbd`); 0 is rigid.
+
+use crate::error::{Error, Result, check_finite, check_non_negative, check_positive};
+use crate::solver::constraints::distance::{KIND_BEND, KIND_COUNT, KIND_SHEAR, KIND_STRETCH};
+
+/// Per-body material, changeable at run time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Material {
+    /// Mass of one particle (kg).
+    pub particle_mass: f32,
+    /// Linear velocity damping rate (1/s).
+    pub damping: f32,
+    /// Multiplies the world's gravity.
+    pub gravity_scale: f32,
+    /// Compliance (m/N) of structural / stretch constraints; 0 is rigid.
+    pub stretch_compliance: f32,
+    /// Compliance (m/N) of shear (diagonal) constraints.
+    pub shear_compliance: f32,
+    /// Compliance (m/N) of bend constraints (distance to the particle two over, or across
+    /// each pair of adjacent triangles of a mesh).
+    pub bend_compliance: f32,
+    /// Particle radius for collisions (m).
+    pub thickness: f32,
+    /// Coulomb friction against colliders: a contact sticks while tangential motion is
+    /// below `static_friction` × normal correction, else loses `kinetic_friction` × it.
+    pub static_friction: f32,
+    pub kinetic_friction: f32,
+    /// The body meets colliders whose `layers & collision_mask != 0`.
+    pub collision_mask: u32,
+    /// Particles of this body keep `2 × thickness` apart from each other.
+    pub self_collision: bool,
+}
+
+impl Default for Material {
+    fn default() -> Self {
+        Material {
+            particle_mass: 0.01,
+            damping: 0.3,
+            gravity_scale: 1.0,
+            stretch_compliance: 0.0,
+            shear_compliance: 0.0,
+            bend_compliance: 1e-3,
+            thickness: 0.01,
+            static_friction: 0.5,
+            kinetic_friction: 0.4,
+            collision_mask: u32::MAX,
+            self_collision: false,
+        }
+    }
+}
+
+impl Material {
+    pub fn validate(&self) -> Result<()> {
+        check_positive(self.particle_mass, "material.particle_mass")?;
+        if self.particle_mass < 1e-9 || self.particle_mass > 1e9 {
+            return Err(Error::invalid(format!(
+                "material.particle_mass must be within [1e-9, 1e9] kg (got {})",
+                self.particle_mass
+            )));
+        }
+        check_non_negative(self.damping, "material.damping")?;
+        check_finite(self.gravity_scale, "material.gravity_scale")?;
+        check_non_negative(self.stretch_compliance, "material.stretch_compliance")?;
+        check_non_negative(self.shear_compliance, "material.shear_compliance")?;
+        check_non_negative(self.bend_compliance, "material.bend_compliance")?;
+        check_non_negative(self.thickness, "material.thickness")?;
+        if self.thickness > 10.0 {
+            return Err(Error::invalid(format!("material.thickness must be at most 10 m (got {})", self.thickness)));
+        }
+        check_non_negative(self.static_friction, "material.static_friction")?;
+        check_non_negative(self.kinetic_friction, "material.kinetic_friction")?;
+        Ok(())
+    }
+
+    /// Compliance per distance constraint class (`KIND_*`).
+    pub(crate) fn compliances(&self) -> [f32; KIND_COUNT] {
+        let mut c = [0.0; KIND_COUNT];
+        c[KIND_STRETCH as usize] = self.stretch_compliance;
+        c[KIND_SHEAR as usize] = self.shear_compliance;
+        c[KIND_BEND as usize] = self.bend_compliance;
+        c
+    }
+}
+
+/// How a body responds to its character's motion, the wind, and strain (run-time settings).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Dynamics {
+    /// How much of the root's motion the particles feel as world motion: 1 = fully (the
+    /// cloth is left behind), 0 = none (the cloth is carried rigidly with the root).
+    pub world_velocity_scale: f32,
+    /// How much of the root's change of velocity the particles feel: 1 = all (inertial lag),
+    /// 0 = none (they take the root's velocity change at once).
+    pub world_acceleration_scale: f32,
+    /// Largest particle speed relative to the root (m/s); 0 = no limit.
+    pub max_speed: f32,
+    /// A root moving farther than this in one frame teleports the body with it (m); 0 = never.
+    pub teleport_distance: f32,
+    /// Pull of free particles towards the skinned pose (1/s); 0 = none.
+    pub pose_stiffness: f32,
+    /// Multiplies the world wind for this body.
+    pub wind_scale: f32,
+    /// Aerodynamic drag coefficient (triangles and segments).
+    pub drag: f32,
+    /// Aerodynamic lift coefficient (triangles).
+    pub lift: f32,
+    /// A stretch or shear constraint strained beyond `1 + tear_threshold` tears; 0 = never.
+    pub tear_threshold: f32,
+}
+
+impl Default for Dynamics {
+    fn default() -> Self {
+        Dynamics {
+            world_velocity_scale: 1.0,
+            world_acceleration_scale: 1.0,
+            max_speed: 0.0,
+            teleport_distance: 0.0,
+            pose_stiffness: 0.0,
+            wind_scale: 1.0,
+            drag: 1.0,
+            lift: 0.3,
+            tear_threshold: 0.0,
+        }
+    }
+}
+
+impl Dynamics {
+    pub fn validate(&self) -> Result<()> {
+        for (v, name) in [
+            (self.world_velocity_scale, "world_velocity_scale"),
+            (self.world_acceleration_scale, "world_acceleration_scale"),
+        ] {
+            check_finite(v, name)?;
+            if !(0.0..=1.0).contains(&v) {
+                return Err(Error::invalid(format!("{name} must be within [0, 1] (got {v})")));
+            }
+        }
+        check_non_negative(self.max_speed, "max_speed")?;
+        check_non_negative(self.teleport_distance, "teleport_distance")?;
+        check_non_negative(self.pose_stiffness, "pose_stiffness")?;
+        check_non_negative(self.wind_scale, "wind_scale")?;
+        check_non_negative(self.drag, "drag")?;
+        check_non_negative(self.lift, "lift")?;
+        check_non_negative(self.tear_threshold, "tear_threshold")?;
+        Ok(())
+    }
+}
+
+/// Level of detail by camera distance.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Lod {
+    /// Beyond this distance (m) the body runs `reduced_substeps`; 0 = never.
+    pub reduce_distance: f32,
+    pub reduced_substeps: u32,
+    /// Beyond this distance (m) the body is frozen; 0 = never.
+    pub freeze_distance: f32,
+    /// Freeze while the host says the body is not visible.
+    pub freeze_when_invisible: bool,
+}
+
+impl Default for Lod {
+    fn default() -> Self {
+        Lod { reduce_distance: 0.0, reduced_substeps: 2, freeze_distance: 0.0, freeze_when_invisible: true }
+    }
+}
+
+impl Lod {
+    pub fn validate(&self) -> Result<()> {
+        check_non_negative(self.reduce_distance, "lod reduce_distance")?;
+        check_non_negative(self.freeze_distance, "lod freeze_distance")?;
+        if !(1..=64).contains(&self.reduced_substeps) {
+            return Err(Error::invalid(format!("lod reduced_substeps must be within [1, 64] (got {})", self.reduced_substeps)));
+        }
+        Ok(())
+    }
+}

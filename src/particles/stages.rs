@@ -1,0 +1,579 @@
+//! The stages of a particle body's fixed step — written once, here — and the constraint
+//! groups.
+//!
+//! A fixed step of `h·substeps` seconds (Macklin et al. 2019, "Small Steps in Physics
+//! Simulation", Algorithm 1; XPBD, Macklin et al. 2016):
+//!
+//! ```text
+//! BeginStep                      remember the state; broad phase (colliders, self and pair
+//!                                candidates) and wind forces, once per step; choose the plan
+//! per substep s, in SUBSTEP order:
+//!   Predict                      v ← (v + h·(g + a))·e^(−d·h), x_prev ← x, x ← x + h·v;
+//!                                pinned particles on their path
+//!   Constraints                  every group of GROUPS, in order: distance batches
+//!                                `iterations` times, tethers, motion limits
+//!   PairContacts                 particles and triangles of paired bodies (the world's)
+//!   SelfContacts                 the body's own particles and triangles
+//!   Colliders                    shapes swept over the substep, with friction
+//!   Velocities                   v ← (x − x_prev)/h, then the speed limit
+//! EndStep                        state back in `Vec3` arrays; roll back a non-finite step;
+//!                                tear what is strained past the threshold
+//! ```
+//!
+//! [`step`] is the one driver: a body alone, a group of bodies in contact (the world's pairs,
+//! stepped in lockstep stage by stage) and a large grid on two threads (whose passes
+//! `two_threads.rs` derives from [`SUBSTEP`]) all go through it. A new constraint group is a
+//! kernel in `solver/constraints` and an entry in [`GROUPS`]; a new stage is an entry in
+//! [`SUBSTEP`] and in [`Body::run_stage`].
+//!
+//! The plan ([`Plan`]) is chosen once per step: `Vec3` arrays for everything, structure of
+//! arrays (the grid kernel's layout) from the start of each substep until the first pass
+//! with no such version, or structure of arrays on two threads. Every layout gives the same
+//! bits; the plan only decides speed.
+
+use super::Body;
+use crate::collider::ColliderFrame;
+use crate::math::{Vec3, all_finite};
+use crate::solver::aero::{self, AeroParams};
+use crate::solver::constraints::distance::{self, KIND_BEND, KIND_STRETCH};
+use crate::solver::constraints::distance_simd::{self, Kernel};
+use crate::solver::constraints::grid_simd;
+use crate::solver::constraints::{motion, tether};
+use crate::solver::contact::{self, shape::ContactParams};
+use crate::solver::{integrate, velocity, xpbd};
+use crate::wind::Wind;
+
+/// What one fixed step needs to know.
+#[derive(Clone, Copy, Debug)]
+pub struct StepParams {
+    /// Substep length (s).
+    pub h: f32,
+    pub substeps: u32,
+    pub iterations: u32,
+    pub gravity: Vec3,
+    /// Fraction of the frame's pin path done at the start / end of this fixed step.
+    pub pin_t0: f32,
+    pub pin_t1: f32,
+    /// Simulated time at the start of the step (s), for the wind field.
+    pub time: f32,
+    /// Kernel for independent constraint batches.
+    pub kernel: Kernel,
+    /// The world runs on more than one thread: a large body may split its own passes.
+    pub parallel: bool,
+}
+
+/// Particles from which a grid body shares its constraint passes with a second thread
+/// (below it the waits between passes cost more than the second thread saves).
+pub(crate) const SPLIT_PARTICLES: usize = 1024;
+
+impl StepParams {
+    /// The same step divided into `substeps` substeps.
+    pub fn with_substeps(&self, substeps: u32) -> StepParams {
+        let step = self.h * self.substeps as f32;
+        StepParams { h: step / substeps as f32, substeps, ..*self }
+    }
+
+    /// Where the pins are on their frame's path at the end of substep `s`.
+    pub(crate) fn pin_time(&self, s: u32) -> f32 {
+        self.pin_t0 + (self.pin_t1 - self.pin_t0) * ((s + 1) as f32 / self.substeps as f32)
+    }
+
+    /// Start and end of substep `s` as fractions of the fixed step (for colliders' poses).
+    pub(crate) fn substep_span(&self, s: u32) -> (f32, f32) {
+        (s as f32 / self.substeps as f32, (s + 1) as f32 / self.substeps as f32)
+    }
+}
+
+
+/// Everything the world shares with each body for one fixed step.
+#[derive(Clone, Copy)]
+pub struct StepContext<'a> {
+    /// Every collider over this fixed step (a body keeps the indices of those near it).
+    pub colliders: &'a [ColliderFrame],
+    pub wind: &'a Wind,
+}
+
+/// A stage of a substep.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    Predict,
+    Constraints,
+    PairContacts,
+    SelfContacts,
+    Colliders,
+    Velocities,
+}
+
+/// The stages of every substep, in order.
+pub const SUBSTEP: [Stage; 6] = [Stage::Predict, Stage::Constraints, Stage::PairContacts, Stage::SelfContacts, Stage::Colliders, Stage::Velocities];
+
+/// How a fixed step lays out the state for its passes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Plan {
+    /// `Vec3` arrays for every pass.
+    Vec3,
+    /// Structure of arrays from each substep's prediction on; the state moves to the `Vec3`
+    /// arrays at the first pass of the substep that has no such version, and back at the
+    /// next prediction ([`Body::layout_for`]).
+    Soa,
+    /// Structure of arrays for the whole step, each pass cut into two bands of rows for two
+    /// threads (`two_threads.rs`).
+    TwoThreads,
+}
+
+/// The bodies one call of [`step`] advances together, and what passes between them.
+pub trait StepGroup {
+    fn len(&self) -> usize;
+    fn body(&mut self, i: usize) -> &mut Body;
+    /// The bodies touch each other (stage `PairContacts` has work).
+    fn paired(&self) -> bool {
+        false
+    }
+    /// After every body's `BeginStep`: find what the bodies may touch of each other this step.
+    fn find_contacts(&mut self) {}
+    /// Stage `PairContacts` of a substep, on `Vec3` state.
+    fn resolve_contacts(&mut self) {}
+}
+
+impl StepGroup for Body {
+    fn len(&self) -> usize {
+        1
+    }
+    fn body(&mut self, _: usize) -> &mut Body {
+        self
+    }
+}
+
+/// One fixed step of every body of `group` (each with its own `params(i)`: level of detail
+/// may lower a lone body's substeps; bodies in contact share the world's).
+pub fn step(group: &mut impl StepGroup, params: impl Fn(&Body) -> StepParams, ctx: &StepContext) {
+    let (n, paired) = (group.len(), group.paired());
+    for i in 0..n {
+        let b = group.body(i);
+        let p = params(b);
+        b.begin_step(&p, ctx, paired);
+    }
+    group.find_contacts();
+    if n == 1 && group.body(0).plan == Plan::TwoThreads {
+        let b = group.body(0);
+        let p = params(b);
+        b.step_in_two(&p, ctx);
+    } else {
+        let substeps = (0..n).map(|i| params(group.body(i)).substeps).max().unwrap_or(0);
+        for s in 0..substeps {
+            for stage in SUBSTEP {
+                if stage == Stage::PairContacts {
+                    if paired {
+                        (0..n).for_each(|i| group.body(i).layout_for(false));
+                        group.resolve_contacts();
+                    }
+                    continue;
+                }
+                for i in 0..n {
+                    let b = group.body(i);
+                    let p = params(b);
+                    if s < p.substeps {
+                        b.run_stage(stage, &p, s, ctx);
+                    }
+                }
+            }
+        }
+    }
+    for i in 0..n {
+        group.body(i).end_step();
+    }
+}
+
+/// A group of constraints of a particle body, projected once per substep in [`GROUPS`] order
+/// (its kernel may iterate inside).
+pub(crate) trait ConstraintGroup: Sync {
+    /// The body has constraints of this group to project this step.
+    fn active(&self, b: &Body, p: &StepParams) -> bool;
+    /// The group's kernel runs on the structure-of-arrays layout (else on `Vec3` arrays).
+    fn on_soa(&self, b: &Body, p: &StepParams) -> bool;
+    /// The group can run in two bands of rows (`two_threads.rs` knows how).
+    fn in_bands(&self) -> bool {
+        false
+    }
+    fn project(&self, b: &mut Body, p: &StepParams, s: u32);
+}
+
+/// Structural, shear and bend constraints (`solver::constraints::distance` and its SIMD
+/// kernels), `iterations` times per substep.
+struct DistanceGroup;
+/// Long-range attachments to the pinned particles (`solver::constraints::tether`).
+struct TetherGroup;
+/// Pose stiffness, max distances and backstops to the skinned pose
+/// (`solver::constraints::motion`).
+struct MotionGroup;
+
+/// The constraint groups, in projection order.
+pub(crate) const GROUPS: [&dyn ConstraintGroup; 3] = [&DistanceGroup, &TetherGroup, &MotionGroup];
+
+impl ConstraintGroup for DistanceGroup {
+    fn active(&self, _: &Body, _: &StepParams) -> bool {
+        true
+    }
+
+    fn on_soa(&self, b: &Body, p: &StepParams) -> bool {
+        b.topology.grid_kernel(p.kernel).is_some()
+    }
+
+    fn in_bands(&self) -> bool {
+        true
+    }
+
+    fn project(&self, b: &mut Body, p: &StepParams, _s: u32) {
+        let alpha_tilde = b.material.compliances().map(|c| xpbd::scaled_compliance(c, p.h));
+        let grid = if b.soa.home { b.topology.grid_kernel(p.kernel) } else { None };
+        // Multipliers restart each substep (the grid kernel zeroes its own); rigid
+        // constraints never touch theirs.
+        if grid.is_none() && alpha_tilde.iter().any(|&a| a != 0.0) {
+            b.lambda.fill(0.0);
+        }
+        let k = &b.topology.constraints;
+        if let Some(layout) = grid {
+            // A large body shares its passes with a second thread, when the world has one.
+            let split = p.parallel && b.x.len() >= SPLIT_PARTICLES && rayon::current_num_threads() > 1;
+            #[cfg(target_arch = "x86_64")]
+            {
+                let isa = grid_simd::GridIsa::best();
+                // SAFETY: AVX is supported (`grid_kernel` checked it) and `k` is this untorn
+                // grid's own constraints; `soa` holds every particle.
+                unsafe { grid_simd::solve_iterations(isa, layout, k, &mut b.soa.x, &mut b.lambda, &alpha_tilde, b.scale, p.iterations, split) };
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            for _ in 0..p.iterations {
+                for batch in &k.batches {
+                    grid_simd::solve_soa(&mut b.soa.x, k, batch.start as usize..batch.end as usize, &mut b.lambda, &alpha_tilde, b.scale);
+                }
+            }
+        } else if p.kernel == Kernel::Scalar || !k.batches.iter().any(|b| b.independent) {
+            for _ in 0..p.iterations {
+                for batch in &k.batches {
+                    distance::solve(&mut b.x, &b.w, k, batch.start as usize..batch.end as usize, &mut b.lambda, &alpha_tilde, b.scale);
+                }
+            }
+        } else {
+            b.packed.clear();
+            b.packed.extend(b.x.iter().zip(&b.w).map(|(x, w)| [x.x, x.y, x.z, *w]));
+            for _ in 0..p.iterations {
+                for batch in &k.batches {
+                    let range = batch.start as usize..batch.end as usize;
+                    if batch.independent {
+                        // SAFETY: a topology's constraints index its own particles, and
+                        // `packed` holds one entry per particle.
+                        unsafe { distance_simd::solve_batch(p.kernel, &mut b.packed, k, range, &mut b.lambda, &alpha_tilde, b.scale) };
+                    } else {
+                        distance_simd::solve_packed(&mut b.packed, k, range, &mut b.lambda, &alpha_tilde, b.scale);
+                    }
+                }
+            }
+            for (x, q) in b.x.iter_mut().zip(&b.packed) {
+                *x = Vec3::new(q[0], q[1], q[2]);
+            }
+        }
+    }
+}
+
+impl ConstraintGroup for TetherGroup {
+    fn active(&self, b: &Body, _: &StepParams) -> bool {
+        b.tethers.is_some()
+    }
+
+    fn on_soa(&self, _: &Body, _: &StepParams) -> bool {
+        false
+    }
+
+    fn project(&self, b: &mut Body, _: &StepParams, _s: u32) {
+        if let Some(tethers) = &b.tethers {
+            tether::solve(&mut b.x, &b.w, tethers, b.scale);
+        }
+    }
+}
+
+impl MotionGroup {
+    /// The pose stiffness' pull over one substep: the same pull per second at any substep count.
+    fn pull(b: &Body, p: &StepParams) -> f32 {
+        1.0 - (-b.dynamics.pose_stiffness * p.h).exp()
+    }
+}
+
+impl ConstraintGroup for MotionGroup {
+    fn active(&self, b: &Body, p: &StepParams) -> bool {
+        b.skin.as_ref().is_some_and(|skin| skin.posed && (Self::pull(b, p) > 0.0 || !b.limits.max_distance.is_empty() || !b.limits.backstop_radius.is_empty()))
+    }
+
+    fn on_soa(&self, _: &Body, _: &StepParams) -> bool {
+        false
+    }
+
+    fn project(&self, b: &mut Body, p: &StepParams, s: u32) {
+        let pull = Self::pull(b, p);
+        if let Some(skin) = &b.skin {
+            motion::solve(&mut b.x, &b.w, &skin.path(), &b.limits, p.pin_time(s), b.scale, pull);
+        }
+    }
+}
+
+impl Body {
+    pub(super) fn contact_params(&self) -> ContactParams {
+        ContactParams {
+            thickness: self.material.thickness * self.scale,
+            static_friction: self.material.static_friction,
+            kinetic_friction: self.material.kinetic_friction,
+        }
+    }
+
+    /// Stage `BeginStep`: remember the state, find the colliders and self-collision pairs
+    /// this step can reach (broad phase, once per step), the wind's forces, and the plan.
+    pub fn begin_step(&mut self, p: &StepParams, ctx: &StepContext, paired: bool) {
+        self.x_step_start.copy_from_slice(&self.x);
+        self.last_substeps = p.substeps;
+        let step_time = p.h * p.substeps as f32;
+        let vmax = self.v.iter().fold(0.0f32, |m, v| m.max(v.length_squared())).sqrt();
+        let g = (p.gravity * self.material.gravity_scale).length();
+        let pin_motion = (0..self.pins.index.len())
+            .map(|k| (self.pins.to[k] - self.pins.from[k]).length())
+            .fold(0.0f32, f32::max);
+        let thickness = self.material.thickness * self.scale;
+        self.step_margin = vmax * step_time + 0.5 * g * step_time * step_time + pin_motion + thickness;
+        self.candidates.clear();
+        if self.candidates.capacity() < ctx.colliders.len() {
+            self.candidates.reserve(ctx.colliders.len().next_power_of_two());
+        }
+        if !ctx.colliders.is_empty() {
+            let (lo, hi) = self.bounds();
+            let (lo, hi) = (lo - Vec3::splat(self.step_margin), hi + Vec3::splat(self.step_margin));
+            for (k, c) in ctx.colliders.iter().enumerate() {
+                if c.layers & self.material.collision_mask == 0 {
+                    continue;
+                }
+                let near = match c.bounds {
+                    None => true,
+                    Some((clo, chi)) => clo.cmple(hi).all() && chi.cmpge(lo).all(),
+                };
+                if near {
+                    self.candidates.push(k as u32);
+                }
+            }
+        }
+        self.self_pairs.clear();
+        self.self_tris.clear();
+        if self.material.self_collision && thickness > 0.0 {
+            let d = 2.0 * thickness;
+            // What matters between two particles of one body is how fast they approach each
+            // other: the spread of velocities about the mean, not the body's own speed.
+            let n = self.v.len().max(1) as f32;
+            let mean = self.v.iter().fold(Vec3::ZERO, |a, v| a + *v) / n;
+            let spread = self.v.iter().fold(0.0f32, |m, v| m.max((*v - mean).length_squared())).sqrt();
+            let margin = (2.0 * spread * step_time).min(2.0 * d);
+            contact::particle::find_pairs(
+                &self.x,
+                None,
+                d + margin,
+                Some((&self.topology.rest, 2.0 * self.material.thickness)),
+                &mut self.scratch,
+                &mut self.self_pairs,
+            );
+            if !self.topology.triangles.is_empty() {
+                // Particles against the body's own triangles, away from their own
+                // neighbourhood (rest distance beyond two edges), in both directions.
+                let k = &self.topology.constraints;
+                let edge = (0..k.len()).filter(|&i| k.kind[i] != KIND_BEND).fold(0.0f32, |m, i| m.max(k.rest[i]));
+                contact::particle::find_pairs(
+                    &self.x,
+                    None,
+                    d + margin + edge * self.scale,
+                    Some((&self.topology.rest, 2.0 * edge)),
+                    &mut self.scratch,
+                    &mut self.far_pairs,
+                );
+                let n = self.far_pairs.len();
+                for k in 0..n {
+                    let [i, j] = self.far_pairs[k];
+                    self.far_pairs.push([j, i]);
+                }
+                self.far_pairs.sort_unstable();
+                contact::triangle::triangle_candidates(&self.x, &self.x, &self.topology.triangles, &self.topology.adjacency, &self.far_pairs, &mut self.self_tris);
+            }
+        }
+        self.accel.clear();
+        let d = &self.dynamics;
+        if ctx.wind.speed > 0.0 && d.wind_scale > 0.0 && (d.drag > 0.0 || d.lift > 0.0) {
+            self.accel.resize(self.x.len(), Vec3::ZERO);
+            let params = AeroParams { drag: d.drag, lift: d.lift, diameter: 2.0 * thickness, air_density: ctx.wind.air_density };
+            let (wind, time, wind_scale) = (ctx.wind, p.time, d.wind_scale);
+            let air = |at: Vec3| wind.velocity(at, time) * wind_scale;
+            let topo = &self.topology;
+            if topo.triangles.is_empty() {
+                let k = &topo.constraints;
+                for i in 0..k.len() {
+                    if k.kind[i] == KIND_STRETCH && k.a[i] != k.b[i] {
+                        aero::segments(&self.x, &self.v, &self.w, &[(k.a[i], k.b[i])], air, &params, step_time, &mut self.accel);
+                    }
+                }
+            } else {
+                aero::triangles(&self.x, &self.v, &self.w, &topo.triangles, air, &params, step_time, &mut self.accel);
+            }
+        }
+        self.plan = self.choose_plan(p, ctx, paired);
+    }
+
+    /// The plan for this step (see [`Plan`]), and which substeps' collider contacts have a
+    /// structure-of-arrays version.
+    fn choose_plan(&mut self, p: &StepParams, ctx: &StepContext, paired: bool) -> Plan {
+        self.soa_colliders = 0;
+        for s in 0..p.substeps {
+            let (t0, t1) = p.substep_span(s);
+            let soa = self.candidates.iter().all(|&k| {
+                let c = &ctx.colliders[k as usize];
+                contact::shape::collide_soa_supported(&c.shape, &c.from.lerp(&c.to, t0), &c.from.lerp(&c.to, t1))
+            });
+            self.soa_colliders |= u64::from(soa) << s;
+        }
+        let Some(layout) = self.topology.grid_kernel(p.kernel) else { return Plan::Vec3 };
+        // Two threads: every pass has a banded version. Colliders are checked over the whole
+        // step: spheres that do not turn.
+        let spheres = self.candidates.iter().all(|&k| {
+            let c = &ctx.colliders[k as usize];
+            contact::shape::collide_soa_supported(&c.shape, &c.from, &c.to)
+        });
+        let banded_groups = GROUPS.iter().all(|g| g.in_bands() || !g.active(self, p));
+        let two = cfg!(target_arch = "x86_64")
+            && p.parallel
+            && self.x.len() >= SPLIT_PARTICLES
+            && rayon::current_num_threads() > 1
+            && !paired
+            && banded_groups
+            // Skinned bodies read their pose between steps from `Vec3` arrays.
+            && self.skin.is_none()
+            && self.self_pairs.is_empty()
+            && self.self_tris.is_empty()
+            && spheres
+            && layout.rows >= 4;
+        if two { Plan::TwoThreads } else { Plan::Soa }
+    }
+
+    /// Moves the state to the `Vec3` arrays before a pass that has no structure-of-arrays
+    /// version (`soa_capable` false); it stays there for the rest of the substep. The only
+    /// place a substep leaves the structure-of-arrays layout.
+    pub(crate) fn layout_for(&mut self, soa_capable: bool) {
+        if !soa_capable {
+            self.soa.give(&mut self.x, &mut self.x_prev, &mut self.v);
+        }
+    }
+
+    /// Runs one stage of substep `s` (the body's own stages; `PairContacts` is the world's).
+    pub(crate) fn run_stage(&mut self, stage: Stage, p: &StepParams, s: u32, ctx: &StepContext) {
+        match stage {
+            Stage::Predict => self.predict(p, s),
+            Stage::Constraints => {
+                for group in GROUPS {
+                    if group.active(self, p) {
+                        let soa = group.on_soa(self, p);
+                        self.layout_for(soa);
+                        group.project(self, p, s);
+                    }
+                }
+            }
+            Stage::PairContacts => {}
+            Stage::SelfContacts => self.self_contacts(),
+            Stage::Colliders => self.colliders(p, s, ctx.colliders),
+            Stage::Velocities => self.velocities(p),
+        }
+    }
+
+    /// Stage `Predict`: integrate the free particles, drive the pinned ones along their path.
+    fn predict(&mut self, p: &StepParams, s: u32) {
+        let t = p.pin_time(s);
+        let gravity = p.gravity * self.material.gravity_scale;
+        if self.plan != Plan::Vec3 {
+            // The grid kernel's layout holds the whole substep (see `solver::layout::soa`).
+            self.soa.take(&self.x, &self.w, &self.x_prev, &self.v);
+            let mut all = self.soa.all();
+            all.integrate(gravity, &self.accel, self.material.damping, p.h);
+            all.drive_pins(&self.pins.index, &self.pins.from, &self.pins.to, t);
+        } else {
+            integrate::integrate(&mut self.x, &mut self.x_prev, &mut self.v, &self.w, gravity, &self.accel, self.material.damping, p.h);
+            integrate::drive_pins(&mut self.x, &self.pins.index, &self.pins.from, &self.pins.to, t);
+        }
+    }
+
+    /// Stage `SelfContacts`: particles of the body against its own particles and triangles.
+    fn self_contacts(&mut self) {
+        if self.self_pairs.is_empty() && self.self_tris.is_empty() {
+            return;
+        }
+        self.layout_for(false);
+        let dist = 2.0 * self.material.thickness * self.scale;
+        if !self.self_pairs.is_empty() {
+            contact::particle::resolve_self(&mut self.x, &self.w, &self.self_pairs, dist);
+        }
+        if !self.self_tris.is_empty() {
+            contact::triangle::resolve_triangles_self(&mut self.x, &self.w, &self.topology.triangles, &self.self_tris, dist);
+        }
+    }
+
+    /// Stage `Colliders`: the colliders near the body, swept over substep `s`.
+    fn colliders(&mut self, p: &StepParams, s: u32, colliders: &[ColliderFrame]) {
+        if self.candidates.is_empty() {
+            return;
+        }
+        self.layout_for(self.soa_colliders & (1 << s) != 0);
+        let (t0, t1) = p.substep_span(s);
+        let contact = self.contact_params();
+        for &k in &self.candidates {
+            let c = &colliders[k as usize];
+            let (p0, p1) = (c.from.lerp(&c.to, t0), c.from.lerp(&c.to, t1));
+            if self.soa.home {
+                self.soa.all().collide(&c.shape, &p0, &p1, &contact);
+            } else {
+                contact::shape::collide(&mut self.x, &self.x_prev, &self.w, &c.shape, &p0, &p1, &contact, self.step_margin);
+            }
+        }
+    }
+
+    /// Stage `Velocities`: velocities from the substep's motion, then the speed limit.
+    fn velocities(&mut self, p: &StepParams) {
+        if self.soa.home {
+            self.soa.all().update_velocity(p.h);
+        } else {
+            velocity::update(&self.x, &self.x_prev, &mut self.v, p.h);
+        }
+        if self.dynamics.max_speed > 0.0 {
+            let base = self.speed_limit_base();
+            if self.soa.home {
+                self.soa.all().limit_velocity(base, self.dynamics.max_speed);
+            } else {
+                velocity::limit(&mut self.v, &self.w, base, self.dynamics.max_speed);
+            }
+        }
+    }
+
+    /// The velocity the speed limit is measured from. The share of the root's motion carried
+    /// rather than felt (1 − world_velocity_scale) never shows in the particles' velocities,
+    /// so the reference is the rest of it.
+    pub(super) fn speed_limit_base(&self) -> Vec3 {
+        self.root.map_or(Vec3::ZERO, |r| r.velocity * self.dynamics.world_velocity_scale)
+    }
+
+    /// Stage `EndStep`: the state back in the `Vec3` arrays; a step that became non-finite
+    /// is rolled back; constraints strained past the threshold tear.
+    pub(crate) fn end_step(&mut self) {
+        self.soa.give(&mut self.x, &mut self.x_prev, &mut self.v);
+        if !all_finite(&self.x) || !all_finite(&self.v) {
+            // An input the checks could not foresee blew the body up: roll back this step
+            // and stop it, rather than hand the host NaNs.
+            self.x.copy_from_slice(&self.x_step_start);
+            self.x_prev.copy_from_slice(&self.x_step_start);
+            self.v.fill(Vec3::ZERO);
+            self.recoveries += 1;
+            self.ensure_finite();
+            return;
+        }
+        if self.dynamics.tear_threshold > 0.0 {
+            super::tear::tear_strained(self);
+        }
+    }
+}
