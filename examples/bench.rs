@@ -174,8 +174,8 @@ fn run_sinew(scene: &Scene, solver: &'static str, substeps: u32, iterations: u32
         max_stretch: world.bodies.values().map(|b| b.max_stretch()).fold(0.0, f32::max),
         ratio: us / chapter_us,
         lod: scene.lod.map(|_| {
-            let frozen = world.bodies.values().filter(|b| b.frozen).count();
-            let reduced = world.bodies.values().filter(|b| !b.frozen && b.lod_substeps.is_some()).count();
+            let frozen = world.bodies.values().filter(|b| b.is_frozen()).count();
+            let reduced = world.bodies.values().filter(|b| !b.is_frozen() && b.lod_substeps().is_some()).count();
             (frozen, reduced)
         }),
         ratio_to_plain: None,
@@ -191,7 +191,7 @@ fn memory_report() {
     pool.install(|| s1.step(scenes::DT).expect("step"));
     let body = s1.bodies.values().next().expect("S1 has a cloth");
     let (pb, cb) = body.memory();
-    let (n, k) = (body.particle_count(), body.topology.constraints.len());
+    let (n, k) = (body.particle_count(), body.topology().constraints.len());
     println!(
         "memory: S1 bytes_per_particle={:.1} bytes_per_constraint={:.1} (state {pb} B for {n} particles, constraints {cb} B for {k})",
         pb as f64 / n as f64,
@@ -199,7 +199,7 @@ fn memory_report() {
     );
     let s2 = sinew_world(&scenes::s2(), 8, 1);
     let first = s2.bodies.values().next().expect("S2 has cloths");
-    let sharing = std::sync::Arc::strong_count(&first.topology);
+    let sharing = std::sync::Arc::strong_count(first.topology());
     println!("memory: S2 {} cloths share {} cooked topology ({} owners of the first one)", s2.bodies.len(), if sharing == s2.bodies.len() { 1 } else { 0 }, sharing);
 }
 

@@ -37,7 +37,7 @@ fn s1_cloth_hangs_from_its_pinned_row() {
     assert!(mean_y < 0.0, "cloth did not fall: mean y = {mean_y}");
 }
 
-/// The scene geometry of DESIGN.md: flat in XZ, centred, row 0 (z minimal) pinned, and the
+/// The scene geometry of docs/benchmarks.md: flat in XZ, centred, row 0 (z minimal) pinned, and the
 /// constraint counts of structural + shear + bend.
 #[test]
 fn s1_geometry_and_constraints_match_design() {
@@ -73,9 +73,9 @@ fn s1_reference_starts_where_sinew_starts() {
         material: Default::default(),
     })
     .unwrap();
-    assert_eq!(body.topology.constraints.len(), cloth.constraints.len());
-    for (i, (p, x)) in cloth.particles.iter().zip(&body.x).enumerate() {
+    assert_eq!(body.topology().constraints.len(), cloth.constraints.len());
+    for (i, (p, x)) in cloth.particles.iter().zip(body.positions()).enumerate() {
         assert!((p.pos - *x).length() < 1e-6, "particle {i}: reference {} vs sinew {}", p.pos, x);
-        assert_eq!(p.pinned, body.w[i] == 0.0, "particle {i} pinned differently");
+        assert_eq!(p.pinned, body.inverse_masses()[i] == 0.0, "particle {i} pinned differently");
     }
 }

@@ -1,4 +1,4 @@
-//! Physics checks against analytic answers and invariants (shared/VALIDATION.md), through
+//! Physics checks against analytic answers and invariants (docs/validation.md), through
 //! the C ABI.
 
 mod common;
@@ -14,7 +14,7 @@ fn still_world(substeps: u32, iterations: u32) -> SinewWorld {
 }
 
 /// Symplectic Euler free fall: after N substeps of h from rest, y = −g·h²·N(N+1)/2, which is
-/// ½gt² + ½g·h·t exactly (VALIDATION: "off from ½gt² by exactly g·h·t/2").
+/// ½gt² + ½g·h·t exactly (docs/validation.md: "off from ½gt² by exactly g·h·t/2").
 #[test]
 fn free_fall_matches_symplectic_euler() {
     let world = still_world(4, 1);
@@ -78,7 +78,7 @@ fn without_gravity_a_released_body_coasts() {
 }
 
 /// XPBD with compliance α = 1/k is implicit Euler for a spring, step for step, whatever the
-/// iteration count (VALIDATION.md, after Jolt's DistanceConstraintTests).
+/// iteration count (docs/validation.md, after Jolt's DistanceConstraintTests).
 #[test]
 fn compliant_distance_constraint_is_implicit_euler() {
     for iterations in [1u32, 4] {

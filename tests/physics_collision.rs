@@ -13,7 +13,7 @@ fn world(substeps: u32, iterations: u32) -> SinewWorld {
     create_world(&wd)
 }
 
-/// S3 of DESIGN.md (S1 + a static sphere r = 1 m at (0, −1.2, −0.9)) draped to rest: no
+/// S3 of docs/benchmarks.md (S1 + a static sphere r = 1 m at (0, −1.2, −0.9)) draped to rest: no
 /// particle centre closer to the sphere centre than radius + thickness − 1 mm.
 #[test]
 fn s3_drape_rests_outside_the_sphere() {

@@ -64,43 +64,43 @@ pub struct Pins {
 }
 
 pub struct Body {
-    pub kind: BodyKind,
-    pub topology: Arc<Topology>,
-    pub material: Material,
-    pub dynamics: Dynamics,
-    pub lod: Lod,
-    pub x: Vec<Vec3>,
-    pub x_prev: Vec<Vec3>,
-    pub v: Vec<Vec3>,
+    pub(crate) kind: BodyKind,
+    pub(crate) topology: Arc<Topology>,
+    pub(crate) material: Material,
+    pub(crate) dynamics: Dynamics,
+    pub(crate) lod: Lod,
+    pub(crate) x: Vec<Vec3>,
+    pub(crate) x_prev: Vec<Vec3>,
+    pub(crate) v: Vec<Vec3>,
     /// Positions at the start of the last fixed step, for interpolated readback.
-    pub x_step_start: Vec<Vec3>,
+    pub(crate) x_step_start: Vec<Vec3>,
     /// Positions as created (the rest pose skinning refers to).
-    pub created: Vec<Vec3>,
+    pub(crate) created: Vec<Vec3>,
     /// Inverse mass in use (0 when pinned).
-    pub w: Vec<f32>,
+    pub(crate) w: Vec<f32>,
     /// Inverse mass when not pinned.
-    pub w_free: Vec<f32>,
-    pub lambda: Vec<f32>,
-    pub pins: Pins,
+    pub(crate) w_free: Vec<f32>,
+    pub(crate) lambda: Vec<f32>,
+    pub(crate) pins: Pins,
     /// Particle → slot in `pins`, `u32::MAX` when free.
     pin_slot: Vec<u32>,
-    pub skin: Option<Skin>,
-    pub limits: MotionLimits,
-    pub tethers: Option<Tethers>,
-    pub root: Option<Root>,
+    pub(crate) skin: Option<Skin>,
+    pub(crate) limits: MotionLimits,
+    pub(crate) tethers: Option<Tethers>,
+    pub(crate) root: Option<Root>,
     /// Size factor from the root's scale (1 as created).
-    pub scale: f32,
+    pub(crate) scale: f32,
     /// Set by the world each frame from the LOD settings.
-    pub frozen: bool,
-    pub visible: bool,
+    pub(crate) frozen: bool,
+    pub(crate) visible: bool,
     /// Substeps this body runs per fixed step (from LOD).
-    pub lod_substeps: Option<u32>,
+    pub(crate) lod_substeps: Option<u32>,
     /// Substeps of the body's last fixed step.
-    pub last_substeps: u32,
+    pub(crate) last_substeps: u32,
     /// Bumped whenever the host's index buffer must be read again (tearing).
-    pub topology_version: u32,
+    pub(crate) topology_version: u32,
     /// Times a non-finite state was detected and rolled back.
-    pub recoveries: u32,
+    pub(crate) recoveries: u32,
     /// Colliders (indices into the step's collider list) near this body during the step.
     candidates: Vec<u32>,
     /// Self-collision candidate pairs for the step.
@@ -122,7 +122,7 @@ pub struct Body {
     /// Substeps (bit `s`) whose collider contacts all have a structure-of-arrays version.
     soa_colliders: u64,
     /// Largest distance a particle can travel in the current fixed step (m), for broad phases.
-    pub step_margin: f32,
+    pub(crate) step_margin: f32,
     /// A step on two threads (`two_threads.rs`): the passes of one substep, the dependencies
     /// between them, and which passes reach into the other band's rows.
     band_passes: Vec<two_threads::Pass>,
@@ -189,6 +189,31 @@ impl Body {
 
     pub fn particle_count(&self) -> usize {
         self.x.len()
+    }
+
+    /// The cooked topology this body runs (shared with every body of its design until it tears).
+    pub fn topology(&self) -> &Arc<Topology> {
+        &self.topology
+    }
+
+    /// Particle positions after the last fixed step (m).
+    pub fn positions(&self) -> &[Vec3] {
+        &self.x
+    }
+
+    /// Particle inverse masses in use (1/kg; 0 when pinned).
+    pub fn inverse_masses(&self) -> &[f32] {
+        &self.w
+    }
+
+    /// Frozen by level of detail this frame.
+    pub fn is_frozen(&self) -> bool {
+        self.frozen
+    }
+
+    /// Substeps level of detail gives this body per fixed step (`None`: the world's).
+    pub fn lod_substeps(&self) -> Option<u32> {
+        self.lod_substeps
     }
 
     pub fn pinned_count(&self) -> usize {

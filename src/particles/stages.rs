@@ -456,8 +456,9 @@ impl Body {
     }
 
     /// Moves the state to the `Vec3` arrays before a pass that has no structure-of-arrays
-    /// version (`soa_capable` false); it stays there for the rest of the substep. The only
-    /// place a substep leaves the structure-of-arrays layout.
+    /// version (`soa_capable` false); it stays there for the rest of the substep (and after
+    /// the step). The only place the one-thread passes leave the structure-of-arrays layout;
+    /// `predict` is the only place they enter it.
     pub(crate) fn layout_for(&mut self, soa_capable: bool) {
         if !soa_capable {
             self.soa.give(&mut self.x, &mut self.x_prev, &mut self.v);
@@ -561,7 +562,7 @@ impl Body {
     /// Stage `EndStep`: the state back in the `Vec3` arrays; a step that became non-finite
     /// is rolled back; constraints strained past the threshold tear.
     pub(crate) fn end_step(&mut self) {
-        self.soa.give(&mut self.x, &mut self.x_prev, &mut self.v);
+        self.layout_for(false);
         if !all_finite(&self.x) || !all_finite(&self.v) {
             // An input the checks could not foresee blew the body up: roll back this step
             // and stop it, rather than hand the host NaNs.

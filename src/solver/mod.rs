@@ -2,7 +2,7 @@
 //!
 //! A particle body's substep runs these in a fixed order (Macklin et al. 2019, "Small Steps
 //! in Physics Simulation", Algorithm 1; the order itself is written once, in
-//! `crate::particles::stages`):
+//! `particles/stages.rs`):
 //!
 //! 1. [`integrate`]: `v ← (v + h·g + h·a)·d`, `x_prev ← x`, `x ← x + h·v` for free particles;
 //!    pinned particles are placed on their target path;
