@@ -6,9 +6,18 @@
 //! `alpha = 1 − ahead/h`. So a 1/144 s or a 1/30 s host frame gives the motion of 1/60 s
 //! steps, and a frame exactly one step long shows the newest state (`alpha = 1`).
 //!
-//! Each fixed step runs `substeps` substeps of `iterations` constraint passes each, over all
-//! bodies in parallel (rayon). Bodies share nothing mutable, so the result is bit-identical
-//! for any thread count.
+//! A host frame: level of detail ([`lod`]), each body's `begin_frame` (root motion), then
+//! the fixed steps, then `finish_frame`. A fixed step: the colliders' poses over the step
+//! (`ColliderFrame`), then the one stage driver (`particles::stages::step`) for every lone
+//! body in parallel (rayon; bodies share nothing mutable, so the result is bit-identical for
+//! any thread count), then for the group of bodies joined by contact pairs ([`pairs`]) in
+//! lockstep. A second family of objects (rigid bodies with joints) joins the same fixed step
+//! as a step group of its own; an object that publishes colliders for others (a ragdoll's
+//! bone capsules for the cape it wears) appends them to the step's collider frames before the
+//! particle bodies step.
+//!
+//! Modules: [`arena`] (generational slots and handle bits), [`pairs`], `lod`, `pool` (the
+//! worker threads, joined on drop).
 
 pub mod arena;
 mod lod;
