@@ -1,4 +1,4 @@
-//! Criterion benches of DESIGN.md's scenes: `S1/sinew`, `S1/chapter`, `S2/sinew`,
+//! Criterion benches of docs/benchmarks.md's scenes: `S1/sinew`, `S1/chapter`, `S2/sinew`,
 //! `S2/chapter`, `S2-LOD/sinew`, `S3/sinew`, each one 1/60 s step of a scene warmed up by 60
 //! steps (the chapter has no collisions and no level of detail, so S3 and S2-LOD have no
 //! chapter bench: compare them with `S1/chapter` and `S2/chapter`). S2-LOD is S2 seen from a

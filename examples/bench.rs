@@ -1,4 +1,4 @@
-//! Times DESIGN.md's benchmark scenes with Sinew and with the chapter's algorithm, in one run.
+//! Times docs/benchmarks.md's scenes with Sinew and with the chapter's algorithm, in one run.
 //!
 //! ```text
 //! cargo run --release --example bench [-- --scene S1] [--threads N] [--steps N]

@@ -1,12 +1,12 @@
 //! The chapter's algorithm, kept as the yardstick Sinew is timed against.
 //!
-//! `seed/ragdoll-cloth-softbody-chapter.th.txt`, sections 7 and 8, translated line for line
+//! The chapter (docs/design.md, "The chapter"), sections 7 and 8, translated line for line
 //! into plain Rust: the C++ Verlet rope ([`rope`]) and the C# `VerletCloth` ([`VerletCloth`]).
 //! Verlet step `x' = x + (x − x_prev) + g·dt²`, then `iterations` passes over the constraint
 //! list in build order, each constraint moved by the chapter's `moveA`/`moveB` pinned logic.
 //! No SIMD, no batching, no tuning — and nothing added that would slow it down.
 //!
-//! Two changes, both required by DESIGN.md "Benchmark scenes" and marked where they happen:
+//! Two changes, both required by docs/benchmarks.md's conventions and marked where they happen:
 //! the grid lies flat in the XZ plane centred on its position (the chapter hangs it in XY
 //! below the position), and `BuildConstraints` also adds shear and bend constraints, each
 //! kind in a per-particle loop like the chapter's, after the chapter's own loop. The chapter
@@ -133,7 +133,8 @@ impl VerletCloth {
     pub fn new(position: Vec3, cols: usize, rows: usize, spacing: f32, solver_iterations: usize, gravity: Vec3) -> VerletCloth {
         let count = cols * rows;
         let mut particles = Vec::with_capacity(count);
-        // DESIGN.md: flat in XZ, centred on the position (the chapter: (x·s, −y·s, 0) below it).
+        // docs/benchmarks.md: flat in XZ, centred on the position (the chapter: (x·s, −y·s, 0)
+        // below it).
         let half = Vec3::new((cols - 1) as f32, 0.0, (rows - 1) as f32) * 0.5;
         for y in 0..rows {
             for x in 0..cols {
@@ -170,7 +171,7 @@ impl VerletCloth {
                 }
             }
         }
-        // Added for DESIGN.md's scenes. Shear, section 6: "one cell over in both axes".
+        // Added for docs/benchmarks.md's scenes. Shear, section 6: "one cell over in both axes".
         let diagonal = spacing * std::f32::consts::SQRT_2;
         for y in 0..rows {
             for x in 0..cols {
@@ -250,7 +251,7 @@ impl VerletCloth {
     }
 }
 
-/// DESIGN.md "Benchmark scenes", as data both solvers build from.
+/// The scenes of docs/benchmarks.md, as data both solvers build from.
 pub mod scenes {
     use glam::{Mat4, Quat, Vec3};
     use sinew::particles::{Lod, Material};
