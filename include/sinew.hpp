@@ -15,7 +15,7 @@
 //
 // Character cloth: generators come skinned to their bones; any body can be skinned by hand.
 //
-//   SinewCapeDesc cd = sinew::default_cape_desc();        // set cd.left_shoulder, neck, right_shoulder
+//   SinewClothCapeDesc cd = sinew::default_cape_desc();        // set cd.left_shoulder, neck, right_shoulder
 //   sinew::Body cape = world.create_cape(cd);
 //   cape.set_bone_matrices({left, neck, right});          // every frame, before step()
 //   cape.set_root_transform(character_matrix);            // inertia, auto teleport, scale
@@ -102,8 +102,8 @@ inline SinewLod default_lod() { return detail::defaults(&sinew_lod_default); }
 inline SinewWind default_wind() { return detail::defaults(&sinew_wind_default); }
 inline SinewStrandsDesc default_strands_desc() { return detail::defaults(&sinew_strands_desc_default); }
 // All three bones at the origin: set the shoulders apart before World::create_cape.
-inline SinewCapeDesc default_cape_desc() { return detail::defaults(&sinew_cape_desc_default); }
-inline SinewSkirtDesc default_skirt_desc() { return detail::defaults(&sinew_skirt_desc_default); }
+inline SinewClothCapeDesc default_cape_desc() { return detail::defaults(&sinew_cloth_cape_desc_default); }
+inline SinewClothSkirtDesc default_skirt_desc() { return detail::defaults(&sinew_cloth_skirt_desc_default); }
 
 // Collider descriptors of each shape, the rest from the library's defaults (layer 1,
 // identity transform). Sizes are in the collider's local frame; see SinewColliderDesc.
@@ -543,7 +543,7 @@ public:
 
     // A cape skinned to {left shoulder, neck, right shoulder} (start from default_cape_desc());
     // drive it with Body::set_bone_matrices({left, neck, right}).
-    Body create_cape(const SinewCapeDesc& desc) {
+    Body create_cape(const SinewClothCapeDesc& desc) {
         SinewBody body{};
         detail::check(sinew_cloth_create_cape(handle_, &desc, &body));
         return Body(body);
@@ -551,7 +551,7 @@ public:
 
     // A skirt skinned to the waist (start from default_skirt_desc()); drive it with
     // Body::set_bone_matrix(waist).
-    Body create_skirt(const SinewSkirtDesc& desc) {
+    Body create_skirt(const SinewClothSkirtDesc& desc) {
         SinewBody body{};
         detail::check(sinew_cloth_create_skirt(handle_, &desc, &body));
         return Body(body);

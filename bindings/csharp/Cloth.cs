@@ -91,11 +91,11 @@ namespace Sinew
         /// Creates a cape hanging from the line between two shoulders, <c>back_offset</c> behind the
         /// neck, skinned to three bones (left shoulder, neck, right shoulder: their transforms now,
         /// in <paramref name="desc"/>), top row pinned, geodesic tethers on. Start from
-        /// <see cref="SinewCapeDesc.Default"/>. Move it every frame with
+        /// <see cref="SinewClothCapeDesc.Default"/>. Move it every frame with
         /// <see cref="Body.SetBoneMatrices{TMatrix}(ReadOnlySpan{TMatrix})"/> and the three bones'
         /// matrices in that order.
         /// </summary>
-        public static unsafe Cloth CreateCape(World world, SinewCapeDesc desc)
+        public static unsafe Cloth CreateCape(World world, SinewClothCapeDesc desc)
         {
             if (world == null)
             {
@@ -109,10 +109,10 @@ namespace Sinew
         /// <summary>
         /// Creates a skirt: a ring around the waist bone's local Y axis (the bone's transform now,
         /// in <paramref name="desc"/>), skinned to it, top ring pinned, geodesic tethers on. Start
-        /// from <see cref="SinewSkirtDesc.Default"/>. Move it every frame with
+        /// from <see cref="SinewClothSkirtDesc.Default"/>. Move it every frame with
         /// <see cref="Body.SetBoneMatrix{TMatrix}(TMatrix)"/> and the waist bone's matrix.
         /// </summary>
-        public static unsafe Cloth CreateSkirt(World world, SinewSkirtDesc desc)
+        public static unsafe Cloth CreateSkirt(World world, SinewClothSkirtDesc desc)
         {
             if (world == null)
             {

@@ -413,33 +413,33 @@ namespace Sinew
         }
     }
 
-    public unsafe partial struct SinewCapeDesc
+    public unsafe partial struct SinewClothCapeDesc
     {
-        /// <summary>The library's default cape (<c>sinew_cape_desc_default</c>): 12 × 16, 0.5 m wide,
+        /// <summary>The library's default cape (<c>sinew_cloth_cape_desc_default</c>): 12 × 16, 0.5 m wide,
         /// 0.9 m long, all three bones at the origin (set them to the character's).</summary>
-        public static SinewCapeDesc Default
+        public static SinewClothCapeDesc Default
         {
             get
             {
                 SinewLibrary.EnsureCompatible();
-                SinewCapeDesc d;
-                SinewException.Check(NativeMethods.sinew_cape_desc_default(&d));
+                SinewClothCapeDesc d;
+                SinewException.Check(NativeMethods.sinew_cloth_cape_desc_default(&d));
                 return d;
             }
         }
     }
 
-    public unsafe partial struct SinewSkirtDesc
+    public unsafe partial struct SinewClothSkirtDesc
     {
-        /// <summary>The library's default skirt (<c>sinew_skirt_desc_default</c>): 24 × 10, radius
+        /// <summary>The library's default skirt (<c>sinew_cloth_skirt_desc_default</c>): 24 × 10, radius
         /// 0.16 m at the waist to 0.3 m at the hem, 0.45 m long, waist at the origin.</summary>
-        public static SinewSkirtDesc Default
+        public static SinewClothSkirtDesc Default
         {
             get
             {
                 SinewLibrary.EnsureCompatible();
-                SinewSkirtDesc d;
-                SinewException.Check(NativeMethods.sinew_skirt_desc_default(&d));
+                SinewClothSkirtDesc d;
+                SinewException.Check(NativeMethods.sinew_cloth_skirt_desc_default(&d));
                 return d;
             }
         }

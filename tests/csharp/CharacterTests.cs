@@ -735,12 +735,12 @@ namespace Sinew.Tests
         {
             using (World world = MakeWorld(2, 1))
             {
-                SinewCapeDesc cd = SinewCapeDesc.Default;
+                SinewClothCapeDesc cd = SinewClothCapeDesc.Default;
                 cd.left_shoulder = SinewMat4.From(Mat4.Translation(-0.2f, 1.5f, 0f));
                 cd.neck = SinewMat4.From(Mat4.Translation(0f, 1.6f, 0f));
                 cd.right_shoulder = SinewMat4.From(Mat4.Translation(0.2f, 1.5f, 0f));
                 Cloth cape = Cloth.CreateCape(world, cd);
-                SinewSkirtDesc sd = SinewSkirtDesc.Default;
+                SinewClothSkirtDesc sd = SinewClothSkirtDesc.Default;
                 sd.waist = SinewMat4.Translation(0f, 1f, 0f);
                 Cloth skirt = Cloth.CreateSkirt(world, sd);
                 Check.Equal((int)(cd.columns * cd.rows), cape.VertexCount, "CreateCape: columns × rows vertices");
@@ -959,13 +959,13 @@ namespace Sinew.Tests
                 Check.Throws<ArgumentException>("one root but two directions is refused by the wrapper",
                     () => Strands.Create(world, root, new[] { new Vec3(0, -1, 0), new Vec3(0, -1, 0) }, sd));
                 Check.ThrowsSinew("hair from no points", SinewResult.SINEW_INVALID_ARGUMENT, () => Strands.Create(world, new Vec3[0], 5, sd));
-                SinewSkirtDesc skirt = SinewSkirtDesc.Default;
+                SinewClothSkirtDesc skirt = SinewClothSkirtDesc.Default;
                 skirt.columns = 2;
                 Check.ThrowsSinew("a skirt of 2 columns", SinewResult.SINEW_INVALID_ARGUMENT, () => Cloth.CreateSkirt(world, skirt));
-                SinewCapeDesc cape = SinewCapeDesc.Default;
+                SinewClothCapeDesc cape = SinewClothCapeDesc.Default;
                 cape.width = float.NaN;
                 Check.ThrowsSinew("a cape of NaN width", SinewResult.SINEW_NON_FINITE, () => Cloth.CreateCape(world, cape));
-                Check.Throws<ArgumentNullException>("CreateCape(null world)", () => Cloth.CreateCape(null, SinewCapeDesc.Default));
+                Check.Throws<ArgumentNullException>("CreateCape(null world)", () => Cloth.CreateCape(null, SinewClothCapeDesc.Default));
 
                 Check.That(MaxStep(before, Read(cloth)) == 0f, "failed calls left the cloth where it was");
 

@@ -319,7 +319,7 @@ namespace Sinew.Tests
                 typeof(SinewClothGridDesc), typeof(SinewClothMeshDesc), typeof(SinewRopeDesc),
                 typeof(SinewCollider), typeof(SinewColliderDesc),
                 typeof(SinewBoneWeight), typeof(SinewDynamics), typeof(SinewLod), typeof(SinewWind),
-                typeof(SinewStrandsDesc), typeof(SinewCapeDesc), typeof(SinewSkirtDesc),
+                typeof(SinewStrandsDesc), typeof(SinewClothCapeDesc), typeof(SinewClothSkirtDesc),
             };
             foreach (Type t in structs)
             {
