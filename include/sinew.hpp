@@ -320,7 +320,8 @@ public:
     }
     void clear_backstops() { set_backstops(nullptr, 0, nullptr, 0); }
 
-    // SINEW_TETHER_NONE, _EUCLIDEAN or _GEODESIC, from the current pins: no particle gets
+    // A SinewTetherMode (SINEW_TETHER_NONE, _EUCLIDEAN or _GEODESIC; a uint32_t so that any
+    // value reaches the library's check), from the current pins: no particle gets
     // farther from its anchor than `scale` (>= 1) x its rest distance.
     void set_tethers(std::uint32_t mode, float scale = 1.0f) { detail::check(sinew_body_set_tethers(handle_, mode, scale)); }
 
@@ -357,11 +358,10 @@ public:
     void read_indices(std::uint32_t* out, std::size_t capacity) const {
         detail::check(sinew_body_read_indices(handle_, out, capacity));
     }
-    // Into `out`, resized to index_count().
+    // Into `out`, resized to index_count() (an empty vector's null data() is fine).
     void read_indices(std::vector<std::uint32_t>& out) const {
         out.resize(index_count());
-        std::uint32_t none = 0; // the library wants a buffer even for no indices
-        read_indices(out.empty() ? &none : out.data(), out.size());
+        read_indices(out.data(), out.size());
     }
     std::vector<std::uint32_t> read_indices() const {
         std::vector<std::uint32_t> out;
@@ -376,8 +376,7 @@ public:
     // Into `out`, resized to vertex_count().
     void read_vertex_sources(std::vector<std::uint32_t>& out) const {
         out.resize(vertex_count());
-        std::uint32_t none = 0;
-        read_vertex_sources(out.empty() ? &none : out.data(), out.size());
+        read_vertex_sources(out.data(), out.size());
     }
     std::vector<std::uint32_t> read_vertex_sources() const {
         std::vector<std::uint32_t> out;

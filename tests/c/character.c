@@ -263,6 +263,7 @@ static void defaults(void) {
 
     OK(sinew_strands_desc_default(&sd));
     CHECK(sd.points == NULL && sd.point_count == 0 && sd.roots == NULL && sd.directions == NULL && sd.strand_count == 0, "strands default: no strands yet");
+    CHECK(sd.mode == SINEW_STRANDS_STRAIGHT, "strands default: straight strands from roots");
     CHECK(sd.particles_per_strand == 8 && fabsf(sd.segment_length - 0.02f) < 1e-7f, "strands default: 8 particles 2 cm apart");
     CHECK(memcmp(&sd.head, &identity, sizeof identity) == 0, "strands default: head at the origin (identity)");
 
@@ -931,6 +932,7 @@ static void hair(void) {
     }
     for (k = 0; k < 2; k++) {
         OK(sinew_strands_desc_default(&sd));
+        sd.mode = SINEW_STRANDS_POINTS;
         sd.points = pts;
         sd.point_count = 5 * 12;
         sd.particles_per_strand = 12;
@@ -1423,6 +1425,7 @@ static void bad_input(void) {
     root.x = NAN;
     FAILS(SINEW_NON_FINITE, sinew_strands_create(world, &sd, &b_out));
     root.x = 0.0f;
+    sd.mode = SINEW_STRANDS_POINTS;
     sd.points = g_a;
     sd.point_count = 7; /* not a whole number of strands of 5 */
     FAILS(SINEW_INVALID_ARGUMENT, sinew_strands_create(world, &sd, &b_out));
