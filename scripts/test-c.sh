@@ -103,6 +103,9 @@ check run-c-client "$out/client"
 check run-c-character "$out/character"
 check run-c-include-twice "$out/include_twice"
 check run-cpp-client "$out/cpp_client"
+# The panic-guard checks ran (they are compiled only with SINEW_DEBUG_PANIC).
+check panic-guard-checked bash -c "grep -q 'ok   SINEW_PANIC *sinew_debug_trigger_panic()' '$out/run-c-client.log' \
+    && grep -q 'ok   sinew_debug_trigger_panic() returns SINEW_PANIC' '$out/run-cpp-client.log'"
 
 # ---- valgrind --------------------------------------------------------------------------
 # Worker threads are joined on destroy, so nothing may be definitely or indirectly lost.

@@ -28,7 +28,7 @@ namespace Sinew
         }
 
         /// <summary>Creates a rectangular cloth pinning the particles <paramref name="pinIndices"/>
-        /// (<c>row * columns + column</c>); sets <c>pin_mode</c> to <see cref="GridPinMode.List"/>.</summary>
+        /// (<c>row * columns + column</c>); sets <c>pin_mode</c> to <see cref="SinewPinMode.SINEW_PIN_LIST"/>.</summary>
         public static Cloth CreateGrid(World world, SinewClothGridDesc desc, ReadOnlySpan<int> pinIndices)
         {
             return CreateGrid(world, desc, MemoryMarshal.Cast<int, uint>(pinIndices));
@@ -39,7 +39,7 @@ namespace Sinew
         {
             fixed (uint* pins = &MemoryMarshal.GetReference(pinIndices))
             {
-                desc.pin_mode = (uint)GridPinMode.List;
+                desc.pin_mode = (uint)SinewPinMode.SINEW_PIN_LIST;
                 desc.pin_indices = pins;
                 desc.pin_count = Blit.Count(pinIndices.Length);
                 return CreateGrid(world, desc);
