@@ -56,6 +56,8 @@ fn main() {
         .csharp_class_accessibility("public")
         .csharp_use_nint_types(false)
         .csharp_use_function_pointer(false)
+        // The mode enums, which no signature names (their fields and arguments are u32).
+        .always_included_types(["SinewTetherMode", "SinewKernel", "SinewPinMode", "SinewShape", "SinewBodyKind", "SinewStrandsMode"])
         .generate_csharp_file(&cs);
     match result {
         Ok(()) => {

@@ -190,7 +190,7 @@ fn simulate(png_path: &Path) -> Res<RunResult> {
     gd.spacing = SPACING;
     gd.origin = sv(Vec3::new(0.0, BAR_Y - height / 2.0, 0.0));
     gd.orientation = SinewQuat { x: h, y: 0.0, z: 0.0, w: h };
-    gd.pin_mode = SINEW_PIN_TOP_ROW;
+    gd.pin_mode = SinewPinMode::SINEW_PIN_TOP_ROW as u32;
     gd.material.bend_compliance = 0.002;
     // Some air drag, so the curtain comes to rest within the settle time.
     gd.material.damping = 1.5;
@@ -818,7 +818,7 @@ fn simulate_character(png_path: &Path) -> Res<CharacterRun> {
         let mut cd = std::mem::MaybeUninit::<SinewColliderDesc>::uninit();
         check(sinew_collider_desc_default(cd.as_mut_ptr()), "sinew_collider_desc_default")?;
         let mut cd = unsafe { cd.assume_init() };
-        cd.shape = SINEW_SHAPE_CAPSULE;
+        cd.shape = SinewShape::SINEW_SHAPE_CAPSULE as u32;
         cd.half_height = part.half_height;
         cd.radius0 = part.r0;
         cd.radius1 = part.r1;
@@ -829,8 +829,8 @@ fn simulate_character(png_path: &Path) -> Res<CharacterRun> {
     }
 
     // The cape, on the shoulders and neck as they are now.
-    let mut cd = std::mem::MaybeUninit::<SinewCapeDesc>::uninit();
-    check(sinew_cape_desc_default(cd.as_mut_ptr()), "sinew_cape_desc_default")?;
+    let mut cd = std::mem::MaybeUninit::<SinewClothCapeDesc>::uninit();
+    check(sinew_cloth_cape_desc_default(cd.as_mut_ptr()), "sinew_cloth_cape_desc_default")?;
     let mut cd = unsafe { cd.assume_init() };
     cd.columns = CAPE_COLS;
     cd.rows = CAPE_ROWS;
@@ -858,6 +858,7 @@ fn simulate_character(png_path: &Path) -> Res<CharacterRun> {
     let mut hd = std::mem::MaybeUninit::<SinewStrandsDesc>::uninit();
     check(sinew_strands_desc_default(hd.as_mut_ptr()), "sinew_strands_desc_default")?;
     let mut hd = unsafe { hd.assume_init() };
+    hd.mode = SinewStrandsMode::SINEW_STRANDS_POINTS as u32;
     hd.points = hair_points.as_ptr();
     hd.point_count = hair_points.len();
     hd.particles_per_strand = HAIR_PER_STRAND as u32;

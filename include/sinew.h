@@ -8,95 +8,10 @@
 #include <stdint.h>
 
 /*
- Version of the C ABI. Bumped on any incompatible change; wrappers compare it at load.
+ Version of the C ABI. Bumped on any incompatible change; wrappers compare it at load
+ (sinew_abi_version()).
  */
-#define SINEW_ABI_VERSION 4
-
-/*
- No tethers.
- */
-#define SINEW_TETHER_NONE 0
-
-/*
- Tethers by straight-line distance to the nearest pinned vertex.
- */
-#define SINEW_TETHER_EUCLIDEAN 1
-
-/*
- Tethers by distance along the cloth to the nearest pinned vertex.
- */
-#define SINEW_TETHER_GEODESIC 2
-
-/*
- The fastest kernel the CPU runs.
- */
-#define SINEW_KERNEL_AUTO 0
-
-/*
- One constraint at a time: the reference.
- */
-#define SINEW_KERNEL_SCALAR 1
-
-/*
- Four lanes (SSE2, every x86-64 CPU).
- */
-#define SINEW_KERNEL_SSE2 2
-
-/*
- Eight lanes (AVX).
- */
-#define SINEW_KERNEL_AVX 3
-
-/*
- Pin no grid particle.
- */
-#define SINEW_PIN_NONE 0
-
-/*
- Pin every particle of row 0.
- */
-#define SINEW_PIN_TOP_ROW 1
-
-/*
- Pin the two ends of row 0.
- */
-#define SINEW_PIN_TOP_CORNERS 2
-
-/*
- Pin the particles listed in `pin_indices` (`row * columns + column`).
- */
-#define SINEW_PIN_LIST 3
-
-/*
- Collider shapes.
- */
-#define SINEW_SHAPE_SPHERE 1
-
-/*
- Tapered capsule along local Y: radius0 at (0, −half_height, 0), radius1 at (0, +half_height, 0).
- */
-#define SINEW_SHAPE_CAPSULE 2
-
-/*
- Half-space: solid below the local XZ plane (normal local +Y).
- */
-#define SINEW_SHAPE_PLANE 3
-
-/*
- Oriented box with `half_extents`.
- */
-#define SINEW_SHAPE_BOX 4
-
-/*
- Body kinds reported by `sinew_body_get_info`.
- */
-#define SINEW_BODY_CLOTH 1
-
-#define SINEW_BODY_ROPE 2
-
-#define SINEW_BODY_STRANDS 3
-
-#define NO_ANCHOR UINT32_MAX
+#define SINEW_ABI_VERSION 5
 
 /*
  What every fallible `sinew_` function returns.
@@ -146,6 +61,188 @@ typedef enum SinewResult {
 } SinewResult;
 
 /*
+ Long range attachments of `sinew_body_set_tethers` (its `mode`).
+ */
+enum SinewTetherMode
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /*
+   No tethers.
+   */
+  SINEW_TETHER_NONE = 0,
+  /*
+   Tethers by straight-line distance to the nearest pinned vertex.
+   */
+  SINEW_TETHER_EUCLIDEAN = 1,
+  /*
+   Tethers by distance along the cloth to the nearest pinned vertex.
+   */
+  SINEW_TETHER_GEODESIC = 2,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum SinewTetherMode SinewTetherMode;
+#else
+typedef uint32_t SinewTetherMode;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/*
+ The constraint kernel of a world (`SinewWorldDesc.kernel`); all give the same bits.
+ */
+enum SinewKernel
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /*
+   The fastest kernel the CPU runs.
+   */
+  SINEW_KERNEL_AUTO = 0,
+  /*
+   One constraint at a time: the reference.
+   */
+  SINEW_KERNEL_SCALAR = 1,
+  /*
+   Four lanes (SSE2, every x86-64 CPU).
+   */
+  SINEW_KERNEL_SSE2 = 2,
+  /*
+   Eight lanes (AVX).
+   */
+  SINEW_KERNEL_AVX = 3,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum SinewKernel SinewKernel;
+#else
+typedef uint32_t SinewKernel;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/*
+ Which particles of a grid cloth are pinned (`SinewClothGridDesc.pin_mode`).
+ */
+enum SinewPinMode
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /*
+   Pin no grid particle.
+   */
+  SINEW_PIN_NONE = 0,
+  /*
+   Pin every particle of row 0.
+   */
+  SINEW_PIN_TOP_ROW = 1,
+  /*
+   Pin the two ends of row 0.
+   */
+  SINEW_PIN_TOP_CORNERS = 2,
+  /*
+   Pin the particles listed in `pin_indices` (`row * columns + column`).
+   */
+  SINEW_PIN_LIST = 3,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum SinewPinMode SinewPinMode;
+#else
+typedef uint32_t SinewPinMode;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/*
+ Collider shapes (`SinewColliderDesc.shape`).
+ */
+enum SinewShape
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /*
+   Sphere of `radius`.
+   */
+  SINEW_SHAPE_SPHERE = 1,
+  /*
+   Tapered capsule along local Y: radius0 at (0, −half_height, 0), radius1 at (0, +half_height, 0).
+   */
+  SINEW_SHAPE_CAPSULE = 2,
+  /*
+   Half-space: solid below the local XZ plane (normal local +Y).
+   */
+  SINEW_SHAPE_PLANE = 3,
+  /*
+   Oriented box with `half_extents`.
+   */
+  SINEW_SHAPE_BOX = 4,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum SinewShape SinewShape;
+#else
+typedef uint32_t SinewShape;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/*
+ Body kinds reported by `sinew_body_get_info` (`SinewBodyInfo.kind`).
+ */
+enum SinewBodyKind
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /*
+   A grid, mesh, cape or skirt cloth.
+   */
+  SINEW_BODY_CLOTH = 1,
+  /*
+   A rope.
+   */
+  SINEW_BODY_ROPE = 2,
+  /*
+   Hair strands.
+   */
+  SINEW_BODY_STRANDS = 3,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum SinewBodyKind SinewBodyKind;
+#else
+typedef uint32_t SinewBodyKind;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/*
+ Where the particles of `sinew_strands_create` come from (`SinewStrandsDesc.mode`).
+ */
+enum SinewStrandsMode
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /*
+   Straight strands from `roots` along `directions`, `segment_length` apart (the default).
+   */
+  SINEW_STRANDS_STRAIGHT = 0,
+  /*
+   Every particle given in `points`, strand after strand (e.g. a curled ponytail).
+   */
+  SINEW_STRANDS_POINTS = 1,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum SinewStrandsMode SinewStrandsMode;
+#else
+typedef uint32_t SinewStrandsMode;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/*
  Handle to a body (cloth, rope). `id == 0` is never valid.
  */
 typedef struct SinewBody {
@@ -157,7 +254,7 @@ typedef struct SinewBody {
  */
 typedef struct SinewBodyInfo {
   /*
-   `SINEW_BODY_*`.
+   A `SinewBodyKind`.
    */
   uint32_t kind;
   /*
@@ -345,51 +442,6 @@ typedef struct SinewLod {
 } SinewLod;
 
 /*
- Handle to a world. `id == 0` is never valid.
- */
-typedef struct SinewWorld {
-  uint64_t id;
-} SinewWorld;
-
-/*
- The world's wind; fill with `sinew_wind_default` first.
- */
-typedef struct SinewWind {
-  /*
-   Direction the wind blows towards (normalised). Default +X.
-   */
-  struct SinewVec3 direction;
-  /*
-   Mean speed (m/s). Default 0 (calm).
-   */
-  float speed;
-  /*
-   Turbulent velocity as a fraction of `speed`. Default 0.3.
-   */
-  float turbulence;
-  /*
-   Size of turbulent eddies (m). Default 1.
-   */
-  float turbulence_scale;
-  /*
-   How fast turbulence changes (Hz). Default 0.5.
-   */
-  float turbulence_frequency;
-  /*
-   Gust amplitude as a fraction of `speed`. Default 0.3.
-   */
-  float gust_strength;
-  /*
-   Gust frequency (Hz). Default 0.2.
-   */
-  float gust_frequency;
-  /*
-   Air density (kg/m³). Default 1.2.
-   */
-  float air_density;
-} SinewWind;
-
-/*
  A rotation quaternion (16 bytes; Unity's `Quaternion`).
  */
 typedef struct SinewQuat {
@@ -420,7 +472,7 @@ typedef struct SinewClothGridDesc {
   struct SinewVec3 origin;
   struct SinewQuat orientation;
   /*
-   One of `SINEW_PIN_*`.
+   A `SinewPinMode`.
    */
   uint32_t pin_mode;
   /*
@@ -456,12 +508,74 @@ typedef struct SinewClothMeshDesc {
 } SinewClothMeshDesc;
 
 /*
+ Handle to a world. `id == 0` is never valid.
+ */
+typedef struct SinewWorld {
+  uint64_t id;
+} SinewWorld;
+
+/*
+ A cape hanging from the line between two shoulders, `back_offset` behind the neck,
+ skinned to three bones (left shoulder, neck, right shoulder; their transforms now), top
+ row pinned, geodesic tethers on.
+ */
+typedef struct SinewClothCapeDesc {
+  uint32_t columns;
+  uint32_t rows;
+  /*
+   Width across the shoulders (m). Default 0.5.
+   */
+  float width;
+  /*
+   Length down the back (m). Default 0.9.
+   */
+  float length;
+  /*
+   Distance behind the neck (m). Default 0.08.
+   */
+  float back_offset;
+  struct SinewMat4 left_shoulder;
+  struct SinewMat4 neck;
+  struct SinewMat4 right_shoulder;
+  struct SinewMaterial material;
+} SinewClothCapeDesc;
+
+/*
+ A skirt: a ring around the waist bone's local Y axis, skinned to it, top ring pinned,
+ geodesic tethers on.
+ */
+typedef struct SinewClothSkirtDesc {
+  /*
+   Particles around the ring, ≥ 3.
+   */
+  uint32_t columns;
+  uint32_t rows;
+  /*
+   Radius at the waist (m). Default 0.16.
+   */
+  float radius_top;
+  /*
+   Radius at the hem (m). Default 0.3.
+   */
+  float radius_bottom;
+  /*
+   Length down the legs (m). Default 0.45.
+   */
+  float length;
+  /*
+   The waist bone's transform now.
+   */
+  struct SinewMat4 waist;
+  struct SinewMaterial material;
+} SinewClothSkirtDesc;
+
+/*
  A collider; fill with `sinew_collider_desc_default` first. Sizes are in the local frame of
  `transform` (rotation, uniform scale, translation), so a bone's scale scales the shape.
  */
 typedef struct SinewColliderDesc {
   /*
-   One of `SINEW_SHAPE_*`. Default sphere.
+   A `SinewShape`. Default sphere.
    */
   uint32_t shape;
   /*
@@ -517,15 +631,27 @@ typedef struct SinewRopeDesc {
 } SinewRopeDesc;
 
 /*
- Hair: `strand_count` strands of `particles_per_strand` particles in one body. Either
- `points` (every strand's particles, strand after strand, e.g. a curled ponytail) or, when
- `points` is null, straight strands from `roots` along `directions`, `segment_length`
- apart. The first two particles of each strand are pinned to the head bone, whose current
- transform is `head`; move it each frame with `sinew_body_set_bone_matrices(body, &head, 1)`.
+ Hair: strands of `particles_per_strand` particles in one body. `mode` says where the
+ particles come from: `SINEW_STRANDS_STRAIGHT` (the default), `strand_count` straight strands
+ from `roots` along `directions`, `segment_length` apart; or `SINEW_STRANDS_POINTS`, every
+ strand's particles in `points`, strand after strand (e.g. a curled ponytail). The fields of
+ the other mode are ignored. The first two particles of each strand are pinned to the head
+ bone, whose current transform is `head`; move it each frame with
+ `sinew_body_set_bone_matrices(body, &head, 1)`.
  */
 typedef struct SinewStrandsDesc {
+  /*
+   A `SinewStrandsMode`. Default `SINEW_STRANDS_STRAIGHT`.
+   */
+  uint32_t mode;
+  /*
+   `SINEW_STRANDS_POINTS`: the particles, `point_count` of them.
+   */
   const struct SinewVec3 *points;
   size_t point_count;
+  /*
+   `SINEW_STRANDS_STRAIGHT`: one root and one direction per strand, `strand_count` each.
+   */
   const struct SinewVec3 *roots;
   const struct SinewVec3 *directions;
   size_t strand_count;
@@ -540,61 +666,6 @@ typedef struct SinewStrandsDesc {
   struct SinewMat4 head;
   struct SinewMaterial material;
 } SinewStrandsDesc;
-
-/*
- A cape hanging from the line between two shoulders, `back_offset` behind the neck,
- skinned to three bones (left shoulder, neck, right shoulder; their transforms now), top
- row pinned, geodesic tethers on.
- */
-typedef struct SinewCapeDesc {
-  uint32_t columns;
-  uint32_t rows;
-  /*
-   Width across the shoulders (m). Default 0.5.
-   */
-  float width;
-  /*
-   Length down the back (m). Default 0.9.
-   */
-  float length;
-  /*
-   Distance behind the neck (m). Default 0.08.
-   */
-  float back_offset;
-  struct SinewMat4 left_shoulder;
-  struct SinewMat4 neck;
-  struct SinewMat4 right_shoulder;
-  struct SinewMaterial material;
-} SinewCapeDesc;
-
-/*
- A skirt: a ring around the waist bone's local Y axis, skinned to it, top ring pinned,
- geodesic tethers on.
- */
-typedef struct SinewSkirtDesc {
-  /*
-   Particles around the ring, ≥ 3.
-   */
-  uint32_t columns;
-  uint32_t rows;
-  /*
-   Radius at the waist (m). Default 0.16.
-   */
-  float radius_top;
-  /*
-   Radius at the hem (m). Default 0.3.
-   */
-  float radius_bottom;
-  /*
-   Length down the legs (m). Default 0.45.
-   */
-  float length;
-  /*
-   The waist bone's transform now.
-   */
-  struct SinewMat4 waist;
-  struct SinewMaterial material;
-} SinewSkirtDesc;
 
 /*
  World settings; fill with `sinew_world_desc_default` first.
@@ -629,8 +700,8 @@ typedef struct SinewWorldDesc {
    */
   uint32_t interpolate;
   /*
-   Constraint kernel: `SINEW_KERNEL_AUTO` (the fastest this CPU runs) or a specific one;
-   all give the same bits. Default auto.
+   Constraint kernel, a `SinewKernel`: `SINEW_KERNEL_AUTO` (the fastest this CPU runs) or
+   a specific one; all give the same bits. Default auto.
    */
   uint32_t kernel;
 } SinewWorldDesc;
@@ -660,6 +731,44 @@ typedef struct SinewWorldStats {
   float alpha;
 } SinewWorldStats;
 
+/*
+ The world's wind; fill with `sinew_wind_default` first.
+ */
+typedef struct SinewWind {
+  /*
+   Direction the wind blows towards (normalised). Default +X.
+   */
+  struct SinewVec3 direction;
+  /*
+   Mean speed (m/s). Default 0 (calm).
+   */
+  float speed;
+  /*
+   Turbulent velocity as a fraction of `speed`. Default 0.3.
+   */
+  float turbulence;
+  /*
+   Size of turbulent eddies (m). Default 1.
+   */
+  float turbulence_scale;
+  /*
+   How fast turbulence changes (Hz). Default 0.5.
+   */
+  float turbulence_frequency;
+  /*
+   Gust amplitude as a fraction of `speed`. Default 0.3.
+   */
+  float gust_strength;
+  /*
+   Gust frequency (Hz). Default 0.2.
+   */
+  float gust_frequency;
+  /*
+   Air density (kg/m³). Default 1.2.
+   */
+  float air_density;
+} SinewWind;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -687,6 +796,11 @@ enum SinewResult sinew_body_get_info(struct SinewBody body, struct SinewBodyInfo
  Number of vertices `sinew_body_read_positions` writes.
  */
 enum SinewResult sinew_body_get_vertex_count(struct SinewBody body, size_t *out_count);
+
+/*
+ Fills `out_material` with the default material.
+ */
+enum SinewResult sinew_material_default(struct SinewMaterial *out_material);
 
 /*
  Reads the body's material.
@@ -737,11 +851,35 @@ enum SinewResult sinew_body_read_positions(struct SinewBody body,
                                            size_t capacity);
 
 /*
- Copies unit, area-weighted vertex normals into `out_normals` (a rope's are +Y).
+ Copies unit, area-weighted vertex normals into `out_normals` (a rope's are +Y);
+ `capacity` must be at least the vertex count.
  */
 enum SinewResult sinew_body_read_normals(struct SinewBody body,
                                          struct SinewVec3 *out_normals,
                                          size_t capacity);
+
+/*
+ Number of indices `sinew_body_read_indices` writes (3 per triangle; 0 for ropes).
+ */
+enum SinewResult sinew_body_get_index_count(struct SinewBody body, size_t *out_count);
+
+/*
+ Copies the body's triangles as host vertex indices; `capacity` must be at least the index
+ count. After a tear the vertex count grows and the triangles change;
+ `SinewBodyInfo.topology_version` tells when to read them again.
+ */
+enum SinewResult sinew_body_read_indices(struct SinewBody body,
+                                         uint32_t *out_indices,
+                                         size_t capacity);
+
+/*
+ For each host vertex, the original vertex it was copied from (itself unless the cloth
+ tore), so a host can copy UVs and colours to vertices a tear added; `capacity` must be at
+ least the vertex count.
+ */
+enum SinewResult sinew_body_read_vertex_sources(struct SinewBody body,
+                                                uint32_t *out_sources,
+                                                size_t capacity);
 
 /*
  Axis-aligned bounds of the body's particles.
@@ -805,7 +943,7 @@ enum SinewResult sinew_body_set_backstops(struct SinewBody body,
 /*
  Tethers every free particle to its nearest pinned one (long range attachments), computed
  from the current pins: no particle gets farther from its anchor than `scale` (≥ 1) × its
- rest distance, at any iteration count.
+ rest distance, at any iteration count. `mode` is a `SinewTetherMode`.
  */
 enum SinewResult sinew_body_set_tethers(struct SinewBody body, uint32_t mode, float scale);
 
@@ -852,42 +990,6 @@ enum SinewResult sinew_body_set_lod(struct SinewBody body, const struct SinewLod
 enum SinewResult sinew_body_set_visible(struct SinewBody body, uint32_t visible);
 
 /*
- The camera position LOD distances are measured from.
- */
-enum SinewResult sinew_world_set_camera(struct SinewWorld world, struct SinewVec3 position);
-
-/*
- Fills `out` with calm air (speed 0) and default turbulence and gusts.
- */
-enum SinewResult sinew_wind_default(struct SinewWind *out);
-
-/*
- Sets the world's wind.
- */
-enum SinewResult sinew_world_set_wind(struct SinewWorld world, const struct SinewWind *wind);
-
-/*
- Number of indices `sinew_body_read_indices` writes (3 per triangle; 0 for ropes).
- */
-enum SinewResult sinew_body_get_index_count(struct SinewBody body, size_t *out_count);
-
-/*
- Copies the body's triangles as host vertex indices. After a tear the vertex count grows
- and the triangles change; `SinewBodyInfo.topology_version` tells when to read them again.
- */
-enum SinewResult sinew_body_read_indices(struct SinewBody body,
-                                         uint32_t *out_indices,
-                                         size_t capacity);
-
-/*
- For each host vertex, the original vertex it was copied from (itself unless the cloth
- tore), so a host can copy UVs and colours to vertices a tear added.
- */
-enum SinewResult sinew_body_read_vertex_sources(struct SinewBody body,
-                                                uint32_t *out_sources,
-                                                size_t capacity);
-
-/*
  Fills `out_desc` with a 16 × 16 grid, 0.1 m spacing, at the origin, top row pinned.
  */
 enum SinewResult sinew_cloth_grid_desc_default(struct SinewClothGridDesc *out_desc);
@@ -910,6 +1012,32 @@ enum SinewResult sinew_cloth_create_grid(struct SinewWorld world,
 enum SinewResult sinew_cloth_create_mesh(struct SinewWorld world,
                                          const struct SinewClothMeshDesc *desc,
                                          struct SinewBody *out_body);
+
+/*
+ Fills `out_desc` with a 12 × 16 cape, 0.5 m wide, 0.9 m long, all bones at the origin.
+ */
+enum SinewResult sinew_cloth_cape_desc_default(struct SinewClothCapeDesc *out_desc);
+
+/*
+ Creates a cape (see `SinewClothCapeDesc`); move it each frame with
+ `sinew_body_set_bone_matrices(body, {left, neck, right}, 3)`.
+ */
+enum SinewResult sinew_cloth_create_cape(struct SinewWorld world,
+                                         const struct SinewClothCapeDesc *desc,
+                                         struct SinewBody *out_body);
+
+/*
+ Fills `out_desc` with a 24 × 10 skirt, 0.16 m to 0.3 m radius, 0.45 m long.
+ */
+enum SinewResult sinew_cloth_skirt_desc_default(struct SinewClothSkirtDesc *out_desc);
+
+/*
+ Creates a skirt (see `SinewClothSkirtDesc`); move it each frame with
+ `sinew_body_set_bone_matrices(body, &waist, 1)`.
+ */
+enum SinewResult sinew_cloth_create_skirt(struct SinewWorld world,
+                                          const struct SinewClothSkirtDesc *desc,
+                                          struct SinewBody *out_body);
 
 /*
  Fills `out_desc` with a 0.1 m sphere on layer 1 at the origin.
@@ -960,7 +1088,7 @@ enum SinewResult sinew_rope_create(struct SinewWorld world,
                                    struct SinewBody *out_body);
 
 /*
- Fills `out_desc`: no strands yet, 8 particles 2 cm apart, head at the origin.
+ Fills `out_desc`: straight strands, none yet, 8 particles 2 cm apart, head at the origin.
  */
 enum SinewResult sinew_strands_desc_default(struct SinewStrandsDesc *out_desc);
 
@@ -970,32 +1098,6 @@ enum SinewResult sinew_strands_desc_default(struct SinewStrandsDesc *out_desc);
 enum SinewResult sinew_strands_create(struct SinewWorld world,
                                       const struct SinewStrandsDesc *desc,
                                       struct SinewBody *out_body);
-
-/*
- Fills `out_desc` with a 12 × 16 cape, 0.5 m wide, 0.9 m long, all bones at the origin.
- */
-enum SinewResult sinew_cape_desc_default(struct SinewCapeDesc *out_desc);
-
-/*
- Creates a cape (see `SinewCapeDesc`); move it each frame with
- `sinew_body_set_bone_matrices(body, {left, neck, right}, 3)`.
- */
-enum SinewResult sinew_cloth_create_cape(struct SinewWorld world,
-                                         const struct SinewCapeDesc *desc,
-                                         struct SinewBody *out_body);
-
-/*
- Fills `out_desc` with a 24 × 10 skirt, 0.16 m to 0.3 m radius, 0.45 m long.
- */
-enum SinewResult sinew_skirt_desc_default(struct SinewSkirtDesc *out_desc);
-
-/*
- Creates a skirt (see `SinewSkirtDesc`); move it each frame with
- `sinew_body_set_bone_matrices(body, &waist, 1)`.
- */
-enum SinewResult sinew_cloth_create_skirt(struct SinewWorld world,
-                                          const struct SinewSkirtDesc *desc,
-                                          struct SinewBody *out_body);
 
 /*
  The ABI version this library implements (`SINEW_ABI_VERSION` of its header).
@@ -1013,11 +1115,6 @@ const char *sinew_last_error_message(void);
  Fills `out_desc` with the default world settings.
  */
 enum SinewResult sinew_world_desc_default(struct SinewWorldDesc *out_desc);
-
-/*
- Fills `out_material` with the default material.
- */
-enum SinewResult sinew_material_default(struct SinewMaterial *out_material);
 
 /*
  Creates a world and its worker threads.
@@ -1059,10 +1156,29 @@ enum SinewResult sinew_world_get_stats(struct SinewWorld world, struct SinewWorl
 enum SinewResult sinew_world_set_gravity(struct SinewWorld world, struct SinewVec3 gravity);
 
 /*
- Always fails with `SINEW_PANIC`: raises a panic inside the boundary so hosts and tests
- can check that it is caught and that the library keeps working.
+ The camera position LOD distances are measured from.
+ */
+enum SinewResult sinew_world_set_camera(struct SinewWorld world, struct SinewVec3 position);
+
+/*
+ Fills `out` with calm air (speed 0) and default turbulence and gusts.
+ */
+enum SinewResult sinew_wind_default(struct SinewWind *out);
+
+/*
+ Sets the world's wind.
+ */
+enum SinewResult sinew_world_set_wind(struct SinewWorld world, const struct SinewWind *wind);
+
+#if defined(SINEW_DEBUG_PANIC)
+/*
+ Only in libraries built with the cargo feature `debug-panic` (declared when
+ `SINEW_DEBUG_PANIC` is defined). Always fails with `SINEW_PANIC`: raises a panic inside
+ the boundary so hosts and tests can check that it is caught and that the library keeps
+ working.
  */
 enum SinewResult sinew_debug_trigger_panic(void);
+#endif
 
 #ifdef __cplusplus
 }  // extern "C"

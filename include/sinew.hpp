@@ -15,7 +15,7 @@
 //
 // Character cloth: generators come skinned to their bones; any body can be skinned by hand.
 //
-//   SinewCapeDesc cd = sinew::default_cape_desc();        // set cd.left_shoulder, neck, right_shoulder
+//   SinewClothCapeDesc cd = sinew::default_cape_desc();        // set cd.left_shoulder, neck, right_shoulder
 //   sinew::Body cape = world.create_cape(cd);
 //   cape.set_bone_matrices({left, neck, right});          // every frame, before step()
 //   cape.set_root_transform(character_matrix);            // inertia, auto teleport, scale
@@ -102,8 +102,8 @@ inline SinewLod default_lod() { return detail::defaults(&sinew_lod_default); }
 inline SinewWind default_wind() { return detail::defaults(&sinew_wind_default); }
 inline SinewStrandsDesc default_strands_desc() { return detail::defaults(&sinew_strands_desc_default); }
 // All three bones at the origin: set the shoulders apart before World::create_cape.
-inline SinewCapeDesc default_cape_desc() { return detail::defaults(&sinew_cape_desc_default); }
-inline SinewSkirtDesc default_skirt_desc() { return detail::defaults(&sinew_skirt_desc_default); }
+inline SinewClothCapeDesc default_cape_desc() { return detail::defaults(&sinew_cloth_cape_desc_default); }
+inline SinewClothSkirtDesc default_skirt_desc() { return detail::defaults(&sinew_cloth_skirt_desc_default); }
 
 // Collider descriptors of each shape, the rest from the library's defaults (layer 1,
 // identity transform). Sizes are in the collider's local frame; see SinewColliderDesc.
@@ -320,7 +320,8 @@ public:
     }
     void clear_backstops() { set_backstops(nullptr, 0, nullptr, 0); }
 
-    // SINEW_TETHER_NONE, _EUCLIDEAN or _GEODESIC, from the current pins: no particle gets
+    // A SinewTetherMode (SINEW_TETHER_NONE, _EUCLIDEAN or _GEODESIC; a uint32_t so that any
+    // value reaches the library's check), from the current pins: no particle gets
     // farther from its anchor than `scale` (>= 1) x its rest distance.
     void set_tethers(std::uint32_t mode, float scale = 1.0f) { detail::check(sinew_body_set_tethers(handle_, mode, scale)); }
 
@@ -357,11 +358,10 @@ public:
     void read_indices(std::uint32_t* out, std::size_t capacity) const {
         detail::check(sinew_body_read_indices(handle_, out, capacity));
     }
-    // Into `out`, resized to index_count().
+    // Into `out`, resized to index_count() (an empty vector's null data() is fine).
     void read_indices(std::vector<std::uint32_t>& out) const {
         out.resize(index_count());
-        std::uint32_t none = 0; // the library wants a buffer even for no indices
-        read_indices(out.empty() ? &none : out.data(), out.size());
+        read_indices(out.data(), out.size());
     }
     std::vector<std::uint32_t> read_indices() const {
         std::vector<std::uint32_t> out;
@@ -376,8 +376,7 @@ public:
     // Into `out`, resized to vertex_count().
     void read_vertex_sources(std::vector<std::uint32_t>& out) const {
         out.resize(vertex_count());
-        std::uint32_t none = 0;
-        read_vertex_sources(out.empty() ? &none : out.data(), out.size());
+        read_vertex_sources(out.data(), out.size());
     }
     std::vector<std::uint32_t> read_vertex_sources() const {
         std::vector<std::uint32_t> out;
@@ -543,7 +542,7 @@ public:
 
     // A cape skinned to {left shoulder, neck, right shoulder} (start from default_cape_desc());
     // drive it with Body::set_bone_matrices({left, neck, right}).
-    Body create_cape(const SinewCapeDesc& desc) {
+    Body create_cape(const SinewClothCapeDesc& desc) {
         SinewBody body{};
         detail::check(sinew_cloth_create_cape(handle_, &desc, &body));
         return Body(body);
@@ -551,7 +550,7 @@ public:
 
     // A skirt skinned to the waist (start from default_skirt_desc()); drive it with
     // Body::set_bone_matrix(waist).
-    Body create_skirt(const SinewSkirtDesc& desc) {
+    Body create_skirt(const SinewClothSkirtDesc& desc) {
         SinewBody body{};
         detail::check(sinew_cloth_create_skirt(handle_, &desc, &body));
         return Body(body);

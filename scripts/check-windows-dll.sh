@@ -61,7 +61,8 @@ check "sinew.dll is a PE32+ x86-64 image" "$r" "$(grep 'file format' "$out/file-
 sed -n '/\[Ordinal\/Name Pointer\] Table/,/^$/p' "$out/private-headers.txt" |
     sed -nE 's/^[[:space:]]*\[[[:space:]]*[0-9]+\][[:space:]]+([A-Za-z_][A-Za-z0-9_@]*).*/\1/p' | sort -u >"$out/exports.txt"
 # Functions of the header: declarations start in column 0 (comments are indented).
-grep -E '^[A-Za-z].*\bsinew_[a-z0-9_]+\(' include/sinew.h |
+# Through the preprocessor without SINEW_DEBUG_PANIC: the release DLL has no debug-panic feature.
+x86_64-w64-mingw32-gcc -E -P -x c include/sinew.h | grep -E '^[A-Za-z].*\bsinew_[a-z0-9_]+\(' |
     grep -oE '\bsinew_[a-z0-9_]+\(' | tr -d '(' | sort -u >"$out/header-functions.txt"
 
 [ -s "$out/exports.txt" ] && r=0 || r=1

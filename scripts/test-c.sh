@@ -4,7 +4,10 @@
 # skinning, tethers, root, wind, LOD, tearing, generators, kernels; include_twice.c: the
 # header's guards) and tests/cpp/client.cpp as strict C++17
 # against include/sinew.hpp, runs them, then runs the clients under valgrind (0 errors,
-# 0 bytes definitely or indirectly lost). Build outputs and logs go to target/c-tests/.
+# 0 bytes definitely or indirectly lost). The library is built with the cargo feature
+# debug-panic and the clients with -DSINEW_DEBUG_PANIC, so their panic-guard checks run (a
+# client built so cannot link against a library without the feature). Build outputs and
+# logs go to target/c-tests/.
 #
 #   bash scripts/test-c.sh        (from the repository root)
 #
@@ -15,8 +18,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 out=target/c-tests
 lib_dir="${CARGO_TARGET_DIR:-target}/debug"
-cflags=(-std=c99 -Wall -Wextra -Werror -pedantic -g -Iinclude)
-cxxflags=(-std=c++17 -Wall -Wextra -Werror -pedantic -g -Iinclude)
+cflags=(-std=c99 -Wall -Wextra -Werror -pedantic -g -Iinclude -DSINEW_DEBUG_PANIC)
+cxxflags=(-std=c++17 -Wall -Wextra -Werror -pedantic -g -Iinclude -DSINEW_DEBUG_PANIC)
 ldflags=(-L"$lib_dir" -lsinew)
 
 # The deliberate-panic check would otherwise print a backtrace.
@@ -60,14 +63,14 @@ command -v cargo >/dev/null 2>&1 || { echo "cargo not found: install a Rust tool
 
 # ---- the library -----------------------------------------------------------------------
 mkdir -p "$out"
-if ! cargo build >"$out/cargo-build.log" 2>&1; then
+if ! cargo build --features debug-panic >"$out/cargo-build.log" 2>&1; then
     echo "FAIL cargo build (log: $out/cargo-build.log)"
     tail -n 25 "$out/cargo-build.log" | sed 's/^/    /'
     failed=$((failed + 1))
     summary
     exit 1
 fi
-echo "built $lib_dir/libsinew.so"
+echo "built $lib_dir/libsinew.so (feature debug-panic)"
 
 # The clients compile against the committed header; if src/ffi has changed without
 # regenerating it, the structs they pass no longer match the library's.
@@ -90,6 +93,9 @@ check header-matches-src header_is_fresh
 check compile-c-client gcc "${cflags[@]}" tests/c/client.c -o "$out/client" "${ldflags[@]}" -lm
 check compile-c-character gcc "${cflags[@]}" tests/c/character.c -o "$out/character" "${ldflags[@]}" -lm
 check compile-c-include-twice gcc "${cflags[@]}" tests/c/include_twice.c -o "$out/include_twice" "${ldflags[@]}"
+# The header without SINEW_DEBUG_PANIC (a release user's build) declares no panic trigger.
+check header-without-debug-panic bash -c "gcc -std=c99 -Wall -Wextra -Werror -pedantic -Iinclude -fsyntax-only tests/c/include_twice.c \
+    && ! gcc -std=c99 -Iinclude -E -P include/sinew.h | grep -q sinew_debug_trigger_panic"
 check compile-cpp-client g++ "${cxxflags[@]}" tests/cpp/client.cpp -o "$out/cpp_client" "${ldflags[@]}"
 
 # ---- run -------------------------------------------------------------------------------
@@ -97,6 +103,9 @@ check run-c-client "$out/client"
 check run-c-character "$out/character"
 check run-c-include-twice "$out/include_twice"
 check run-cpp-client "$out/cpp_client"
+# The panic-guard checks ran (they are compiled only with SINEW_DEBUG_PANIC).
+check panic-guard-checked bash -c "grep -q 'ok   SINEW_PANIC *sinew_debug_trigger_panic()' '$out/run-c-client.log' \
+    && grep -q 'ok   sinew_debug_trigger_panic() returns SINEW_PANIC' '$out/run-cpp-client.log'"
 
 # ---- valgrind --------------------------------------------------------------------------
 # Worker threads are joined on destroy, so nothing may be definitely or indirectly lost.

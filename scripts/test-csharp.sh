@@ -85,17 +85,21 @@ finish() {
 }
 
 # ---- build ----
-cargo build
+# The feature debug-panic exports sinew_debug_trigger_panic; the wrapper and the tests are
+# compiled with SINEW_DEBUG_PANIC to call it (a library without it fails that test).
+cargo build --features debug-panic
 lib=$root/target/debug
 test -f "$lib/libsinew.so"
 rm -rf "$out"
 mkdir -p "$out/fake" "$out/none" "$out/unity"
 
-mcs_flags=(-unsafe -langversion:7.2 -nologo -debug)
+mcs_flags=(-unsafe -langversion:7.2 -nologo -debug -define:SINEW_DEBUG_PANIC)
 wrapper=(bindings/csharp/*.cs bindings/csharp/Unity/*.cs)
 
 step "the wrapper compiles alone, without UnityEngine, warnings as errors" \
     mcs "${mcs_flags[@]}" -warn:4 -warnaserror+ -target:library -out:"$out/Sinew.dll" "${wrapper[@]}"
+step "the wrapper compiles without SINEW_DEBUG_PANIC too (a user's build)" \
+    mcs -unsafe -langversion:7.2 -nologo -warn:4 -warnaserror+ -target:library -out:"$out/Sinew.nodebug.dll" "${wrapper[@]}"
 # Code lines only: doc comments may name Unity types. (Unity/*.cs is compiled only in Unity.)
 step "the core wrapper has no UnityEngine or Unity.* code" \
     bash -c "! grep -nE '^[^/]*\b(UnityEngine|Unity\.[A-Z])' bindings/csharp/*.cs"
@@ -120,6 +124,8 @@ if [ -f "$out/WrapperTests.exe" ] && [ -f "$out/c_reference.bin" ]; then
     program "$out/WrapperTests.log" LD_LIBRARY_PATH="$lib" -- \
         mono --debug "$out/WrapperTests.exe" "$out/c_reference.bin" "$out/layout.txt"
 fi
+step "the panic guard was checked (not compiled out)" \
+    grep -q '^ok     a panic inside the library' "$out/WrapperTests.log"
 if [ -f "$out/LoadTests.exe" ]; then
     program "$out/LoadTests-mismatch.log" LD_LIBRARY_PATH="$root/$out/fake" -- \
         mono --debug "$out/LoadTests.exe" mismatch "$fake_version"

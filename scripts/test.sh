@@ -45,7 +45,7 @@ part() {
     fi
 }
 
-part cargo-test cargo test --all-targets --no-fail-fast
+part cargo-test cargo test --all-targets --no-fail-fast --features debug-panic
 part c-clients bash scripts/test-c.sh
 part csharp bash scripts/test-csharp.sh
 part unity bash scripts/test-unity.sh

@@ -62,9 +62,9 @@ fn run(threads: u32, kernel: u32) -> (u64, Vec<SinewVec3>) {
 
 #[test]
 fn one_two_and_eight_threads_give_the_same_bits() {
-    let (h1, p1) = run(1, SINEW_KERNEL_AUTO);
-    let (h2, _) = run(2, SINEW_KERNEL_AUTO);
-    let (h8, _) = run(8, SINEW_KERNEL_AUTO);
+    let (h1, p1) = run(1, SinewKernel::SINEW_KERNEL_AUTO as u32);
+    let (h2, _) = run(2, SinewKernel::SINEW_KERNEL_AUTO as u32);
+    let (h8, _) = run(8, SinewKernel::SINEW_KERNEL_AUTO as u32);
     assert!(p1.iter().all(|p| p.x.is_finite() && p.y.is_finite() && p.z.is_finite()));
     assert_eq!(h1, h2, "2 threads differ from 1");
     assert_eq!(h1, h8, "8 threads differ from 1");
@@ -78,9 +78,9 @@ fn one_two_and_eight_threads_give_the_same_bits() {
 /// the same bits on the same scene.
 #[test]
 fn every_kernel_gives_the_scalar_reference_bits() {
-    let (reference, _) = run(2, SINEW_KERNEL_SCALAR);
-    let (sse2, _) = run(2, SINEW_KERNEL_SSE2);
-    let (auto, _) = run(2, SINEW_KERNEL_AUTO);
+    let (reference, _) = run(2, SinewKernel::SINEW_KERNEL_SCALAR as u32);
+    let (sse2, _) = run(2, SinewKernel::SINEW_KERNEL_SSE2 as u32);
+    let (auto, _) = run(2, SinewKernel::SINEW_KERNEL_AUTO as u32);
     assert_eq!(sse2, reference, "SSE2 kernel differs from the scalar reference");
     assert_eq!(auto, reference, "the auto-selected kernel differs from the scalar reference");
 }
@@ -128,12 +128,12 @@ fn a_large_grid_shared_by_two_threads_gives_the_one_thread_bits() {
         ok(sinew_world_destroy(world));
         (hash(&x), x)
     };
-    let (one, x) = run(1, SINEW_KERNEL_AUTO);
+    let (one, x) = run(1, SinewKernel::SINEW_KERNEL_AUTO as u32);
     assert!(x.iter().all(|p| p.x.is_finite() && p.y.is_finite() && p.z.is_finite()));
     // The sphere was reached: some particle rests on it.
     let on_sphere = x.iter().filter(|p| dist(**p, v3(0.2 * (1.5f32 * 89.0 / 60.0).sin(), -0.7, 0.1)) < 0.52).count();
     assert!(on_sphere > 20, "the cloth must drape over the sphere ({on_sphere} particles on it)");
-    assert_eq!(run(2, SINEW_KERNEL_AUTO).0, one, "two threads differ from one");
-    assert_eq!(run(8, SINEW_KERNEL_AUTO).0, one, "eight threads differ from one");
-    assert_eq!(run(1, SINEW_KERNEL_SCALAR).0, one, "the scalar reference differs");
+    assert_eq!(run(2, SinewKernel::SINEW_KERNEL_AUTO as u32).0, one, "two threads differ from one");
+    assert_eq!(run(8, SinewKernel::SINEW_KERNEL_AUTO as u32).0, one, "eight threads differ from one");
+    assert_eq!(run(1, SinewKernel::SINEW_KERNEL_SCALAR as u32).0, one, "the scalar reference differs");
 }

@@ -30,8 +30,8 @@ fn s1(kernel: u32) -> Vec<SinewVec3> {
 
 #[test]
 fn fast_kernels_match_the_scalar_reference_on_s1() {
-    let reference = s1(SINEW_KERNEL_SCALAR);
-    for kernel in [SINEW_KERNEL_SSE2, SINEW_KERNEL_AUTO] {
+    let reference = s1(SinewKernel::SINEW_KERNEL_SCALAR as u32);
+    for kernel in [SinewKernel::SINEW_KERNEL_SSE2 as u32, SinewKernel::SINEW_KERNEL_AUTO as u32] {
         let fast = s1(kernel);
         let worst = reference.iter().zip(&fast).map(|(a, b)| dist(*a, *b)).fold(0.0f32, f32::max);
         assert!(worst <= 1e-5, "kernel {kernel}: {worst} m from the scalar reference after 300 steps");

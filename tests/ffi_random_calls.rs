@@ -207,7 +207,7 @@ fn run(seed: u64) {
             }
             25 => {
                 let mut cd = std::mem::MaybeUninit::uninit();
-                ok(sinew_cape_desc_default(cd.as_mut_ptr()));
+                ok(sinew_cloth_cape_desc_default(cd.as_mut_ptr()));
                 let mut cd = unsafe { cd.assume_init() };
                 cd.columns = rng.below(8) as u32;
                 cd.rows = rng.below(8) as u32;

@@ -67,7 +67,7 @@ fn tethers_hold_every_particle_within_reach_at_one_iteration() {
         ok(sinew_body_set_material(cloth, &g));
         let scale = 1.0f32;
         if tethered {
-            ok(sinew_body_set_tethers(cloth, SINEW_TETHER_EUCLIDEAN, scale));
+            ok(sinew_body_set_tethers(cloth, SinewTetherMode::SINEW_TETHER_EUCLIDEAN as u32, scale));
         }
         let mut worst = 0.0f32;
         for _ in 0..120 {
@@ -285,7 +285,7 @@ fn pulled_apart_a_cloth_tears_at_its_threshold_with_valid_indices() {
     gd.columns = cols;
     gd.rows = rows;
     gd.spacing = 0.05;
-    gd.pin_mode = SINEW_PIN_NONE;
+    gd.pin_mode = SinewPinMode::SINEW_PIN_NONE as u32;
     gd.material.stretch_compliance = 1e-3;
     gd.material.shear_compliance = 1e-3;
     gd.material.bend_compliance = 1e-2;
@@ -374,7 +374,7 @@ fn max_distance_and_backstop_bound_particles_around_the_skinned_pose() {
     gd.columns = 8;
     gd.rows = 8;
     gd.spacing = 0.05;
-    gd.pin_mode = SINEW_PIN_NONE;
+    gd.pin_mode = SinewPinMode::SINEW_PIN_NONE as u32;
     let cloth = create_grid(w, &gd);
     skin_to_one_bone(cloth);
     let bone = translation(0.0, 0.0, 0.0);
@@ -448,7 +448,7 @@ fn world_velocity_scale_zero_carries_the_cloth_with_its_root() {
 fn cape_and_skirt_hang_from_their_bones_at_their_length() {
     let w = world(2, 1);
     let mut cd = std::mem::MaybeUninit::uninit();
-    ok(sinew_cape_desc_default(cd.as_mut_ptr()));
+    ok(sinew_cloth_cape_desc_default(cd.as_mut_ptr()));
     let mut cd = unsafe { cd.assume_init() };
     cd.left_shoulder = translation(-0.2, 1.5, 0.0);
     cd.neck = translation(0.0, 1.6, 0.0);
@@ -456,7 +456,7 @@ fn cape_and_skirt_hang_from_their_bones_at_their_length() {
     let mut cape = SinewBody::default();
     ok(sinew_cloth_create_cape(w, &cd, &mut cape));
     let mut sd = std::mem::MaybeUninit::uninit();
-    ok(sinew_skirt_desc_default(sd.as_mut_ptr()));
+    ok(sinew_cloth_skirt_desc_default(sd.as_mut_ptr()));
     let mut sd = unsafe { sd.assume_init() };
     sd.waist = translation(0.0, 1.0, 0.0);
     let mut skirt = SinewBody::default();
@@ -494,6 +494,7 @@ fn a_curled_ponytail_keeps_its_shape_under_gravity() {
         let mut sd = std::mem::MaybeUninit::uninit();
         ok(sinew_strands_desc_default(sd.as_mut_ptr()));
         let mut sd = unsafe { sd.assume_init() };
+        sd.mode = SinewStrandsMode::SINEW_STRANDS_POINTS as u32;
         sd.points = pts.as_ptr();
         sd.point_count = pts.len();
         sd.particles_per_strand = 12;
@@ -538,8 +539,8 @@ fn bad_character_input_is_refused_and_leaves_the_body_unchanged() {
     let two = [translation(0.0, 0.0, 0.0); 2];
     assert_eq!(sinew_body_set_bone_matrices(cloth, two.as_ptr(), 2), SINEW_INVALID_ARGUMENT);
     assert_eq!(sinew_body_set_tethers(cloth, 9, 1.0), SINEW_INVALID_ARGUMENT);
-    assert_eq!(sinew_body_set_tethers(cloth, SINEW_TETHER_GEODESIC, 0.5), SINEW_INVALID_ARGUMENT);
-    assert_eq!(sinew_body_set_tethers(cloth, SINEW_TETHER_GEODESIC, f32::NAN), SINEW_NON_FINITE);
+    assert_eq!(sinew_body_set_tethers(cloth, SinewTetherMode::SINEW_TETHER_GEODESIC as u32, 0.5), SINEW_INVALID_ARGUMENT);
+    assert_eq!(sinew_body_set_tethers(cloth, SinewTetherMode::SINEW_TETHER_GEODESIC as u32, f32::NAN), SINEW_NON_FINITE);
     let mut d = dynamics();
     d.world_velocity_scale = 2.0;
     assert_eq!(sinew_body_set_dynamics(cloth, &d), SINEW_INVALID_ARGUMENT);

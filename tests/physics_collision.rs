@@ -71,7 +71,7 @@ fn fast_capsule_never_leaves_particles_inside() {
     }
     let (h, r) = (0.3f32, 0.08f32);
     let mut cd = collider_desc();
-    cd.shape = SINEW_SHAPE_CAPSULE;
+    cd.shape = SinewShape::SINEW_SHAPE_CAPSULE as u32;
     cd.half_height = h;
     cd.radius0 = r;
     cd.radius1 = r;
@@ -113,7 +113,7 @@ fn fast_particle_does_not_tunnel_through_a_thin_box() {
     rd.material.thickness = 0.0;
     let rope = create_rope(w, &rd);
     let mut cd = collider_desc();
-    cd.shape = SINEW_SHAPE_BOX;
+    cd.shape = SinewShape::SINEW_SHAPE_BOX as u32;
     cd.half_extents = v3(0.005, 1.0, 1.0);
     create_collider(w, &cd);
     // One frame of pin drive gives both particles 100 m/s along +X, then they fly free.
@@ -189,7 +189,7 @@ fn self_collision_keeps_a_folded_cloth_apart() {
         let mut body = SinewBody::default();
         ok(sinew_cloth_create_mesh(w, &md, &mut body));
         let mut floor = collider_desc();
-        floor.shape = SINEW_SHAPE_PLANE;
+        floor.shape = SinewShape::SINEW_SHAPE_PLANE as u32;
         create_collider(w, &floor);
         for _ in 0..120 {
             ok(sinew_world_step(w, 1.0 / 60.0));
@@ -212,14 +212,14 @@ fn friction_holds_inside_the_cone_and_not_without_it() {
         let w = world(4, 2);
         let angle = 20f32.to_radians();
         let mut plane = collider_desc();
-        plane.shape = SINEW_SHAPE_PLANE;
+        plane.shape = SinewShape::SINEW_SHAPE_PLANE as u32;
         plane.transform = rotation_z(angle, v3(0.0, 0.0, 0.0));
         create_collider(w, &plane);
         let mut gd = grid_desc();
         gd.columns = 8;
         gd.rows = 8;
         gd.spacing = 0.05;
-        gd.pin_mode = SINEW_PIN_NONE;
+        gd.pin_mode = SinewPinMode::SINEW_PIN_NONE as u32;
         gd.material.static_friction = friction;
         gd.material.kinetic_friction = friction;
         gd.material.damping = 0.0;
@@ -250,14 +250,14 @@ fn collision_layers_filter_colliders() {
     let fall = |layers: u32| {
         let w = world(2, 2);
         let mut floor = collider_desc();
-        floor.shape = SINEW_SHAPE_PLANE;
+        floor.shape = SinewShape::SINEW_SHAPE_PLANE as u32;
         floor.layers = layers;
         floor.transform = translation(0.0, -0.5, 0.0);
         create_collider(w, &floor);
         let mut gd = grid_desc();
         gd.columns = 4;
         gd.rows = 4;
-        gd.pin_mode = SINEW_PIN_NONE;
+        gd.pin_mode = SinewPinMode::SINEW_PIN_NONE as u32;
         gd.material.collision_mask = 1;
         let cloth = create_grid(w, &gd);
         for _ in 0..60 {
@@ -281,13 +281,13 @@ fn paired_cloths_do_not_pass_through_each_other() {
         gd.columns = 10;
         gd.rows = 10;
         gd.spacing = 0.05;
-        gd.pin_mode = SINEW_PIN_TOP_CORNERS;
+        gd.pin_mode = SinewPinMode::SINEW_PIN_TOP_CORNERS as u32;
         gd.material.thickness = 0.01;
         let lower = create_grid(w, &gd);
         // Pin all four corners of the lower cloth so it forms a hammock.
         let corners = [0u32, 9, 90, 99];
         ok(sinew_body_pin(lower, corners.as_ptr(), 4));
-        gd.pin_mode = SINEW_PIN_NONE;
+        gd.pin_mode = SinewPinMode::SINEW_PIN_NONE as u32;
         gd.origin = v3(0.0, 0.1, 0.0);
         gd.columns = 6;
         gd.rows = 6;
@@ -339,7 +339,7 @@ fn bad_collider_input_is_refused_and_destroy_is_safe() {
     bad(&|d| d.shape = 42, SINEW_INVALID_ARGUMENT);
     bad(
         &|d| {
-            d.shape = SINEW_SHAPE_CAPSULE;
+            d.shape = SinewShape::SINEW_SHAPE_CAPSULE as u32;
             d.radius0 = 0.0;
             d.radius1 = 0.0;
         },
@@ -347,7 +347,7 @@ fn bad_collider_input_is_refused_and_destroy_is_safe() {
     );
     bad(
         &|d| {
-            d.shape = SINEW_SHAPE_BOX;
+            d.shape = SinewShape::SINEW_SHAPE_BOX as u32;
             d.half_extents = v3(0.1, -0.1, 0.1);
         },
         SINEW_INVALID_ARGUMENT,

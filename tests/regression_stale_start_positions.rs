@@ -11,11 +11,11 @@ fn run(kernel: u32, tethers: bool, sphere: bool) -> Vec<SinewVec3> {
     (wd.substeps, wd.iterations, wd.thread_count, wd.interpolate, wd.kernel) = (4, 2, 2, 0, kernel);
     let w = create_world(&wd);
     let mut gd = grid_desc();
-    (gd.columns, gd.rows, gd.spacing, gd.pin_mode) = (20, 20, 0.04, SINEW_PIN_TOP_CORNERS);
+    (gd.columns, gd.rows, gd.spacing, gd.pin_mode) = (20, 20, 0.04, SinewPinMode::SINEW_PIN_TOP_CORNERS as u32);
     gd.material.stretch_compliance = 1e-6;
     let cloth = create_grid(w, &gd);
     if tethers {
-        ok(sinew_body_set_tethers(cloth, SINEW_TETHER_GEODESIC, 1.1));
+        ok(sinew_body_set_tethers(cloth, SinewTetherMode::SINEW_TETHER_GEODESIC as u32, 1.1));
     }
     if sphere {
         let mut cd = collider_desc();
@@ -38,12 +38,12 @@ fn bits(x: &[SinewVec3]) -> Vec<[u32; 3]> {
 #[test]
 fn tethers_then_a_sphere_give_the_scalar_bits() {
     for (tethers, sphere) in [(true, true), (true, false), (false, true)] {
-        let reference = run(SINEW_KERNEL_SCALAR, tethers, sphere);
+        let reference = run(SinewKernel::SINEW_KERNEL_SCALAR as u32, tethers, sphere);
         if sphere {
             // The cloth reached the sphere (radius 0.2 + particle radius): the contact ran.
             let on = reference.iter().filter(|p| dist(**p, v3(0.05, -0.3, 0.1)) < 0.22).count();
             assert!(on > 5, "the cloth must touch the sphere ({on})");
         }
-        assert_eq!(bits(&run(SINEW_KERNEL_AUTO, tethers, sphere)), bits(&reference), "tethers {tethers}, sphere {sphere}");
+        assert_eq!(bits(&run(SinewKernel::SINEW_KERNEL_AUTO as u32, tethers, sphere)), bits(&reference), "tethers {tethers}, sphere {sphere}");
     }
 }

@@ -47,7 +47,7 @@ fn scene(threads: u32) -> (SinewWorld, Vec<SinewBody>, SinewCollider) {
     let cloth = create_grid(w, &gd);
     skin_to_one_bone(cloth);
     ok(sinew_body_set_bone_matrices(cloth, &translation(0.0, 0.0, 0.0), 1));
-    ok(sinew_body_set_tethers(cloth, SINEW_TETHER_GEODESIC, 1.05));
+    ok(sinew_body_set_tethers(cloth, SinewTetherMode::SINEW_TETHER_GEODESIC as u32, 1.05));
     let mut d = dynamics();
     d.pose_stiffness = 0.5;
     d.max_speed = 20.0;
@@ -55,7 +55,7 @@ fn scene(threads: u32) -> (SinewWorld, Vec<SinewBody>, SinewCollider) {
     bodies.push(cloth);
     let mut other = grid_desc();
     other.origin = v3(0.0, -0.3, 0.0);
-    other.pin_mode = SINEW_PIN_TOP_CORNERS;
+    other.pin_mode = SinewPinMode::SINEW_PIN_TOP_CORNERS as u32;
     let second = create_grid(w, &other);
     ok(sinew_body_set_collision_pair(cloth, second, 1));
     bodies.push(second);
@@ -85,7 +85,7 @@ fn scene(threads: u32) -> (SinewWorld, Vec<SinewBody>, SinewCollider) {
     ok(sinew_strands_create(w, &sd, &mut hair));
     bodies.push(hair);
     let mut cd = collider_desc();
-    cd.shape = SINEW_SHAPE_CAPSULE;
+    cd.shape = SinewShape::SINEW_SHAPE_CAPSULE as u32;
     cd.radius0 = 0.1;
     cd.radius1 = 0.05;
     cd.transform = translation(0.0, -0.6, 0.2);

@@ -270,11 +270,9 @@ namespace Sinew
         {
             fixed (SinewVec3* p = &MemoryMarshal.GetReference(destination))
             {
-                SinewVec3 none;
-                // An empty span has no address; give the library a real one so that it answers
-                // about the length (SINEW_BUFFER_TOO_SMALL), not about a null pointer.
-                SinewException.Check(NativeMethods.sinew_body_read_positions(
-                    handle, p != null ? p : &none, Blit.Count(destination.Length)));
+                // An empty span's null address is fine: null goes with capacity 0, and the library
+                // answers SINEW_BUFFER_TOO_SMALL unless the body has nothing to write.
+                SinewException.Check(NativeMethods.sinew_body_read_positions(handle, p, Blit.Count(destination.Length)));
             }
         }
 
@@ -301,9 +299,7 @@ namespace Sinew
         {
             fixed (SinewVec3* p = &MemoryMarshal.GetReference(destination))
             {
-                SinewVec3 none;
-                SinewException.Check(NativeMethods.sinew_body_read_normals(
-                    handle, p != null ? p : &none, Blit.Count(destination.Length)));
+                SinewException.Check(NativeMethods.sinew_body_read_normals(handle, p, Blit.Count(destination.Length)));
             }
         }
     }

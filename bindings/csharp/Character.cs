@@ -172,10 +172,10 @@ namespace Sinew
         /// Tethers every free particle to its nearest pinned one (Unity Cloth's <c>useTethers</c>),
         /// computed from the pins the body has now: no particle gets farther from its anchor than
         /// <paramref name="scale"/> (≥ 1) × its rest distance, at any iteration count.
-        /// <see cref="TetherMode.None"/> removes them.
+        /// <see cref="SinewTetherMode.SINEW_TETHER_NONE"/> removes them.
         /// </summary>
         /// <exception cref="SinewException"><c>SINEW_INVALID_ARGUMENT</c> (no pinned particle, scale below 1).</exception>
-        public void SetTethers(TetherMode mode, float scale = 1f)
+        public void SetTethers(SinewTetherMode mode, float scale = 1f)
         {
             SinewException.Check(NativeMethods.sinew_body_set_tethers(handle, (uint)mode, scale));
         }
@@ -302,9 +302,7 @@ namespace Sinew
         {
             fixed (uint* p = &MemoryMarshal.GetReference(destination))
             {
-                uint none;
-                // An empty span has no address; the library wants one even for 0 indices.
-                SinewException.Check(NativeMethods.sinew_body_read_indices(handle, p != null ? p : &none, Blit.Count(destination.Length)));
+                SinewException.Check(NativeMethods.sinew_body_read_indices(handle, p, Blit.Count(destination.Length)));
             }
         }
 
@@ -327,8 +325,7 @@ namespace Sinew
         {
             fixed (uint* p = &MemoryMarshal.GetReference(destination))
             {
-                uint none;
-                SinewException.Check(NativeMethods.sinew_body_read_vertex_sources(handle, p != null ? p : &none, Blit.Count(destination.Length)));
+                SinewException.Check(NativeMethods.sinew_body_read_vertex_sources(handle, p, Blit.Count(destination.Length)));
             }
         }
     }

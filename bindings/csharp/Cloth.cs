@@ -28,7 +28,7 @@ namespace Sinew
         }
 
         /// <summary>Creates a rectangular cloth pinning the particles <paramref name="pinIndices"/>
-        /// (<c>row * columns + column</c>); sets <c>pin_mode</c> to <see cref="GridPinMode.List"/>.</summary>
+        /// (<c>row * columns + column</c>); sets <c>pin_mode</c> to <see cref="SinewPinMode.SINEW_PIN_LIST"/>.</summary>
         public static Cloth CreateGrid(World world, SinewClothGridDesc desc, ReadOnlySpan<int> pinIndices)
         {
             return CreateGrid(world, desc, MemoryMarshal.Cast<int, uint>(pinIndices));
@@ -39,7 +39,7 @@ namespace Sinew
         {
             fixed (uint* pins = &MemoryMarshal.GetReference(pinIndices))
             {
-                desc.pin_mode = (uint)GridPinMode.List;
+                desc.pin_mode = (uint)SinewPinMode.SINEW_PIN_LIST;
                 desc.pin_indices = pins;
                 desc.pin_count = Blit.Count(pinIndices.Length);
                 return CreateGrid(world, desc);
@@ -91,11 +91,11 @@ namespace Sinew
         /// Creates a cape hanging from the line between two shoulders, <c>back_offset</c> behind the
         /// neck, skinned to three bones (left shoulder, neck, right shoulder: their transforms now,
         /// in <paramref name="desc"/>), top row pinned, geodesic tethers on. Start from
-        /// <see cref="SinewCapeDesc.Default"/>. Move it every frame with
+        /// <see cref="SinewClothCapeDesc.Default"/>. Move it every frame with
         /// <see cref="Body.SetBoneMatrices{TMatrix}(ReadOnlySpan{TMatrix})"/> and the three bones'
         /// matrices in that order.
         /// </summary>
-        public static unsafe Cloth CreateCape(World world, SinewCapeDesc desc)
+        public static unsafe Cloth CreateCape(World world, SinewClothCapeDesc desc)
         {
             if (world == null)
             {
@@ -109,10 +109,10 @@ namespace Sinew
         /// <summary>
         /// Creates a skirt: a ring around the waist bone's local Y axis (the bone's transform now,
         /// in <paramref name="desc"/>), skinned to it, top ring pinned, geodesic tethers on. Start
-        /// from <see cref="SinewSkirtDesc.Default"/>. Move it every frame with
+        /// from <see cref="SinewClothSkirtDesc.Default"/>. Move it every frame with
         /// <see cref="Body.SetBoneMatrix{TMatrix}(TMatrix)"/> and the waist bone's matrix.
         /// </summary>
-        public static unsafe Cloth CreateSkirt(World world, SinewSkirtDesc desc)
+        public static unsafe Cloth CreateSkirt(World world, SinewClothSkirtDesc desc)
         {
             if (world == null)
             {

@@ -44,12 +44,6 @@ namespace Sinew
         public static extern SinewResult sinew_world_desc_default(SinewWorldDesc* out_desc);
 
         /// <summary>
-        ///  Fills `out_material` with the default material.
-        /// </summary>
-        [DllImport(__DllName, EntryPoint = "sinew_material_default", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
-        public static extern SinewResult sinew_material_default(SinewMaterial* out_material);
-
-        /// <summary>
         ///  Creates a world and its worker threads.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_world_create", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
@@ -95,8 +89,28 @@ namespace Sinew
         public static extern SinewResult sinew_world_set_gravity(SinewWorld world, SinewVec3 gravity);
 
         /// <summary>
-        ///  Always fails with `SINEW_PANIC`: raises a panic inside the boundary so hosts and tests
-        ///  can check that it is caught and that the library keeps working.
+        ///  The camera position LOD distances are measured from.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_world_set_camera", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_world_set_camera(SinewWorld world, SinewVec3 position);
+
+        /// <summary>
+        ///  Fills `out` with calm air (speed 0) and default turbulence and gusts.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_wind_default", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_wind_default(SinewWind* @out);
+
+        /// <summary>
+        ///  Sets the world's wind.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_world_set_wind", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_world_set_wind(SinewWorld world, SinewWind* wind);
+
+        /// <summary>
+        ///  Only in libraries built with the cargo feature `debug-panic` (declared when
+        ///  `SINEW_DEBUG_PANIC` is defined). Always fails with `SINEW_PANIC`: raises a panic inside
+        ///  the boundary so hosts and tests can check that it is caught and that the library keeps
+        ///  working.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_debug_trigger_panic", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_debug_trigger_panic();
@@ -126,6 +140,12 @@ namespace Sinew
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_body_get_vertex_count", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_body_get_vertex_count(SinewBody body, System.UIntPtr* out_count);
+
+        /// <summary>
+        ///  Fills `out_material` with the default material.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_material_default", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_material_default(SinewMaterial* out_material);
 
         /// <summary>
         ///  Reads the body's material.
@@ -174,10 +194,33 @@ namespace Sinew
         public static extern SinewResult sinew_body_read_positions(SinewBody body, SinewVec3* out_positions, System.UIntPtr capacity);
 
         /// <summary>
-        ///  Copies unit, area-weighted vertex normals into `out_normals` (a rope's are +Y).
+        ///  Copies unit, area-weighted vertex normals into `out_normals` (a rope's are +Y);
+        ///  `capacity` must be at least the vertex count.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_body_read_normals", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_body_read_normals(SinewBody body, SinewVec3* out_normals, System.UIntPtr capacity);
+
+        /// <summary>
+        ///  Number of indices `sinew_body_read_indices` writes (3 per triangle; 0 for ropes).
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_body_get_index_count", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_get_index_count(SinewBody body, System.UIntPtr* out_count);
+
+        /// <summary>
+        ///  Copies the body's triangles as host vertex indices; `capacity` must be at least the index
+        ///  count. After a tear the vertex count grows and the triangles change;
+        ///  `SinewBodyInfo.topology_version` tells when to read them again.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_body_read_indices", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_read_indices(SinewBody body, uint* out_indices, System.UIntPtr capacity);
+
+        /// <summary>
+        ///  For each host vertex, the original vertex it was copied from (itself unless the cloth
+        ///  tore), so a host can copy UVs and colours to vertices a tear added; `capacity` must be at
+        ///  least the vertex count.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_body_read_vertex_sources", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_read_vertex_sources(SinewBody body, uint* out_sources, System.UIntPtr capacity);
 
         /// <summary>
         ///  Axis-aligned bounds of the body's particles.
@@ -214,6 +257,32 @@ namespace Sinew
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_cloth_create_mesh", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_cloth_create_mesh(SinewWorld world, SinewClothMeshDesc* desc, SinewBody* out_body);
+
+        /// <summary>
+        ///  Fills `out_desc` with a 12 × 16 cape, 0.5 m wide, 0.9 m long, all bones at the origin.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_cloth_cape_desc_default", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_cloth_cape_desc_default(SinewClothCapeDesc* out_desc);
+
+        /// <summary>
+        ///  Creates a cape (see `SinewClothCapeDesc`); move it each frame with
+        ///  `sinew_body_set_bone_matrices(body, {left, neck, right}, 3)`.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_cloth_create_cape", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_cloth_create_cape(SinewWorld world, SinewClothCapeDesc* desc, SinewBody* out_body);
+
+        /// <summary>
+        ///  Fills `out_desc` with a 24 × 10 skirt, 0.16 m to 0.3 m radius, 0.45 m long.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_cloth_skirt_desc_default", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_cloth_skirt_desc_default(SinewClothSkirtDesc* out_desc);
+
+        /// <summary>
+        ///  Creates a skirt (see `SinewClothSkirtDesc`); move it each frame with
+        ///  `sinew_body_set_bone_matrices(body, &amp;waist, 1)`.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_cloth_create_skirt", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_cloth_create_skirt(SinewWorld world, SinewClothSkirtDesc* desc, SinewBody* out_body);
 
         /// <summary>
         ///  Fills `out_desc` with an empty rope description (bend on, default material).
@@ -307,7 +376,7 @@ namespace Sinew
         /// <summary>
         ///  Tethers every free particle to its nearest pinned one (long range attachments), computed
         ///  from the current pins: no particle gets farther from its anchor than `scale` (≥ 1) × its
-        ///  rest distance, at any iteration count.
+        ///  rest distance, at any iteration count. `mode` is a `SinewTetherMode`.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_body_set_tethers", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_body_set_tethers(SinewBody body, uint mode, float scale);
@@ -360,45 +429,7 @@ namespace Sinew
         public static extern SinewResult sinew_body_set_visible(SinewBody body, uint visible);
 
         /// <summary>
-        ///  The camera position LOD distances are measured from.
-        /// </summary>
-        [DllImport(__DllName, EntryPoint = "sinew_world_set_camera", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
-        public static extern SinewResult sinew_world_set_camera(SinewWorld world, SinewVec3 position);
-
-        /// <summary>
-        ///  Fills `out` with calm air (speed 0) and default turbulence and gusts.
-        /// </summary>
-        [DllImport(__DllName, EntryPoint = "sinew_wind_default", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
-        public static extern SinewResult sinew_wind_default(SinewWind* @out);
-
-        /// <summary>
-        ///  Sets the world's wind.
-        /// </summary>
-        [DllImport(__DllName, EntryPoint = "sinew_world_set_wind", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
-        public static extern SinewResult sinew_world_set_wind(SinewWorld world, SinewWind* wind);
-
-        /// <summary>
-        ///  Number of indices `sinew_body_read_indices` writes (3 per triangle; 0 for ropes).
-        /// </summary>
-        [DllImport(__DllName, EntryPoint = "sinew_body_get_index_count", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
-        public static extern SinewResult sinew_body_get_index_count(SinewBody body, System.UIntPtr* out_count);
-
-        /// <summary>
-        ///  Copies the body's triangles as host vertex indices. After a tear the vertex count grows
-        ///  and the triangles change; `SinewBodyInfo.topology_version` tells when to read them again.
-        /// </summary>
-        [DllImport(__DllName, EntryPoint = "sinew_body_read_indices", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
-        public static extern SinewResult sinew_body_read_indices(SinewBody body, uint* out_indices, System.UIntPtr capacity);
-
-        /// <summary>
-        ///  For each host vertex, the original vertex it was copied from (itself unless the cloth
-        ///  tore), so a host can copy UVs and colours to vertices a tear added.
-        /// </summary>
-        [DllImport(__DllName, EntryPoint = "sinew_body_read_vertex_sources", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
-        public static extern SinewResult sinew_body_read_vertex_sources(SinewBody body, uint* out_sources, System.UIntPtr capacity);
-
-        /// <summary>
-        ///  Fills `out_desc`: no strands yet, 8 particles 2 cm apart, head at the origin.
+        ///  Fills `out_desc`: straight strands, none yet, 8 particles 2 cm apart, head at the origin.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_strands_desc_default", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_strands_desc_default(SinewStrandsDesc* out_desc);
@@ -408,32 +439,6 @@ namespace Sinew
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_strands_create", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_strands_create(SinewWorld world, SinewStrandsDesc* desc, SinewBody* out_body);
-
-        /// <summary>
-        ///  Fills `out_desc` with a 12 × 16 cape, 0.5 m wide, 0.9 m long, all bones at the origin.
-        /// </summary>
-        [DllImport(__DllName, EntryPoint = "sinew_cape_desc_default", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
-        public static extern SinewResult sinew_cape_desc_default(SinewCapeDesc* out_desc);
-
-        /// <summary>
-        ///  Creates a cape (see `SinewCapeDesc`); move it each frame with
-        ///  `sinew_body_set_bone_matrices(body, {left, neck, right}, 3)`.
-        /// </summary>
-        [DllImport(__DllName, EntryPoint = "sinew_cloth_create_cape", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
-        public static extern SinewResult sinew_cloth_create_cape(SinewWorld world, SinewCapeDesc* desc, SinewBody* out_body);
-
-        /// <summary>
-        ///  Fills `out_desc` with a 24 × 10 skirt, 0.16 m to 0.3 m radius, 0.45 m long.
-        /// </summary>
-        [DllImport(__DllName, EntryPoint = "sinew_skirt_desc_default", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
-        public static extern SinewResult sinew_skirt_desc_default(SinewSkirtDesc* out_desc);
-
-        /// <summary>
-        ///  Creates a skirt (see `SinewSkirtDesc`); move it each frame with
-        ///  `sinew_body_set_bone_matrices(body, &amp;waist, 1)`.
-        /// </summary>
-        [DllImport(__DllName, EntryPoint = "sinew_cloth_create_skirt", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
-        public static extern SinewResult sinew_cloth_create_skirt(SinewWorld world, SinewSkirtDesc* desc, SinewBody* out_body);
 
 
     }
@@ -523,8 +528,8 @@ namespace Sinew
         /// </summary>
         public uint interpolate;
         /// <summary>
-        ///  Constraint kernel: `SINEW_KERNEL_AUTO` (the fastest this CPU runs) or a specific one;
-        ///  all give the same bits. Default auto.
+        ///  Constraint kernel, a `SinewKernel`: `SINEW_KERNEL_AUTO` (the fastest this CPU runs) or
+        ///  a specific one; all give the same bits. Default auto.
         /// </summary>
         public uint kernel;
     }
@@ -604,7 +609,7 @@ namespace Sinew
         public SinewVec3 origin;
         public SinewQuat orientation;
         /// <summary>
-        ///  One of `SINEW_PIN_*`.
+        ///  A `SinewPinMode`.
         /// </summary>
         public uint pin_mode;
         /// <summary>
@@ -675,7 +680,7 @@ namespace Sinew
     public unsafe partial struct SinewColliderDesc
     {
         /// <summary>
-        ///  One of `SINEW_SHAPE_*`. Default sphere.
+        ///  A `SinewShape`. Default sphere.
         /// </summary>
         public uint shape;
         /// <summary>
@@ -715,7 +720,7 @@ namespace Sinew
     public unsafe partial struct SinewBodyInfo
     {
         /// <summary>
-        ///  `SINEW_BODY_*`.
+        ///  A `SinewBodyKind`.
         /// </summary>
         public uint kind;
         /// <summary>
@@ -910,17 +915,29 @@ namespace Sinew
     }
 
     /// <summary>
-    ///  Hair: `strand_count` strands of `particles_per_strand` particles in one body. Either
-    ///  `points` (every strand's particles, strand after strand, e.g. a curled ponytail) or, when
-    ///  `points` is null, straight strands from `roots` along `directions`, `segment_length`
-    ///  apart. The first two particles of each strand are pinned to the head bone, whose current
-    ///  transform is `head`; move it each frame with `sinew_body_set_bone_matrices(body, &amp;head, 1)`.
+    ///  Hair: strands of `particles_per_strand` particles in one body. `mode` says where the
+    ///  particles come from: `SINEW_STRANDS_STRAIGHT` (the default), `strand_count` straight strands
+    ///  from `roots` along `directions`, `segment_length` apart; or `SINEW_STRANDS_POINTS`, every
+    ///  strand's particles in `points`, strand after strand (e.g. a curled ponytail). The fields of
+    ///  the other mode are ignored. The first two particles of each strand are pinned to the head
+    ///  bone, whose current transform is `head`; move it each frame with
+    ///  `sinew_body_set_bone_matrices(body, &amp;head, 1)`.
     /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     public unsafe partial struct SinewStrandsDesc
     {
+        /// <summary>
+        ///  A `SinewStrandsMode`. Default `SINEW_STRANDS_STRAIGHT`.
+        /// </summary>
+        public uint mode;
+        /// <summary>
+        ///  `SINEW_STRANDS_POINTS`: the particles, `point_count` of them.
+        /// </summary>
         public SinewVec3* points;
         public System.UIntPtr point_count;
+        /// <summary>
+        ///  `SINEW_STRANDS_STRAIGHT`: one root and one direction per strand, `strand_count` each.
+        /// </summary>
         public SinewVec3* roots;
         public SinewVec3* directions;
         public System.UIntPtr strand_count;
@@ -942,7 +959,7 @@ namespace Sinew
     ///  row pinned, geodesic tethers on.
     /// </summary>
     [StructLayout(LayoutKind.Sequential)]
-    public unsafe partial struct SinewCapeDesc
+    public unsafe partial struct SinewClothCapeDesc
     {
         public uint columns;
         public uint rows;
@@ -969,7 +986,7 @@ namespace Sinew
     ///  geodesic tethers on.
     /// </summary>
     [StructLayout(LayoutKind.Sequential)]
-    public unsafe partial struct SinewSkirtDesc
+    public unsafe partial struct SinewClothSkirtDesc
     {
         /// <summary>
         ///  Particles around the ring, ≥ 3.
@@ -995,6 +1012,128 @@ namespace Sinew
         public SinewMaterial material;
     }
 
+
+    /// <summary>
+    ///  The constraint kernel of a world (`SinewWorldDesc.kernel`); all give the same bits.
+    /// </summary>
+    public enum SinewKernel : uint
+    {
+        /// <summary>
+        ///  The fastest kernel the CPU runs.
+        /// </summary>
+        SINEW_KERNEL_AUTO = 0,
+        /// <summary>
+        ///  One constraint at a time: the reference.
+        /// </summary>
+        SINEW_KERNEL_SCALAR = 1,
+        /// <summary>
+        ///  Four lanes (SSE2, every x86-64 CPU).
+        /// </summary>
+        SINEW_KERNEL_SSE2 = 2,
+        /// <summary>
+        ///  Eight lanes (AVX).
+        /// </summary>
+        SINEW_KERNEL_AVX = 3,
+    }
+
+    /// <summary>
+    ///  Which particles of a grid cloth are pinned (`SinewClothGridDesc.pin_mode`).
+    /// </summary>
+    public enum SinewPinMode : uint
+    {
+        /// <summary>
+        ///  Pin no grid particle.
+        /// </summary>
+        SINEW_PIN_NONE = 0,
+        /// <summary>
+        ///  Pin every particle of row 0.
+        /// </summary>
+        SINEW_PIN_TOP_ROW = 1,
+        /// <summary>
+        ///  Pin the two ends of row 0.
+        /// </summary>
+        SINEW_PIN_TOP_CORNERS = 2,
+        /// <summary>
+        ///  Pin the particles listed in `pin_indices` (`row * columns + column`).
+        /// </summary>
+        SINEW_PIN_LIST = 3,
+    }
+
+    /// <summary>
+    ///  Collider shapes (`SinewColliderDesc.shape`).
+    /// </summary>
+    public enum SinewShape : uint
+    {
+        /// <summary>
+        ///  Sphere of `radius`.
+        /// </summary>
+        SINEW_SHAPE_SPHERE = 1,
+        /// <summary>
+        ///  Tapered capsule along local Y: radius0 at (0, −half_height, 0), radius1 at (0, +half_height, 0).
+        /// </summary>
+        SINEW_SHAPE_CAPSULE = 2,
+        /// <summary>
+        ///  Half-space: solid below the local XZ plane (normal local +Y).
+        /// </summary>
+        SINEW_SHAPE_PLANE = 3,
+        /// <summary>
+        ///  Oriented box with `half_extents`.
+        /// </summary>
+        SINEW_SHAPE_BOX = 4,
+    }
+
+    /// <summary>
+    ///  Body kinds reported by `sinew_body_get_info` (`SinewBodyInfo.kind`).
+    /// </summary>
+    public enum SinewBodyKind : uint
+    {
+        /// <summary>
+        ///  A grid, mesh, cape or skirt cloth.
+        /// </summary>
+        SINEW_BODY_CLOTH = 1,
+        /// <summary>
+        ///  A rope.
+        /// </summary>
+        SINEW_BODY_ROPE = 2,
+        /// <summary>
+        ///  Hair strands.
+        /// </summary>
+        SINEW_BODY_STRANDS = 3,
+    }
+
+    /// <summary>
+    ///  Long range attachments of `sinew_body_set_tethers` (its `mode`).
+    /// </summary>
+    public enum SinewTetherMode : uint
+    {
+        /// <summary>
+        ///  No tethers.
+        /// </summary>
+        SINEW_TETHER_NONE = 0,
+        /// <summary>
+        ///  Tethers by straight-line distance to the nearest pinned vertex.
+        /// </summary>
+        SINEW_TETHER_EUCLIDEAN = 1,
+        /// <summary>
+        ///  Tethers by distance along the cloth to the nearest pinned vertex.
+        /// </summary>
+        SINEW_TETHER_GEODESIC = 2,
+    }
+
+    /// <summary>
+    ///  Where the particles of `sinew_strands_create` come from (`SinewStrandsDesc.mode`).
+    /// </summary>
+    public enum SinewStrandsMode : uint
+    {
+        /// <summary>
+        ///  Straight strands from `roots` along `directions`, `segment_length` apart (the default).
+        /// </summary>
+        SINEW_STRANDS_STRAIGHT = 0,
+        /// <summary>
+        ///  Every particle given in `points`, strand after strand (e.g. a curled ponytail).
+        /// </summary>
+        SINEW_STRANDS_POINTS = 1,
+    }
 
     /// <summary>
     ///  What every fallible `sinew_` function returns.

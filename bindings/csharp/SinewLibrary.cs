@@ -13,7 +13,7 @@ namespace Sinew
         /// The <c>SINEW_ABI_VERSION</c> of the header this wrapper matches. The C# test compares
         /// it with <c>include/sinew.h</c>; bump both together.
         /// </summary>
-        public const uint ExpectedAbiVersion = 4;
+        public const uint ExpectedAbiVersion = 5;
 
         static readonly uint libraryAbiVersion;
         static readonly string failure;
@@ -80,7 +80,10 @@ namespace Sinew
             }
         }
 
+#if SINEW_DEBUG_PANIC
         /// <summary>
+        /// Compiled with <c>SINEW_DEBUG_PANIC</c> defined, for a native library built with the cargo
+        /// feature <c>debug-panic</c> (scripts/test-csharp.sh does both).
         /// Makes the library raise a panic inside its API boundary. It must come back as a
         /// <see cref="SinewException"/> with <c>SINEW_PANIC</c>, and the library must keep working:
         /// a check for hosts that the panic guard holds on their platform.
@@ -90,5 +93,6 @@ namespace Sinew
             EnsureCompatible();
             SinewException.Check(NativeMethods.sinew_debug_trigger_panic());
         }
+#endif
     }
 }

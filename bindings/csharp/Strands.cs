@@ -48,7 +48,9 @@ namespace Sinew
             }
             SinewBody body;
             SinewException.Check(NativeMethods.sinew_strands_create(world.Handle, &desc, &body));
-            ulong count = desc.points != null ? desc.point_count.ToUInt64() / Math.Max(1u, desc.particles_per_strand) : desc.strand_count.ToUInt64();
+            ulong count = desc.Mode == SinewStrandsMode.SINEW_STRANDS_POINTS
+                ? desc.point_count.ToUInt64() / Math.Max(1u, desc.particles_per_strand)
+                : desc.strand_count.ToUInt64();
             return new Strands(world, body, checked((int)count), checked((int)desc.particles_per_strand));
         }
 
@@ -67,9 +69,8 @@ namespace Sinew
             }
             fixed (SinewVec3* pp = &MemoryMarshal.GetReference(p))
             {
-                SinewVec3 none;
-                // A non-null pointer selects "points" even for an empty span (which the library refuses).
-                settings.points = pp != null ? pp : &none;
+                settings.Mode = SinewStrandsMode.SINEW_STRANDS_POINTS;
+                settings.points = pp;
                 settings.point_count = Blit.Count(p.Length);
                 settings.roots = null;
                 settings.directions = null;
@@ -103,6 +104,7 @@ namespace Sinew
             fixed (SinewVec3* rp = &MemoryMarshal.GetReference(r))
             fixed (SinewVec3* dp = &MemoryMarshal.GetReference(d))
             {
+                settings.Mode = SinewStrandsMode.SINEW_STRANDS_STRAIGHT;
                 settings.points = null;
                 settings.point_count = UIntPtr.Zero;
                 settings.roots = rp;

@@ -1,67 +1,13 @@
-// Hand-written. Conveniences on the generated structs (they are partial), the C #define
-// constants as enums, and the layout check that lets any 12-byte vector, 64-byte matrix or
-// 32-byte bone weight struct cross the boundary without a copy.
+// Hand-written. Conveniences on the generated structs (they are partial) and the layout check
+// that lets any 12-byte vector, 64-byte matrix or 32-byte bone weight struct cross the boundary
+// without a copy. The structs and the mode enums (SinewPinMode, SinewShape, SinewBodyKind,
+// SinewTetherMode, SinewKernel, SinewStrandsMode) are csbindgen's, in NativeMethods.g.cs; the
+// descriptors keep those fields as uint (as in C), so the properties below give them typed.
 using System;
 using System.Runtime.InteropServices;
 
 namespace Sinew
 {
-    /// <summary>Which grid particles <see cref="Cloth.CreateGrid(World, SinewClothGridDesc)"/> pins (<c>SINEW_PIN_*</c>).</summary>
-    public enum GridPinMode : uint
-    {
-        None = 0,
-        TopRow = 1,
-        TopCorners = 2,
-        /// <summary>The indices passed to <see cref="Cloth.CreateGrid(World, SinewClothGridDesc, ReadOnlySpan{int})"/>.</summary>
-        List = 3,
-    }
-
-    /// <summary>A collider's shape (<c>SINEW_SHAPE_*</c>).</summary>
-    public enum ColliderShape : uint
-    {
-        Sphere = 1,
-        /// <summary>Tapered capsule along local Y: radius0 at (0, −half_height, 0), radius1 at (0, +half_height, 0).</summary>
-        Capsule = 2,
-        /// <summary>Half-space: solid below the local XZ plane (normal local +Y).</summary>
-        Plane = 3,
-        /// <summary>Oriented box with half_extents.</summary>
-        Box = 4,
-    }
-
-    /// <summary>What a body is (<c>SINEW_BODY_*</c>), as reported in <see cref="SinewBodyInfo.kind"/>.</summary>
-    public enum BodyKind : uint
-    {
-        Cloth = 1,
-        Rope = 2,
-        /// <summary>Hair: <see cref="Sinew.Strands"/>.</summary>
-        Strands = 3,
-    }
-
-    /// <summary>Long range attachments of <see cref="Body.SetTethers"/> (<c>SINEW_TETHER_*</c>).</summary>
-    public enum TetherMode : uint
-    {
-        /// <summary>No tethers.</summary>
-        None = 0,
-        /// <summary>By straight-line distance to the nearest pinned vertex.</summary>
-        Euclidean = 1,
-        /// <summary>By distance along the cloth to the nearest pinned vertex (a skirt's folds).</summary>
-        Geodesic = 2,
-    }
-
-    /// <summary>The constraint kernel of a world (<c>SINEW_KERNEL_*</c>, <see cref="SinewWorldDesc.kernel"/>);
-    /// all give the same bits.</summary>
-    public enum SolverKernel : uint
-    {
-        /// <summary>The fastest kernel this CPU runs.</summary>
-        Auto = 0,
-        /// <summary>One constraint at a time: the reference.</summary>
-        Scalar = 1,
-        /// <summary>Four lanes (SSE2, every x86-64 CPU).</summary>
-        Sse2 = 2,
-        /// <summary>Eight lanes (AVX).</summary>
-        Avx = 3,
-    }
-
     public partial struct SinewVec3
     {
         public SinewVec3(float x, float y, float z)
@@ -146,9 +92,9 @@ namespace Sinew
         }
 
         /// <summary><see cref="kernel"/> as an enum.</summary>
-        public SolverKernel Kernel
+        public SinewKernel Kernel
         {
-            get { return (SolverKernel)kernel; }
+            get { return (SinewKernel)kernel; }
             set { kernel = (uint)value; }
         }
     }
@@ -199,9 +145,9 @@ namespace Sinew
         }
 
         /// <summary><see cref="pin_mode"/> as an enum.</summary>
-        public GridPinMode PinMode
+        public SinewPinMode PinMode
         {
-            get { return (GridPinMode)pin_mode; }
+            get { return (SinewPinMode)pin_mode; }
             set { pin_mode = (uint)value; }
         }
     }
@@ -255,9 +201,9 @@ namespace Sinew
         }
 
         /// <summary><see cref="shape"/> as an enum.</summary>
-        public ColliderShape Shape
+        public SinewShape Shape
         {
-            get { return (ColliderShape)shape; }
+            get { return (SinewShape)shape; }
             set { shape = (uint)value; }
         }
 
@@ -265,7 +211,7 @@ namespace Sinew
         public static SinewColliderDesc Sphere(float radius, uint layers = 1u)
         {
             SinewColliderDesc d = Default;
-            d.shape = (uint)ColliderShape.Sphere;
+            d.shape = (uint)SinewShape.SINEW_SHAPE_SPHERE;
             d.radius = radius;
             d.layers = layers;
             return d;
@@ -276,7 +222,7 @@ namespace Sinew
         public static SinewColliderDesc Capsule(float halfHeight, float radius0, float radius1, uint layers = 1u)
         {
             SinewColliderDesc d = Default;
-            d.shape = (uint)ColliderShape.Capsule;
+            d.shape = (uint)SinewShape.SINEW_SHAPE_CAPSULE;
             d.half_height = halfHeight;
             d.radius0 = radius0;
             d.radius1 = radius1;
@@ -288,7 +234,7 @@ namespace Sinew
         public static SinewColliderDesc Plane(uint layers = 1u)
         {
             SinewColliderDesc d = Default;
-            d.shape = (uint)ColliderShape.Plane;
+            d.shape = (uint)SinewShape.SINEW_SHAPE_PLANE;
             d.layers = layers;
             return d;
         }
@@ -297,7 +243,7 @@ namespace Sinew
         public static SinewColliderDesc Box(SinewVec3 halfExtents, uint layers = 1u)
         {
             SinewColliderDesc d = Default;
-            d.shape = (uint)ColliderShape.Box;
+            d.shape = (uint)SinewShape.SINEW_SHAPE_BOX;
             d.half_extents = halfExtents;
             d.layers = layers;
             return d;
@@ -307,9 +253,9 @@ namespace Sinew
     public partial struct SinewBodyInfo
     {
         /// <summary><see cref="kind"/> as an enum.</summary>
-        public BodyKind Kind
+        public SinewBodyKind Kind
         {
-            get { return (BodyKind)kind; }
+            get { return (SinewBodyKind)kind; }
         }
 
         /// <summary><see cref="frozen"/> as a bool: LOD keeps the body still this frame.</summary>
@@ -398,9 +344,9 @@ namespace Sinew
 
     public unsafe partial struct SinewStrandsDesc
     {
-        /// <summary>The library's default hair (<c>sinew_strands_desc_default</c>): no strands yet,
-        /// 8 particles 2 cm apart, head at the origin, a light strand material. Leave the pointer
-        /// fields null: pass the points or roots to <c>Strands.Create</c> instead.</summary>
+        /// <summary>The library's default hair (<c>sinew_strands_desc_default</c>): straight strands,
+        /// none yet, 8 particles 2 cm apart, head at the origin, a light strand material. Leave the
+        /// pointer fields null: pass the points or roots to <c>Strands.Create</c> instead.</summary>
         public static SinewStrandsDesc Default
         {
             get
@@ -411,35 +357,42 @@ namespace Sinew
                 return d;
             }
         }
+
+        /// <summary><see cref="mode"/> as an enum: where the particles come from.</summary>
+        public SinewStrandsMode Mode
+        {
+            get { return (SinewStrandsMode)mode; }
+            set { mode = (uint)value; }
+        }
     }
 
-    public unsafe partial struct SinewCapeDesc
+    public unsafe partial struct SinewClothCapeDesc
     {
-        /// <summary>The library's default cape (<c>sinew_cape_desc_default</c>): 12 × 16, 0.5 m wide,
+        /// <summary>The library's default cape (<c>sinew_cloth_cape_desc_default</c>): 12 × 16, 0.5 m wide,
         /// 0.9 m long, all three bones at the origin (set them to the character's).</summary>
-        public static SinewCapeDesc Default
+        public static SinewClothCapeDesc Default
         {
             get
             {
                 SinewLibrary.EnsureCompatible();
-                SinewCapeDesc d;
-                SinewException.Check(NativeMethods.sinew_cape_desc_default(&d));
+                SinewClothCapeDesc d;
+                SinewException.Check(NativeMethods.sinew_cloth_cape_desc_default(&d));
                 return d;
             }
         }
     }
 
-    public unsafe partial struct SinewSkirtDesc
+    public unsafe partial struct SinewClothSkirtDesc
     {
-        /// <summary>The library's default skirt (<c>sinew_skirt_desc_default</c>): 24 × 10, radius
+        /// <summary>The library's default skirt (<c>sinew_cloth_skirt_desc_default</c>): 24 × 10, radius
         /// 0.16 m at the waist to 0.3 m at the hem, 0.45 m long, waist at the origin.</summary>
-        public static SinewSkirtDesc Default
+        public static SinewClothSkirtDesc Default
         {
             get
             {
                 SinewLibrary.EnsureCompatible();
-                SinewSkirtDesc d;
-                SinewException.Check(NativeMethods.sinew_skirt_desc_default(&d));
+                SinewClothSkirtDesc d;
+                SinewException.Check(NativeMethods.sinew_cloth_skirt_desc_default(&d));
                 return d;
             }
         }

@@ -1,22 +1,16 @@
-//! `sinew_body_*`: what every particle body (cloth, rope) answers to.
+//! `sinew_body_*`: what every particle body (cloth, rope, strands) answers to, its material
+//! (`sinew_material_default`) and its readback. The calls that drive a body from a character
+//! (skinning, pose limits, tethers, dynamics, root, LOD) are in `character.rs`.
 //!
-//! Indices are the host's vertex indices (for a welded mesh, its own numbering).
+//! Indices are the host's vertex indices (for a welded mesh, its own numbering). Every
+//! readback takes an output buffer and its capacity under the one rule of `guard.rs`.
 
-use crate::particles::{Body, BodyKind};
-use crate::error::{Error, ErrorKind};
+use crate::particles::{Body, BodyKind, Material};
+use crate::error::Error;
 
-use crate::ffi::cloth::{as_vec3, as_vec3_mut};
-use crate::ffi::guard::write;
 use crate::ffi::registry;
 use crate::ffi::result::SinewResult;
-use crate::ffi::types::{SINEW_BODY_CLOTH, SINEW_BODY_ROPE, SINEW_BODY_STRANDS, SinewBody, SinewBodyInfo, SinewMat4, SinewMaterial, SinewVec3};
-
-fn buffer_check(len: usize, needed: usize, name: &str) -> crate::error::Result<()> {
-    if len < needed {
-        return Err(Error::new(ErrorKind::BufferTooSmall, format!("{name} holds {len} elements but the body has {needed} vertices")));
-    }
-    Ok(())
-}
+use crate::ffi::types::{SinewBody, SinewBodyInfo, SinewBodyKind, SinewMat4, SinewMaterial, SinewVec3, as_vec3, as_vec3_mut};
 
 /// Destroys a body; its handle becomes invalid. A second destroy is `SINEW_INVALID_HANDLE`.
 #[unsafe(no_mangle)]
@@ -40,12 +34,7 @@ pub extern "C" fn sinew_body_set_collision_pair(a: SinewBody, b: SinewBody, enab
             return Err(Error::invalid("the two bodies belong to different worlds"));
         }
         let mut w = cell.lock()?;
-        if w.bodies.get(slot_a, serial_a).is_none() {
-            return Err(registry::stale("body", a.id));
-        }
-        if w.bodies.get(slot_b, serial_b).is_none() {
-            return Err(registry::stale("body", b.id));
-        }
+        // `World::set_body_pair` checks that both bodies exist (SINEW_INVALID_HANDLE).
         w.set_body_pair((slot_a, serial_a), (slot_b, serial_b), enabled != 0)
     })
 }
@@ -56,19 +45,20 @@ pub extern "C" fn sinew_body_get_info(body: SinewBody, out_info: *mut SinewBodyI
     ffi_guard!({
         let out = try_out!(out_info, "out_info");
         let info = registry::with_body(body, |b, _| Ok(info(b)))?;
-        write(out, info);
+        out.write(info);
         Ok(())
     })
 }
 
 fn info(b: &Body) -> SinewBodyInfo {
     let t = &b.topology;
+    let kind = match b.kind {
+        BodyKind::Cloth => SinewBodyKind::SINEW_BODY_CLOTH,
+        BodyKind::Rope => SinewBodyKind::SINEW_BODY_ROPE,
+        BodyKind::Strands => SinewBodyKind::SINEW_BODY_STRANDS,
+    };
     SinewBodyInfo {
-        kind: match b.kind {
-            BodyKind::Cloth => SINEW_BODY_CLOTH,
-            BodyKind::Rope => SINEW_BODY_ROPE,
-            BodyKind::Strands => SINEW_BODY_STRANDS,
-        },
+        kind: kind as u32,
         particle_count: b.particle_count() as u32,
         vertex_count: t.vertex_count() as u32,
         constraint_count: t.constraints.len() as u32,
@@ -88,7 +78,17 @@ pub extern "C" fn sinew_body_get_vertex_count(body: SinewBody, out_count: *mut u
     ffi_guard!({
         let out = try_out!(out_count, "out_count");
         let n = registry::with_body(body, |b, _| Ok(b.topology.vertex_count()))?;
-        write(out, n);
+        out.write(n);
+        Ok(())
+    })
+}
+
+/// Fills `out_material` with the default material.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_material_default(out_material: *mut SinewMaterial) -> SinewResult {
+    ffi_guard!({
+        let out = try_out!(out_material, "out_material");
+        out.write(Material::default().into());
         Ok(())
     })
 }
@@ -99,7 +99,7 @@ pub extern "C" fn sinew_body_get_material(body: SinewBody, out_material: *mut Si
     ffi_guard!({
         let out = try_out!(out_material, "out_material");
         let m = registry::with_body(body, |b, _| Ok(b.material))?;
-        write(out, m.into());
+        out.write(m.into());
         Ok(())
     })
 }
@@ -155,6 +155,8 @@ pub extern "C" fn sinew_body_set_pin_targets(
 pub extern "C" fn sinew_body_teleport(body: SinewBody, transform: *const SinewMat4) -> SinewResult {
     ffi_guard!({
         let m = try_ref!(transform, "transform");
+        // `Body::teleport` answers SINEW_INVALID_ARGUMENT for a non-finite rotation and does not
+        // look at the translation; the ABI promises SINEW_NON_FINITE (see the report of issue 10).
         if !m.is_finite() {
             return Err(Error::non_finite("teleport transform is not finite"));
         }
@@ -167,31 +169,71 @@ pub extern "C" fn sinew_body_teleport(body: SinewBody, transform: *const SinewMa
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_body_read_positions(body: SinewBody, out_positions: *mut SinewVec3, capacity: usize) -> SinewResult {
     ffi_guard!({
-        if out_positions.is_null() {
-            return Err(crate::ffi::guard::null("out_positions"));
-        }
+        let buf = try_out_buf!(out_positions, capacity, "out_positions");
         registry::with_body(body, |b, alpha| {
-            let n = b.topology.vertex_count();
-            buffer_check(capacity, n, "out_positions")?;
-            let out = try_slice_mut!(out_positions, n, "out_positions");
+            let out = buf.take(b.topology.vertex_count(), "vertices")?;
             b.read_positions(alpha, as_vec3_mut(out));
             Ok(())
         })
     })
 }
 
-/// Copies unit, area-weighted vertex normals into `out_normals` (a rope's are +Y).
+/// Copies unit, area-weighted vertex normals into `out_normals` (a rope's are +Y);
+/// `capacity` must be at least the vertex count.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_body_read_normals(body: SinewBody, out_normals: *mut SinewVec3, capacity: usize) -> SinewResult {
     ffi_guard!({
-        if out_normals.is_null() {
-            return Err(crate::ffi::guard::null("out_normals"));
-        }
+        let buf = try_out_buf!(out_normals, capacity, "out_normals");
         registry::with_body(body, |b, alpha| {
-            let n = b.topology.vertex_count();
-            buffer_check(capacity, n, "out_normals")?;
-            let out = try_slice_mut!(out_normals, n, "out_normals");
+            let out = buf.take(b.topology.vertex_count(), "vertices")?;
             b.read_normals(alpha, as_vec3_mut(out))
+        })
+    })
+}
+
+/// Number of indices `sinew_body_read_indices` writes (3 per triangle; 0 for ropes).
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_body_get_index_count(body: SinewBody, out_count: *mut usize) -> SinewResult {
+    ffi_guard!({
+        let out = try_out!(out_count, "out_count");
+        let n = registry::with_body(body, |b, _| Ok(b.topology.render_triangles.len() * 3))?;
+        out.write(n);
+        Ok(())
+    })
+}
+
+/// Copies the body's triangles as host vertex indices; `capacity` must be at least the index
+/// count. After a tear the vertex count grows and the triangles change;
+/// `SinewBodyInfo.topology_version` tells when to read them again.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_body_read_indices(body: SinewBody, out_indices: *mut u32, capacity: usize) -> SinewResult {
+    ffi_guard!({
+        let buf = try_out_buf!(out_indices, capacity, "out_indices");
+        registry::with_body(body, |b, _| {
+            let tris = &b.topology.render_triangles;
+            let out = buf.take(tris.len() * 3, "indices")?;
+            for (o, t) in out.chunks_exact_mut(3).zip(tris) {
+                o.copy_from_slice(t);
+            }
+            Ok(())
+        })
+    })
+}
+
+/// For each host vertex, the original vertex it was copied from (itself unless the cloth
+/// tore), so a host can copy UVs and colours to vertices a tear added; `capacity` must be at
+/// least the vertex count.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_body_read_vertex_sources(body: SinewBody, out_sources: *mut u32, capacity: usize) -> SinewResult {
+    ffi_guard!({
+        let buf = try_out_buf!(out_sources, capacity, "out_sources");
+        registry::with_body(body, |b, _| {
+            let out = buf.take(b.topology.vertex_count(), "vertices")?;
+            match &b.topology.vertex_source {
+                Some(src) => out.copy_from_slice(src),
+                None => out.iter_mut().enumerate().for_each(|(i, o)| *o = i as u32),
+            }
+            Ok(())
         })
     })
 }
@@ -203,8 +245,8 @@ pub extern "C" fn sinew_body_get_bounds(body: SinewBody, out_min: *mut SinewVec3
         let lo_out = try_out!(out_min, "out_min");
         let hi_out = try_out!(out_max, "out_max");
         let (lo, hi) = registry::with_body(body, |b, _| Ok(b.bounds()))?;
-        write(lo_out, lo.into());
-        write(hi_out, hi.into());
+        lo_out.write(lo.into());
+        hi_out.write(hi.into());
         Ok(())
     })
 }
@@ -215,7 +257,7 @@ pub extern "C" fn sinew_body_get_max_stretch(body: SinewBody, out_stretch: *mut 
     ffi_guard!({
         let out = try_out!(out_stretch, "out_stretch");
         let s = registry::with_body(body, |b, _| Ok(b.max_stretch()))?;
-        write(out, s);
+        out.write(s);
         Ok(())
     })
 }

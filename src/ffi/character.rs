@@ -1,15 +1,16 @@
-//! Character cloth: skinning, the animated-pose limits, tethers, the character's root
-//! (inertia, teleport, scale), LOD, wind and tearing readback.
+//! The `sinew_body_*` calls that drive a body from a character: skinning, the animated-pose
+//! limits, tethers, dynamics and the character's root (inertia, teleport, scale), LOD and
+//! visibility; and the defaults of their descriptors (`sinew_dynamics_default`,
+//! `sinew_lod_default`). The rest of `sinew_body_*` is in `body.rs`.
 
 use crate::particles::{Dynamics, Lod};
 use crate::geometry::Pose;
-use crate::error::{Error, ErrorKind};
-use crate::ffi::guard::write;
+use crate::error::Error;
+use crate::math::Mat4;
+
 use crate::ffi::registry;
 use crate::ffi::result::SinewResult;
-use crate::ffi::types::{SinewBody, SinewBoneWeight, SinewDynamics, SinewLod, SinewMat4, SinewVec3, SinewWind, SinewWorld};
-use crate::math::{Mat4, Vec3, is_finite3};
-use crate::wind::Wind;
+use crate::ffi::types::{AbiEnum, SinewBody, SinewBoneWeight, SinewDynamics, SinewLod, SinewMat4, SinewTetherMode};
 
 fn mat4s(m: &[SinewMat4]) -> Vec<Mat4> {
     m.iter().map(|m| (*m).into()).collect()
@@ -31,6 +32,9 @@ pub extern "C" fn sinew_body_set_skinning(
     ffi_guard!({
         let w: &[SinewBoneWeight] = try_slice!(weights, weight_count, "weights");
         let bind: &[SinewMat4] = try_slice!(bind_poses, bind_pose_count, "bind_poses");
+        // Needed here although `Skin::new` checks the bone count too: it must come before the
+        // bone indices are checked and narrowed to u16, which the core takes already narrowed,
+        // and only for weighted bones (see the report of issue 10).
         if bone_count == 0 || bone_count > u16::MAX as u32 {
             return Err(Error::invalid(format!("bone_count must be within [1, 65535] (got {bone_count})")));
         }
@@ -92,24 +96,16 @@ pub extern "C" fn sinew_body_set_backstops(body: SinewBody, offsets: *const f32,
     })
 }
 
-/// No tethers.
-pub const SINEW_TETHER_NONE: u32 = 0;
-/// Tethers by straight-line distance to the nearest pinned vertex.
-pub const SINEW_TETHER_EUCLIDEAN: u32 = 1;
-/// Tethers by distance along the cloth to the nearest pinned vertex.
-pub const SINEW_TETHER_GEODESIC: u32 = 2;
-
 /// Tethers every free particle to its nearest pinned one (long range attachments), computed
 /// from the current pins: no particle gets farther from its anchor than `scale` (≥ 1) × its
-/// rest distance, at any iteration count.
+/// rest distance, at any iteration count. `mode` is a `SinewTetherMode`.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_body_set_tethers(body: SinewBody, mode: u32, scale: f32) -> SinewResult {
     ffi_guard!({
-        let mode = match mode {
-            SINEW_TETHER_NONE => None,
-            SINEW_TETHER_EUCLIDEAN => Some(false),
-            SINEW_TETHER_GEODESIC => Some(true),
-            other => return Err(Error::invalid(format!("unknown tether mode {other}"))),
+        let mode = match SinewTetherMode::checked(mode)? {
+            SinewTetherMode::SINEW_TETHER_NONE => None,
+            SinewTetherMode::SINEW_TETHER_EUCLIDEAN => Some(false),
+            SinewTetherMode::SINEW_TETHER_GEODESIC => Some(true),
         };
         registry::with_body(body, |b, _| b.set_tethers(mode, scale))
     })
@@ -120,7 +116,7 @@ pub extern "C" fn sinew_body_set_tethers(body: SinewBody, mode: u32, scale: f32)
 pub extern "C" fn sinew_dynamics_default(out: *mut SinewDynamics) -> SinewResult {
     ffi_guard!({
         let out = try_out!(out, "out");
-        write(out, Dynamics::default().into());
+        out.write(Dynamics::default().into());
         Ok(())
     })
 }
@@ -140,7 +136,7 @@ pub extern "C" fn sinew_body_get_dynamics(body: SinewBody, out: *mut SinewDynami
     ffi_guard!({
         let out = try_out!(out, "out");
         let d = registry::with_body(body, |b, _| Ok(b.dynamics))?;
-        write(out, d.into());
+        out.write(d.into());
         Ok(())
     })
 }
@@ -167,7 +163,7 @@ pub extern "C" fn sinew_body_set_root_transform(body: SinewBody, transform: *con
 pub extern "C" fn sinew_lod_default(out: *mut SinewLod) -> SinewResult {
     ffi_guard!({
         let out = try_out!(out, "out");
-        write(out, Lod::default().into());
+        out.write(Lod::default().into());
         Ok(())
     })
 }
@@ -188,100 +184,6 @@ pub extern "C" fn sinew_body_set_visible(body: SinewBody, visible: u32) -> Sinew
     ffi_guard!({
         registry::with_body(body, |b, _| {
             b.visible = visible != 0;
-            Ok(())
-        })
-    })
-}
-
-/// The camera position LOD distances are measured from.
-#[unsafe(no_mangle)]
-pub extern "C" fn sinew_world_set_camera(world: SinewWorld, position: SinewVec3) -> SinewResult {
-    ffi_guard!({
-        let cell = registry::world(world)?;
-        let p: Vec3 = position.into();
-        if !is_finite3(p) {
-            return Err(Error::non_finite("camera position is not finite"));
-        }
-        cell.lock()?.camera = Some(p);
-        Ok(())
-    })
-}
-
-/// Fills `out` with calm air (speed 0) and default turbulence and gusts.
-#[unsafe(no_mangle)]
-pub extern "C" fn sinew_wind_default(out: *mut SinewWind) -> SinewResult {
-    ffi_guard!({
-        let out = try_out!(out, "out");
-        write(out, Wind::default().into());
-        Ok(())
-    })
-}
-
-/// Sets the world's wind.
-#[unsafe(no_mangle)]
-pub extern "C" fn sinew_world_set_wind(world: SinewWorld, wind: *const SinewWind) -> SinewResult {
-    ffi_guard!({
-        let cell = registry::world(world)?;
-        let w = try_ref!(wind, "wind");
-        let mut wind: Wind = (*w).into();
-        wind.validate()?;
-        cell.lock()?.wind = wind;
-        Ok(())
-    })
-}
-
-/// Number of indices `sinew_body_read_indices` writes (3 per triangle; 0 for ropes).
-#[unsafe(no_mangle)]
-pub extern "C" fn sinew_body_get_index_count(body: SinewBody, out_count: *mut usize) -> SinewResult {
-    ffi_guard!({
-        let out = try_out!(out_count, "out_count");
-        let n = registry::with_body(body, |b, _| Ok(b.topology.render_triangles.len() * 3))?;
-        write(out, n);
-        Ok(())
-    })
-}
-
-/// Copies the body's triangles as host vertex indices. After a tear the vertex count grows
-/// and the triangles change; `SinewBodyInfo.topology_version` tells when to read them again.
-#[unsafe(no_mangle)]
-pub extern "C" fn sinew_body_read_indices(body: SinewBody, out_indices: *mut u32, capacity: usize) -> SinewResult {
-    ffi_guard!({
-        if out_indices.is_null() && capacity > 0 {
-            return Err(crate::ffi::guard::null("out_indices"));
-        }
-        registry::with_body(body, |b, _| {
-            let tris = &b.topology.render_triangles;
-            let n = tris.len() * 3;
-            if capacity < n {
-                return Err(Error::new(ErrorKind::BufferTooSmall, format!("out_indices holds {capacity} but the body has {n} indices")));
-            }
-            let out = try_slice_mut!(out_indices, n, "out_indices");
-            for (o, t) in out.chunks_exact_mut(3).zip(tris) {
-                o.copy_from_slice(t);
-            }
-            Ok(())
-        })
-    })
-}
-
-/// For each host vertex, the original vertex it was copied from (itself unless the cloth
-/// tore), so a host can copy UVs and colours to vertices a tear added.
-#[unsafe(no_mangle)]
-pub extern "C" fn sinew_body_read_vertex_sources(body: SinewBody, out_sources: *mut u32, capacity: usize) -> SinewResult {
-    ffi_guard!({
-        if out_sources.is_null() {
-            return Err(crate::ffi::guard::null("out_sources"));
-        }
-        registry::with_body(body, |b, _| {
-            let n = b.topology.vertex_count();
-            if capacity < n {
-                return Err(Error::new(ErrorKind::BufferTooSmall, format!("out_sources holds {capacity} but the body has {n} vertices")));
-            }
-            let out = try_slice_mut!(out_sources, n, "out_sources");
-            match &b.topology.vertex_source {
-                Some(src) => out.copy_from_slice(src),
-                None => out.iter_mut().enumerate().for_each(|(i, o)| *o = i as u32),
-            }
             Ok(())
         })
     })

@@ -1,31 +1,28 @@
-//! `sinew_cloth_*`: grid and mesh cloth.
+//! `sinew_cloth_*`: grid and mesh cloth, and the garment generators (cape, skirt).
 
+use crate::particles::Material;
+use crate::cloth::generators::{CapeSpec, SkirtSpec};
 use crate::cloth::{GridPins, GridSpec, MeshSpec};
-use crate::error::Error;
-use crate::ffi::guard::write;
+
 use crate::ffi::registry;
 use crate::ffi::result::SinewResult;
 use crate::ffi::types::{
-    SINEW_PIN_LIST, SINEW_PIN_NONE, SINEW_PIN_TOP_CORNERS, SINEW_PIN_TOP_ROW, SinewBody, SinewClothGridDesc, SinewClothMeshDesc, SinewQuat,
-    SinewVec3, SinewWorld,
+    AbiEnum, SinewBody, SinewClothCapeDesc, SinewClothGridDesc, SinewClothMeshDesc, SinewClothSkirtDesc, SinewMat4, SinewPinMode, SinewQuat,
+    SinewVec3, SinewWorld, as_vec3,
 };
-use crate::math::Vec3;
-use crate::particles::Material;
 
 /// Fills `out_desc` with a 16 × 16 grid, 0.1 m spacing, at the origin, top row pinned.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_cloth_grid_desc_default(out_desc: *mut SinewClothGridDesc) -> SinewResult {
     ffi_guard!({
         let out = try_out!(out_desc, "out_desc");
-        write(
-            out,
-            SinewClothGridDesc {
+        out.write(SinewClothGridDesc {
                 columns: 16,
                 rows: 16,
                 spacing: 0.1,
                 origin: SinewVec3::default(),
                 orientation: SinewQuat { x: 0.0, y: 0.0, z: 0.0, w: 1.0 },
-                pin_mode: SINEW_PIN_TOP_ROW,
+                pin_mode: SinewPinMode::SINEW_PIN_TOP_ROW as u32,
                 pin_indices: std::ptr::null(),
                 pin_count: 0,
                 material: Material::default().into(),
@@ -40,9 +37,7 @@ pub extern "C" fn sinew_cloth_grid_desc_default(out_desc: *mut SinewClothGridDes
 pub extern "C" fn sinew_cloth_mesh_desc_default(out_desc: *mut SinewClothMeshDesc) -> SinewResult {
     ffi_guard!({
         let out = try_out!(out_desc, "out_desc");
-        write(
-            out,
-            SinewClothMeshDesc {
+        out.write(SinewClothMeshDesc {
                 positions: std::ptr::null(),
                 vertex_count: 0,
                 indices: std::ptr::null(),
@@ -64,12 +59,11 @@ pub extern "C" fn sinew_cloth_create_grid(world: SinewWorld, desc: *const SinewC
         let cell = registry::world(world)?;
         let d = try_ref!(desc, "desc");
         let out = try_out!(out_body, "out_body");
-        let pins = match d.pin_mode {
-            SINEW_PIN_NONE => GridPins::None,
-            SINEW_PIN_TOP_ROW => GridPins::TopRow,
-            SINEW_PIN_TOP_CORNERS => GridPins::TopCorners,
-            SINEW_PIN_LIST => GridPins::List(try_slice!(d.pin_indices, d.pin_count, "desc.pin_indices").to_vec()),
-            other => return Err(Error::invalid(format!("unknown pin_mode {other}"))),
+        let pins = match SinewPinMode::checked(d.pin_mode)? {
+            SinewPinMode::SINEW_PIN_NONE => GridPins::None,
+            SinewPinMode::SINEW_PIN_TOP_ROW => GridPins::TopRow,
+            SinewPinMode::SINEW_PIN_TOP_CORNERS => GridPins::TopCorners,
+            SinewPinMode::SINEW_PIN_LIST => GridPins::List(try_slice!(d.pin_indices, d.pin_count, "desc.pin_indices").to_vec()),
         };
         let spec = GridSpec {
             columns: d.columns,
@@ -82,7 +76,7 @@ pub extern "C" fn sinew_cloth_create_grid(world: SinewWorld, desc: *const SinewC
         };
         let mut w = cell.lock()?;
         let (slot, serial) = w.create_grid(&spec)?;
-        write(out, registry::body_handle(&cell, slot, serial));
+        out.write(registry::body_handle(&cell, slot, serial));
         Ok(())
     })
 }
@@ -104,19 +98,95 @@ pub extern "C" fn sinew_cloth_create_mesh(world: SinewWorld, desc: *const SinewC
         };
         let mut w = cell.lock()?;
         let (slot, serial) = w.create_mesh(&spec)?;
-        write(out, registry::body_handle(&cell, slot, serial));
+        out.write(registry::body_handle(&cell, slot, serial));
         Ok(())
     })
 }
 
-/// Views C vectors as glam vectors (same 12-byte layout, checked in `types.rs`).
-pub fn as_vec3(v: &[SinewVec3]) -> &[Vec3] {
-    // SAFETY: both are three packed f32 with alignment 4.
-    unsafe { std::slice::from_raw_parts(v.as_ptr().cast(), v.len()) }
+/// Fills `out_desc` with a 12 × 16 cape, 0.5 m wide, 0.9 m long, all bones at the origin.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_cloth_cape_desc_default(out_desc: *mut SinewClothCapeDesc) -> SinewResult {
+    ffi_guard!({
+        let out = try_out!(out_desc, "out_desc");
+        out.write(SinewClothCapeDesc {
+                columns: 12,
+                rows: 16,
+                width: 0.5,
+                length: 0.9,
+                back_offset: 0.08,
+                left_shoulder: SinewMat4::identity(),
+                neck: SinewMat4::identity(),
+                right_shoulder: SinewMat4::identity(),
+                material: Material::default().into(),
+            },
+        );
+        Ok(())
+    })
 }
 
-/// Mutable view, as [`as_vec3`].
-pub fn as_vec3_mut(v: &mut [SinewVec3]) -> &mut [Vec3] {
-    // SAFETY: as above.
-    unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr().cast(), v.len()) }
+/// Creates a cape (see `SinewClothCapeDesc`); move it each frame with
+/// `sinew_body_set_bone_matrices(body, {left, neck, right}, 3)`.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_cloth_create_cape(world: SinewWorld, desc: *const SinewClothCapeDesc, out_body: *mut SinewBody) -> SinewResult {
+    ffi_guard!({
+        let cell = registry::world(world)?;
+        let d = try_ref!(desc, "desc");
+        let out = try_out!(out_body, "out_body");
+        let spec = CapeSpec {
+            columns: d.columns,
+            rows: d.rows,
+            width: d.width,
+            length: d.length,
+            back_offset: d.back_offset,
+            bones: [d.left_shoulder.into(), d.neck.into(), d.right_shoulder.into()],
+            material: d.material.into(),
+        };
+        let mut w = cell.lock()?;
+        let (slot, serial) = w.create_cape(&spec)?;
+        out.write(registry::body_handle(&cell, slot, serial));
+        Ok(())
+    })
+}
+
+/// Fills `out_desc` with a 24 × 10 skirt, 0.16 m to 0.3 m radius, 0.45 m long.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_cloth_skirt_desc_default(out_desc: *mut SinewClothSkirtDesc) -> SinewResult {
+    ffi_guard!({
+        let out = try_out!(out_desc, "out_desc");
+        out.write(SinewClothSkirtDesc {
+                columns: 24,
+                rows: 10,
+                radius_top: 0.16,
+                radius_bottom: 0.3,
+                length: 0.45,
+                waist: SinewMat4::identity(),
+                material: Material::default().into(),
+            },
+        );
+        Ok(())
+    })
+}
+
+/// Creates a skirt (see `SinewClothSkirtDesc`); move it each frame with
+/// `sinew_body_set_bone_matrices(body, &waist, 1)`.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_cloth_create_skirt(world: SinewWorld, desc: *const SinewClothSkirtDesc, out_body: *mut SinewBody) -> SinewResult {
+    ffi_guard!({
+        let cell = registry::world(world)?;
+        let d = try_ref!(desc, "desc");
+        let out = try_out!(out_body, "out_body");
+        let spec = SkirtSpec {
+            columns: d.columns,
+            rows: d.rows,
+            radius_top: d.radius_top,
+            radius_bottom: d.radius_bottom,
+            length: d.length,
+            waist: d.waist.into(),
+            material: d.material.into(),
+        };
+        let mut w = cell.lock()?;
+        let (slot, serial) = w.create_skirt(&spec)?;
+        out.write(registry::body_handle(&cell, slot, serial));
+        Ok(())
+    })
 }

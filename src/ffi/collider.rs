@@ -2,24 +2,18 @@
 
 use crate::collider::Collider;
 use crate::geometry::{Pose, Shape};
-use crate::error::Error;
-use crate::ffi::guard::write;
+
 use crate::ffi::registry;
 use crate::ffi::result::SinewResult;
-use crate::ffi::types::{
-    SINEW_SHAPE_BOX, SINEW_SHAPE_CAPSULE, SINEW_SHAPE_PLANE, SINEW_SHAPE_SPHERE, SinewCollider, SinewColliderDesc, SinewMat4, SinewVec3,
-    SinewWorld,
-};
+use crate::ffi::types::{AbiEnum, SinewCollider, SinewColliderDesc, SinewMat4, SinewShape, SinewVec3, SinewWorld};
 
 /// Fills `out_desc` with a 0.1 m sphere on layer 1 at the origin.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_collider_desc_default(out_desc: *mut SinewColliderDesc) -> SinewResult {
     ffi_guard!({
         let out = try_out!(out_desc, "out_desc");
-        write(
-            out,
-            SinewColliderDesc {
-                shape: SINEW_SHAPE_SPHERE,
+        out.write(SinewColliderDesc {
+                shape: SinewShape::SINEW_SHAPE_SPHERE as u32,
                 radius: 0.1,
                 half_height: 0.25,
                 radius0: 0.1,
@@ -33,16 +27,14 @@ pub extern "C" fn sinew_collider_desc_default(out_desc: *mut SinewColliderDesc) 
     })
 }
 
+/// The shape of a descriptor, converted only: `Collider::new` validates it.
 fn shape_of(d: &SinewColliderDesc) -> crate::error::Result<Shape> {
-    let shape = match d.shape {
-        SINEW_SHAPE_SPHERE => Shape::Sphere { radius: d.radius },
-        SINEW_SHAPE_CAPSULE => Shape::Capsule { half_height: d.half_height, radius0: d.radius0, radius1: d.radius1 },
-        SINEW_SHAPE_PLANE => Shape::Plane,
-        SINEW_SHAPE_BOX => Shape::Box { half_extents: d.half_extents.into() },
-        other => return Err(Error::invalid(format!("unknown collider shape {other}"))),
-    };
-    shape.validate()?;
-    Ok(shape)
+    Ok(match SinewShape::checked(d.shape)? {
+        SinewShape::SINEW_SHAPE_SPHERE => Shape::Sphere { radius: d.radius },
+        SinewShape::SINEW_SHAPE_CAPSULE => Shape::Capsule { half_height: d.half_height, radius0: d.radius0, radius1: d.radius1 },
+        SinewShape::SINEW_SHAPE_PLANE => Shape::Plane,
+        SinewShape::SINEW_SHAPE_BOX => Shape::Box { half_extents: d.half_extents.into() },
+    })
 }
 
 fn pose_of(m: &SinewMat4) -> crate::error::Result<Pose> {
@@ -59,7 +51,7 @@ pub extern "C" fn sinew_collider_create(world: SinewWorld, desc: *const SinewCol
         let collider = Collider::new(shape_of(d)?, d.layers, pose_of(&d.transform)?)?;
         let mut w = cell.lock()?;
         let (slot, serial) = w.add_collider(collider)?;
-        write(out, registry::collider_handle(&cell, slot, serial));
+        out.write(registry::collider_handle(&cell, slot, serial));
         Ok(())
     })
 }

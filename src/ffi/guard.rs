@@ -1,5 +1,16 @@
 //! The panic boundary and the argument-check helpers (rustls-ffi's `ffi_panic_boundary`,
 //! `try_ref!`, `try_slice!`).
+//!
+//! Every pointer argument goes through one of these, never through an ad hoc check:
+//!
+//! | argument | helper | rule |
+//! |---|---|---|
+//! | `const T *` (one value) | [`try_ref!`] | null → `SINEW_NULL_POINTER` |
+//! | `T *out` (one output) | [`try_out!`] → [`Out`] | null → `SINEW_NULL_POINTER`, checked before any work; written only on success |
+//! | `const T *p, size_t n` (input slice) | [`try_slice!`] | null is accepted exactly when `n == 0` (an empty slice); null with `n > 0` → `SINEW_NULL_POINTER` |
+//! | `T *out, size_t capacity` (output buffer) | [`try_out_buf!`] → [`OutBuf`] | the same null rule as an input slice, checked before any work; then [`OutBuf::take`]: `capacity` < the required count → `SINEW_BUFFER_TOO_SMALL` (so null with capacity 0 succeeds only when nothing is to be written) |
+//!
+//! A length no buffer can have (more than `isize::MAX` bytes) is `SINEW_TOO_LARGE`.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -51,6 +62,7 @@ macro_rules! ffi_guard {
 /// `&T` from a pointer, or `SINEW_NULL_POINTER` naming the argument.
 macro_rules! try_ref {
     ($ptr:expr, $name:literal) => {
+        // SAFETY: the C contract: a non-null pointer points to a valid, initialised `T`.
         match unsafe { ($ptr).as_ref() } {
             Some(r) => r,
             None => return Err($crate::ffi::guard::null($name)),
@@ -58,28 +70,29 @@ macro_rules! try_ref {
     };
 }
 
-/// Checks an out-pointer is non-null before any work is done; gives a `*mut T` to write at the end.
+/// Checks an out-pointer is non-null before any work is done; gives an [`Out`] to write at
+/// the end.
 macro_rules! try_out {
-    ($ptr:expr, $name:literal) => {{
-        let p = $ptr;
-        if p.is_null() {
-            return Err($crate::ffi::guard::null($name));
-        }
-        p
-    }};
-}
-
-/// `&[T]` from a pointer and a length. A zero length accepts a null pointer.
-macro_rules! try_slice {
-    ($ptr:expr, $len:expr, $name:literal) => {
-        $crate::ffi::guard::slice($ptr, $len, $name)?
+    ($ptr:expr, $name:literal) => {
+        // SAFETY: the C contract: a non-null out-pointer points to writable memory for a `T`.
+        unsafe { $crate::ffi::guard::Out::new($ptr, $name)? }
     };
 }
 
-/// `&mut [T]` from a pointer and a length.
-macro_rules! try_slice_mut {
+/// `&[T]` from a pointer and a length (the input-slice rule of the module docs).
+macro_rules! try_slice {
     ($ptr:expr, $len:expr, $name:literal) => {
-        $crate::ffi::guard::slice_mut($ptr, $len, $name)?
+        // SAFETY: the C contract: a non-null pointer points to `len` valid elements.
+        unsafe { $crate::ffi::guard::slice($ptr, $len, $name)? }
+    };
+}
+
+/// An output buffer from a pointer and its capacity (the output-buffer rule of the module
+/// docs); call [`OutBuf::take`] with the required count.
+macro_rules! try_out_buf {
+    ($ptr:expr, $capacity:expr, $name:literal) => {
+        // SAFETY: the C contract: a non-null pointer points to `capacity` writable elements.
+        unsafe { $crate::ffi::guard::OutBuf::new($ptr, $capacity, $name)? }
     };
 }
 
@@ -94,7 +107,13 @@ fn check_len<T>(len: usize, name: &str) -> Result<()> {
     Ok(())
 }
 
-pub fn slice<'a, T>(ptr: *const T, len: usize, name: &str) -> Result<&'a [T]> {
+/// The input-slice rule: null is an empty slice when `len == 0`, else `SINEW_NULL_POINTER`.
+///
+/// # Safety
+///
+/// When `ptr` is non-null and `len > 0`, it must point to `len` initialised `T` that stay
+/// valid and unchanged for `'a` (the documented C contract of every buffer argument).
+pub unsafe fn slice<'a, T>(ptr: *const T, len: usize, name: &str) -> Result<&'a [T]> {
     if len == 0 {
         return Ok(&[]);
     }
@@ -102,24 +121,70 @@ pub fn slice<'a, T>(ptr: *const T, len: usize, name: &str) -> Result<&'a [T]> {
         return Err(null(name));
     }
     check_len::<T>(len, name)?;
-    // SAFETY: the caller promises `len` valid elements at `ptr` (the documented contract).
+    // SAFETY: non-null, `len` elements by the caller's promise, size checked above.
     Ok(unsafe { std::slice::from_raw_parts(ptr, len) })
 }
 
-pub fn slice_mut<'a, T>(ptr: *mut T, len: usize, name: &str) -> Result<&'a mut [T]> {
-    if len == 0 {
-        return Ok(&mut []);
-    }
-    if ptr.is_null() {
-        return Err(null(name));
-    }
-    check_len::<T>(len, name)?;
-    // SAFETY: as above, for writable memory.
-    Ok(unsafe { std::slice::from_raw_parts_mut(ptr, len) })
+/// A checked, non-null out-pointer: written once, at the end of a successful export.
+pub struct Out<T> {
+    ptr: *mut T,
 }
 
-/// Writes an output, the last thing an export does.
-pub fn write<T>(out: *mut T, value: T) {
-    // SAFETY: `out` was checked non-null by `try_out!` at the start of the export.
-    unsafe { out.write(value) }
+impl<T> Out<T> {
+    /// `SINEW_NULL_POINTER` for a null `ptr`.
+    ///
+    /// # Safety
+    ///
+    /// A non-null `ptr` must be valid for writing one `T` until the export returns.
+    pub unsafe fn new(ptr: *mut T, name: &str) -> Result<Out<T>> {
+        if ptr.is_null() {
+            return Err(null(name));
+        }
+        Ok(Out { ptr })
+    }
+
+    /// Writes the output (the last thing an export does).
+    pub fn write(self, value: T) {
+        // SAFETY: non-null and writable, promised to `Out::new`.
+        unsafe { self.ptr.write(value) }
+    }
+}
+
+/// A checked output buffer of `capacity` elements (null only with capacity 0).
+pub struct OutBuf<'a, T> {
+    ptr: *mut T,
+    capacity: usize,
+    name: &'a str,
+}
+
+impl<'a, T> OutBuf<'a, T> {
+    /// The null rule of input slices; `SINEW_TOO_LARGE` for an impossible capacity.
+    ///
+    /// # Safety
+    ///
+    /// A non-null `ptr` must be valid for writing `capacity` elements until the export returns.
+    pub unsafe fn new(ptr: *mut T, capacity: usize, name: &'a str) -> Result<OutBuf<'a, T>> {
+        if ptr.is_null() && capacity > 0 {
+            return Err(null(name));
+        }
+        check_len::<T>(capacity, name)?;
+        Ok(OutBuf { ptr, capacity, name })
+    }
+
+    /// The first `needed` elements to write, or `SINEW_BUFFER_TOO_SMALL` naming `what` (the
+    /// unit of the count, e.g. "vertices").
+    pub fn take(self, needed: usize, what: &str) -> Result<&'a mut [T]> {
+        if self.capacity < needed {
+            return Err(Error::new(
+                ErrorKind::BufferTooSmall,
+                format!("{} holds {} elements but the body has {needed} {what}", self.name, self.capacity),
+            ));
+        }
+        if needed == 0 {
+            return Ok(&mut []);
+        }
+        // SAFETY: non-null (needed > 0 ≤ capacity, and null only with capacity 0), writable
+        // for `capacity` ≥ `needed` elements by the promise to `OutBuf::new`.
+        Ok(unsafe { std::slice::from_raw_parts_mut(self.ptr, needed) })
+    }
 }

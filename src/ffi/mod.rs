@@ -7,7 +7,8 @@
 //! followed by its length; handles, never pointers, for what the host keeps.
 
 // The exports are safe `extern "C"` functions by design: the C caller cannot see `unsafe`,
-// and every pointer goes through the null and length checks of `guard` before use.
+// and every pointer goes through the null and length checks of `guard` (its unsafe helpers,
+// called only through its macros) before use.
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
 #[macro_use]
@@ -24,4 +25,8 @@ pub mod types;
 pub mod world;
 
 /// Version of the C ABI. Bumped on any incompatible change; wrappers compare it at load.
-pub const SINEW_ABI_VERSION: u32 = 4;
+///
+/// cbindgen emits no Rust constants (they would bring the core's along, see `cbindgen.toml`),
+/// so the header's `#define SINEW_ABI_VERSION` is written in `cbindgen.toml`'s
+/// `after_includes`; bump both (`tests/ffi_contract.rs` checks they agree).
+pub const SINEW_ABI_VERSION: u32 = 5;

@@ -1,21 +1,18 @@
 //! `sinew_rope_*`.
 
 use crate::particles::Material;
-use crate::ffi::cloth::as_vec3;
-use crate::ffi::guard::write;
+use crate::rope::RopeSpec;
+
 use crate::ffi::registry;
 use crate::ffi::result::SinewResult;
-use crate::ffi::types::{SinewBody, SinewRopeDesc, SinewVec3, SinewWorld};
-use crate::rope::RopeSpec;
+use crate::ffi::types::{SinewBody, SinewRopeDesc, SinewVec3, SinewWorld, as_vec3};
 
 /// Fills `out_desc` with an empty rope description (bend on, default material).
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_rope_desc_default(out_desc: *mut SinewRopeDesc) -> SinewResult {
     ffi_guard!({
         let out = try_out!(out_desc, "out_desc");
-        write(
-            out,
-            SinewRopeDesc {
+        out.write(SinewRopeDesc {
                 points: std::ptr::null(),
                 point_count: 0,
                 pin_indices: std::ptr::null(),
@@ -44,7 +41,7 @@ pub extern "C" fn sinew_rope_create(world: SinewWorld, desc: *const SinewRopeDes
         };
         let mut w = cell.lock()?;
         let (slot, serial) = w.create_rope(&spec)?;
-        write(out, registry::body_handle(&cell, slot, serial));
+        out.write(registry::body_handle(&cell, slot, serial));
         Ok(())
     })
 }

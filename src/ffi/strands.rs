@@ -1,28 +1,25 @@
-//! `sinew_strands_*` (hair) and the garment generators `sinew_cloth_create_cape` /
-//! `sinew_cloth_create_skirt`.
+//! `sinew_strands_*`: hair.
 
 use crate::particles::Material;
-use crate::cloth::generators::{CapeSpec, SkirtSpec};
-use crate::error::Error;
-use crate::ffi::cloth::as_vec3;
-use crate::ffi::guard::write;
+use crate::error::{Error, MAX_PARTICLES, check_positive};
+use crate::math::Vec3;
+use crate::strands::{StrandsSpec, straight};
+
 use crate::ffi::registry;
 use crate::ffi::result::SinewResult;
-use crate::ffi::types::{SinewBody, SinewCapeDesc, SinewMat4, SinewSkirtDesc, SinewStrandsDesc, SinewVec3, SinewWorld};
-use crate::strands::{StrandsSpec, straight};
+use crate::ffi::types::{AbiEnum, SinewBody, SinewMat4, SinewStrandsDesc, SinewStrandsMode, SinewVec3, SinewWorld, as_vec3};
 
 fn strand_material() -> Material {
     Material { particle_mass: 0.001, thickness: 0.005, bend_compliance: 0.0, damping: 1.0, ..Material::default() }
 }
 
-/// Fills `out_desc`: no strands yet, 8 particles 2 cm apart, head at the origin.
+/// Fills `out_desc`: straight strands, none yet, 8 particles 2 cm apart, head at the origin.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_strands_desc_default(out_desc: *mut SinewStrandsDesc) -> SinewResult {
     ffi_guard!({
         let out = try_out!(out_desc, "out_desc");
-        write(
-            out,
-            SinewStrandsDesc {
+        out.write(SinewStrandsDesc {
+                mode: SinewStrandsMode::SINEW_STRANDS_STRAIGHT as u32,
                 points: std::ptr::null(),
                 point_count: 0,
                 roots: std::ptr::null(),
@@ -47,114 +44,24 @@ pub extern "C" fn sinew_strands_create(world: SinewWorld, desc: *const SinewStra
         let out = try_out!(out_body, "out_body");
         let per = d.particles_per_strand as usize;
         let generated;
-        let points: &[crate::math::Vec3] = if d.points.is_null() {
-            let roots: &[SinewVec3] = try_slice!(d.roots, d.strand_count, "desc.roots");
-            let dirs: &[SinewVec3] = try_slice!(d.directions, d.strand_count, "desc.directions");
-            crate::error::check_positive(d.segment_length, "desc.segment_length")?;
-            if d.strand_count.saturating_mul(per) > crate::error::MAX_PARTICLES {
-                return Err(Error::too_large(format!("{} strands of {per} is more than one body holds", d.strand_count)));
+        let points: &[Vec3] = match SinewStrandsMode::checked(d.mode)? {
+            SinewStrandsMode::SINEW_STRANDS_STRAIGHT => {
+                let roots: &[SinewVec3] = try_slice!(d.roots, d.strand_count, "desc.roots");
+                let dirs: &[SinewVec3] = try_slice!(d.directions, d.strand_count, "desc.directions");
+                // `strands::straight` does not validate its spacing or count (see the report of issue 10).
+                check_positive(d.segment_length, "desc.segment_length")?;
+                if d.strand_count.saturating_mul(per) > MAX_PARTICLES {
+                    return Err(Error::too_large(format!("{} strands of {per} is more than one body holds", d.strand_count)));
+                }
+                generated = straight(as_vec3(roots), as_vec3(dirs), per, d.segment_length);
+                &generated
             }
-            generated = straight(as_vec3(roots), as_vec3(dirs), per, d.segment_length);
-            &generated
-        } else {
-            as_vec3(try_slice!(d.points, d.point_count, "desc.points"))
+            SinewStrandsMode::SINEW_STRANDS_POINTS => as_vec3(try_slice!(d.points, d.point_count, "desc.points")),
         };
         let spec = StrandsSpec { points, particles_per_strand: per, head: d.head.into(), material: d.material.into() };
         let mut w = cell.lock()?;
         let (slot, serial) = w.create_strands(&spec)?;
-        write(out, registry::body_handle(&cell, slot, serial));
-        Ok(())
-    })
-}
-
-/// Fills `out_desc` with a 12 × 16 cape, 0.5 m wide, 0.9 m long, all bones at the origin.
-#[unsafe(no_mangle)]
-pub extern "C" fn sinew_cape_desc_default(out_desc: *mut SinewCapeDesc) -> SinewResult {
-    ffi_guard!({
-        let out = try_out!(out_desc, "out_desc");
-        write(
-            out,
-            SinewCapeDesc {
-                columns: 12,
-                rows: 16,
-                width: 0.5,
-                length: 0.9,
-                back_offset: 0.08,
-                left_shoulder: SinewMat4::identity(),
-                neck: SinewMat4::identity(),
-                right_shoulder: SinewMat4::identity(),
-                material: Material::default().into(),
-            },
-        );
-        Ok(())
-    })
-}
-
-/// Creates a cape (see `SinewCapeDesc`); move it each frame with
-/// `sinew_body_set_bone_matrices(body, {left, neck, right}, 3)`.
-#[unsafe(no_mangle)]
-pub extern "C" fn sinew_cloth_create_cape(world: SinewWorld, desc: *const SinewCapeDesc, out_body: *mut SinewBody) -> SinewResult {
-    ffi_guard!({
-        let cell = registry::world(world)?;
-        let d = try_ref!(desc, "desc");
-        let out = try_out!(out_body, "out_body");
-        let spec = CapeSpec {
-            columns: d.columns,
-            rows: d.rows,
-            width: d.width,
-            length: d.length,
-            back_offset: d.back_offset,
-            bones: [d.left_shoulder.into(), d.neck.into(), d.right_shoulder.into()],
-            material: d.material.into(),
-        };
-        let mut w = cell.lock()?;
-        let (slot, serial) = w.create_cape(&spec)?;
-        write(out, registry::body_handle(&cell, slot, serial));
-        Ok(())
-    })
-}
-
-/// Fills `out_desc` with a 24 × 10 skirt, 0.16 m to 0.3 m radius, 0.45 m long.
-#[unsafe(no_mangle)]
-pub extern "C" fn sinew_skirt_desc_default(out_desc: *mut SinewSkirtDesc) -> SinewResult {
-    ffi_guard!({
-        let out = try_out!(out_desc, "out_desc");
-        write(
-            out,
-            SinewSkirtDesc {
-                columns: 24,
-                rows: 10,
-                radius_top: 0.16,
-                radius_bottom: 0.3,
-                length: 0.45,
-                waist: SinewMat4::identity(),
-                material: Material::default().into(),
-            },
-        );
-        Ok(())
-    })
-}
-
-/// Creates a skirt (see `SinewSkirtDesc`); move it each frame with
-/// `sinew_body_set_bone_matrices(body, &waist, 1)`.
-#[unsafe(no_mangle)]
-pub extern "C" fn sinew_cloth_create_skirt(world: SinewWorld, desc: *const SinewSkirtDesc, out_body: *mut SinewBody) -> SinewResult {
-    ffi_guard!({
-        let cell = registry::world(world)?;
-        let d = try_ref!(desc, "desc");
-        let out = try_out!(out_body, "out_body");
-        let spec = SkirtSpec {
-            columns: d.columns,
-            rows: d.rows,
-            radius_top: d.radius_top,
-            radius_bottom: d.radius_bottom,
-            length: d.length,
-            waist: d.waist.into(),
-            material: d.material.into(),
-        };
-        let mut w = cell.lock()?;
-        let (slot, serial) = w.create_skirt(&spec)?;
-        write(out, registry::body_handle(&cell, slot, serial));
+        out.write(registry::body_handle(&cell, slot, serial));
         Ok(())
     })
 }

@@ -1,17 +1,21 @@
-//! `sinew_world_*`, `sinew_abi_version`, `sinew_last_error_message`, descriptor defaults.
+//! `sinew_world_*` (with its descriptors' defaults `sinew_world_desc_default` and
+//! `sinew_wind_default`), and the library-wide `sinew_abi_version`,
+//! `sinew_last_error_message` and (feature `debug-panic`) `sinew_debug_trigger_panic`.
 
 use std::ffi::c_char;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc;
 
-use crate::particles::Material;
 use crate::error::{Error, ErrorKind, check_non_negative};
+use crate::math::{Vec3, is_finite3};
+use crate::wind::Wind;
+use crate::world::{WorkerPool, World, WorldSettings};
+
 use crate::ffi::SINEW_ABI_VERSION;
-use crate::ffi::guard::{self, write};
+use crate::ffi::guard;
 use crate::ffi::registry;
 use crate::ffi::result::{self, SinewResult};
-use crate::ffi::types::{SinewMaterial, SinewWorld, SinewWorldDesc, SinewWorldStats};
-use crate::world::{WorkerPool, World, WorldSettings};
+use crate::ffi::types::{SinewVec3, SinewWind, SinewWorld, SinewWorldDesc, SinewWorldStats};
 
 /// The ABI version this library implements (`SINEW_ABI_VERSION` of its header).
 #[unsafe(no_mangle)]
@@ -32,17 +36,7 @@ pub extern "C" fn sinew_last_error_message() -> *const c_char {
 pub extern "C" fn sinew_world_desc_default(out_desc: *mut SinewWorldDesc) -> SinewResult {
     ffi_guard!({
         let out = try_out!(out_desc, "out_desc");
-        write(out, WorldSettings::default().into());
-        Ok(())
-    })
-}
-
-/// Fills `out_material` with the default material.
-#[unsafe(no_mangle)]
-pub extern "C" fn sinew_material_default(out_material: *mut SinewMaterial) -> SinewResult {
-    ffi_guard!({
-        let out = try_out!(out_material, "out_material");
-        write(out, Material::default().into());
+        out.write(WorldSettings::default().into());
         Ok(())
     })
 }
@@ -57,7 +51,7 @@ pub extern "C" fn sinew_world_create(desc: *const SinewWorldDesc, out_world: *mu
         let mut world = World::new(settings)?;
         let pool = WorkerPool::new(settings.thread_count)?;
         world.sequential = pool.thread_count() == 1;
-        write(out, registry::insert_world(world, pool)?);
+        out.write(registry::insert_world(world, pool)?);
         Ok(())
     })
 }
@@ -78,7 +72,6 @@ pub extern "C" fn sinew_world_destroy(world: SinewWorld) -> SinewResult {
 pub extern "C" fn sinew_world_step(world: SinewWorld, dt: f32) -> SinewResult {
     ffi_guard!({
         let cell = registry::world(world)?;
-        check_non_negative(dt, "dt")?;
         let mut guard = cell.lock()?;
         let w: &mut World = &mut guard;
         if w.sequential { w.step(dt) } else { cell.pool.install(|| w.step(dt)) }
@@ -91,6 +84,8 @@ pub extern "C" fn sinew_world_step(world: SinewWorld, dt: f32) -> SinewResult {
 pub extern "C" fn sinew_world_step_begin(world: SinewWorld, dt: f32) -> SinewResult {
     ffi_guard!({
         let cell = registry::world(world)?;
+        // `World::step` checks `dt` too, but only once the step runs; an asynchronous step
+        // must refuse a bad `dt` here, before it starts (see the report of issue 10).
         check_non_negative(dt, "dt")?;
         if cell.busy.compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire).is_err() {
             return Err(Error::new(ErrorKind::Busy, "a step is already in progress; call sinew_world_step_end first"));
@@ -131,18 +126,19 @@ pub extern "C" fn sinew_world_get_stats(world: SinewWorld, out_stats: *mut Sinew
         let w = cell.lock()?;
         let mut stats: SinewWorldStats = w.stats().into();
         stats.thread_count = cell.pool.thread_count() as u32;
-        write(out, stats);
+        out.write(stats);
         Ok(())
     })
 }
 
 /// Changes gravity (m/s²) from the next step on.
 #[unsafe(no_mangle)]
-pub extern "C" fn sinew_world_set_gravity(world: SinewWorld, gravity: crate::ffi::types::SinewVec3) -> SinewResult {
+pub extern "C" fn sinew_world_set_gravity(world: SinewWorld, gravity: SinewVec3) -> SinewResult {
     ffi_guard!({
         let cell = registry::world(world)?;
-        let g: crate::math::Vec3 = gravity.into();
-        if !crate::math::is_finite3(g) {
+        let g: Vec3 = gravity.into();
+        // The core has no gravity setter that validates (see the report of issue 10).
+        if !is_finite3(g) {
             return Err(Error::non_finite("gravity is not finite"));
         }
         cell.lock()?.settings.gravity = g;
@@ -150,8 +146,49 @@ pub extern "C" fn sinew_world_set_gravity(world: SinewWorld, gravity: crate::ffi
     })
 }
 
-/// Always fails with `SINEW_PANIC`: raises a panic inside the boundary so hosts and tests
-/// can check that it is caught and that the library keeps working.
+/// The camera position LOD distances are measured from.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_world_set_camera(world: SinewWorld, position: SinewVec3) -> SinewResult {
+    ffi_guard!({
+        let cell = registry::world(world)?;
+        let p: Vec3 = position.into();
+        // The core has no camera setter that validates (see the report of issue 10).
+        if !is_finite3(p) {
+            return Err(Error::non_finite("camera position is not finite"));
+        }
+        cell.lock()?.camera = Some(p);
+        Ok(())
+    })
+}
+
+/// Fills `out` with calm air (speed 0) and default turbulence and gusts.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_wind_default(out: *mut SinewWind) -> SinewResult {
+    ffi_guard!({
+        let out = try_out!(out, "out");
+        out.write(Wind::default().into());
+        Ok(())
+    })
+}
+
+/// Sets the world's wind.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_world_set_wind(world: SinewWorld, wind: *const SinewWind) -> SinewResult {
+    ffi_guard!({
+        let cell = registry::world(world)?;
+        let w = try_ref!(wind, "wind");
+        let mut wind: Wind = (*w).into();
+        wind.validate()?;
+        cell.lock()?.wind = wind;
+        Ok(())
+    })
+}
+
+/// Only in libraries built with the cargo feature `debug-panic` (declared when
+/// `SINEW_DEBUG_PANIC` is defined). Always fails with `SINEW_PANIC`: raises a panic inside
+/// the boundary so hosts and tests can check that it is caught and that the library keeps
+/// working.
+#[cfg(feature = "debug-panic")]
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_debug_trigger_panic() -> SinewResult {
     ffi_guard!({ panic!("deliberate panic from sinew_debug_trigger_panic") })

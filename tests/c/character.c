@@ -235,8 +235,8 @@ static void defaults(void) {
     SinewLod l;
     SinewWind w;
     SinewStrandsDesc sd;
-    SinewCapeDesc cd;
-    SinewSkirtDesc kd;
+    SinewClothCapeDesc cd;
+    SinewClothSkirtDesc kd;
     SinewWorldDesc wd;
     SinewMaterial m;
     SinewMat4 identity = mat_translate(0.0f, 0.0f, 0.0f);
@@ -263,16 +263,17 @@ static void defaults(void) {
 
     OK(sinew_strands_desc_default(&sd));
     CHECK(sd.points == NULL && sd.point_count == 0 && sd.roots == NULL && sd.directions == NULL && sd.strand_count == 0, "strands default: no strands yet");
+    CHECK(sd.mode == SINEW_STRANDS_STRAIGHT, "strands default: straight strands from roots");
     CHECK(sd.particles_per_strand == 8 && fabsf(sd.segment_length - 0.02f) < 1e-7f, "strands default: 8 particles 2 cm apart");
     CHECK(memcmp(&sd.head, &identity, sizeof identity) == 0, "strands default: head at the origin (identity)");
 
-    OK(sinew_cape_desc_default(&cd));
+    OK(sinew_cloth_cape_desc_default(&cd));
     CHECK(cd.columns == 12 && cd.rows == 16 && cd.width == 0.5f && fabsf(cd.length - 0.9f) < 1e-7f && fabsf(cd.back_offset - 0.08f) < 1e-7f, "cape default: 12 x 16, 0.5 m wide, 0.9 m long, 8 cm behind the neck");
     CHECK(memcmp(&cd.left_shoulder, &identity, sizeof identity) == 0 && memcmp(&cd.neck, &identity, sizeof identity) == 0 && memcmp(&cd.right_shoulder, &identity, sizeof identity) == 0, "cape default: all bones at the origin");
     OK(sinew_material_default(&m));
     CHECK(memcmp(&cd.material, &m, sizeof m) == 0, "cape default material is the default material");
 
-    OK(sinew_skirt_desc_default(&kd));
+    OK(sinew_cloth_skirt_desc_default(&kd));
     CHECK(kd.columns == 24 && kd.rows == 10 && fabsf(kd.radius_top - 0.16f) < 1e-7f && fabsf(kd.radius_bottom - 0.3f) < 1e-7f && fabsf(kd.length - 0.45f) < 1e-7f, "skirt default: 24 x 10, radius 0.16 to 0.3 m, 0.45 m long");
     CHECK(memcmp(&kd.waist, &identity, sizeof identity) == 0, "skirt default waist is the identity");
 }
@@ -810,8 +811,8 @@ static void rope_snap(void) {
 
 static void cape_and_skirt(void) {
     SinewWorld w = make_world(2, 1, SINEW_KERNEL_AUTO, 1);
-    SinewCapeDesc cd;
-    SinewSkirtDesc sd;
+    SinewClothCapeDesc cd;
+    SinewClothSkirtDesc sd;
     SinewBody cape, skirt;
     SinewBodyInfo ci, si;
     SinewMat4 bones[3], waist;
@@ -821,12 +822,12 @@ static void cape_and_skirt(void) {
     int f;
 
     printf("-- cape and skirt driven by bone matrices\n");
-    OK(sinew_cape_desc_default(&cd));
+    OK(sinew_cloth_cape_desc_default(&cd));
     cd.left_shoulder = mat_translate(-0.2f, 1.5f, 0.0f);
     cd.neck = mat_translate(0.0f, 1.6f, 0.0f);
     cd.right_shoulder = mat_translate(0.2f, 1.5f, 0.0f);
     OK(sinew_cloth_create_cape(w, &cd, &cape));
-    OK(sinew_skirt_desc_default(&sd));
+    OK(sinew_cloth_skirt_desc_default(&sd));
     sd.waist = mat_translate(0.0f, 1.0f, 0.0f);
     OK(sinew_cloth_create_skirt(w, &sd, &skirt));
     ci = INFO(cape);
@@ -931,6 +932,7 @@ static void hair(void) {
     }
     for (k = 0; k < 2; k++) {
         OK(sinew_strands_desc_default(&sd));
+        sd.mode = SINEW_STRANDS_POINTS;
         sd.points = pts;
         sd.point_count = 5 * 12;
         sd.particles_per_strand = 12;
@@ -1206,8 +1208,8 @@ static void bad_input(void) {
     SinewLod l;
     SinewWind wind;
     SinewStrandsDesc sd;
-    SinewCapeDesc cd;
-    SinewSkirtDesc kd;
+    SinewClothCapeDesc cd;
+    SinewClothSkirtDesc kd;
     SinewClothGridDesc gd;
     SinewVec3 root = v3(0.0f, 1.0f, 0.0f), dir = v3(1.0f, 0.0f, 0.0f), zero_dir = v3(0.0f, 0.0f, 0.0f);
     float values[BAD_VERTICES + 1], radii[BAD_VERTICES];
@@ -1423,6 +1425,7 @@ static void bad_input(void) {
     root.x = NAN;
     FAILS(SINEW_NON_FINITE, sinew_strands_create(world, &sd, &b_out));
     root.x = 0.0f;
+    sd.mode = SINEW_STRANDS_POINTS;
     sd.points = g_a;
     sd.point_count = 7; /* not a whole number of strands of 5 */
     FAILS(SINEW_INVALID_ARGUMENT, sinew_strands_create(world, &sd, &b_out));
@@ -1430,7 +1433,7 @@ static void bad_input(void) {
     FAILS(SINEW_NULL_POINTER, sinew_strands_create(world, &sd, NULL));
 
     printf("-- sinew_cloth_create_cape, sinew_cloth_create_skirt\n");
-    OK(sinew_cape_desc_default(&cd));
+    OK(sinew_cloth_cape_desc_default(&cd));
     FAILS(SINEW_INVALID_ARGUMENT, sinew_cloth_create_cape(world, &cd, &b_out)); /* shoulders coincide */
     cd.left_shoulder = mat_translate(-0.2f, 1.5f, 0.0f);
     cd.right_shoulder = mat_translate(0.2f, 1.5f, 0.0f);
@@ -1446,7 +1449,7 @@ static void bad_input(void) {
     FAILS(SINEW_NON_FINITE, sinew_cloth_create_cape(world, &cd, &b_out));
     cd.neck.m[13] = 0.0f;
     FAILS(SINEW_NULL_POINTER, sinew_cloth_create_cape(world, NULL, &b_out));
-    OK(sinew_skirt_desc_default(&kd));
+    OK(sinew_cloth_skirt_desc_default(&kd));
     kd.columns = 2;
     FAILS(SINEW_INVALID_ARGUMENT, sinew_cloth_create_skirt(world, &kd, &b_out));
     kd.columns = 24;

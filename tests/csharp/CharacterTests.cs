@@ -66,7 +66,7 @@ namespace Sinew.Tests
             float a = (float)(Math.PI / 4); // +90° about X: rows run down −Y
             gd.orientation = new SinewQuat((float)Math.Sin(a), 0f, 0f, (float)Math.Cos(a));
             gd.origin = new SinewVec3(0f, -(rows - 1) * spacing * 0.5f, 0f);
-            gd.PinMode = GridPinMode.TopRow;
+            gd.PinMode = SinewPinMode.SINEW_PIN_TOP_ROW;
             return Cloth.CreateGrid(world, gd);
         }
 
@@ -218,7 +218,7 @@ namespace Sinew.Tests
                 gd.columns = 8;
                 gd.rows = 8;
                 gd.spacing = 0.05f;
-                gd.PinMode = GridPinMode.None;
+                gd.PinMode = SinewPinMode.SINEW_PIN_NONE;
                 Cloth cloth = Cloth.CreateGrid(world, gd);
                 int n = cloth.VertexCount;
                 cloth.SetSkinning(OneBone(n), 1);
@@ -292,7 +292,7 @@ namespace Sinew.Tests
 
         /// <summary>Largest distance beyond its reach of any particle of a 16 × 24 grid hanging at one
         /// substep and one iteration, over 2 s.</summary>
-        static float TetherRun(TetherMode mode)
+        static float TetherRun(SinewTetherMode mode)
         {
             const int cols = 16, rows = 24;
             const float s = 0.04f;
@@ -302,7 +302,7 @@ namespace Sinew.Tests
                 SinewMaterial m = cloth.Material;
                 m.particle_mass = 0.05f;
                 cloth.Material = m;
-                if (mode != TetherMode.None)
+                if (mode != SinewTetherMode.SINEW_TETHER_NONE)
                 {
                     cloth.SetTethers(mode);
                 }
@@ -327,18 +327,18 @@ namespace Sinew.Tests
 
         static void Tethers()
         {
-            float euclidean = TetherRun(TetherMode.Euclidean);
+            float euclidean = TetherRun(SinewTetherMode.SINEW_TETHER_EUCLIDEAN);
             Check.That(euclidean <= 1e-5f, "SetTethers(Euclidean): no particle beyond its reach", euclidean + " m beyond");
-            float geodesic = TetherRun(TetherMode.Geodesic);
+            float geodesic = TetherRun(SinewTetherMode.SINEW_TETHER_GEODESIC);
             Check.That(geodesic <= 1e-5f, "SetTethers(Geodesic): no particle beyond its reach", geodesic + " m beyond");
-            float none = TetherRun(TetherMode.None);
+            float none = TetherRun(SinewTetherMode.SINEW_TETHER_NONE);
             Check.That(none > 0.01f, "without tethers the same cloth stretches at one iteration (the test can fail)", none + " m beyond");
 
             using (World world = MakeWorld(1, 1))
             {
                 Cloth cloth = HangingGrid(world, 4, 4, 0.05f);
-                cloth.SetTethers(TetherMode.Geodesic, 1.1f);
-                cloth.SetTethers(TetherMode.None);
+                cloth.SetTethers(SinewTetherMode.SINEW_TETHER_GEODESIC, 1.1f);
+                cloth.SetTethers(SinewTetherMode.SINEW_TETHER_NONE);
                 Check.That(true, "SetTethers(mode, scale 1.1) and SetTethers(None) are accepted");
             }
         }
@@ -619,7 +619,7 @@ namespace Sinew.Tests
                 gd.columns = cols;
                 gd.rows = rows;
                 gd.spacing = 0.05f;
-                gd.PinMode = GridPinMode.None;
+                gd.PinMode = SinewPinMode.SINEW_PIN_NONE;
                 gd.material.stretch_compliance = 1e-3f;
                 gd.material.shear_compliance = 1e-3f;
                 gd.material.bend_compliance = 1e-2f;
@@ -735,16 +735,16 @@ namespace Sinew.Tests
         {
             using (World world = MakeWorld(2, 1))
             {
-                SinewCapeDesc cd = SinewCapeDesc.Default;
+                SinewClothCapeDesc cd = SinewClothCapeDesc.Default;
                 cd.left_shoulder = SinewMat4.From(Mat4.Translation(-0.2f, 1.5f, 0f));
                 cd.neck = SinewMat4.From(Mat4.Translation(0f, 1.6f, 0f));
                 cd.right_shoulder = SinewMat4.From(Mat4.Translation(0.2f, 1.5f, 0f));
                 Cloth cape = Cloth.CreateCape(world, cd);
-                SinewSkirtDesc sd = SinewSkirtDesc.Default;
+                SinewClothSkirtDesc sd = SinewClothSkirtDesc.Default;
                 sd.waist = SinewMat4.Translation(0f, 1f, 0f);
                 Cloth skirt = Cloth.CreateSkirt(world, sd);
                 Check.Equal((int)(cd.columns * cd.rows), cape.VertexCount, "CreateCape: columns × rows vertices");
-                Check.Equal(BodyKind.Cloth, cape.GetInfo().Kind, "a cape is a Cloth");
+                Check.Equal(SinewBodyKind.SINEW_BODY_CLOTH, cape.GetInfo().Kind, "a cape is a Cloth");
                 Check.That(cape.IndexCount > 0 && skirt.IndexCount > 0, "cape and skirt have triangles");
                 Check.That(skirt.GetInfo().pinned_count == sd.columns, "CreateSkirt: the top ring is pinned", skirt.GetInfo().pinned_count + " pinned");
 
@@ -788,7 +788,7 @@ namespace Sinew.Tests
                 sd.particles_per_strand = 10;
                 sd.segment_length = 0.03f;
                 Strands hair = Strands.Create(world, roots, dirs, sd);
-                Check.Equal(BodyKind.Strands, hair.GetInfo().Kind, "Strands.Create(roots, directions): kind Strands");
+                Check.Equal(SinewBodyKind.SINEW_BODY_STRANDS, hair.GetInfo().Kind, "Strands.Create(roots, directions): kind Strands");
                 Check.Equal(4, hair.StrandCount, "StrandCount");
                 Check.Equal(10, hair.ParticlesPerStrand, "ParticlesPerStrand");
                 Check.Equal(40, hair.VertexCount, "one vertex per particle");
@@ -905,9 +905,9 @@ namespace Sinew.Tests
                     () => cloth.SetBackstops(Filled(16, 0f), Filled(15, 1f)), "15 radii");
                 Check.ThrowsSinew("a negative backstop radius", SinewResult.SINEW_INVALID_ARGUMENT, () => cloth.SetBackstops(Filled(16, 0f), Filled(16, -1f)));
 
-                Check.ThrowsSinew("an unknown tether mode", SinewResult.SINEW_INVALID_ARGUMENT, () => cloth.SetTethers((TetherMode)9), "tether mode 9");
-                Check.ThrowsSinew("a tether scale below 1", SinewResult.SINEW_INVALID_ARGUMENT, () => cloth.SetTethers(TetherMode.Geodesic, 0.5f), ">= 1");
-                Check.ThrowsSinew("a NaN tether scale", SinewResult.SINEW_NON_FINITE, () => cloth.SetTethers(TetherMode.Geodesic, float.NaN));
+                Check.ThrowsSinew("an unknown tether mode", SinewResult.SINEW_INVALID_ARGUMENT, () => cloth.SetTethers((SinewTetherMode)9), "tether mode 9");
+                Check.ThrowsSinew("a tether scale below 1", SinewResult.SINEW_INVALID_ARGUMENT, () => cloth.SetTethers(SinewTetherMode.SINEW_TETHER_GEODESIC, 0.5f), ">= 1");
+                Check.ThrowsSinew("a NaN tether scale", SinewResult.SINEW_NON_FINITE, () => cloth.SetTethers(SinewTetherMode.SINEW_TETHER_GEODESIC, float.NaN));
 
                 SinewDynamics d = SinewDynamics.Default;
                 d.world_velocity_scale = 2f;
@@ -945,9 +945,9 @@ namespace Sinew.Tests
                 Check.ThrowsSinew("ReadVertexSources one short", SinewResult.SINEW_BUFFER_TOO_SMALL, () => cloth.ReadVertexSources(new int[15]));
 
                 SinewClothGridDesc free = SinewClothGridDesc.Default;
-                free.PinMode = GridPinMode.None;
+                free.PinMode = SinewPinMode.SINEW_PIN_NONE;
                 Cloth unpinned = Cloth.CreateGrid(world, free);
-                Check.ThrowsSinew("tethers on a cloth without pins", SinewResult.SINEW_INVALID_ARGUMENT, () => unpinned.SetTethers(TetherMode.Euclidean), "pinned");
+                Check.ThrowsSinew("tethers on a cloth without pins", SinewResult.SINEW_INVALID_ARGUMENT, () => unpinned.SetTethers(SinewTetherMode.SINEW_TETHER_EUCLIDEAN), "pinned");
 
                 SinewStrandsDesc sd = SinewStrandsDesc.Default;
                 sd.particles_per_strand = 2;
@@ -959,13 +959,13 @@ namespace Sinew.Tests
                 Check.Throws<ArgumentException>("one root but two directions is refused by the wrapper",
                     () => Strands.Create(world, root, new[] { new Vec3(0, -1, 0), new Vec3(0, -1, 0) }, sd));
                 Check.ThrowsSinew("hair from no points", SinewResult.SINEW_INVALID_ARGUMENT, () => Strands.Create(world, new Vec3[0], 5, sd));
-                SinewSkirtDesc skirt = SinewSkirtDesc.Default;
+                SinewClothSkirtDesc skirt = SinewClothSkirtDesc.Default;
                 skirt.columns = 2;
                 Check.ThrowsSinew("a skirt of 2 columns", SinewResult.SINEW_INVALID_ARGUMENT, () => Cloth.CreateSkirt(world, skirt));
-                SinewCapeDesc cape = SinewCapeDesc.Default;
+                SinewClothCapeDesc cape = SinewClothCapeDesc.Default;
                 cape.width = float.NaN;
                 Check.ThrowsSinew("a cape of NaN width", SinewResult.SINEW_NON_FINITE, () => Cloth.CreateCape(world, cape));
-                Check.Throws<ArgumentNullException>("CreateCape(null world)", () => Cloth.CreateCape(null, SinewCapeDesc.Default));
+                Check.Throws<ArgumentNullException>("CreateCape(null world)", () => Cloth.CreateCape(null, SinewClothCapeDesc.Default));
 
                 Check.That(MaxStep(before, Read(cloth)) == 0f, "failed calls left the cloth where it was");
 

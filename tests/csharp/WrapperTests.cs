@@ -292,24 +292,24 @@ namespace Sinew.Tests
             Check.Equal(SinewLibrary.ExpectedAbiVersion, SinewLibrary.LibraryAbiVersion, "the loaded library reports the expected ABI version");
             Check.That(SinewLibrary.IsCompatible, "IsCompatible");
 
-            Check.Equal(layout["const SINEW_PIN_NONE"], (long)GridPinMode.None, "GridPinMode.None = SINEW_PIN_NONE");
-            Check.Equal(layout["const SINEW_PIN_TOP_ROW"], (long)GridPinMode.TopRow, "GridPinMode.TopRow = SINEW_PIN_TOP_ROW");
-            Check.Equal(layout["const SINEW_PIN_TOP_CORNERS"], (long)GridPinMode.TopCorners, "GridPinMode.TopCorners = SINEW_PIN_TOP_CORNERS");
-            Check.Equal(layout["const SINEW_PIN_LIST"], (long)GridPinMode.List, "GridPinMode.List = SINEW_PIN_LIST");
-            Check.Equal(layout["const SINEW_BODY_CLOTH"], (long)BodyKind.Cloth, "BodyKind.Cloth = SINEW_BODY_CLOTH");
-            Check.Equal(layout["const SINEW_BODY_ROPE"], (long)BodyKind.Rope, "BodyKind.Rope = SINEW_BODY_ROPE");
-            Check.Equal(layout["const SINEW_BODY_STRANDS"], (long)BodyKind.Strands, "BodyKind.Strands = SINEW_BODY_STRANDS");
-            Check.Equal(layout["const SINEW_TETHER_NONE"], (long)TetherMode.None, "TetherMode.None = SINEW_TETHER_NONE");
-            Check.Equal(layout["const SINEW_TETHER_EUCLIDEAN"], (long)TetherMode.Euclidean, "TetherMode.Euclidean = SINEW_TETHER_EUCLIDEAN");
-            Check.Equal(layout["const SINEW_TETHER_GEODESIC"], (long)TetherMode.Geodesic, "TetherMode.Geodesic = SINEW_TETHER_GEODESIC");
-            Check.Equal(layout["const SINEW_KERNEL_AUTO"], (long)SolverKernel.Auto, "SolverKernel.Auto = SINEW_KERNEL_AUTO");
-            Check.Equal(layout["const SINEW_KERNEL_SCALAR"], (long)SolverKernel.Scalar, "SolverKernel.Scalar = SINEW_KERNEL_SCALAR");
-            Check.Equal(layout["const SINEW_KERNEL_SSE2"], (long)SolverKernel.Sse2, "SolverKernel.Sse2 = SINEW_KERNEL_SSE2");
-            Check.Equal(layout["const SINEW_KERNEL_AVX"], (long)SolverKernel.Avx, "SolverKernel.Avx = SINEW_KERNEL_AVX");
-            Check.Equal(layout["const SINEW_SHAPE_SPHERE"], (long)ColliderShape.Sphere, "ColliderShape.Sphere = SINEW_SHAPE_SPHERE");
-            Check.Equal(layout["const SINEW_SHAPE_CAPSULE"], (long)ColliderShape.Capsule, "ColliderShape.Capsule = SINEW_SHAPE_CAPSULE");
-            Check.Equal(layout["const SINEW_SHAPE_PLANE"], (long)ColliderShape.Plane, "ColliderShape.Plane = SINEW_SHAPE_PLANE");
-            Check.Equal(layout["const SINEW_SHAPE_BOX"], (long)ColliderShape.Box, "ColliderShape.Box = SINEW_SHAPE_BOX");
+            Check.Equal(layout["const SINEW_PIN_NONE"], (long)SinewPinMode.SINEW_PIN_NONE, "SinewPinMode.SINEW_PIN_NONE = SINEW_PIN_NONE");
+            Check.Equal(layout["const SINEW_PIN_TOP_ROW"], (long)SinewPinMode.SINEW_PIN_TOP_ROW, "SinewPinMode.SINEW_PIN_TOP_ROW = SINEW_PIN_TOP_ROW");
+            Check.Equal(layout["const SINEW_PIN_TOP_CORNERS"], (long)SinewPinMode.SINEW_PIN_TOP_CORNERS, "SinewPinMode.SINEW_PIN_TOP_CORNERS = SINEW_PIN_TOP_CORNERS");
+            Check.Equal(layout["const SINEW_PIN_LIST"], (long)SinewPinMode.SINEW_PIN_LIST, "SinewPinMode.SINEW_PIN_LIST = SINEW_PIN_LIST");
+            Check.Equal(layout["const SINEW_BODY_CLOTH"], (long)SinewBodyKind.SINEW_BODY_CLOTH, "SinewBodyKind.SINEW_BODY_CLOTH = SINEW_BODY_CLOTH");
+            Check.Equal(layout["const SINEW_BODY_ROPE"], (long)SinewBodyKind.SINEW_BODY_ROPE, "SinewBodyKind.SINEW_BODY_ROPE = SINEW_BODY_ROPE");
+            Check.Equal(layout["const SINEW_BODY_STRANDS"], (long)SinewBodyKind.SINEW_BODY_STRANDS, "SinewBodyKind.SINEW_BODY_STRANDS = SINEW_BODY_STRANDS");
+            Check.Equal(layout["const SINEW_TETHER_NONE"], (long)SinewTetherMode.SINEW_TETHER_NONE, "SinewTetherMode.SINEW_TETHER_NONE = SINEW_TETHER_NONE");
+            Check.Equal(layout["const SINEW_TETHER_EUCLIDEAN"], (long)SinewTetherMode.SINEW_TETHER_EUCLIDEAN, "SinewTetherMode.SINEW_TETHER_EUCLIDEAN = SINEW_TETHER_EUCLIDEAN");
+            Check.Equal(layout["const SINEW_TETHER_GEODESIC"], (long)SinewTetherMode.SINEW_TETHER_GEODESIC, "SinewTetherMode.SINEW_TETHER_GEODESIC = SINEW_TETHER_GEODESIC");
+            Check.Equal(layout["const SINEW_KERNEL_AUTO"], (long)SinewKernel.SINEW_KERNEL_AUTO, "SinewKernel.SINEW_KERNEL_AUTO = SINEW_KERNEL_AUTO");
+            Check.Equal(layout["const SINEW_KERNEL_SCALAR"], (long)SinewKernel.SINEW_KERNEL_SCALAR, "SinewKernel.SINEW_KERNEL_SCALAR = SINEW_KERNEL_SCALAR");
+            Check.Equal(layout["const SINEW_KERNEL_SSE2"], (long)SinewKernel.SINEW_KERNEL_SSE2, "SinewKernel.SINEW_KERNEL_SSE2 = SINEW_KERNEL_SSE2");
+            Check.Equal(layout["const SINEW_KERNEL_AVX"], (long)SinewKernel.SINEW_KERNEL_AVX, "SinewKernel.SINEW_KERNEL_AVX = SINEW_KERNEL_AVX");
+            Check.Equal(layout["const SINEW_SHAPE_SPHERE"], (long)SinewShape.SINEW_SHAPE_SPHERE, "SinewShape.SINEW_SHAPE_SPHERE = SINEW_SHAPE_SPHERE");
+            Check.Equal(layout["const SINEW_SHAPE_CAPSULE"], (long)SinewShape.SINEW_SHAPE_CAPSULE, "SinewShape.SINEW_SHAPE_CAPSULE = SINEW_SHAPE_CAPSULE");
+            Check.Equal(layout["const SINEW_SHAPE_PLANE"], (long)SinewShape.SINEW_SHAPE_PLANE, "SinewShape.SINEW_SHAPE_PLANE = SINEW_SHAPE_PLANE");
+            Check.Equal(layout["const SINEW_SHAPE_BOX"], (long)SinewShape.SINEW_SHAPE_BOX, "SinewShape.SINEW_SHAPE_BOX = SINEW_SHAPE_BOX");
             Check.Equal(layout["const sizeof(enum SinewResult)"], (long)Marshal.SizeOf(Enum.GetUnderlyingType(typeof(SinewResult))), "SinewResult has the C enum's size");
 
             Type[] structs =
@@ -319,7 +319,7 @@ namespace Sinew.Tests
                 typeof(SinewClothGridDesc), typeof(SinewClothMeshDesc), typeof(SinewRopeDesc),
                 typeof(SinewCollider), typeof(SinewColliderDesc),
                 typeof(SinewBoneWeight), typeof(SinewDynamics), typeof(SinewLod), typeof(SinewWind),
-                typeof(SinewStrandsDesc), typeof(SinewCapeDesc), typeof(SinewSkirtDesc),
+                typeof(SinewStrandsDesc), typeof(SinewClothCapeDesc), typeof(SinewClothSkirtDesc),
             };
             foreach (Type t in structs)
             {
@@ -355,11 +355,11 @@ namespace Sinew.Tests
                 SinewClothGridDesc gd = SinewClothGridDesc.Default;
                 gd.columns = 8;
                 gd.rows = 6;
-                gd.PinMode = GridPinMode.TopRow;
+                gd.PinMode = SinewPinMode.SINEW_PIN_TOP_ROW;
                 Cloth grid = Cloth.CreateGrid(world, gd);
                 Check.Equal(48, grid.VertexCount, "grid cloth: vertex count = columns × rows");
                 SinewBodyInfo info = grid.GetInfo();
-                Check.Equal(BodyKind.Cloth, info.Kind, "grid cloth: kind is Cloth");
+                Check.Equal(SinewBodyKind.SINEW_BODY_CLOTH, info.Kind, "grid cloth: kind is Cloth");
                 Check.Equal(8u, info.pinned_count, "grid cloth: top row pinned");
 
                 Vec3[] positions;
@@ -373,7 +373,7 @@ namespace Sinew.Tests
                 Check.Equal((uint)(indices.Length / 3), mi.triangle_count, "mesh cloth: triangle count");
 
                 Rope rope = Rope.Create(world, new[] { new Vec3(0, 2, 0), new Vec3(0.1f, 2, 0), new Vec3(0.2f, 2, 0) }, new[] { 0 });
-                Check.Equal(BodyKind.Rope, rope.GetInfo().Kind, "rope: kind is Rope");
+                Check.Equal(SinewBodyKind.SINEW_BODY_ROPE, rope.GetInfo().Kind, "rope: kind is Rope");
                 Check.Equal(3u, world.GetStats().body_count, "world counts three bodies");
 
                 var before = new Vec3[48];
@@ -473,7 +473,7 @@ namespace Sinew.Tests
                 gd.columns = 6;
                 gd.rows = 6;
                 gd.spacing = 0.1f;
-                gd.PinMode = GridPinMode.None;
+                gd.PinMode = SinewPinMode.SINEW_PIN_NONE;
                 Cloth cloth = Cloth.CreateGrid(world, gd);
                 Check.Equal(0u, cloth.GetInfo().pinned_count, "PinMode.None pins nothing");
 
@@ -555,13 +555,13 @@ namespace Sinew.Tests
                 SinewClothGridDesc gd = SinewClothGridDesc.Default;
                 gd.spacing = 0.05f;
                 gd.origin = new SinewVec3(0f, 1f, 0f);
-                gd.PinMode = GridPinMode.None;
+                gd.PinMode = SinewPinMode.SINEW_PIN_NONE;
                 Cloth cloth = Cloth.CreateGrid(world, gd);
                 Collider sphere = null;
                 if (withSphere)
                 {
                     SinewColliderDesc cd = SinewColliderDesc.Default;
-                    cd.Shape = ColliderShape.Sphere;
+                    cd.Shape = SinewShape.SINEW_SHAPE_SPHERE;
                     cd.radius = 0.3f;
                     cd.transform = SinewMat4.From(moveWithTransform ? Mat4.Translation(5f, 0.5f, 0f) : Mat4.Translation(0f, 0.5f, 0f));
                     sphere = Collider.Create(world, cd);
@@ -601,7 +601,7 @@ namespace Sinew.Tests
             {
                 Collider c = Collider.Create(world, SinewColliderDesc.Default);
                 SinewColliderDesc box = SinewColliderDesc.Default;
-                box.Shape = ColliderShape.Box;
+                box.Shape = SinewShape.SINEW_SHAPE_BOX;
                 box.half_extents = new SinewVec3(0.2f, 0.1f, 0.3f);
                 Collider b = Collider.Create(world, box);
                 SinewColliderDesc bad = SinewColliderDesc.Default;
@@ -673,7 +673,7 @@ namespace Sinew.Tests
             gd.rows = (uint)side;
             gd.spacing = spacing;
             gd.origin = new SinewVec3(x, y, z);
-            gd.PinMode = GridPinMode.None;
+            gd.PinMode = SinewPinMode.SINEW_PIN_NONE;
             gd.material.damping = 0.5f;
             gd.material.collision_mask = mask;
             return Cloth.CreateGrid(world, gd);
@@ -776,9 +776,9 @@ namespace Sinew.Tests
             Check.That(fromDesc == capsule, "Collider.Create(SinewColliderDesc.Capsule(...)) is the same capsule", fromDesc + " vs " + capsule);
 
             SinewColliderDesc d = SinewColliderDesc.Box(new SinewVec3(1f, 2f, 3f), 6u);
-            Check.That(d.Shape == ColliderShape.Box && d.half_extents.y == 2f && d.layers == 6u, "SinewColliderDesc.Box fills shape, half extents and layers");
+            Check.That(d.Shape == SinewShape.SINEW_SHAPE_BOX && d.half_extents.y == 2f && d.layers == 6u, "SinewColliderDesc.Box fills shape, half extents and layers");
             d = SinewColliderDesc.Capsule(0.5f, 0.25f, 0.125f);
-            Check.That(d.Shape == ColliderShape.Capsule && d.half_height == 0.5f && d.radius0 == 0.25f && d.radius1 == 0.125f && d.layers == 1u,
+            Check.That(d.Shape == SinewShape.SINEW_SHAPE_CAPSULE && d.half_height == 0.5f && d.radius0 == 0.25f && d.radius1 == 0.125f && d.layers == 1u,
                 "SinewColliderDesc.Capsule fills half height, both radii, layer 1");
         }
 
@@ -1098,7 +1098,11 @@ namespace Sinew.Tests
 
         static void Panic()
         {
+#if SINEW_DEBUG_PANIC // scripts/test-csharp.sh defines it and builds the library with the feature debug-panic
             Check.ThrowsSinew("a panic inside the library", SinewResult.SINEW_PANIC, () => SinewLibrary.DebugTriggerPanic(), "deliberate panic");
+#else
+            Console.WriteLine("NOT CHECKED: a panic inside the library (compiled without SINEW_DEBUG_PANIC)");
+#endif
             using (var world = new World())
             {
                 Cloth c = Cloth.CreateGrid(world, SinewClothGridDesc.Default);
@@ -1250,7 +1254,7 @@ namespace Sinew.Tests
                     weights[i] = BoneWeight.On(0);
                 }
                 character.Skinned.SetSkinning(weights, new[] { Mat4.Translation(0f, 0f, 0f) });
-                character.Skinned.SetTethers(TetherMode.Geodesic);
+                character.Skinned.SetTethers(SinewTetherMode.SINEW_TETHER_GEODESIC);
                 character.Indices = new int[character.Skinned.IndexCount];
                 character.IndicesUnsigned = new uint[character.Skinned.IndexCount];
                 character.Sources = new int[character.Skinned.VertexCount];

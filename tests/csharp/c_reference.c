@@ -206,8 +206,8 @@ static void write_layout(const char *path) {
     SIZE(SinewLod);
     SIZE(SinewWind);
     SIZE(SinewStrandsDesc);
-    SIZE(SinewCapeDesc);
-    SIZE(SinewSkirtDesc);
+    SIZE(SinewClothCapeDesc);
+    SIZE(SinewClothSkirtDesc);
     OFFSET(SinewWorldDesc, interpolate);
     OFFSET(SinewWorldStats, steps);
     OFFSET(SinewWorldStats, alpha);
@@ -263,14 +263,14 @@ static void write_layout(const char *path) {
     OFFSET(SinewStrandsDesc, segment_length);
     OFFSET(SinewStrandsDesc, head);
     OFFSET(SinewStrandsDesc, material);
-    OFFSET(SinewCapeDesc, back_offset);
-    OFFSET(SinewCapeDesc, left_shoulder);
-    OFFSET(SinewCapeDesc, neck);
-    OFFSET(SinewCapeDesc, right_shoulder);
-    OFFSET(SinewCapeDesc, material);
-    OFFSET(SinewSkirtDesc, length);
-    OFFSET(SinewSkirtDesc, waist);
-    OFFSET(SinewSkirtDesc, material);
+    OFFSET(SinewClothCapeDesc, back_offset);
+    OFFSET(SinewClothCapeDesc, left_shoulder);
+    OFFSET(SinewClothCapeDesc, neck);
+    OFFSET(SinewClothCapeDesc, right_shoulder);
+    OFFSET(SinewClothCapeDesc, material);
+    OFFSET(SinewClothSkirtDesc, length);
+    OFFSET(SinewClothSkirtDesc, waist);
+    OFFSET(SinewClothSkirtDesc, material);
     fclose(f);
 }
 

@@ -247,6 +247,15 @@ static class UnityScriptChecks
         Same("SinewHair.physicsMaterial.selfCollision", hm.self_collision, sm.self_collision);
         Check(new SinewCloth().physicsMaterial.particleMass == m.particle_mass, "SinewCloth's material still starts from the cloth defaults (not hair's)");
 
+        // The collider component's inspector enum has SinewShape's values, name for name.
+        foreach (SinewColliderComponent.Shape shape in Enum.GetValues(typeof(SinewColliderComponent.Shape)))
+        {
+            string shapeName = "SINEW_SHAPE_" + shape.ToString().ToUpperInvariant();
+            Check(Enum.IsDefined(typeof(SinewShape), shapeName) && (uint)(SinewShape)Enum.Parse(typeof(SinewShape), shapeName) == (uint)shape,
+                "SinewCollider.Shape." + shape + " = " + (uint)shape + " is SinewShape." + shapeName);
+        }
+        Same("SinewCollider.Shape has as many values as SinewShape", Enum.GetValues(typeof(SinewColliderComponent.Shape)).Length, Enum.GetValues(typeof(SinewShape)).Length);
+
         // What SinewCloth passes to the library without a copy.
         Same("sizeof UnityEngine.Vector3 (stub) = sizeof SinewVec3", Marshal.SizeOf(typeof(Vector3)), Marshal.SizeOf(typeof(SinewVec3)));
         Same("sizeof UnityEngine.Matrix4x4 (stub) = sizeof SinewMat4", Marshal.SizeOf(typeof(Matrix4x4)), Marshal.SizeOf(typeof(SinewMat4)));

@@ -120,7 +120,7 @@ namespace Sinew.Components
         public bool useTethers = true;
 
         [Tooltip("Euclidean: straight-line distance to the nearest pin. Geodesic: distance along the cloth, which lets folds hang freely (a skirt's pleats).")]
-        public TetherMode tetherMode = TetherMode.Geodesic;
+        public SinewTetherMode tetherMode = SinewTetherMode.SINEW_TETHER_GEODESIC;
 
         [Tooltip("How far beyond its rest distance to the pin a vertex may go, as a multiple (≥ 1): 1 = not at all, 1.1 = 10% slack.")]
         [Min(1f)]
@@ -488,7 +488,7 @@ namespace Sinew.Components
             }
             else
             {
-                target.SetTethers(TetherMode.None);
+                target.SetTethers(SinewTetherMode.SINEW_TETHER_NONE);
             }
         }
 

@@ -20,7 +20,8 @@ namespace Sinew.Components
     [AddComponentMenu("Sinew/Sinew Collider")]
     public sealed class SinewCollider : MonoBehaviour
     {
-        /// <summary>Collider shape (the values of <see cref="ColliderShape"/>).</summary>
+        /// <summary>Collider shape: <see cref="SinewShape"/>'s values under inspector-friendly names
+        /// (tests/unity-stub/UnityScriptChecks.cs checks that they agree, name for name).</summary>
         public enum Shape
         {
             Sphere = 1,
@@ -183,7 +184,7 @@ namespace Sinew.Components
         SinewColliderDesc ToDesc()
         {
             SinewColliderDesc d = SinewColliderDesc.Default;
-            d.Shape = (ColliderShape)(uint)shape;
+            d.Shape = (SinewShape)(uint)shape;
             d.radius = radius;
             d.half_height = halfHeight;
             d.radius0 = radius0;

@@ -1,6 +1,10 @@
 // Hand-written. How a body responds to its character's motion and to the wind, as inspector
 // fields in the units of DESIGN.md. The initial values are the library's defaults
 // (sinew_dynamics_default), except Teleport Distance; scripts/test-unity.sh checks them.
+// Why a hand-written mirror of the native struct (ToNative) and not csbindgen's struct itself:
+// an inspector needs camelCase serialized fields with [Tooltip]/[Min]/[Range] and Unity types
+// (LayerMask, bool), which the generated blittable struct cannot carry. The mirror is checked:
+// scripts/test-unity.sh compares ToNative() of the defaults with sinew_*_default, field by field.
 using System;
 using UnityEngine;
 

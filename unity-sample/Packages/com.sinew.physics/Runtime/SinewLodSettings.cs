@@ -1,5 +1,9 @@
 // Hand-written. Level of detail of a body, as inspector fields. The initial values are the
 // library's defaults (sinew_lod_default); scripts/test-unity.sh checks that they still agree.
+// Why a hand-written mirror of the native struct (ToNative) and not csbindgen's struct itself:
+// an inspector needs camelCase serialized fields with [Tooltip]/[Min]/[Range] and Unity types
+// (LayerMask, bool), which the generated blittable struct cannot carry. The mirror is checked:
+// scripts/test-unity.sh compares ToNative() of the defaults with sinew_*_default, field by field.
 using System;
 using UnityEngine;
 

@@ -1,6 +1,10 @@
 // Hand-written. The particle material of a SinewCloth, SinewRope or SinewHair, as inspector fields in
 // the units of DESIGN.md. The initial values are the library's defaults
 // (sinew_material_default); scripts/test-unity.sh checks that they still agree.
+// Why a hand-written mirror of the native struct (ToNative) and not csbindgen's struct itself:
+// an inspector needs camelCase serialized fields with [Tooltip]/[Min]/[Range] and Unity types
+// (LayerMask, bool), which the generated blittable struct cannot carry. The mirror is checked:
+// scripts/test-unity.sh compares ToNative() of the defaults with sinew_*_default, field by field.
 using System;
 using UnityEngine;
 

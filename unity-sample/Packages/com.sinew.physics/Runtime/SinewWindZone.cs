@@ -1,4 +1,8 @@
 // Hand-written. The world's wind, set from the inspector or from a Unity WindZone.
+// Why a hand-written mirror of the native struct (ToNative) and not csbindgen's struct itself:
+// an inspector needs camelCase serialized fields with [Tooltip]/[Min]/[Range] and Unity types
+// (LayerMask, bool), which the generated blittable struct cannot carry. The mirror is checked:
+// scripts/test-unity.sh compares ToNative() of the defaults with sinew_*_default, field by field.
 using UnityEngine;
 
 namespace Sinew.Components
