@@ -632,8 +632,8 @@ typedef struct SinewRopeDesc {
 
 /*
  Hair: strands of `particles_per_strand` particles in one body. `mode` says where the
- particles come from: `SINEW_STRANDS_STRAIGHT` (the default), `strand_count` straight strands
- from `roots` along `directions`, `segment_length` apart; or `SINEW_STRANDS_POINTS`, every
+ particles come from: `SINEW_STRANDS_STRAIGHT` (the default), one straight strand from each of
+ `roots` along its entry of `directions`, `segment_length` apart; or `SINEW_STRANDS_POINTS`, every
  strand's particles in `points`, strand after strand (e.g. a curled ponytail). The fields of
  the other mode are ignored. The first two particles of each strand are pinned to the head
  bone, whose current transform is `head`; move it each frame with
@@ -650,11 +650,15 @@ typedef struct SinewStrandsDesc {
   const struct SinewVec3 *points;
   size_t point_count;
   /*
-   `SINEW_STRANDS_STRAIGHT`: one root and one direction per strand, `strand_count` each.
+   `SINEW_STRANDS_STRAIGHT`: one root per strand, `root_count` of them.
    */
   const struct SinewVec3 *roots;
+  size_t root_count;
+  /*
+   `SINEW_STRANDS_STRAIGHT`: one direction per root (`direction_count` == `root_count`).
+   */
   const struct SinewVec3 *directions;
-  size_t strand_count;
+  size_t direction_count;
   /*
    ≥ 3.
    */

@@ -319,3 +319,74 @@ fn header_defines_only_the_abi_macros() {
     assert!(header.contains("#if defined(SINEW_DEBUG_PANIC)\n"), "sinew_debug_trigger_panic is declared only under SINEW_DEBUG_PANIC");
     assert!(!header.contains("NO_ANCHOR"));
 }
+
+/// One rule for every output buffer (src/ffi/guard.rs): null goes only with capacity 0, and a
+/// capacity below the count is SINEW_BUFFER_TOO_SMALL, so (null, 0) succeeds exactly when
+/// there is nothing to write.
+#[test]
+fn one_buffer_rule_for_every_readback() {
+    let s = scene();
+    // Each call gets its own buffer of `n` elements (or null), alive for the whole call.
+    fn v3s(n: usize, null: bool, f: impl FnOnce(*mut SinewVec3) -> SinewResult) -> SinewResult {
+        let mut buf = vec![SinewVec3::default(); n];
+        f(if null { std::ptr::null_mut() } else { buf.as_mut_ptr() })
+    }
+    fn u32s(n: usize, null: bool, f: impl FnOnce(*mut u32) -> SinewResult) -> SinewResult {
+        let mut buf = vec![0u32; n];
+        f(if null { std::ptr::null_mut() } else { buf.as_mut_ptr() })
+    }
+    type Read = fn(SinewBody, usize, bool) -> SinewResult;
+    let reads: [(&str, Read); 4] = [
+        ("read_positions", |b, n, null| v3s(n, null, |p| sinew_body_read_positions(b, p, n))),
+        ("read_normals", |b, n, null| v3s(n, null, |p| sinew_body_read_normals(b, p, n))),
+        ("read_indices", |b, n, null| u32s(n, null, |p| sinew_body_read_indices(b, p, n))),
+        ("read_vertex_sources", |b, n, null| u32s(n, null, |p| sinew_body_read_vertex_sources(b, p, n))),
+    ];
+    for (name, read) in &reads {
+        assert_eq!(read(s.cloth, 0, true), SINEW_BUFFER_TOO_SMALL, "{name}(null, 0) with something to write");
+        assert_eq!(read(s.cloth, 30, true), SINEW_NULL_POINTER, "{name}(null, 30)");
+        assert_eq!(read(s.cloth, 1, false), SINEW_BUFFER_TOO_SMALL, "{name}(buffer, 1)");
+        assert!(last_error().contains("holds 1 elements"), "{name}: {}", last_error());
+        assert_eq!(read(s.cloth, 1000, false), SINEW_OK, "{name}(buffer, 1000): a longer buffer is fine");
+    }
+    // A rope has no triangles: (null, 0) reads its zero indices.
+    let pts = [v3(0.0, 0.0, 0.0), v3(0.1, 0.0, 0.0), v3(0.2, 0.0, 0.0)];
+    let mut rd = rope_desc();
+    rd.points = pts.as_ptr();
+    rd.point_count = 3;
+    let rope = create_rope(s.world, &rd);
+    ok(sinew_body_read_indices(rope, std::ptr::null_mut(), 0));
+    // Input slices: null with length 0 is empty, null with a length is SINEW_NULL_POINTER.
+    ok(sinew_body_pin(s.cloth, std::ptr::null(), 0));
+    assert_eq!(sinew_body_pin(s.cloth, std::ptr::null(), 1), SINEW_NULL_POINTER);
+    ok(sinew_world_destroy(s.world));
+}
+
+/// A mode field or argument holds a `u32`; a value no enum variant has is refused, not
+/// transmuted.
+#[test]
+fn unknown_enum_values_are_invalid_arguments() {
+    let s = scene();
+    let mut wd = world_desc();
+    wd.kernel = SinewKernel::SINEW_KERNEL_AVX as u32 + 1;
+    let m = expect_failure(&s, SINEW_INVALID_ARGUMENT, || sinew_world_create(&wd, &mut SinewWorld::default()));
+    assert!(m.contains("unknown kernel 4"), "{m}");
+    let mut cd = collider_desc();
+    for bad in [0, SinewShape::SINEW_SHAPE_BOX as u32 + 1, u32::MAX] {
+        cd.shape = bad;
+        let m = expect_failure(&s, SINEW_INVALID_ARGUMENT, || sinew_collider_create(s.world, &cd, &mut SinewCollider::default()));
+        assert!(m.contains(&format!("unknown collider shape {bad}")), "{m}");
+    }
+    let mut gd = grid_desc();
+    gd.pin_mode = SinewPinMode::SINEW_PIN_LIST as u32 + 1;
+    expect_failure(&s, SINEW_INVALID_ARGUMENT, || sinew_cloth_create_grid(s.world, &gd, &mut SinewBody::default()));
+    expect_failure(&s, SINEW_INVALID_ARGUMENT, || sinew_body_set_tethers(s.cloth, SinewTetherMode::SINEW_TETHER_GEODESIC as u32 + 1, 1.0));
+    let mut sd = std::mem::MaybeUninit::uninit();
+    ok(sinew_strands_desc_default(sd.as_mut_ptr()));
+    let mut sd: SinewStrandsDesc = unsafe { sd.assume_init() };
+    assert_eq!(sd.mode, SinewStrandsMode::SINEW_STRANDS_STRAIGHT as u32, "straight strands by default");
+    sd.mode = SinewStrandsMode::SINEW_STRANDS_POINTS as u32 + 1;
+    let m = expect_failure(&s, SINEW_INVALID_ARGUMENT, || sinew_strands_create(s.world, &sd, &mut SinewBody::default()));
+    assert!(m.contains("unknown strands mode 2"), "{m}");
+    ok(sinew_world_destroy(s.world));
+}

@@ -194,7 +194,9 @@ fn run(seed: u64) {
                 let mut sd = unsafe { sd.assume_init() };
                 sd.roots = roots.as_ptr();
                 sd.directions = dirs.as_ptr();
-                sd.strand_count = rng.below(3) as usize;
+                let n = rng.below(3) as usize;
+                sd.root_count = n;
+                sd.direction_count = n;
                 sd.particles_per_strand = rng.below(6) as u32;
                 sd.segment_length = rng.float();
                 sd.head = rng.mat();

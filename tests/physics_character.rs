@@ -566,11 +566,13 @@ fn bad_character_input_is_refused_and_leaves_the_body_unchanged() {
     let roots = [v3(0.0, 0.0, 0.0)];
     sd.roots = roots.as_ptr();
     sd.directions = roots.as_ptr();
-    sd.strand_count = 1;
+    sd.root_count = 1;
+    sd.direction_count = 1;
     assert_eq!(sinew_strands_create(w, &sd, &mut SinewBody::default()), SINEW_INVALID_ARGUMENT);
     sd.particles_per_strand = 5;
     assert_eq!(sinew_strands_create(w, &sd, &mut SinewBody::default()), SINEW_INVALID_ARGUMENT, "zero direction: points coincide");
-    sd.strand_count = usize::MAX / 2;
+    sd.root_count = usize::MAX / 2;
+    sd.direction_count = usize::MAX / 2;
     assert_eq!(sinew_strands_create(w, &sd, &mut SinewBody::default()), SINEW_TOO_LARGE);
     assert_eq!(read_positions(cloth), before, "failed calls changed the body");
     ok(sinew_world_step(w, 1.0 / 60.0));

@@ -80,7 +80,8 @@ fn scene(threads: u32) -> (SinewWorld, Vec<SinewBody>, SinewCollider) {
     let mut sd = unsafe { sd.assume_init() };
     sd.roots = roots.as_ptr();
     sd.directions = dirs.as_ptr();
-    sd.strand_count = 2;
+    sd.root_count = 2;
+    sd.direction_count = 2;
     let mut hair = SinewBody::default();
     ok(sinew_strands_create(w, &sd, &mut hair));
     bodies.push(hair);

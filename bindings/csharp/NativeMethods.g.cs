@@ -916,8 +916,8 @@ namespace Sinew
 
     /// <summary>
     ///  Hair: strands of `particles_per_strand` particles in one body. `mode` says where the
-    ///  particles come from: `SINEW_STRANDS_STRAIGHT` (the default), `strand_count` straight strands
-    ///  from `roots` along `directions`, `segment_length` apart; or `SINEW_STRANDS_POINTS`, every
+    ///  particles come from: `SINEW_STRANDS_STRAIGHT` (the default), one straight strand from each of
+    ///  `roots` along its entry of `directions`, `segment_length` apart; or `SINEW_STRANDS_POINTS`, every
     ///  strand's particles in `points`, strand after strand (e.g. a curled ponytail). The fields of
     ///  the other mode are ignored. The first two particles of each strand are pinned to the head
     ///  bone, whose current transform is `head`; move it each frame with
@@ -936,11 +936,15 @@ namespace Sinew
         public SinewVec3* points;
         public System.UIntPtr point_count;
         /// <summary>
-        ///  `SINEW_STRANDS_STRAIGHT`: one root and one direction per strand, `strand_count` each.
+        ///  `SINEW_STRANDS_STRAIGHT`: one root per strand, `root_count` of them.
         /// </summary>
         public SinewVec3* roots;
+        public System.UIntPtr root_count;
+        /// <summary>
+        ///  `SINEW_STRANDS_STRAIGHT`: one direction per root (`direction_count` == `root_count`).
+        /// </summary>
         public SinewVec3* directions;
-        public System.UIntPtr strand_count;
+        public System.UIntPtr direction_count;
         /// <summary>
         ///  ≥ 3.
         /// </summary>

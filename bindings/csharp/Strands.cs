@@ -50,7 +50,7 @@ namespace Sinew
             SinewException.Check(NativeMethods.sinew_strands_create(world.Handle, &desc, &body));
             ulong count = desc.Mode == SinewStrandsMode.SINEW_STRANDS_POINTS
                 ? desc.point_count.ToUInt64() / Math.Max(1u, desc.particles_per_strand)
-                : desc.strand_count.ToUInt64();
+                : desc.root_count.ToUInt64();
             return new Strands(world, body, checked((int)count), checked((int)desc.particles_per_strand));
         }
 
@@ -74,7 +74,8 @@ namespace Sinew
                 settings.point_count = Blit.Count(p.Length);
                 settings.roots = null;
                 settings.directions = null;
-                settings.strand_count = UIntPtr.Zero;
+                settings.root_count = UIntPtr.Zero;
+                settings.direction_count = UIntPtr.Zero;
                 settings.particles_per_strand = (uint)particlesPerStrand;
                 return Create(world, settings);
             }
@@ -109,7 +110,8 @@ namespace Sinew
                 settings.point_count = UIntPtr.Zero;
                 settings.roots = rp;
                 settings.directions = dp;
-                settings.strand_count = Blit.Count(r.Length);
+                settings.root_count = Blit.Count(r.Length);
+                settings.direction_count = Blit.Count(d.Length);
                 return Create(world, settings);
             }
         }

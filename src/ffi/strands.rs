@@ -24,7 +24,8 @@ pub extern "C" fn sinew_strands_desc_default(out_desc: *mut SinewStrandsDesc) ->
                 point_count: 0,
                 roots: std::ptr::null(),
                 directions: std::ptr::null(),
-                strand_count: 0,
+                root_count: 0,
+                direction_count: 0,
                 particles_per_strand: 8,
                 segment_length: 0.02,
                 head: SinewMat4::identity(),
@@ -46,12 +47,16 @@ pub extern "C" fn sinew_strands_create(world: SinewWorld, desc: *const SinewStra
         let generated;
         let points: &[Vec3] = match SinewStrandsMode::checked(d.mode)? {
             SinewStrandsMode::SINEW_STRANDS_STRAIGHT => {
-                let roots: &[SinewVec3] = try_slice!(d.roots, d.strand_count, "desc.roots");
-                let dirs: &[SinewVec3] = try_slice!(d.directions, d.strand_count, "desc.directions");
-                // `strands::straight` does not validate its spacing or count (see the report of issue 10).
+                let roots: &[SinewVec3] = try_slice!(d.roots, d.root_count, "desc.roots");
+                let dirs: &[SinewVec3] = try_slice!(d.directions, d.direction_count, "desc.directions");
+                // `strands::straight` validates neither the lengths, the spacing nor the count
+                // (see the report of issue 10).
+                if dirs.len() != roots.len() {
+                    return Err(Error::invalid(format!("desc.directions has {} entries for {} roots: give one direction per root", dirs.len(), roots.len())));
+                }
                 check_positive(d.segment_length, "desc.segment_length")?;
-                if d.strand_count.saturating_mul(per) > MAX_PARTICLES {
-                    return Err(Error::too_large(format!("{} strands of {per} is more than one body holds", d.strand_count)));
+                if roots.len().saturating_mul(per) > MAX_PARTICLES {
+                    return Err(Error::too_large(format!("{} strands of {per} is more than one body holds", roots.len())));
                 }
                 generated = straight(as_vec3(roots), as_vec3(dirs), per, d.segment_length);
                 &generated

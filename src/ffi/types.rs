@@ -625,8 +625,8 @@ mirror!(SinewWind <=> Wind {
 });
 
 /// Hair: strands of `particles_per_strand` particles in one body. `mode` says where the
-/// particles come from: `SINEW_STRANDS_STRAIGHT` (the default), `strand_count` straight strands
-/// from `roots` along `directions`, `segment_length` apart; or `SINEW_STRANDS_POINTS`, every
+/// particles come from: `SINEW_STRANDS_STRAIGHT` (the default), one straight strand from each of
+/// `roots` along its entry of `directions`, `segment_length` apart; or `SINEW_STRANDS_POINTS`, every
 /// strand's particles in `points`, strand after strand (e.g. a curled ponytail). The fields of
 /// the other mode are ignored. The first two particles of each strand are pinned to the head
 /// bone, whose current transform is `head`; move it each frame with
@@ -639,10 +639,12 @@ pub struct SinewStrandsDesc {
     /// `SINEW_STRANDS_POINTS`: the particles, `point_count` of them.
     pub points: *const SinewVec3,
     pub point_count: usize,
-    /// `SINEW_STRANDS_STRAIGHT`: one root and one direction per strand, `strand_count` each.
+    /// `SINEW_STRANDS_STRAIGHT`: one root per strand, `root_count` of them.
     pub roots: *const SinewVec3,
+    pub root_count: usize,
+    /// `SINEW_STRANDS_STRAIGHT`: one direction per root (`direction_count` == `root_count`).
     pub directions: *const SinewVec3,
-    pub strand_count: usize,
+    pub direction_count: usize,
     /// ≥ 3.
     pub particles_per_strand: u32,
     /// Distance between particles of a straight strand (m). Default 0.02.

@@ -262,7 +262,7 @@ static void defaults(void) {
     CHECK(fabsf(w.gust_strength - 0.3f) < 1e-7f && fabsf(w.gust_frequency - 0.2f) < 1e-7f && fabsf(w.air_density - 1.2f) < 1e-6f, "wind default gusts 0.3 at 0.2 Hz, air 1.2 kg/m3");
 
     OK(sinew_strands_desc_default(&sd));
-    CHECK(sd.points == NULL && sd.point_count == 0 && sd.roots == NULL && sd.directions == NULL && sd.strand_count == 0, "strands default: no strands yet");
+    CHECK(sd.points == NULL && sd.point_count == 0 && sd.roots == NULL && sd.directions == NULL && sd.root_count == 0 && sd.direction_count == 0, "strands default: no strands yet");
     CHECK(sd.mode == SINEW_STRANDS_STRAIGHT, "strands default: straight strands from roots");
     CHECK(sd.particles_per_strand == 8 && fabsf(sd.segment_length - 0.02f) < 1e-7f, "strands default: 8 particles 2 cm apart");
     CHECK(memcmp(&sd.head, &identity, sizeof identity) == 0, "strands default: head at the origin (identity)");
@@ -893,7 +893,8 @@ static void hair(void) {
     OK(sinew_strands_desc_default(&sd));
     sd.roots = roots;
     sd.directions = dirs;
-    sd.strand_count = STRANDS;
+    sd.root_count = STRANDS;
+    sd.direction_count = STRANDS;
     sd.particles_per_strand = PER;
     sd.head = mat_translate(neck.x, neck.y, neck.z);
     OK(sinew_strands_create(w, &sd, &hair_body));
@@ -1401,7 +1402,8 @@ static void bad_input(void) {
     OK(sinew_strands_desc_default(&sd));
     sd.roots = &root;
     sd.directions = &dir;
-    sd.strand_count = 1;
+    sd.root_count = 1;
+    sd.direction_count = 1;
     sd.particles_per_strand = 2;
     FAILS(SINEW_INVALID_ARGUMENT, sinew_strands_create(world, &sd, &b_out));
     sd.particles_per_strand = 5;
@@ -1416,12 +1418,17 @@ static void bad_input(void) {
     sd.head.m[12] = INFINITY;
     FAILS(SINEW_NON_FINITE, sinew_strands_create(world, &sd, &b_out));
     sd.head = bone;
-    sd.strand_count = (size_t)-1 / 4;
+    sd.root_count = (size_t)-1 / 4;
+    sd.direction_count = (size_t)-1 / 4;
     FAILS(SINEW_TOO_LARGE, sinew_strands_create(world, &sd, &b_out));
-    sd.strand_count = 1;
+    sd.root_count = 1;
+    sd.direction_count = 1;
     sd.roots = NULL;
     FAILS(SINEW_NULL_POINTER, sinew_strands_create(world, &sd, &b_out));
     sd.roots = &root;
+    sd.direction_count = 0; /* a root without its direction */
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_strands_create(world, &sd, &b_out));
+    sd.direction_count = 1;
     root.x = NAN;
     FAILS(SINEW_NON_FINITE, sinew_strands_create(world, &sd, &b_out));
     root.x = 0.0f;

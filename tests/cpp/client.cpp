@@ -697,7 +697,7 @@ void character_defaults() {
     const SinewWind w = sinew::default_wind();
     CHECK(w.speed == 0.0f && w.direction.x == 1.0f && w.air_density > 1.0f, "default_wind(): calm, towards +X");
     const SinewStrandsDesc sd = sinew::default_strands_desc();
-    CHECK(sd.particles_per_strand == 8 && sd.strand_count == 0 && sd.points == nullptr, "default_strands_desc()");
+    CHECK(sd.particles_per_strand == 8 && sd.root_count == 0 && sd.direction_count == 0 && sd.points == nullptr && sd.mode == SINEW_STRANDS_STRAIGHT, "default_strands_desc()");
     const SinewClothCapeDesc cd = sinew::default_cape_desc();
     CHECK(cd.columns == 12 && cd.rows == 16 && cd.width == 0.5f, "default_cape_desc()");
     const SinewClothSkirtDesc kd = sinew::default_skirt_desc();
@@ -965,7 +965,8 @@ void tearing_and_generators() {
     SinewStrandsDesc sd = sinew::default_strands_desc();
     sd.roots = &root;
     sd.directions = &dir;
-    sd.strand_count = 1;
+    sd.root_count = 1;
+    sd.direction_count = 1;
     sd.head = translation(0.0f, 1.6f, 0.0f);
     sinew::Body hair = world.create_strands(sd);
     CHECK(cape.info().pinned_count == 12 && skirt.info().pinned_count == 24 && hair.info().kind == SINEW_BODY_STRANDS && hair.info().pinned_count == 2, "cape, skirt and hair created with their pins");
@@ -1077,7 +1078,8 @@ void character_errors() {
     const SinewVec3 root = v3(0.0f, 0.0f, 0.0f), zero = v3(0.0f, 0.0f, 0.0f);
     sd.roots = &root;
     sd.directions = &zero;
-    sd.strand_count = 1;
+    sd.root_count = 1;
+    sd.direction_count = 1;
     FAILS(SINEW_INVALID_ARGUMENT, world.create_strands(sd)); // zero direction: the points coincide
     sd.directions = nullptr;
     FAILS(SINEW_NULL_POINTER, world.create_strands(sd));

@@ -310,6 +310,8 @@ namespace Sinew.Tests
             Check.Equal(layout["const SINEW_SHAPE_CAPSULE"], (long)SinewShape.SINEW_SHAPE_CAPSULE, "SinewShape.SINEW_SHAPE_CAPSULE = SINEW_SHAPE_CAPSULE");
             Check.Equal(layout["const SINEW_SHAPE_PLANE"], (long)SinewShape.SINEW_SHAPE_PLANE, "SinewShape.SINEW_SHAPE_PLANE = SINEW_SHAPE_PLANE");
             Check.Equal(layout["const SINEW_SHAPE_BOX"], (long)SinewShape.SINEW_SHAPE_BOX, "SinewShape.SINEW_SHAPE_BOX = SINEW_SHAPE_BOX");
+            Check.Equal(layout["const SINEW_STRANDS_STRAIGHT"], (long)SinewStrandsMode.SINEW_STRANDS_STRAIGHT, "SinewStrandsMode.SINEW_STRANDS_STRAIGHT = SINEW_STRANDS_STRAIGHT");
+            Check.Equal(layout["const SINEW_STRANDS_POINTS"], (long)SinewStrandsMode.SINEW_STRANDS_POINTS, "SinewStrandsMode.SINEW_STRANDS_POINTS = SINEW_STRANDS_POINTS");
             Check.Equal(layout["const sizeof(enum SinewResult)"], (long)Marshal.SizeOf(Enum.GetUnderlyingType(typeof(SinewResult))), "SinewResult has the C enum's size");
 
             Type[] structs =

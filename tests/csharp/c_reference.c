@@ -186,6 +186,8 @@ static void write_layout(const char *path) {
     CONSTANT(SINEW_SHAPE_CAPSULE);
     CONSTANT(SINEW_SHAPE_PLANE);
     CONSTANT(SINEW_SHAPE_BOX);
+    CONSTANT(SINEW_STRANDS_STRAIGHT);
+    CONSTANT(SINEW_STRANDS_POINTS);
     CONSTANT(sizeof(enum SinewResult));
     SIZE(SinewVec3);
     SIZE(SinewQuat);
@@ -255,10 +257,12 @@ static void write_layout(const char *path) {
     OFFSET(SinewLod, freeze_when_invisible);
     OFFSET(SinewWind, speed);
     OFFSET(SinewWind, air_density);
+    OFFSET(SinewStrandsDesc, mode);
     OFFSET(SinewStrandsDesc, point_count);
     OFFSET(SinewStrandsDesc, roots);
     OFFSET(SinewStrandsDesc, directions);
-    OFFSET(SinewStrandsDesc, strand_count);
+    OFFSET(SinewStrandsDesc, root_count);
+    OFFSET(SinewStrandsDesc, direction_count);
     OFFSET(SinewStrandsDesc, particles_per_strand);
     OFFSET(SinewStrandsDesc, segment_length);
     OFFSET(SinewStrandsDesc, head);
