@@ -75,8 +75,8 @@ fn finish(positions: &[Vec3], columns: u32, indices: &[u32], material: Material,
     inv[..columns as usize].fill(0.0);
     let spec = MeshSpec { positions, indices, inverse_masses: &inv, weld_distance: 0.0, material };
     let mut body = mesh_body(&spec)?;
-    let per_vertex: Vec<_> = (0..positions.len()).map(|v| weights[v % columns as usize]).collect();
-    body.set_skinning(&per_vertex, Some(bones.iter().map(|m| m.inverse()).collect()), bones.len())?;
+    let per_vertex: Vec<_> = (0..positions.len()).map(|v| weights[v % columns as usize]).map(|(b, w)| (b.map(i32::from), w)).collect();
+    body.set_skinning(&per_vertex, Some(bones.iter().map(|m| m.inverse()).collect()), bones.len() as u32)?;
     body.set_bone_matrices(bones)?;
     body.set_tethers(Some(true), 1.0)?;
     Ok(body)

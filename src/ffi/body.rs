@@ -155,11 +155,6 @@ pub extern "C" fn sinew_body_set_pin_targets(
 pub extern "C" fn sinew_body_teleport(body: SinewBody, transform: *const SinewMat4) -> SinewResult {
     ffi_guard!({
         let m = try_ref!(transform, "transform");
-        // `Body::teleport` answers SINEW_INVALID_ARGUMENT for a non-finite rotation and does not
-        // look at the translation; the ABI promises SINEW_NON_FINITE (see the report of issue 10).
-        if !m.is_finite() {
-            return Err(Error::non_finite("teleport transform is not finite"));
-        }
         registry::with_body(body, |b, _| b.teleport(&(*m).into()))
     })
 }

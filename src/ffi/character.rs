@@ -3,9 +3,10 @@
 //! visibility; and the defaults of their descriptors (`sinew_dynamics_default`,
 //! `sinew_lod_default`). The rest of `sinew_body_*` is in `body.rs`.
 
+use crate::particles::skin::HostInfluence;
 use crate::particles::{Dynamics, Lod};
 use crate::geometry::Pose;
-use crate::error::Error;
+
 use crate::math::Mat4;
 
 use crate::ffi::registry;
@@ -32,22 +33,9 @@ pub extern "C" fn sinew_body_set_skinning(
     ffi_guard!({
         let w: &[SinewBoneWeight] = try_slice!(weights, weight_count, "weights");
         let bind: &[SinewMat4] = try_slice!(bind_poses, bind_pose_count, "bind_poses");
-        // Needed here although `Skin::new` checks the bone count too: it must come before the
-        // bone indices are checked and narrowed to u16, which the core takes already narrowed,
-        // and only for weighted bones (see the report of issue 10).
-        if bone_count == 0 || bone_count > u16::MAX as u32 {
-            return Err(Error::invalid(format!("bone_count must be within [1, 65535] (got {bone_count})")));
-        }
-        let mut influence = Vec::with_capacity(w.len());
-        for (i, bw) in w.iter().enumerate() {
-            let bones = [bw.bone0, bw.bone1, bw.bone2, bw.bone3];
-            if let Some(b) = bones.iter().find(|&&b| b < 0 || b as u32 >= bone_count) {
-                return Err(Error::out_of_range(format!("vertex {i} names bone {b} of {bone_count}")));
-            }
-            influence.push((bones.map(|b| b as u16), [bw.weight0, bw.weight1, bw.weight2, bw.weight3]));
-        }
+        let influence: Vec<HostInfluence> = w.iter().map(|bw| ([bw.bone0, bw.bone1, bw.bone2, bw.bone3], [bw.weight0, bw.weight1, bw.weight2, bw.weight3])).collect();
         let bind = if bind.is_empty() { None } else { Some(mat4s(bind)) };
-        registry::with_body(body, |b, _| b.set_skinning(&influence, bind, bone_count as usize))
+        registry::with_body(body, |b, _| b.set_skinning(&influence, bind, bone_count))
     })
 }
 

@@ -1,7 +1,7 @@
 //! `sinew_strands_*`: hair.
 
 use crate::particles::Material;
-use crate::error::{Error, MAX_PARTICLES, check_positive};
+
 use crate::math::Vec3;
 use crate::strands::{StrandsSpec, straight};
 
@@ -49,16 +49,7 @@ pub extern "C" fn sinew_strands_create(world: SinewWorld, desc: *const SinewStra
             SinewStrandsMode::SINEW_STRANDS_STRAIGHT => {
                 let roots: &[SinewVec3] = try_slice!(d.roots, d.root_count, "desc.roots");
                 let dirs: &[SinewVec3] = try_slice!(d.directions, d.direction_count, "desc.directions");
-                // `strands::straight` validates neither the lengths, the spacing nor the count
-                // (see the report of issue 10).
-                if dirs.len() != roots.len() {
-                    return Err(Error::invalid(format!("desc.directions has {} entries for {} roots: give one direction per root", dirs.len(), roots.len())));
-                }
-                check_positive(d.segment_length, "desc.segment_length")?;
-                if roots.len().saturating_mul(per) > MAX_PARTICLES {
-                    return Err(Error::too_large(format!("{} strands of {per} is more than one body holds", roots.len())));
-                }
-                generated = straight(as_vec3(roots), as_vec3(dirs), per, d.segment_length);
+                generated = straight(as_vec3(roots), as_vec3(dirs), per, d.segment_length)?;
                 &generated
             }
             SinewStrandsMode::SINEW_STRANDS_POINTS => as_vec3(try_slice!(d.points, d.point_count, "desc.points")),

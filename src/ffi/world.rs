@@ -6,8 +6,8 @@ use std::ffi::c_char;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc;
 
-use crate::error::{Error, ErrorKind, check_non_negative};
-use crate::math::{Vec3, is_finite3};
+use crate::error::{Error, ErrorKind};
+
 use crate::wind::Wind;
 use crate::world::{WorkerPool, World, WorldSettings};
 
@@ -84,9 +84,8 @@ pub extern "C" fn sinew_world_step(world: SinewWorld, dt: f32) -> SinewResult {
 pub extern "C" fn sinew_world_step_begin(world: SinewWorld, dt: f32) -> SinewResult {
     ffi_guard!({
         let cell = registry::world(world)?;
-        // `World::step` checks `dt` too, but only once the step runs; an asynchronous step
-        // must refuse a bad `dt` here, before it starts (see the report of issue 10).
-        check_non_negative(dt, "dt")?;
+        // Before the asynchronous step starts: its own check would only report on step_end.
+        World::check_dt(dt)?;
         if cell.busy.compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire).is_err() {
             return Err(Error::new(ErrorKind::Busy, "a step is already in progress; call sinew_world_step_end first"));
         }
@@ -136,13 +135,7 @@ pub extern "C" fn sinew_world_get_stats(world: SinewWorld, out_stats: *mut Sinew
 pub extern "C" fn sinew_world_set_gravity(world: SinewWorld, gravity: SinewVec3) -> SinewResult {
     ffi_guard!({
         let cell = registry::world(world)?;
-        let g: Vec3 = gravity.into();
-        // The core has no gravity setter that validates (see the report of issue 10).
-        if !is_finite3(g) {
-            return Err(Error::non_finite("gravity is not finite"));
-        }
-        cell.lock()?.settings.gravity = g;
-        Ok(())
+        cell.lock()?.set_gravity(gravity.into())
     })
 }
 
@@ -151,13 +144,7 @@ pub extern "C" fn sinew_world_set_gravity(world: SinewWorld, gravity: SinewVec3)
 pub extern "C" fn sinew_world_set_camera(world: SinewWorld, position: SinewVec3) -> SinewResult {
     ffi_guard!({
         let cell = registry::world(world)?;
-        let p: Vec3 = position.into();
-        // The core has no camera setter that validates (see the report of issue 10).
-        if !is_finite3(p) {
-            return Err(Error::non_finite("camera position is not finite"));
-        }
-        cell.lock()?.camera = Some(p);
-        Ok(())
+        cell.lock()?.set_camera(position.into())
     })
 }
 
@@ -177,10 +164,7 @@ pub extern "C" fn sinew_world_set_wind(world: SinewWorld, wind: *const SinewWind
     ffi_guard!({
         let cell = registry::world(world)?;
         let w = try_ref!(wind, "wind");
-        let mut wind: Wind = (*w).into();
-        wind.validate()?;
-        cell.lock()?.wind = wind;
-        Ok(())
+        cell.lock()?.set_wind((*w).into())
     })
 }
 

@@ -15,7 +15,7 @@
 //! on its pose at rest, so the host never reads NaN.
 
 use super::Body;
-use super::skin::{Influence, Skin};
+use super::skin::{HostInfluence, Skin};
 use crate::error::{Error, Result, check_finite};
 use crate::geometry::Pose;
 use crate::math::{Mat4, Vec3, all_finite};
@@ -34,8 +34,21 @@ pub struct Root {
 
 impl Body {
     /// Sets skinning: per host vertex, four bone indices and weights; optional bind poses
-    /// (one per bone). Every particle takes the influences of its first vertex.
-    pub fn set_skinning(&mut self, per_vertex: &[Influence], bind: Option<Vec<Mat4>>, bone_count: usize) -> Result<()> {
+    /// (one per bone). Every particle takes the influences of its first vertex. Every bone
+    /// index, weighted or not, must name one of the `bone_count` bones.
+    pub fn set_skinning(&mut self, host: &[HostInfluence], bind: Option<Vec<Mat4>>, bone_count: u32) -> Result<()> {
+        if bone_count == 0 || bone_count > u16::MAX as u32 {
+            return Err(Error::invalid(format!("bone_count must be within [1, 65535] (got {bone_count})")));
+        }
+        let mut per_vertex = Vec::new();
+        per_vertex.try_reserve_exact(host.len()).map_err(|_| Error::new(crate::error::ErrorKind::OutOfMemory, "out of memory for bone weights"))?;
+        for (i, (bones, weights)) in host.iter().enumerate() {
+            if let Some(b) = bones.iter().find(|&&b| b < 0 || b as u32 >= bone_count) {
+                return Err(Error::out_of_range(format!("vertex {i} names bone {b} of {bone_count}")));
+            }
+            per_vertex.push((bones.map(|b| b as u16), *weights));
+        }
+        let bone_count = bone_count as usize;
         let nv = self.topology.vertex_count();
         if per_vertex.len() != nv {
             return Err(Error::invalid(format!("{} bone weights for a body of {nv} vertices", per_vertex.len())));

@@ -344,6 +344,9 @@ impl Body {
 
     /// Moves the whole body rigidly by `m`, velocities rotated with it, so nothing flies off.
     pub fn teleport(&mut self, m: &Mat4) -> Result<()> {
+        if !m.is_finite() {
+            return Err(Error::non_finite("teleport transform is not finite"));
+        }
         let r = glam::Mat3::from_mat4(*m);
         for (i, col) in [r.x_axis, r.y_axis, r.z_axis].iter().enumerate() {
             if (col.length() - 1.0).abs() > 1e-3 || !is_finite3(*col) {

@@ -15,6 +15,10 @@ use crate::solver::constraints::motion::PosePath;
 /// Bones and weights of one particle.
 pub type Influence = ([u16; 4], [f32; 4]);
 
+/// Bones and weights of one host vertex as the host gives them (Unity's `BoneWeight`: bone
+/// indices as `int`).
+pub type HostInfluence = ([i32; 4], [f32; 4]);
+
 #[derive(Clone, Debug)]
 pub struct Skin {
     /// Per particle.
@@ -40,9 +44,7 @@ pub struct Skin {
 impl Skin {
     /// Validates and normalises weights (they are made to sum to 1).
     pub fn new(influence: Vec<Influence>, bind: Option<Vec<Mat4>>, bone_count: usize, rest: Vec<Vec3>) -> Result<Skin> {
-        if bone_count == 0 || bone_count > u16::MAX as usize {
-            return Err(Error::invalid(format!("bone count must be within [1, 65535] (got {bone_count})")));
-        }
+        debug_assert!((1..=u16::MAX as usize).contains(&bone_count), "checked by Body::set_skinning");
         if let Some(b) = &bind {
             if b.len() != bone_count {
                 return Err(Error::invalid(format!("{} bind poses for {bone_count} bones", b.len())));

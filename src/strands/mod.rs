@@ -57,7 +57,14 @@ impl StrandsSpec<'_> {
 }
 
 /// Straight strands from `roots` along `directions`, `per` particles `segment` apart.
-pub fn straight(roots: &[Vec3], directions: &[Vec3], per: usize, segment: f32) -> Vec<Vec3> {
+pub fn straight(roots: &[Vec3], directions: &[Vec3], per: usize, segment: f32) -> Result<Vec<Vec3>> {
+    if directions.len() != roots.len() {
+        return Err(Error::invalid(format!("desc.directions has {} entries for {} roots: give one direction per root", directions.len(), roots.len())));
+    }
+    crate::error::check_positive(segment, "desc.segment_length")?;
+    if roots.len().saturating_mul(per) > MAX_PARTICLES {
+        return Err(Error::too_large(format!("{} strands of {per} is more than one body holds", roots.len())));
+    }
     let mut out = Vec::with_capacity(roots.len() * per);
     for (r, d) in roots.iter().zip(directions) {
         let d = d.normalize_or_zero();
@@ -65,7 +72,7 @@ pub fn straight(roots: &[Vec3], directions: &[Vec3], per: usize, segment: f32) -
             out.push(*r + d * (segment * i as f32));
         }
     }
-    out
+    Ok(out)
 }
 
 pub fn new_strands(spec: &StrandsSpec) -> Result<Body> {
@@ -94,7 +101,7 @@ pub fn new_strands(spec: &StrandsSpec) -> Result<Body> {
         w[s * per + 1] = 0.0;
     }
     let mut body = Body::new(BodyKind::Strands, Arc::new(topology), spec.material, p.to_vec(), w)?;
-    let influence = vec![([0u16; 4], [1.0, 0.0, 0.0, 0.0]); n];
+    let influence = vec![([0i32; 4], [1.0, 0.0, 0.0, 0.0]); n];
     body.set_skinning(&influence, Some(vec![spec.head.inverse()]), 1)?;
     body.set_bone_matrices(&[spec.head])?;
     body.set_dynamics(Dynamics { pose_stiffness: 2.0, ..Dynamics::default() })?;

@@ -175,6 +175,37 @@ impl World {
         1.0 / self.settings.fixed_rate_hz as f64
     }
 
+    /// Checks a host frame's length: finite and >= 0 (s). `step` checks it; a host starting an
+    /// asynchronous step checks it before the step starts.
+    pub fn check_dt(dt: f32) -> Result<()> {
+        check_non_negative(dt, "dt").map(|_| ())
+    }
+
+    /// Sets gravity (m/s²) for the next steps.
+    pub fn set_gravity(&mut self, g: Vec3) -> Result<()> {
+        if !is_finite3(g) {
+            return Err(Error::non_finite("gravity is not finite"));
+        }
+        self.settings.gravity = g;
+        Ok(())
+    }
+
+    /// Sets the camera position level-of-detail distances are measured from (m).
+    pub fn set_camera(&mut self, p: Vec3) -> Result<()> {
+        if !is_finite3(p) {
+            return Err(Error::non_finite("camera position is not finite"));
+        }
+        self.camera = Some(p);
+        Ok(())
+    }
+
+    /// Sets the wind field for the next steps.
+    pub fn set_wind(&mut self, mut wind: Wind) -> Result<()> {
+        wind.validate()?;
+        self.wind = wind;
+        Ok(())
+    }
+
     /// Readback interpolation factor.
     pub fn alpha(&self) -> f32 {
         self.alpha
@@ -285,7 +316,7 @@ impl World {
     /// Advances host time by `dt` seconds. Must be called inside the world's pool (or any
     /// rayon context) for parallelism; the result does not depend on the thread count.
     pub fn step(&mut self, dt: f32) -> Result<()> {
-        check_non_negative(dt, "dt")?;
+        Self::check_dt(dt)?;
         let h = self.h();
         // Tolerance: a host frame within 0.1% of a whole number of steps counts as whole.
         let tol = 1e-3 * h;
