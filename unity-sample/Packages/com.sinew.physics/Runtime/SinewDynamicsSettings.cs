@@ -1,5 +1,5 @@
 // Hand-written. How a body responds to its character's motion and to the wind, as inspector
-// fields in the units of DESIGN.md. The initial values are the library's defaults
+// fields in the units of docs/design.md ("Units"). The initial values are the library's defaults
 // (sinew_dynamics_default), except Teleport Distance; scripts/test-unity.sh checks them.
 // Why a hand-written mirror of the native struct (ToNative) and not csbindgen's struct itself:
 // an inspector needs camelCase serialized fields with [Tooltip]/[Min]/[Range] and Unity types

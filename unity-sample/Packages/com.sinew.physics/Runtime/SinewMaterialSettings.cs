@@ -1,5 +1,5 @@
 // Hand-written. The particle material of a SinewCloth, SinewRope or SinewHair, as inspector fields in
-// the units of DESIGN.md. The initial values are the library's defaults
+// the units of docs/design.md ("Units"). The initial values are the library's defaults
 // (sinew_material_default); scripts/test-unity.sh checks that they still agree.
 // Why a hand-written mirror of the native struct (ToNative) and not csbindgen's struct itself:
 // an inspector needs camelCase serialized fields with [Tooltip]/[Min]/[Range] and Unity types
