@@ -384,7 +384,7 @@ impl Body {
             + bytes(&self.accel)
             + bytes(&self.normal_acc);
         let k = &self.topology.constraints;
-        let constraints = bytes(&k.a) + bytes(&k.b) + bytes(&k.rest) + bytes(&k.kind) + bytes(&self.lambda);
+        let constraints = bytes(&k.a) + bytes(&k.b) + bytes(&k.rest) + bytes(&k.kind) + bytes(&self.lambda) + stages::GROUPS.iter().map(|g| g.instance_bytes(self)).sum::<usize>();
         (particles, constraints)
     }
 
@@ -402,14 +402,8 @@ impl Body {
         if let Some(s) = &mut self.skin {
             s.duplicate(p);
         }
-        for list in [&mut self.limits.max_distance, &mut self.limits.backstop_offset, &mut self.limits.backstop_radius] {
-            if !list.is_empty() {
-                list.push(list[p]);
-            }
-        }
-        if let Some(t) = &mut self.tethers {
-            t.anchor.push(t.anchor[p]);
-            t.length.push(t.length[p]);
+        for group in stages::GROUPS {
+            group.duplicate_particle(self, p);
         }
         if !self.accel.is_empty() {
             self.accel.push(Vec3::ZERO);

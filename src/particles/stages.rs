@@ -196,6 +196,16 @@ pub(crate) trait ConstraintGroup: Sync {
         false
     }
     fn project(&self, b: &mut Body, p: &StepParams, s: u32);
+    /// Particle `orig` was copied to the end (tearing): the group's per-particle data follows.
+    fn duplicate_particle(&self, _b: &mut Body, _orig: usize) {}
+    /// Bytes of the group's per-instance data (cooked, shared data is counted with the topology).
+    fn instance_bytes(&self, _b: &Body) -> usize {
+        0
+    }
+}
+
+fn bytes<T>(v: &[T]) -> usize {
+    std::mem::size_of_val(v)
 }
 
 /// Structural, shear and bend constraints (`solver::constraints::distance` and its SIMD
@@ -290,6 +300,17 @@ impl ConstraintGroup for TetherGroup {
             tether::solve(&mut b.x, &b.w, tethers, b.scale);
         }
     }
+
+    fn duplicate_particle(&self, b: &mut Body, orig: usize) {
+        if let Some(t) = &mut b.tethers {
+            t.anchor.push(t.anchor[orig]);
+            t.length.push(t.length[orig]);
+        }
+    }
+
+    fn instance_bytes(&self, b: &Body) -> usize {
+        b.tethers.as_ref().map_or(0, |t| bytes(&t.anchor) + bytes(&t.length))
+    }
 }
 
 impl MotionGroup {
@@ -313,6 +334,19 @@ impl ConstraintGroup for MotionGroup {
         if let Some(skin) = &b.skin {
             motion::solve(&mut b.x, &b.w, &skin.path(), &b.limits, p.pin_time(s), b.scale, pull);
         }
+    }
+
+    fn duplicate_particle(&self, b: &mut Body, orig: usize) {
+        for list in [&mut b.limits.max_distance, &mut b.limits.backstop_offset, &mut b.limits.backstop_radius] {
+            if !list.is_empty() {
+                list.push(list[orig]);
+            }
+        }
+    }
+
+    fn instance_bytes(&self, b: &Body) -> usize {
+        let l = &b.limits;
+        bytes(&l.max_distance) + bytes(&l.backstop_offset) + bytes(&l.backstop_radius)
     }
 }
 
