@@ -203,6 +203,28 @@ impl Pose {
     }
 }
 
+impl Pose {
+    /// The pose at `t` on the motion from `self` (t = 0) to `other` (t = 1), carried on at the
+    /// same linear and angular velocity beyond 1 (position, rotation about the same axis,
+    /// scale; the scale never below a tenth of `other`'s).
+    pub fn extrapolate(&self, other: &Pose, t: f32) -> Pose {
+        if t <= 1.0 || self == other {
+            return self.lerp(other, t);
+        }
+        let mut turn = other.rotation * self.rotation.inverse();
+        if turn.w < 0.0 {
+            turn = -turn;
+        }
+        let (axis, angle) = turn.to_axis_angle();
+        let extra = Quat::from_axis_angle(axis, angle * (t - 1.0));
+        Pose {
+            rotation: (extra * other.rotation).normalize(),
+            position: self.position.lerp(other.position, t),
+            scale: (self.scale + (other.scale - self.scale) * t).max(0.1 * other.scale),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -91,6 +91,8 @@ impl Body {
             let p = target[self.pins.index[k] as usize];
             self.pins.from[k] = p;
             self.pins.to[k] = p;
+            self.pins.start[k] = p;
+            self.pins.end[k] = p;
         }
         if let Some(s) = &mut self.skin {
             s.finish_frame();
@@ -200,10 +202,23 @@ impl Body {
     }
 
     /// Start of a host frame that runs `frame_time` seconds of fixed steps: the root's
-    /// motion is applied (teleport, inertia, scale) before the steps.
-    pub fn begin_frame(&mut self, frame_time: f32) {
+    /// motion is applied (teleport, inertia, scale) before the steps, then the pins' paths
+    /// are laid out. `pose_end` is where the steps end on the path of the host's inputs
+    /// (`StepParams::pose_t1` of the frame's last step): the pins' paths end at their target
+    /// carried on that far, from where they are now, so the pins move without a jump in
+    /// velocity and are where the host will want them when host time reaches simulated time.
+    pub fn begin_frame(&mut self, frame_time: f32, pose_end: f32) {
         self.apply_root_motion(frame_time);
+        self.plan_pin_paths(pose_end);
         self.ensure_finite();
+    }
+
+    fn plan_pin_paths(&mut self, pose_end: f32) {
+        let pins = &mut self.pins;
+        for k in 0..pins.index.len() {
+            pins.start[k] = self.x[pins.index[k] as usize];
+            pins.end[k] = if pose_end == 1.0 { pins.to[k] } else { pins.from[k] + (pins.to[k] - pins.from[k]) * pose_end };
+        }
     }
 
     fn apply_root_motion(&mut self, frame_time: f32) {
@@ -269,7 +284,7 @@ impl Body {
     /// inputs — a root at 1e30 m scaled by 1e10 — can overflow), the body is put back on its
     /// pose at rest, so the host never reads NaN or infinity.
     pub fn ensure_finite(&mut self) {
-        if [&self.x, &self.v, &self.x_step_start, &self.pins.from, &self.pins.to].into_iter().all(|v| all_finite(v)) {
+        if [&self.x, &self.v, &self.x_step_start, &self.pins.from, &self.pins.to, &self.pins.end].into_iter().all(|v| all_finite(v)) {
             return;
         }
         self.recoveries += 1;

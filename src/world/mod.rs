@@ -43,6 +43,11 @@ use crate::wind::Wind;
 use arena::{Arena, MAX_SLOTS};
 use pairs::{BodyId, Pairs};
 
+/// How far past the host's latest input (as a multiple of the time it took to get there
+/// from the previous stepping frame) the fixed steps may carry it on: a 240 Hz host on a
+/// 60 Hz world needs up to 3; beyond that a jittery frame time would amplify noise.
+pub(crate) const MAX_INPUT_EXTRAPOLATION: f64 = 4.0;
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WorldSettings {
     /// m/s².
@@ -127,6 +132,9 @@ pub struct World {
     pub bodies: Arena<Body>,
     /// Simulated time minus host time (s), in [0, h).
     ahead: f64,
+    /// Host time since the last frame that ran fixed steps (s): how long the host's inputs
+    /// took to move from where the bodies' `from` holds them to `to`.
+    since_steps: f64,
     alpha: f32,
     steps: u64,
     last_frame_steps: u32,
@@ -155,6 +163,7 @@ impl World {
             settings,
             bodies: Arena::new(MAX_SLOTS),
             ahead: 0.0,
+            since_steps: 0.0,
             alpha: 1.0,
             steps: 0,
             last_frame_steps: 0,
@@ -290,6 +299,8 @@ impl World {
         // Tolerance: a host frame within 0.1% of a whole number of steps counts as whole.
         let tol = 1e-3 * h;
         self.ahead -= dt as f64;
+        self.since_steps += dt as f64;
+        let behind = self.ahead;
         let mut k = 0u32;
         while self.ahead < -tol {
             if k == self.settings.max_steps_per_frame {
@@ -302,12 +313,24 @@ impl World {
         if self.ahead.abs() <= tol {
             self.ahead = 0.0;
         }
+        // Where the steps fall on the path of the host's inputs, from the last frame that
+        // stepped (0) to this one (1): they start where simulated time stood and end where it
+        // will stand, up to a step ahead of host time — there the inputs are carried on at
+        // their velocity (pins, skinned pose, colliders), so that they are where the host
+        // will put them when its time catches up. Capped at `MAX_INPUT_EXTRAPOLATION`.
+        let (pose_t0, pose_t1) = if k > 0 {
+            let span = self.since_steps;
+            self.since_steps = 0.0;
+            (((1.0 + behind / span).max(0.0)) as f32, (1.0 + (self.ahead / span).min(MAX_INPUT_EXTRAPOLATION)) as f32)
+        } else {
+            (0.0, 1.0)
+        };
         if k > 0 {
             self.update_lod();
             let frame_time = (k as f64 * h) as f32;
             let begin = |entry: &mut Option<(u32, Body)>| {
                 if let Some((_, body)) = entry {
-                    body.begin_frame(frame_time);
+                    body.begin_frame(frame_time, pose_t1);
                     if body.frozen {
                         body.hold_frozen();
                     }
@@ -328,11 +351,13 @@ impl World {
                 gravity: s.gravity,
                 pin_t0: i as f32 / k as f32,
                 pin_t1: (i + 1) as f32 / k as f32,
+                pose_t0: pose_t0 + (pose_t1 - pose_t0) * (i as f32 / k as f32),
+                pose_t1: pose_t0 + (pose_t1 - pose_t0) * ((i + 1) as f32 / k as f32),
                 time: self.time as f32,
                 kernel: s.kernel,
                 parallel: !self.sequential,
             };
-            self.prepare_colliders(params.pin_t0, params.pin_t1);
+            self.prepare_colliders(params.pose_t0, params.pose_t1);
             self.fixed_step(&params);
             self.time += h;
         }
