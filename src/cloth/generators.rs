@@ -21,6 +21,28 @@ pub struct CapeSpec {
     pub material: Material,
 }
 
+/// A 12 × 16 cape, 0.5 m wide and 0.9 m long, on the shoulders of a standing adult facing +Z:
+/// left shoulder at (−0.18, 1.45, 0), neck at (0, 1.55, 0), right shoulder at (0.18, 1.45, 0)
+/// (Unity's axes: +X is the character's right). Bones must be apart for the cape to know its
+/// width's direction, so the default places them where a character's are.
+impl Default for CapeSpec {
+    fn default() -> Self {
+        CapeSpec {
+            columns: 12,
+            rows: 16,
+            width: 0.5,
+            length: 0.9,
+            back_offset: 0.08,
+            bones: [
+                Mat4::from_translation(Vec3::new(-0.18, 1.45, 0.0)),
+                Mat4::from_translation(Vec3::new(0.0, 1.55, 0.0)),
+                Mat4::from_translation(Vec3::new(0.18, 1.45, 0.0)),
+            ],
+            material: Material::default(),
+        }
+    }
+}
+
 /// A skirt: a ring of `columns` around the waist bone's local Y axis, `rows` down it, from
 /// `radius_top` at the waist to `radius_bottom` at `length` below.
 #[derive(Clone, Debug)]

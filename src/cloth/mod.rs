@@ -223,6 +223,24 @@ pub struct MeshSpec<'a> {
     pub material: Material,
 }
 
+/// The default mesh: a 0.5 m square in the XZ plane centred on the origin, two triangles,
+/// nothing pinned (so a mesh made from the defaults is a cloth that falls).
+pub(crate) static DEFAULT_MESH_POSITIONS: [Vec3; 4] =
+    [Vec3::new(-0.25, 0.0, -0.25), Vec3::new(0.25, 0.0, -0.25), Vec3::new(-0.25, 0.0, 0.25), Vec3::new(0.25, 0.0, 0.25)];
+pub(crate) static DEFAULT_MESH_INDICES: [u32; 6] = [0, 2, 1, 1, 2, 3];
+
+impl Default for MeshSpec<'static> {
+    fn default() -> Self {
+        MeshSpec {
+            positions: &DEFAULT_MESH_POSITIONS,
+            indices: &DEFAULT_MESH_INDICES,
+            inverse_masses: &[],
+            weld_distance: 1e-5,
+            material: Material::default(),
+        }
+    }
+}
+
 impl MeshSpec<'_> {
     pub fn validate(&self) -> Result<()> {
         let n = self.positions.len();

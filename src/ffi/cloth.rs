@@ -42,15 +42,19 @@ pub extern "C" fn sinew_cloth_mesh_desc_default(out_desc: *mut SinewClothMeshDes
         let out = try_out!(out_desc, "out_desc");
         write(
             out,
-            SinewClothMeshDesc {
-                positions: std::ptr::null(),
-                vertex_count: 0,
-                indices: std::ptr::null(),
-                index_count: 0,
-                inverse_masses: std::ptr::null(),
-                inverse_mass_count: 0,
-                weld_distance: 1e-5,
-                material: Material::default().into(),
+            // The core's default mesh (a 0.5 m square, `MeshSpec::default`), in static memory.
+            {
+                let m = MeshSpec::default();
+                SinewClothMeshDesc {
+                    positions: m.positions.as_ptr().cast(),
+                    vertex_count: m.positions.len(),
+                    indices: m.indices.as_ptr(),
+                    index_count: m.indices.len(),
+                    inverse_masses: std::ptr::null(),
+                    inverse_mass_count: 0,
+                    weld_distance: m.weld_distance,
+                    material: m.material.into(),
+                }
             },
         );
         Ok(())

@@ -1,6 +1,5 @@
 //! `sinew_rope_*`.
 
-use crate::particles::Material;
 use crate::ffi::cloth::as_vec3;
 use crate::ffi::guard::write;
 use crate::ffi::registry;
@@ -15,13 +14,18 @@ pub extern "C" fn sinew_rope_desc_default(out_desc: *mut SinewRopeDesc) -> Sinew
         let out = try_out!(out_desc, "out_desc");
         write(
             out,
-            SinewRopeDesc {
-                points: std::ptr::null(),
-                point_count: 0,
-                pin_indices: std::ptr::null(),
-                pin_count: 0,
-                bend: 1,
-                material: Material::default().into(),
+            // The core's default rope (1 m, pinned at its first point, `RopeSpec::default`),
+            // in static memory.
+            {
+                let r = RopeSpec::default();
+                SinewRopeDesc {
+                    points: r.points.as_ptr().cast(),
+                    point_count: r.points.len(),
+                    pin_indices: r.pins.as_ptr(),
+                    pin_count: r.pins.len(),
+                    bend: r.bend as u32,
+                    material: r.material.into(),
+                }
             },
         );
         Ok(())

@@ -22,12 +22,14 @@ pub extern "C" fn sinew_strands_desc_default(out_desc: *mut SinewStrandsDesc) ->
         let out = try_out!(out_desc, "out_desc");
         write(
             out,
+            // One straight strand from the head's origin (`strands::DEFAULT_ROOTS`), in static
+            // memory, so the default creates hair as passed.
             SinewStrandsDesc {
                 points: std::ptr::null(),
                 point_count: 0,
-                roots: std::ptr::null(),
-                directions: std::ptr::null(),
-                strand_count: 0,
+                roots: crate::strands::DEFAULT_ROOTS.as_ptr().cast(),
+                directions: crate::strands::DEFAULT_DIRECTIONS.as_ptr().cast(),
+                strand_count: crate::strands::DEFAULT_ROOTS.len(),
                 particles_per_strand: 8,
                 segment_length: 0.02,
                 head: SinewMat4::identity(),
@@ -74,16 +76,22 @@ pub extern "C" fn sinew_cape_desc_default(out_desc: *mut SinewCapeDesc) -> Sinew
         let out = try_out!(out_desc, "out_desc");
         write(
             out,
-            SinewCapeDesc {
-                columns: 12,
-                rows: 16,
-                width: 0.5,
-                length: 0.9,
-                back_offset: 0.08,
-                left_shoulder: SinewMat4::identity(),
-                neck: SinewMat4::identity(),
-                right_shoulder: SinewMat4::identity(),
-                material: Material::default().into(),
+            // The core's default (`CapeSpec::default`): bones on a standing adult's shoulders,
+            // which the cape needs apart (at the origin it was refused).
+            {
+                let c = CapeSpec::default();
+                let m = |k: usize| SinewMat4 { m: c.bones[k].to_cols_array() };
+                SinewCapeDesc {
+                    columns: c.columns,
+                    rows: c.rows,
+                    width: c.width,
+                    length: c.length,
+                    back_offset: c.back_offset,
+                    left_shoulder: m(0),
+                    neck: m(1),
+                    right_shoulder: m(2),
+                    material: c.material.into(),
+                }
             },
         );
         Ok(())

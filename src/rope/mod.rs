@@ -21,6 +21,25 @@ pub struct RopeSpec<'a> {
     pub material: Material,
 }
 
+/// The default rope: 1 m along +X from the origin in ten 0.1 m links, pinned at its first point
+/// (so a rope made from the defaults swings down from it).
+pub(crate) static DEFAULT_ROPE_POINTS: [Vec3; 11] = {
+    let mut p = [Vec3::ZERO; 11];
+    let mut i = 0;
+    while i < 11 {
+        p[i] = Vec3::new(0.1 * i as f32, 0.0, 0.0);
+        i += 1;
+    }
+    p
+};
+pub(crate) static DEFAULT_ROPE_PINS: [u32; 1] = [0];
+
+impl Default for RopeSpec<'static> {
+    fn default() -> Self {
+        RopeSpec { points: &DEFAULT_ROPE_POINTS, pins: &DEFAULT_ROPE_PINS, bend: true, material: Material::default() }
+    }
+}
+
 impl RopeSpec<'_> {
     pub fn validate(&self) -> Result<()> {
         let n = self.points.len();

@@ -56,6 +56,11 @@ impl StrandsSpec<'_> {
     }
 }
 
+/// The default hair: one straight strand from the head bone's origin, hanging along −Y and
+/// swept back a little along −Z (so strands made from the defaults exist and swing).
+pub(crate) static DEFAULT_ROOTS: [Vec3; 1] = [Vec3::ZERO];
+pub(crate) static DEFAULT_DIRECTIONS: [Vec3; 1] = [Vec3::new(0.0, -0.96, -0.28)];
+
 /// Straight strands from `roots` along `directions`, `per` particles `segment` apart.
 pub fn straight(roots: &[Vec3], directions: &[Vec3], per: usize, segment: f32) -> Vec<Vec3> {
     let mut out = Vec::with_capacity(roots.len() * per);
