@@ -62,7 +62,7 @@ fn an_object_made_from_each_default_descriptor_steps() {
         assert!(!p.is_empty(), "{name}: no vertices");
         assert!(p.iter().all(|q| q.x.is_finite() && q.y.is_finite() && q.z.is_finite()), "{name}: non-finite positions");
         assert_eq!(body_info(*body).recoveries, 0, "{name}: the step had to recover the body");
-        // The flat grid and mesh fall, the horizontal rope swings down; the garments and the
+        // The flat grid, the mesh and the rope fall; the garments and the
         // hair are made hanging from their bones, at rest.
         if ["grid", "mesh", "rope"].contains(name) {
             let moved = p.iter().zip(start).map(|(a, b)| dist(*a, *b)).fold(0.0f32, f32::max);

@@ -14,14 +14,13 @@ pub extern "C" fn sinew_rope_desc_default(out_desc: *mut SinewRopeDesc) -> Sinew
         let out = try_out!(out_desc, "out_desc");
         write(
             out,
-            // The core's default rope (1 m, pinned at its first point, `RopeSpec::default`),
-            // in static memory.
+            // The core's default rope (1 m, unpinned, `RopeSpec::default`), in static memory.
             {
                 let r = RopeSpec::default();
                 SinewRopeDesc {
                     points: r.points.as_ptr().cast(),
                     point_count: r.points.len(),
-                    pin_indices: r.pins.as_ptr(),
+                    pin_indices: std::ptr::null(),
                     pin_count: r.pins.len(),
                     bend: r.bend as u32,
                     material: r.material.into(),

@@ -21,8 +21,8 @@ pub struct RopeSpec<'a> {
     pub material: Material,
 }
 
-/// The default rope: 1 m along +X from the origin in ten 0.1 m links, pinned at its first point
-/// (so a rope made from the defaults swings down from it).
+/// The default rope: 1 m along +X from the origin in ten 0.1 m links, nothing pinned (a host
+/// that gives its own points and no pins gets no pins).
 pub(crate) static DEFAULT_ROPE_POINTS: [Vec3; 11] = {
     let mut p = [Vec3::ZERO; 11];
     let mut i = 0;
@@ -32,11 +32,9 @@ pub(crate) static DEFAULT_ROPE_POINTS: [Vec3; 11] = {
     }
     p
 };
-pub(crate) static DEFAULT_ROPE_PINS: [u32; 1] = [0];
-
 impl Default for RopeSpec<'static> {
     fn default() -> Self {
-        RopeSpec { points: &DEFAULT_ROPE_POINTS, pins: &DEFAULT_ROPE_PINS, bend: true, material: Material::default() }
+        RopeSpec { points: &DEFAULT_ROPE_POINTS, pins: &[], bend: true, material: Material::default() }
     }
 }
 
