@@ -98,7 +98,12 @@ pub struct Dynamics {
     pub world_acceleration_scale: f32,
     /// Largest particle speed relative to the root (m/s); 0 = no limit.
     pub max_speed: f32,
-    /// A root moving farther than this in one frame teleports the body with it (m); 0 = never.
+    /// A root, a skinned pose or a set of pin targets that moves farther than this in one
+    /// frame teleports the body with it (m); 0 = never. Default 2 m: more than a sprinting
+    /// character (10 m/s) or a swung limb (up to ~30 m/s) covers in the longest frame the
+    /// world simulates (`max_steps_per_frame` 4 at 60 Hz, 1/15 s), far less than a respawn
+    /// or a cut to another place; so real motion is never mistaken for a jump, and a jump
+    /// never drags the cloth across the world at hundreds of m/s.
     pub teleport_distance: f32,
     /// Pull of free particles towards the skinned pose (1/s); 0 = none.
     pub pose_stiffness: f32,
@@ -118,7 +123,7 @@ impl Default for Dynamics {
             world_velocity_scale: 1.0,
             world_acceleration_scale: 1.0,
             max_speed: 0.0,
-            teleport_distance: 0.0,
+            teleport_distance: 2.0,
             pose_stiffness: 0.0,
             wind_scale: 1.0,
             drag: 1.0,

@@ -318,13 +318,25 @@ impl World {
         // will stand, up to a step ahead of host time — there the inputs are carried on at
         // their velocity (pins, skinned pose, colliders), so that they are where the host
         // will put them when its time catches up. Capped at `MAX_INPUT_EXTRAPOLATION`.
+        let span = self.since_steps;
         let (pose_t0, pose_t1) = if k > 0 {
-            let span = self.since_steps;
             self.since_steps = 0.0;
             (((1.0 + behind / span).max(0.0)) as f32, (1.0 + (self.ahead / span).min(MAX_INPUT_EXTRAPOLATION)) as f32)
         } else {
             (0.0, 1.0)
         };
+        // A jump of a body's inputs (pins, skinned pose) teleports it in the frame the host
+        // made it, stepped or not, so readback never shows the pins torn from the cloth.
+        let teleport = |entry: &mut Option<(u32, Body)>| {
+            if let Some((_, body)) = entry {
+                body.teleport_with_inputs(span as f32);
+            }
+        };
+        if self.sequential {
+            self.bodies.slots_mut().iter_mut().for_each(teleport);
+        } else {
+            self.bodies.slots_mut().par_iter_mut().for_each(teleport);
+        }
         if k > 0 {
             self.update_lod();
             let frame_time = (k as f64 * h) as f32;
