@@ -17,8 +17,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::particles::{Body, BodyKind, Material, Topology};
-use crate::error::{Error, MAX_PARTICLES, Result, check_non_negative, check_positive, try_filled};
-use crate::math::{Quat, Vec3, is_finite3};
+use crate::error::{Error, MAX_COORDINATE, MAX_LENGTH, MAX_PARTICLES, Result, check_length, check_position, check_positions, check_within, try_filled};
+use crate::math::{Quat, Vec3};
 use crate::solver::constraints::distance::{self, DistanceConstraints, KIND_BEND, KIND_SHEAR, KIND_STRETCH};
 use crate::solver::constraints::grid_simd::{GridLayout, GridRun};
 use crate::solver::contact::triangle::VertexTriangles;
@@ -73,9 +73,14 @@ impl GridSpec {
                 self.columns, self.rows
             )));
         }
-        check_positive(self.spacing, "grid spacing")?;
-        if !is_finite3(self.origin) {
-            return Err(Error::non_finite("grid origin is not finite"));
+        check_length(self.spacing, "grid spacing")?;
+        check_position(self.origin, "grid origin")?;
+        let reach = self.origin.abs().max_element() + self.spacing * self.columns.max(self.rows) as f32;
+        if reach > MAX_COORDINATE {
+            return Err(Error::invalid(format!(
+                "a {} x {} grid of spacing {} m at {} reaches beyond the world's extent of ±{MAX_COORDINATE} m",
+                self.columns, self.rows, self.spacing, self.origin
+            )));
         }
         let q = self.orientation;
         if !(q.x.is_finite() && q.y.is_finite() && q.z.is_finite() && q.w.is_finite()) {
@@ -256,9 +261,7 @@ impl MeshSpec<'_> {
         if self.indices.len() > 8 * MAX_PARTICLES {
             return Err(Error::too_large(format!("{} indices is more than this library handles per body", self.indices.len())));
         }
-        if let Some(k) = self.positions.iter().position(|p| !is_finite3(*p)) {
-            return Err(Error::non_finite(format!("mesh position {k} is not finite")));
-        }
+        check_positions(self.positions, "mesh position")?;
         if let Some(k) = self.indices.iter().position(|&i| i as usize >= n) {
             return Err(Error::out_of_range(format!("index {k} refers to vertex {} but the mesh has {n}", self.indices[k])));
         }
@@ -269,11 +272,12 @@ impl MeshSpec<'_> {
                     self.inverse_masses.len()
                 )));
             }
-            if let Some(k) = self.inverse_masses.iter().position(|w| !w.is_finite() || *w < 0.0) {
-                return Err(Error::invalid(format!("inverse mass {k} must be finite and >= 0 (got {})", self.inverse_masses[k])));
+            // The inverse of the material's particle mass range, [1e-9, 1e9] kg.
+            if let Some(k) = self.inverse_masses.iter().position(|w| !w.is_finite() || *w < 0.0 || *w > 1e9) {
+                return Err(Error::invalid(format!("inverse mass {k} must be within [0, 1e9] 1/kg (got {})", self.inverse_masses[k])));
             }
         }
-        check_non_negative(self.weld_distance, "weld distance")?;
+        check_within(self.weld_distance, MAX_LENGTH, "weld distance")?;
         self.material.validate()
     }
 }

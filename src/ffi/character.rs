@@ -8,7 +8,7 @@ use crate::ffi::guard::write;
 use crate::ffi::registry;
 use crate::ffi::result::SinewResult;
 use crate::ffi::types::{SinewBody, SinewBoneWeight, SinewDynamics, SinewLod, SinewMat4, SinewVec3, SinewWind, SinewWorld};
-use crate::math::{Mat4, Vec3, is_finite3};
+use crate::math::Mat4;
 use crate::wind::Wind;
 
 fn mat4s(m: &[SinewMat4]) -> Vec<Mat4> {
@@ -198,12 +198,7 @@ pub extern "C" fn sinew_body_set_visible(body: SinewBody, visible: u32) -> Sinew
 pub extern "C" fn sinew_world_set_camera(world: SinewWorld, position: SinewVec3) -> SinewResult {
     ffi_guard!({
         let cell = registry::world(world)?;
-        let p: Vec3 = position.into();
-        if !is_finite3(p) {
-            return Err(Error::non_finite("camera position is not finite"));
-        }
-        cell.lock()?.camera = Some(p);
-        Ok(())
+        cell.lock()?.set_camera(position.into())
     })
 }
 

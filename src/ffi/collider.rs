@@ -1,7 +1,7 @@
 //! `sinew_collider_*`: shapes the host moves from its bones each frame.
 
 use crate::collider::Collider;
-use crate::geometry::{Pose, Shape};
+use crate::geometry::{Pose, Shape, ShapeDesc, ShapeKind};
 use crate::error::Error;
 use crate::ffi::guard::write;
 use crate::ffi::registry;
@@ -34,15 +34,15 @@ pub extern "C" fn sinew_collider_desc_default(out_desc: *mut SinewColliderDesc) 
 }
 
 fn shape_of(d: &SinewColliderDesc) -> crate::error::Result<Shape> {
-    let shape = match d.shape {
-        SINEW_SHAPE_SPHERE => Shape::Sphere { radius: d.radius },
-        SINEW_SHAPE_CAPSULE => Shape::Capsule { half_height: d.half_height, radius0: d.radius0, radius1: d.radius1 },
-        SINEW_SHAPE_PLANE => Shape::Plane,
-        SINEW_SHAPE_BOX => Shape::Box { half_extents: d.half_extents.into() },
+    let kind = match d.shape {
+        SINEW_SHAPE_SPHERE => ShapeKind::Sphere,
+        SINEW_SHAPE_CAPSULE => ShapeKind::Capsule,
+        SINEW_SHAPE_PLANE => ShapeKind::Plane,
+        SINEW_SHAPE_BOX => ShapeKind::Box,
         other => return Err(Error::invalid(format!("unknown collider shape {other}"))),
     };
-    shape.validate()?;
-    Ok(shape)
+    // The core checks every field, the ones this shape does not use too.
+    ShapeDesc { kind, radius: d.radius, half_height: d.half_height, radius0: d.radius0, radius1: d.radius1, half_extents: d.half_extents.into() }.shape()
 }
 
 fn pose_of(m: &SinewMat4) -> crate::error::Result<Pose> {

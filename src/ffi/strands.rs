@@ -3,7 +3,6 @@
 
 use crate::particles::Material;
 use crate::cloth::generators::{CapeSpec, SkirtSpec};
-use crate::error::Error;
 use crate::ffi::cloth::as_vec3;
 use crate::ffi::guard::write;
 use crate::ffi::registry;
@@ -52,13 +51,11 @@ pub extern "C" fn sinew_strands_create(world: SinewWorld, desc: *const SinewStra
         let points: &[crate::math::Vec3] = if d.points.is_null() {
             let roots: &[SinewVec3] = try_slice!(d.roots, d.strand_count, "desc.roots");
             let dirs: &[SinewVec3] = try_slice!(d.directions, d.strand_count, "desc.directions");
-            crate::error::check_positive(d.segment_length, "desc.segment_length")?;
-            if d.strand_count.saturating_mul(per) > crate::error::MAX_PARTICLES {
-                return Err(Error::too_large(format!("{} strands of {per} is more than one body holds", d.strand_count)));
-            }
+            crate::strands::check_straight(as_vec3(roots), as_vec3(dirs), per, d.segment_length)?;
             generated = straight(as_vec3(roots), as_vec3(dirs), per, d.segment_length);
             &generated
         } else {
+            crate::strands::check_segment_length(d.segment_length, false)?;
             as_vec3(try_slice!(d.points, d.point_count, "desc.points"))
         };
         let spec = StrandsSpec { points, particles_per_strand: per, head: d.head.into(), material: d.material.into() };

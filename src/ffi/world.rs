@@ -141,12 +141,7 @@ pub extern "C" fn sinew_world_get_stats(world: SinewWorld, out_stats: *mut Sinew
 pub extern "C" fn sinew_world_set_gravity(world: SinewWorld, gravity: crate::ffi::types::SinewVec3) -> SinewResult {
     ffi_guard!({
         let cell = registry::world(world)?;
-        let g: crate::math::Vec3 = gravity.into();
-        if !crate::math::is_finite3(g) {
-            return Err(Error::non_finite("gravity is not finite"));
-        }
-        cell.lock()?.settings.gravity = g;
-        Ok(())
+        cell.lock()?.set_gravity(gravity.into())
     })
 }
 

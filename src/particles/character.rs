@@ -16,7 +16,7 @@
 
 use super::Body;
 use super::skin::{Influence, Skin};
-use crate::error::{Error, Result, check_finite};
+use crate::error::{Error, MAX_LENGTH, Result, check_finite};
 use crate::geometry::Pose;
 use crate::math::{Mat4, Quat, Vec3, all_finite};
 use crate::solver::constraints::tether;
@@ -141,6 +141,9 @@ impl Body {
         self.require_skin_and_len(offsets.len())?;
         if offsets.iter().chain(radii).any(|d| !d.is_finite()) {
             return Err(Error::non_finite("a backstop offset or radius is not finite"));
+        }
+        if let Some(d) = offsets.iter().chain(radii).find(|d| d.abs() > MAX_LENGTH) {
+            return Err(Error::invalid(format!("backstop offsets and radii must be within ±{MAX_LENGTH} m (got {d})")));
         }
         if radii.iter().any(|r| *r < 0.0) {
             return Err(Error::invalid("backstop radii must be >= 0"));

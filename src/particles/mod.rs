@@ -33,7 +33,7 @@ pub use settings::{Dynamics, Lod, Material};
 pub use stages::{StepContext, StepParams};
 pub use topology::Topology;
 
-use crate::error::{Error, Result, try_filled};
+use crate::error::{Error, Result, check_positions, check_transform, try_filled};
 use crate::geometry::Pose;
 use crate::math::{Mat4, Quat, Vec3, is_finite3};
 use crate::particles::skin::Skin;
@@ -333,9 +333,7 @@ impl Body {
                 vertices.len()
             )));
         }
-        if let Some(k) = targets.iter().position(|t| !is_finite3(*t)) {
-            return Err(Error::non_finite(format!("pin target {k} is not finite")));
-        }
+        check_positions(targets, "pin target")?;
         self.check_vertices(vertices)?;
         for (&v, t) in vertices.iter().zip(targets) {
             let p = self.particle(v);
@@ -358,6 +356,7 @@ impl Body {
 
     /// Moves the whole body rigidly by `m`, velocities rotated with it, so nothing flies off.
     pub fn teleport(&mut self, m: &Mat4) -> Result<()> {
+        check_transform(m, "teleport matrix")?;
         let r = glam::Mat3::from_mat4(*m);
         for (i, col) in [r.x_axis, r.y_axis, r.z_axis].iter().enumerate() {
             if (col.length() - 1.0).abs() > 1e-3 || !is_finite3(*col) {

@@ -5,7 +5,7 @@
 //! Compliance is XPBD's α (m/N): the inverse stiffness of a constraint, independent of the
 //! substep length and the iteration count (see `solver::xpbd`); 0 is rigid.
 
-use crate::error::{Error, Result, check_finite, check_non_negative, check_positive};
+use crate::error::{Error, MAX_COMPLIANCE, MAX_FACTOR, Result, check_magnitude, check_non_negative, check_positive, check_within};
 use crate::solver::constraints::distance::{KIND_BEND, KIND_COUNT, KIND_SHEAR, KIND_STRETCH};
 
 /// Per-body material, changeable at run time.
@@ -64,16 +64,16 @@ impl Material {
             )));
         }
         check_non_negative(self.damping, "material.damping")?;
-        check_finite(self.gravity_scale, "material.gravity_scale")?;
-        check_non_negative(self.stretch_compliance, "material.stretch_compliance")?;
-        check_non_negative(self.shear_compliance, "material.shear_compliance")?;
-        check_non_negative(self.bend_compliance, "material.bend_compliance")?;
+        check_magnitude(self.gravity_scale, MAX_FACTOR, "material.gravity_scale")?;
+        check_within(self.stretch_compliance, MAX_COMPLIANCE, "material.stretch_compliance")?;
+        check_within(self.shear_compliance, MAX_COMPLIANCE, "material.shear_compliance")?;
+        check_within(self.bend_compliance, MAX_COMPLIANCE, "material.bend_compliance")?;
         check_non_negative(self.thickness, "material.thickness")?;
         if self.thickness > 10.0 {
             return Err(Error::invalid(format!("material.thickness must be at most 10 m (got {})", self.thickness)));
         }
-        check_non_negative(self.static_friction, "material.static_friction")?;
-        check_non_negative(self.kinetic_friction, "material.kinetic_friction")?;
+        check_within(self.static_friction, MAX_FACTOR, "material.static_friction")?;
+        check_within(self.kinetic_friction, MAX_FACTOR, "material.kinetic_friction")?;
         Ok(())
     }
 
@@ -139,7 +139,7 @@ impl Dynamics {
             (self.world_velocity_scale, "world_velocity_scale"),
             (self.world_acceleration_scale, "world_acceleration_scale"),
         ] {
-            check_finite(v, name)?;
+            crate::error::check_finite(v, name)?;
             if !(0.0..=1.0).contains(&v) {
                 return Err(Error::invalid(format!("{name} must be within [0, 1] (got {v})")));
             }
@@ -147,9 +147,9 @@ impl Dynamics {
         check_non_negative(self.max_speed, "max_speed")?;
         check_non_negative(self.teleport_distance, "teleport_distance")?;
         check_non_negative(self.pose_stiffness, "pose_stiffness")?;
-        check_non_negative(self.wind_scale, "wind_scale")?;
-        check_non_negative(self.drag, "drag")?;
-        check_non_negative(self.lift, "lift")?;
+        check_within(self.wind_scale, MAX_FACTOR, "wind_scale")?;
+        check_within(self.drag, MAX_FACTOR, "drag")?;
+        check_within(self.lift, MAX_FACTOR, "lift")?;
         check_non_negative(self.tear_threshold, "tear_threshold")?;
         Ok(())
     }

@@ -8,8 +8,8 @@
 use std::sync::Arc;
 
 use crate::particles::{Body, BodyKind, Material, Topology};
-use crate::error::{Error, MAX_PARTICLES, Result, try_filled};
-use crate::math::{LENGTH_EPSILON, Vec3, is_finite3};
+use crate::error::{Error, MAX_PARTICLES, Result, check_positions, try_filled};
+use crate::math::{LENGTH_EPSILON, Vec3};
 use crate::solver::constraints::distance::{DistanceConstraints, KIND_BEND, KIND_STRETCH};
 
 #[derive(Clone, Debug)]
@@ -47,9 +47,7 @@ impl RopeSpec<'_> {
         if n > MAX_PARTICLES {
             return Err(Error::too_large(format!("{n} rope points; the limit per body is {MAX_PARTICLES}")));
         }
-        if let Some(k) = self.points.iter().position(|p| !is_finite3(*p)) {
-            return Err(Error::non_finite(format!("rope point {k} is not finite")));
-        }
+        check_positions(self.points, "rope point")?;
         if let Some(k) = self.points.windows(2).position(|w| (w[1] - w[0]).length() < LENGTH_EPSILON) {
             return Err(Error::invalid(format!("rope points {k} and {} coincide", k + 1)));
         }

@@ -33,7 +33,7 @@ pub use pool::WorkerPool;
 
 use crate::cloth::{self, GridKey, GridSpec, MeshSpec};
 use crate::collider::{Collider, ColliderFrame};
-use crate::error::{Error, Result, check_finite, check_non_negative};
+use crate::error::{Error, MAX_GRAVITY, Result, check_finite, check_non_negative, check_position};
 use crate::math::{Vec3, is_finite3};
 use crate::particles::stages::{self, StepContext, StepParams};
 use crate::particles::{Body, Topology};
@@ -87,9 +87,7 @@ impl Default for WorldSettings {
 
 impl WorldSettings {
     pub fn validate(&self) -> Result<()> {
-        if !is_finite3(self.gravity) {
-            return Err(Error::non_finite("gravity is not finite"));
-        }
+        check_gravity(self.gravity)?;
         check_finite(self.fixed_rate_hz, "fixed_rate_hz")?;
         if !(1.0..=10_000.0).contains(&self.fixed_rate_hz) {
             return Err(Error::invalid(format!("fixed_rate_hz must be within [1, 10000] (got {})", self.fixed_rate_hz)));
@@ -111,6 +109,17 @@ impl WorldSettings {
         }
         Ok(())
     }
+}
+
+/// Gravity: finite, at most `MAX_GRAVITY` (100 g) in magnitude.
+fn check_gravity(g: Vec3) -> Result<()> {
+    if !is_finite3(g) {
+        return Err(Error::non_finite("gravity is not finite"));
+    }
+    if g.length() > MAX_GRAVITY {
+        return Err(Error::invalid(format!("gravity must be at most {MAX_GRAVITY} m/s² (100 g) in magnitude (got {g})")));
+    }
+    Ok(())
 }
 
 /// Counters a host can show or test against.
@@ -177,6 +186,19 @@ impl World {
             time: 0.0,
             camera: None,
         })
+    }
+
+    /// Changes gravity (m/s²) from the next step on; refused beyond 100 g.
+    pub fn set_gravity(&mut self, g: Vec3) -> Result<()> {
+        check_gravity(g)?;
+        self.settings.gravity = g;
+        Ok(())
+    }
+
+    /// Where the camera is, for level of detail; refused beyond the world's extent.
+    pub fn set_camera(&mut self, p: Vec3) -> Result<()> {
+        self.camera = Some(check_position(p, "camera position")?);
+        Ok(())
     }
 
     /// Fixed step length (s).
