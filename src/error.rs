@@ -125,19 +125,25 @@ pub fn check_length(value: f32, name: &str) -> Result<f32> {
 
 /// Checks a position: finite and within the world's extent.
 pub fn check_position(p: glam::Vec3, name: &str) -> Result<glam::Vec3> {
+    position_problem(p, || name.to_string())?;
+    Ok(p)
+}
+
+/// As [`check_position`], the name made only on failure (the per-frame paths allocate nothing).
+fn position_problem(p: glam::Vec3, name: impl Fn() -> String) -> Result<()> {
     if !(p.x.is_finite() && p.y.is_finite() && p.z.is_finite()) {
-        return Err(Error::non_finite(format!("{name} is not finite ({p})")));
+        return Err(Error::non_finite(format!("{} is not finite ({p})", name())));
     }
     if p.abs().max_element() > MAX_COORDINATE {
-        return Err(Error::invalid(format!("{name} ({p}) is beyond the world's extent of ±{MAX_COORDINATE} m")));
+        return Err(Error::invalid(format!("{} ({p}) is beyond the world's extent of ±{MAX_COORDINATE} m", name())));
     }
-    Ok(p)
+    Ok(())
 }
 
 /// Checks every position of a list (`name k` in the message).
 pub fn check_positions(points: &[glam::Vec3], name: &str) -> Result<()> {
     for (k, p) in points.iter().enumerate() {
-        check_position(*p, &format!("{name} {k}"))?;
+        position_problem(*p, || format!("{name} {k}"))?;
     }
     Ok(())
 }
@@ -145,13 +151,18 @@ pub fn check_positions(points: &[glam::Vec3], name: &str) -> Result<()> {
 /// Checks a transform (column-major): finite, its translation within the world's extent and
 /// every element of its rotation-and-scale part at most `MAX_SCALE`.
 pub fn check_transform(m: &glam::Mat4, name: &str) -> Result<()> {
+    check_transform_with(m, || name.to_string())
+}
+
+/// As [`check_transform`], the name made only on failure.
+pub fn check_transform_with(m: &glam::Mat4, name: impl Fn() -> String) -> Result<()> {
     if !m.is_finite() {
-        return Err(Error::non_finite(format!("{name} is not finite")));
+        return Err(Error::non_finite(format!("{} is not finite", name())));
     }
-    check_position(m.w_axis.truncate(), &format!("{name}'s translation"))?;
+    position_problem(m.w_axis.truncate(), || format!("{}'s translation", name()))?;
     let linear = [m.x_axis.truncate(), m.y_axis.truncate(), m.z_axis.truncate()];
     if let Some(big) = linear.iter().map(|c| c.abs().max_element()).find(|&e| e > MAX_SCALE) {
-        return Err(Error::invalid(format!("{name} has a rotation/scale element of magnitude {big}; at most {MAX_SCALE} is supported")));
+        return Err(Error::invalid(format!("{} has a rotation/scale element of magnitude {big}; at most {MAX_SCALE} is supported", name())));
     }
     Ok(())
 }

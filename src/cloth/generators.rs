@@ -4,7 +4,7 @@
 
 use crate::particles::{Body, Material};
 use crate::cloth::{MeshSpec, mesh_body};
-use crate::error::{Error, MAX_LENGTH, Result, check_length, check_magnitude, check_transform};
+use crate::error::{Error, MAX_LENGTH, Result, check_length, check_magnitude, check_transform_with};
 use crate::math::{Mat4, Vec3};
 
 /// A cape: `columns × rows`, `width` wide and `length` long, hanging from the line between
@@ -68,7 +68,7 @@ fn check_grid(columns: u32, rows: u32, min_columns: u32) -> Result<()> {
 
 fn check_bones(bones: &[Mat4]) -> Result<()> {
     for (k, m) in bones.iter().enumerate() {
-        check_transform(m, &format!("bone transform {k}"))?;
+        check_transform_with(m, || format!("bone transform {k}"))?;
     }
     if bones.iter().any(|m| m.determinant().abs() < 1e-12) {
         return Err(Error::invalid("a bone transform is singular"));

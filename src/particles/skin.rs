@@ -8,7 +8,7 @@
 //! (Unity's `BoneWeight`). The skinned pose is computed at the start and at the end of each
 //! host frame and interpolated across its substeps.
 
-use crate::error::{Error, Result, check_positions, check_transform};
+use crate::error::{Error, Result, check_positions, check_transform_with};
 use crate::math::{Mat4, Vec3, is_finite3};
 use crate::solver::constraints::motion::PosePath;
 
@@ -51,7 +51,7 @@ impl Skin {
                 return Err(Error::non_finite("a bind pose is not finite"));
             }
             for (k, m) in b.iter().enumerate() {
-                check_transform(m, &format!("bind pose {k}"))?;
+                check_transform_with(m, || format!("bind pose {k}"))?;
             }
         }
         let mut influence = influence;
@@ -102,7 +102,7 @@ impl Skin {
             return Err(Error::non_finite("a bone matrix is not finite"));
         }
         for k in 0..count {
-            check_transform(&bone(k), &format!("bone matrix {k}"))?;
+            check_transform_with(&bone(k), || format!("bone matrix {k}"))?;
         }
         let bind = self.bind.get_or_insert_with(|| (0..count).map(|k| bone(k).inverse()).collect());
         self.skinning.clear();
