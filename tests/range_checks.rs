@@ -109,6 +109,10 @@ fn sizes_and_spacings_beyond_their_range_are_refused() {
     let mut radii = [0.5f32; 30];
     radii[7] = 3e12;
     refused(&s, SINEW_INVALID_ARGUMENT, "backstop", || sinew_body_set_backstops(s.cloth, offsets.as_ptr(), 30, radii.as_ptr(), 30));
+    refused(&s, SINEW_INVALID_ARGUMENT, "tether scale", || sinew_body_set_tethers(s.cloth, SINEW_TETHER_GEODESIC, 4e30));
+    let mut weights = vec![SinewBoneWeight { weight0: 1.0, ..Default::default() }; 30];
+    (weights[3].weight0, weights[3].weight1) = (3e38, 3e38);
+    refused(&s, SINEW_INVALID_ARGUMENT, "weights of vertex 3", || sinew_body_set_skinning(s.cloth, weights.as_ptr(), 30, std::ptr::null(), 0, 2));
     ok(sinew_world_destroy(s.world));
 }
 

@@ -16,7 +16,7 @@
 
 use super::Body;
 use super::skin::{Influence, Skin};
-use crate::error::{Error, MAX_LENGTH, Result, check_finite};
+use crate::error::{Error, MAX_FACTOR, MAX_LENGTH, Result, check_finite};
 use crate::geometry::Pose;
 use crate::math::{Mat4, Quat, Vec3, all_finite};
 use crate::solver::constraints::tether;
@@ -180,8 +180,8 @@ impl Body {
             return Ok(());
         };
         check_finite(scale, "tether scale")?;
-        if scale < 1.0 {
-            return Err(Error::invalid(format!("tether scale must be >= 1 (got {scale})")));
+        if !(1.0..=MAX_FACTOR).contains(&scale) {
+            return Err(Error::invalid(format!("tether scale must be within [1, {MAX_FACTOR}] (got {scale})")));
         }
         let pinned: Vec<bool> = (0..self.x.len()).map(|p| self.is_pinned(p)).collect();
         if !pinned.iter().any(|&p| p) {

@@ -66,6 +66,10 @@ impl Skin {
             if sum <= 0.0 {
                 return Err(Error::invalid(format!("weights of vertex {i} sum to 0")));
             }
+            // Weights are relative, normalised here; a sum that overflows would zero them all.
+            if sum > 1e6 {
+                return Err(Error::invalid(format!("weights of vertex {i} must sum to at most 1e6 (got {sum})")));
+            }
             for k in 0..4 {
                 weights[k] /= sum;
                 if weights[k] > 0.0 && bones[k] as usize >= bone_count {
