@@ -35,6 +35,8 @@ struct Run {
     first_edge: f32,
 }
 
+/// `host_hz` 0: a jittery host, each frame between 1/200 and 1/45 s (a fixed pseudo-random
+/// sequence).
 fn run(host_hz: f32, interpolate: bool, skinned: bool) -> Run {
     let mut wd = world_desc();
     wd.thread_count = 1;
@@ -55,12 +57,22 @@ fn run(host_hz: f32, interpolate: bool, skinned: bool) -> Run {
         skin_to_one_bone(cloth);
         ok(sinew_body_set_bone_matrices(cloth, &translation(0.0, 0.0, 0.0), 1));
     }
-    let dt = 1.0 / host_hz;
-    let frames = (SECONDS * host_hz) as usize;
+    let mut seed = 12345u32;
+    let mut next_dt = move || {
+        if host_hz > 0.0 {
+            return 1.0 / host_hz;
+        }
+        seed = seed.wrapping_mul(1664525).wrapping_add(1013904223);
+        let u = (seed >> 8) as f32 / (1u32 << 24) as f32;
+        1.0 / 200.0 + u * (1.0 / 45.0 - 1.0 / 200.0)
+    };
     let mut out = Run { pin_error: 0.0, neighbour_speed: 0.0, free_speed: 0.0, first_edge: 0.0 };
     let mut prev = rest.clone();
-    for f in 1..=frames {
-        let d = path(f as f32 * dt);
+    let mut t = 0.0f32;
+    while t < SECONDS {
+        let dt = next_dt();
+        t += dt;
+        let d = path(t);
         let targets: Vec<SinewVec3> = pins.iter().map(|&i| v3(rest[i as usize].x + d.x, rest[i as usize].y + d.y, rest[i as usize].z + d.z)).collect();
         if skinned {
             ok(sinew_body_set_bone_matrices(cloth, &translation(d.x, d.y, d.z), 1));
@@ -104,7 +116,8 @@ fn pins_read_back_on_this_frames_target_at_every_host_rate() {
     let mut failures = Vec::new();
     for skinned in [false, true] {
         for interpolate in [true, false] {
-            for host_hz in [30.0f32, 60.0, 90.0, 144.0, 240.0] {
+            // The listed rates, two that do not divide 60 evenly, and a jittery host (0).
+            for host_hz in [30.0f32, 60.0, 90.0, 144.0, 240.0, 45.0, 75.0, 0.0] {
                 let r = run(host_hz, interpolate, skinned);
                 let line = format!(
                     "skinned {skinned:5} interpolate {interpolate:5} host {host_hz:3} Hz: pin error {:.2e} m, neighbour speed {:.2} m/s, free speed {:.2} m/s, first edge {:.4} m\n",
