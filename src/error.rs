@@ -79,3 +79,90 @@ pub fn check_positive(value: f32, name: &str) -> Result<f32> {
     check_finite(value, name)?;
     if value > 0.0 { Ok(value) } else { Err(Error::invalid(format!("{name} must be > 0 (got {value})"))) }
 }
+
+// The ranges of the host's float inputs, written once. A value beyond its range can only
+// overflow, lose all precision or make the solver meaningless, so it is refused at the call
+// (`InvalidArgument`, naming the value and the range) instead of freezing the body later.
+
+/// The world's extent (m): every position or translation the host gives — pin targets,
+/// origins, points, bone and collider transforms, the camera, the skinned pose — is within
+/// ±1e6 m on each axis. At 1000 km an `f32` still resolves 6 cm; farther, a cloth cannot be
+/// simulated at all, and products of such values overflow.
+pub(crate) const MAX_COORDINATE: f32 = 1e6;
+/// Largest size (m): grid spacings, garment widths and lengths, strand segments, collider
+/// radii and half extents, backstop offsets and radii, weld distances. No cloth, rope or
+/// collider is a kilometre across.
+pub(crate) const MAX_LENGTH: f32 = 1e3;
+/// Largest magnitude of an element of a transform's rotation-and-scale part (a uniform scale
+/// up to 1000).
+pub(crate) const MAX_SCALE: f32 = 1e3;
+/// Largest gravity (m/s²): 100 g.
+pub(crate) const MAX_GRAVITY: f32 = 1e3;
+/// Largest dimensionless factor (gravity scale, friction, drag, lift, wind scale, wind
+/// turbulence and gust fractions).
+pub(crate) const MAX_FACTOR: f32 = 100.0;
+/// Largest compliance (m/N): far softer than any cloth; beyond it α/h² overflows at small
+/// substeps.
+pub(crate) const MAX_COMPLIANCE: f32 = 1e3;
+
+/// Checks a finite `value` with `|value| <= max`.
+pub fn check_magnitude(value: f32, max: f32, name: &str) -> Result<f32> {
+    check_finite(value, name)?;
+    if value.abs() <= max { Ok(value) } else { Err(Error::invalid(format!("{name} must be within [-{max}, {max}] (got {value})"))) }
+}
+
+/// Checks `0 <= value <= max`, finite.
+pub fn check_within(value: f32, max: f32, name: &str) -> Result<f32> {
+    check_non_negative(value, name)?;
+    if value <= max { Ok(value) } else { Err(Error::invalid(format!("{name} must be within [0, {max}] (got {value})"))) }
+}
+
+/// Checks a size: `0 < value <= MAX_LENGTH` m.
+pub fn check_length(value: f32, name: &str) -> Result<f32> {
+    check_positive(value, name)?;
+    if value <= MAX_LENGTH { Ok(value) } else { Err(Error::invalid(format!("{name} must be within (0, {MAX_LENGTH}] m (got {value})"))) }
+}
+
+/// Checks a position: finite and within the world's extent.
+pub fn check_position(p: glam::Vec3, name: &str) -> Result<glam::Vec3> {
+    position_problem(p, || name.to_string())?;
+    Ok(p)
+}
+
+/// As [`check_position`], the name made only on failure (the per-frame paths allocate nothing).
+fn position_problem(p: glam::Vec3, name: impl Fn() -> String) -> Result<()> {
+    if !(p.x.is_finite() && p.y.is_finite() && p.z.is_finite()) {
+        return Err(Error::non_finite(format!("{} is not finite ({p})", name())));
+    }
+    if p.abs().max_element() > MAX_COORDINATE {
+        return Err(Error::invalid(format!("{} ({p}) is beyond the world's extent of ±{MAX_COORDINATE} m", name())));
+    }
+    Ok(())
+}
+
+/// Checks every position of a list (`name k` in the message).
+pub fn check_positions(points: &[glam::Vec3], name: &str) -> Result<()> {
+    for (k, p) in points.iter().enumerate() {
+        position_problem(*p, || format!("{name} {k}"))?;
+    }
+    Ok(())
+}
+
+/// Checks a transform (column-major): finite, its translation within the world's extent and
+/// every element of its rotation-and-scale part at most `MAX_SCALE`.
+pub fn check_transform(m: &glam::Mat4, name: &str) -> Result<()> {
+    check_transform_with(m, || name.to_string())
+}
+
+/// As [`check_transform`], the name made only on failure.
+pub fn check_transform_with(m: &glam::Mat4, name: impl Fn() -> String) -> Result<()> {
+    if !m.is_finite() {
+        return Err(Error::non_finite(format!("{} is not finite", name())));
+    }
+    position_problem(m.w_axis.truncate(), || format!("{}'s translation", name()))?;
+    let linear = [m.x_axis.truncate(), m.y_axis.truncate(), m.z_axis.truncate()];
+    if let Some(big) = linear.iter().map(|c| c.abs().max_element()).find(|&e| e > MAX_SCALE) {
+        return Err(Error::invalid(format!("{} has a rotation/scale element of magnitude {big}; at most {MAX_SCALE} is supported", name())));
+    }
+    Ok(())
+}

@@ -6,7 +6,7 @@
 //! smoothstep interpolation over an integer lattice (4D: space and time), hashed from the
 //! lattice coordinates only, so the field is the same for any thread count.
 
-use crate::error::{Error, Result, check_non_negative, check_positive};
+use crate::error::{Error, MAX_FACTOR, MAX_LENGTH, Result, check_non_negative, check_positive, check_within};
 use crate::math::{Vec3, is_finite3};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -57,12 +57,14 @@ impl Wind {
         if self.speed > 1000.0 {
             return Err(Error::invalid(format!("wind speed must be at most 1000 m/s (got {})", self.speed)));
         }
-        check_non_negative(self.turbulence, "wind turbulence")?;
+        check_within(self.turbulence, MAX_FACTOR, "wind turbulence")?;
         check_positive(self.turbulence_scale, "wind turbulence_scale")?;
-        check_non_negative(self.turbulence_frequency, "wind turbulence_frequency")?;
-        check_non_negative(self.gust_strength, "wind gust_strength")?;
-        check_non_negative(self.gust_frequency, "wind gust_frequency")?;
-        check_non_negative(self.air_density, "wind air_density")?;
+        check_within(self.turbulence_scale, 1e3 * MAX_LENGTH, "wind turbulence_scale")?;
+        check_within(self.turbulence_frequency, 1e3, "wind turbulence_frequency")?;
+        check_within(self.gust_strength, MAX_FACTOR, "wind gust_strength")?;
+        check_within(self.gust_frequency, 1e3, "wind gust_frequency")?;
+        // Water is 1000 kg/m³; a thousand times air's density at most.
+        check_within(self.air_density, 1e3, "wind air_density")?;
         Ok(())
     }
 

@@ -58,6 +58,8 @@ fn null_pointers() {
     expect_failure(&s, SINEW_NULL_POINTER, || sinew_body_get_bounds(s.cloth, out.as_mut_ptr(), std::ptr::null_mut()));
     expect_failure(&s, SINEW_NULL_POINTER, || sinew_cloth_create_grid(s.world, std::ptr::null(), &mut SinewBody::default()));
     let mut md = mesh_desc();
+    // The default mesh has geometry (it works as passed); a null buffer with a count is refused.
+    md.positions = std::ptr::null();
     md.vertex_count = 3;
     md.index_count = 3;
     expect_failure(&s, SINEW_NULL_POINTER, || sinew_cloth_create_mesh(s.world, &md, &mut SinewBody::default()));

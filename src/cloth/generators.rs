@@ -4,7 +4,7 @@
 
 use crate::particles::{Body, Material};
 use crate::cloth::{MeshSpec, mesh_body};
-use crate::error::{Error, Result, check_positive};
+use crate::error::{Error, MAX_LENGTH, Result, check_length, check_magnitude, check_transform_with};
 use crate::math::{Mat4, Vec3};
 
 /// A cape: `columns × rows`, `width` wide and `length` long, hanging from the line between
@@ -19,6 +19,28 @@ pub struct CapeSpec {
     pub back_offset: f32,
     pub bones: [Mat4; 3],
     pub material: Material,
+}
+
+/// A 12 × 16 cape, 0.5 m wide and 0.9 m long, on the shoulders of a standing adult facing +Z:
+/// left shoulder at (−0.18, 1.45, 0), neck at (0, 1.55, 0), right shoulder at (0.18, 1.45, 0)
+/// (Unity's axes: +X is the character's right). Bones must be apart for the cape to know its
+/// width's direction, so the default places them where a character's are.
+impl Default for CapeSpec {
+    fn default() -> Self {
+        CapeSpec {
+            columns: 12,
+            rows: 16,
+            width: 0.5,
+            length: 0.9,
+            back_offset: 0.08,
+            bones: [
+                Mat4::from_translation(Vec3::new(-0.18, 1.45, 0.0)),
+                Mat4::from_translation(Vec3::new(0.0, 1.55, 0.0)),
+                Mat4::from_translation(Vec3::new(0.18, 1.45, 0.0)),
+            ],
+            material: Material::default(),
+        }
+    }
 }
 
 /// A skirt: a ring of `columns` around the waist bone's local Y axis, `rows` down it, from
@@ -45,8 +67,8 @@ fn check_grid(columns: u32, rows: u32, min_columns: u32) -> Result<()> {
 }
 
 fn check_bones(bones: &[Mat4]) -> Result<()> {
-    if bones.iter().any(|m| !m.is_finite()) {
-        return Err(Error::non_finite("a bone transform is not finite"));
+    for (k, m) in bones.iter().enumerate() {
+        check_transform_with(m, || format!("bone transform {k}"))?;
     }
     if bones.iter().any(|m| m.determinant().abs() < 1e-12) {
         return Err(Error::invalid("a bone transform is singular"));
@@ -84,9 +106,9 @@ fn finish(positions: &[Vec3], columns: u32, indices: &[u32], material: Material,
 
 pub fn cape(spec: &CapeSpec) -> Result<Body> {
     check_grid(spec.columns, spec.rows, 2)?;
-    check_positive(spec.width, "cape width")?;
-    check_positive(spec.length, "cape length")?;
-    crate::error::check_finite(spec.back_offset, "cape back_offset")?;
+    check_length(spec.width, "cape width")?;
+    check_length(spec.length, "cape length")?;
+    check_magnitude(spec.back_offset, MAX_LENGTH, "cape back_offset")?;
     check_bones(&spec.bones)?;
     let [left, neck, right] = spec.bones.map(|m| m.w_axis.truncate());
     let across = (right - left).normalize_or_zero();
@@ -120,9 +142,9 @@ pub fn cape(spec: &CapeSpec) -> Result<Body> {
 
 pub fn skirt(spec: &SkirtSpec) -> Result<Body> {
     check_grid(spec.columns, spec.rows, 3)?;
-    check_positive(spec.radius_top, "skirt radius_top")?;
-    check_positive(spec.radius_bottom, "skirt radius_bottom")?;
-    check_positive(spec.length, "skirt length")?;
+    check_length(spec.radius_top, "skirt radius_top")?;
+    check_length(spec.radius_bottom, "skirt radius_bottom")?;
+    check_length(spec.length, "skirt length")?;
     check_bones(&[spec.waist])?;
     let (c, r) = (spec.columns, spec.rows);
     let mut positions = Vec::with_capacity((c * r) as usize);

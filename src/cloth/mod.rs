@@ -17,8 +17,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::particles::{Body, BodyKind, Material, Topology};
-use crate::error::{Error, MAX_PARTICLES, Result, check_non_negative, check_positive, try_filled};
-use crate::math::{Quat, Vec3, is_finite3};
+use crate::error::{Error, MAX_COORDINATE, MAX_LENGTH, MAX_PARTICLES, Result, check_length, check_position, check_positions, check_within, try_filled};
+use crate::math::{Quat, Vec3};
 use crate::solver::constraints::distance::{self, DistanceConstraints, KIND_BEND, KIND_SHEAR, KIND_STRETCH};
 use crate::solver::constraints::grid_simd::{GridLayout, GridRun};
 use crate::solver::contact::triangle::VertexTriangles;
@@ -73,9 +73,14 @@ impl GridSpec {
                 self.columns, self.rows
             )));
         }
-        check_positive(self.spacing, "grid spacing")?;
-        if !is_finite3(self.origin) {
-            return Err(Error::non_finite("grid origin is not finite"));
+        check_length(self.spacing, "grid spacing")?;
+        check_position(self.origin, "grid origin")?;
+        let reach = self.origin.abs().max_element() + self.spacing * self.columns.max(self.rows) as f32;
+        if reach > MAX_COORDINATE {
+            return Err(Error::invalid(format!(
+                "a {} x {} grid of spacing {} m at {} reaches beyond the world's extent of ±{MAX_COORDINATE} m",
+                self.columns, self.rows, self.spacing, self.origin
+            )));
         }
         let q = self.orientation;
         if !(q.x.is_finite() && q.y.is_finite() && q.z.is_finite() && q.w.is_finite()) {
@@ -223,6 +228,24 @@ pub struct MeshSpec<'a> {
     pub material: Material,
 }
 
+/// The default mesh: a 0.5 m square in the XZ plane centred on the origin, two triangles,
+/// nothing pinned (so a mesh made from the defaults is a cloth that falls).
+pub(crate) static DEFAULT_MESH_POSITIONS: [Vec3; 4] =
+    [Vec3::new(-0.25, 0.0, -0.25), Vec3::new(0.25, 0.0, -0.25), Vec3::new(-0.25, 0.0, 0.25), Vec3::new(0.25, 0.0, 0.25)];
+pub(crate) static DEFAULT_MESH_INDICES: [u32; 6] = [0, 2, 1, 1, 2, 3];
+
+impl Default for MeshSpec<'static> {
+    fn default() -> Self {
+        MeshSpec {
+            positions: &DEFAULT_MESH_POSITIONS,
+            indices: &DEFAULT_MESH_INDICES,
+            inverse_masses: &[],
+            weld_distance: 1e-5,
+            material: Material::default(),
+        }
+    }
+}
+
 impl MeshSpec<'_> {
     pub fn validate(&self) -> Result<()> {
         let n = self.positions.len();
@@ -238,9 +261,7 @@ impl MeshSpec<'_> {
         if self.indices.len() > 8 * MAX_PARTICLES {
             return Err(Error::too_large(format!("{} indices is more than this library handles per body", self.indices.len())));
         }
-        if let Some(k) = self.positions.iter().position(|p| !is_finite3(*p)) {
-            return Err(Error::non_finite(format!("mesh position {k} is not finite")));
-        }
+        check_positions(self.positions, "mesh position")?;
         if let Some(k) = self.indices.iter().position(|&i| i as usize >= n) {
             return Err(Error::out_of_range(format!("index {k} refers to vertex {} but the mesh has {n}", self.indices[k])));
         }
@@ -251,11 +272,12 @@ impl MeshSpec<'_> {
                     self.inverse_masses.len()
                 )));
             }
-            if let Some(k) = self.inverse_masses.iter().position(|w| !w.is_finite() || *w < 0.0) {
-                return Err(Error::invalid(format!("inverse mass {k} must be finite and >= 0 (got {})", self.inverse_masses[k])));
+            // The inverse of the material's particle mass range, [1e-9, 1e9] kg.
+            if let Some(k) = self.inverse_masses.iter().position(|w| !w.is_finite() || *w < 0.0 || *w > 1e9) {
+                return Err(Error::invalid(format!("inverse mass {k} must be within [0, 1e9] 1/kg (got {})", self.inverse_masses[k])));
             }
         }
-        check_non_negative(self.weld_distance, "weld distance")?;
+        check_within(self.weld_distance, MAX_LENGTH, "weld distance")?;
         self.material.validate()
     }
 }

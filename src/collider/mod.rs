@@ -54,9 +54,10 @@ pub struct ColliderFrame {
 }
 
 impl ColliderFrame {
-    /// The collider over the fixed step `[t0, t1]` (fractions of the host frame).
+    /// The collider over the fixed step `[t0, t1]` on its motion from `from` (0) to `to` (1),
+    /// carried on at its velocity beyond 1 (simulated time ahead of host time).
     pub fn of(c: &Collider, t0: f32, t1: f32) -> ColliderFrame {
-        let (from, to) = (c.from.lerp(&c.to, t0), c.from.lerp(&c.to, t1));
+        let (from, to) = (c.from.extrapolate(&c.to, t0), c.from.extrapolate(&c.to, t1));
         let step = Collider { shape: c.shape, layers: c.layers, from, to };
         ColliderFrame { shape: c.shape, layers: c.layers, from, to, bounds: step.swept_bounds() }
     }

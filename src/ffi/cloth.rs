@@ -37,17 +37,18 @@ pub extern "C" fn sinew_cloth_grid_desc_default(out_desc: *mut SinewClothGridDes
 pub extern "C" fn sinew_cloth_mesh_desc_default(out_desc: *mut SinewClothMeshDesc) -> SinewResult {
     ffi_guard!({
         let out = try_out!(out_desc, "out_desc");
+        // The core's default mesh (a 0.5 m square, `MeshSpec::default`), in static memory.
+        let m = MeshSpec::default();
         out.write(SinewClothMeshDesc {
-                positions: std::ptr::null(),
-                vertex_count: 0,
-                indices: std::ptr::null(),
-                index_count: 0,
-                inverse_masses: std::ptr::null(),
-                inverse_mass_count: 0,
-                weld_distance: 1e-5,
-                material: Material::default().into(),
-            },
-        );
+            positions: m.positions.as_ptr().cast(),
+            vertex_count: m.positions.len(),
+            indices: m.indices.as_ptr(),
+            index_count: m.indices.len(),
+            inverse_masses: std::ptr::null(),
+            inverse_mass_count: 0,
+            weld_distance: m.weld_distance,
+            material: m.material.into(),
+        });
         Ok(())
     })
 }
@@ -108,18 +109,21 @@ pub extern "C" fn sinew_cloth_create_mesh(world: SinewWorld, desc: *const SinewC
 pub extern "C" fn sinew_cloth_cape_desc_default(out_desc: *mut SinewClothCapeDesc) -> SinewResult {
     ffi_guard!({
         let out = try_out!(out_desc, "out_desc");
+        // The core's default (`CapeSpec::default`): bones on a standing adult's shoulders,
+        // which the cape needs apart.
+        let c = CapeSpec::default();
+        let m = |k: usize| SinewMat4 { m: c.bones[k].to_cols_array() };
         out.write(SinewClothCapeDesc {
-                columns: 12,
-                rows: 16,
-                width: 0.5,
-                length: 0.9,
-                back_offset: 0.08,
-                left_shoulder: SinewMat4::identity(),
-                neck: SinewMat4::identity(),
-                right_shoulder: SinewMat4::identity(),
-                material: Material::default().into(),
-            },
-        );
+            columns: c.columns,
+            rows: c.rows,
+            width: c.width,
+            length: c.length,
+            back_offset: c.back_offset,
+            left_shoulder: m(0),
+            neck: m(1),
+            right_shoulder: m(2),
+            material: c.material.into(),
+        });
         Ok(())
     })
 }

@@ -1,7 +1,7 @@
 //! `sinew_collider_*`: shapes the host moves from its bones each frame.
 
 use crate::collider::Collider;
-use crate::geometry::{Pose, Shape};
+use crate::geometry::{Pose, Shape, ShapeDesc, ShapeKind};
 
 use crate::ffi::registry;
 use crate::ffi::result::SinewResult;
@@ -27,14 +27,15 @@ pub extern "C" fn sinew_collider_desc_default(out_desc: *mut SinewColliderDesc) 
     })
 }
 
-/// The shape of a descriptor, converted only: `Collider::new` validates it.
+/// The shape of a descriptor: the core checks every field, the ones this shape does not use too.
 fn shape_of(d: &SinewColliderDesc) -> crate::error::Result<Shape> {
-    Ok(match SinewShape::checked(d.shape)? {
-        SinewShape::SINEW_SHAPE_SPHERE => Shape::Sphere { radius: d.radius },
-        SinewShape::SINEW_SHAPE_CAPSULE => Shape::Capsule { half_height: d.half_height, radius0: d.radius0, radius1: d.radius1 },
-        SinewShape::SINEW_SHAPE_PLANE => Shape::Plane,
-        SinewShape::SINEW_SHAPE_BOX => Shape::Box { half_extents: d.half_extents.into() },
-    })
+    let kind = match SinewShape::checked(d.shape)? {
+        SinewShape::SINEW_SHAPE_SPHERE => ShapeKind::Sphere,
+        SinewShape::SINEW_SHAPE_CAPSULE => ShapeKind::Capsule,
+        SinewShape::SINEW_SHAPE_PLANE => ShapeKind::Plane,
+        SinewShape::SINEW_SHAPE_BOX => ShapeKind::Box,
+    };
+    ShapeDesc { kind, radius: d.radius, half_height: d.half_height, radius0: d.radius0, radius1: d.radius1, half_extents: d.half_extents.into() }.shape()
 }
 
 fn pose_of(m: &SinewMat4) -> crate::error::Result<Pose> {

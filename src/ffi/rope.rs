@@ -1,6 +1,6 @@
 //! `sinew_rope_*`.
 
-use crate::particles::Material;
+
 use crate::rope::RopeSpec;
 
 use crate::ffi::registry;
@@ -12,15 +12,16 @@ use crate::ffi::types::{SinewBody, SinewRopeDesc, SinewVec3, SinewWorld, as_vec3
 pub extern "C" fn sinew_rope_desc_default(out_desc: *mut SinewRopeDesc) -> SinewResult {
     ffi_guard!({
         let out = try_out!(out_desc, "out_desc");
+        // The core's default rope (1 m, unpinned, `RopeSpec::default`), in static memory.
+        let r = RopeSpec::default();
         out.write(SinewRopeDesc {
-                points: std::ptr::null(),
-                point_count: 0,
-                pin_indices: std::ptr::null(),
-                pin_count: 0,
-                bend: 1,
-                material: Material::default().into(),
-            },
-        );
+            points: r.points.as_ptr().cast(),
+            point_count: r.points.len(),
+            pin_indices: std::ptr::null(),
+            pin_count: r.pins.len(),
+            bend: r.bend as u32,
+            material: r.material.into(),
+        });
         Ok(())
     })
 }

@@ -22,10 +22,12 @@ pub extern "C" fn sinew_strands_desc_default(out_desc: *mut SinewStrandsDesc) ->
                 mode: SinewStrandsMode::SINEW_STRANDS_STRAIGHT as u32,
                 points: std::ptr::null(),
                 point_count: 0,
-                roots: std::ptr::null(),
-                directions: std::ptr::null(),
-                root_count: 0,
-                direction_count: 0,
+                // One straight strand from the head's origin (`strands::DEFAULT_ROOTS`), in
+                // static memory, so the default creates hair as passed.
+                roots: crate::strands::DEFAULT_ROOTS.as_ptr().cast(),
+                directions: crate::strands::DEFAULT_DIRECTIONS.as_ptr().cast(),
+                root_count: crate::strands::DEFAULT_ROOTS.len(),
+                direction_count: crate::strands::DEFAULT_DIRECTIONS.len(),
                 particles_per_strand: 8,
                 segment_length: 0.02,
                 head: SinewMat4::identity(),
@@ -52,7 +54,10 @@ pub extern "C" fn sinew_strands_create(world: SinewWorld, desc: *const SinewStra
                 generated = straight(as_vec3(roots), as_vec3(dirs), per, d.segment_length)?;
                 &generated
             }
-            SinewStrandsMode::SINEW_STRANDS_POINTS => as_vec3(try_slice!(d.points, d.point_count, "desc.points")),
+            SinewStrandsMode::SINEW_STRANDS_POINTS => {
+                crate::strands::check_segment_length(d.segment_length, false)?;
+                as_vec3(try_slice!(d.points, d.point_count, "desc.points"))
+            }
         };
         let spec = StrandsSpec { points, particles_per_strand: per, head: d.head.into(), material: d.material.into() };
         let mut w = cell.lock()?;

@@ -15,7 +15,7 @@
 //! A [`Pose`] is a rigid transform with a uniform scale; [`Pose::lerp`] moves between two
 //! (position lerp, rotation slerp), which is how a shape sweeps across a substep.
 
-use crate::error::{Error, Result, check_finite, check_positive};
+use crate::error::{Error, MAX_LENGTH, Result, check_finite, check_length, check_transform, check_within};
 use crate::math::{Mat4, Quat, Vec3, is_finite3};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -35,7 +35,7 @@ impl Shape {
     pub fn validate(&self) -> Result<()> {
         match *self {
             Shape::Sphere { radius } => {
-                check_positive(radius, "sphere radius")?;
+                check_length(radius, "sphere radius")?;
             }
             Shape::Capsule { half_height, radius0, radius1 } => {
                 check_finite(half_height, "capsule half_height")?;
@@ -46,6 +46,9 @@ impl Shape {
                         "capsule sizes must be >= 0 (half_height {half_height}, radius0 {radius0}, radius1 {radius1})"
                     )));
                 }
+                check_within(half_height, MAX_LENGTH, "capsule half_height")?;
+                check_within(radius0, MAX_LENGTH, "capsule radius0")?;
+                check_within(radius1, MAX_LENGTH, "capsule radius1")?;
                 if radius0 == 0.0 && radius1 == 0.0 {
                     return Err(Error::invalid("a capsule needs at least one radius > 0 (both are 0)"));
                 }
@@ -57,6 +60,9 @@ impl Shape {
                 }
                 if e.min_element() <= 0.0 {
                     return Err(Error::invalid(format!("box half extents must be > 0 (got {e})")));
+                }
+                if e.max_element() > MAX_LENGTH {
+                    return Err(Error::invalid(format!("box half extents must be at most {MAX_LENGTH} m (got {e})")));
                 }
             }
         }
@@ -136,6 +142,57 @@ fn box_distance(p: Vec3, e: Vec3) -> (f32, Vec3) {
     (d, n)
 }
 
+/// Which shape a [`ShapeDesc`] describes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShapeKind {
+    Sphere,
+    Capsule,
+    Plane,
+    Box,
+}
+
+/// Every size a host's collider description carries, whichever shape it chooses (the C
+/// ABI's `SinewColliderDesc`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ShapeDesc {
+    pub kind: ShapeKind,
+    pub radius: f32,
+    pub half_height: f32,
+    pub radius0: f32,
+    pub radius1: f32,
+    pub half_extents: Vec3,
+}
+
+impl ShapeDesc {
+    /// The shape, validated; the sizes the shape does not use must still be finite (a NaN
+    /// left in an unused field is a bug of the host's, reported rather than ignored).
+    pub fn shape(&self) -> Result<Shape> {
+        let unused = |v: f32, name: &str| check_finite(v, &format!("{name} (unused by this shape)")).map(drop);
+        let e = self.half_extents;
+        let shape = match self.kind {
+            ShapeKind::Sphere => Shape::Sphere { radius: self.radius },
+            ShapeKind::Capsule => Shape::Capsule { half_height: self.half_height, radius0: self.radius0, radius1: self.radius1 },
+            ShapeKind::Plane => Shape::Plane,
+            ShapeKind::Box => Shape::Box { half_extents: e },
+        };
+        if self.kind != ShapeKind::Sphere {
+            unused(self.radius, "radius")?;
+        }
+        if self.kind != ShapeKind::Capsule {
+            unused(self.half_height, "half_height")?;
+            unused(self.radius0, "radius0")?;
+            unused(self.radius1, "radius1")?;
+        }
+        if self.kind != ShapeKind::Box {
+            for (v, name) in [(e.x, "half_extents.x"), (e.y, "half_extents.y"), (e.z, "half_extents.z")] {
+                unused(v, name)?;
+            }
+        }
+        shape.validate()?;
+        Ok(shape)
+    }
+}
+
 /// A rigid transform with uniform scale.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
@@ -148,11 +205,13 @@ impl Pose {
     #[cfg(test)]
     pub(crate) const IDENTITY: Pose = Pose { rotation: Quat::IDENTITY, position: Vec3::ZERO, scale: 1.0 };
 
-    /// Decomposes a column-major matrix; refuses shear, non-uniform or negative scale.
+    /// Decomposes a column-major matrix; refuses shear, non-uniform or negative scale, a
+    /// translation beyond the world's extent and a scale beyond 1000.
     pub fn from_matrix(m: &Mat4) -> Result<Pose> {
         if !m.to_cols_array().iter().all(|v| v.is_finite()) {
             return Err(Error::non_finite("transform is not finite"));
         }
+        check_transform(m, "transform")?;
         let row3 = m.row(3);
         if row3 != glam::Vec4::new(0.0, 0.0, 0.0, 1.0) {
             return Err(Error::invalid("transform has a projective row; it must be rotation, uniform scale and translation"));
@@ -199,6 +258,28 @@ impl Pose {
             rotation: self.rotation.slerp(other.rotation, t),
             position: self.position.lerp(other.position, t),
             scale: self.scale + (other.scale - self.scale) * t,
+        }
+    }
+}
+
+impl Pose {
+    /// The pose at `t` on the motion from `self` (t = 0) to `other` (t = 1), carried on at the
+    /// same linear and angular velocity beyond 1 (position, rotation about the same axis,
+    /// scale; the scale never below a tenth of `other`'s).
+    pub fn extrapolate(&self, other: &Pose, t: f32) -> Pose {
+        if t <= 1.0 || self == other {
+            return self.lerp(other, t);
+        }
+        let mut turn = other.rotation * self.rotation.inverse();
+        if turn.w < 0.0 {
+            turn = -turn;
+        }
+        let (axis, angle) = turn.to_axis_angle();
+        let extra = Quat::from_axis_angle(axis, angle * (t - 1.0));
+        Pose {
+            rotation: (extra * other.rotation).normalize(),
+            position: self.position.lerp(other.position, t),
+            scale: (self.scale + (other.scale - self.scale) * t).max(0.1 * other.scale),
         }
     }
 }

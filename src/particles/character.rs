@@ -16,9 +16,9 @@
 
 use super::Body;
 use super::skin::{HostInfluence, Skin};
-use crate::error::{Error, Result, check_finite};
+use crate::error::{Error, MAX_FACTOR, MAX_LENGTH, Result, check_finite};
 use crate::geometry::Pose;
-use crate::math::{Mat4, Vec3, all_finite};
+use crate::math::{Mat4, Quat, Vec3, all_finite};
 use crate::solver::constraints::tether;
 
 /// The body's root (the character's transform) over the current frame.
@@ -104,6 +104,8 @@ impl Body {
             let p = target[self.pins.index[k] as usize];
             self.pins.from[k] = p;
             self.pins.to[k] = p;
+            self.pins.start[k] = p;
+            self.pins.end[k] = p;
         }
         if let Some(s) = &mut self.skin {
             s.finish_frame();
@@ -153,6 +155,9 @@ impl Body {
         if offsets.iter().chain(radii).any(|d| !d.is_finite()) {
             return Err(Error::non_finite("a backstop offset or radius is not finite"));
         }
+        if let Some(d) = offsets.iter().chain(radii).find(|d| d.abs() > MAX_LENGTH) {
+            return Err(Error::invalid(format!("backstop offsets and radii must be within ±{MAX_LENGTH} m (got {d})")));
+        }
         if radii.iter().any(|r| *r < 0.0) {
             return Err(Error::invalid("backstop radii must be >= 0"));
         }
@@ -188,8 +193,8 @@ impl Body {
             return Ok(());
         };
         check_finite(scale, "tether scale")?;
-        if scale < 1.0 {
-            return Err(Error::invalid(format!("tether scale must be >= 1 (got {scale})")));
+        if !(1.0..=MAX_FACTOR).contains(&scale) {
+            return Err(Error::invalid(format!("tether scale must be within [1, {MAX_FACTOR}] (got {scale})")));
         }
         let pinned: Vec<bool> = (0..self.x.len()).map(|p| self.is_pinned(p)).collect();
         if !pinned.iter().any(|&p| p) {
@@ -213,10 +218,23 @@ impl Body {
     }
 
     /// Start of a host frame that runs `frame_time` seconds of fixed steps: the root's
-    /// motion is applied (teleport, inertia, scale) before the steps.
-    pub fn begin_frame(&mut self, frame_time: f32) {
+    /// motion is applied (teleport, inertia, scale) before the steps, then the pins' paths
+    /// are laid out. `pose_end` is where the steps end on the path of the host's inputs
+    /// (`StepParams::pose_t1` of the frame's last step): the pins' paths end at their target
+    /// carried on that far, from where they are now, so the pins move without a jump in
+    /// velocity and are where the host will want them when host time reaches simulated time.
+    pub fn begin_frame(&mut self, frame_time: f32, pose_end: f32) {
         self.apply_root_motion(frame_time);
+        self.plan_pin_paths(pose_end);
         self.ensure_finite();
+    }
+
+    fn plan_pin_paths(&mut self, pose_end: f32) {
+        let pins = &mut self.pins;
+        for k in 0..pins.index.len() {
+            pins.start[k] = self.x[pins.index[k] as usize];
+            pins.end[k] = if pose_end == 1.0 { pins.to[k] } else { pins.from[k] + (pins.to[k] - pins.from[k]) * pose_end };
+        }
     }
 
     fn apply_root_motion(&mut self, frame_time: f32) {
@@ -278,11 +296,55 @@ impl Body {
         }
     }
 
+    /// A jump of the host's inputs beyond `teleport_distance` since the last frame that
+    /// stepped — the skinned pose's, or the pins' targets' — is a teleport, like a jump of the
+    /// root: the body is carried rigidly with it (the rotation and translation that best fit
+    /// the inputs' jump, Horn's quaternion method), its velocities turned with it, and the
+    /// jump gives no velocity to pins or pose (their start points are carried too). A jump is the centroid of the inputs moving that far, so
+    /// pinning one vertex of many to a far hand is a grab, not a teleport. Like a root's
+    /// teleport it keeps the ongoing motion: `elapsed` is the host time since the last frame
+    /// that stepped, and the motion the body had (its pinned particles' mean velocity, or all
+    /// its particles' without pins) over that time is not carried but left to the steps.
+    /// Returns whether the body teleported.
+    pub fn teleport_with_inputs(&mut self, elapsed: f32) -> bool {
+        let d = self.dynamics.teleport_distance;
+        if d <= 0.0 {
+            return false;
+        }
+        let skin = self.skin.as_ref().filter(|s| s.posed).map(|s| (s.from.as_slice(), s.to.as_slice()));
+        let pins = Some((self.pins.from.as_slice(), self.pins.to.as_slice())).filter(|(f, _)| !f.is_empty());
+        let Some(carry) = [skin, pins].into_iter().flatten().find_map(|(from, to)| rigid_jump(from, to, d)) else {
+            return false;
+        };
+        let (rotation, from_centre, to_centre) = carry;
+        let moving: &[u32] = &self.pins.index;
+        let mean = if moving.is_empty() {
+            self.v.iter().fold(Vec3::ZERO, |a, v| a + *v) / self.v.len().max(1) as f32
+        } else {
+            moving.iter().fold(Vec3::ZERO, |a, &p| a + self.v[p as usize]) / moving.len() as f32
+        };
+        let to_centre = to_centre - rotation * (mean * elapsed);
+        let carry = |p: Vec3| rotation * (p - from_centre) + to_centre;
+        // Everything the body keeps moves with the jump, the inputs' start points too: what
+        // remains from them to this frame's inputs is their motion apart from the jump.
+        self.move_all(false, carry);
+        self.v.iter_mut().for_each(|v| *v = rotation * *v);
+        if let Some(s) = &mut self.skin {
+            s.from.iter_mut().for_each(|p| *p = carry(*p));
+            s.normal_from.iter_mut().for_each(|n| *n = rotation * *n);
+        }
+        if let Some(r) = &mut self.root {
+            r.from = Pose { rotation: rotation * r.from.rotation, position: rotation * (r.from.position - from_centre) + to_centre, ..r.from };
+        }
+        self.ensure_finite();
+        true
+    }
+
     /// Last line of defence: if any position or velocity is not finite (finite but absurd
     /// inputs — a root at 1e30 m scaled by 1e10 — can overflow), the body is put back on its
     /// pose at rest, so the host never reads NaN or infinity.
     pub fn ensure_finite(&mut self) {
-        if [&self.x, &self.v, &self.x_step_start, &self.pins.from, &self.pins.to].into_iter().all(|v| all_finite(v)) {
+        if [&self.x, &self.v, &self.x_step_start, &self.pins.from, &self.pins.to, &self.pins.end].into_iter().all(|v| all_finite(v)) {
             return;
         }
         self.recoveries += 1;
@@ -315,5 +377,71 @@ impl Body {
         }
         self.v.fill(Vec3::ZERO);
         self.x_step_start.copy_from_slice(&self.x);
+    }
+}
+
+/// The rigid motion `p ↦ rotation·(p − from_centre) + to_centre` that best maps `from` onto
+/// `to` (least squares; Horn 1987, "Closed-form solution of absolute orientation using unit
+/// quaternions"), when their centroids are more than `distance` apart; else `None`.
+fn rigid_jump(from: &[Vec3], to: &[Vec3], distance: f32) -> Option<(Quat, Vec3, Vec3)> {
+    let n = from.len() as f64;
+    let centre = |v: &[Vec3]| v.iter().fold(glam::DVec3::ZERO, |a, p| a + p.as_dvec3()) / n;
+    let (cf, ct) = (centre(from), centre(to));
+    if !((ct - cf).length() > distance as f64) {
+        return None;
+    }
+    // Cross-covariance of the centred point sets, then Horn's symmetric 4 × 4 matrix, whose
+    // eigenvector of the largest eigenvalue is the rotation (w, x, y, z).
+    let mut s = [[0.0f64; 3]; 3];
+    let mut bound = 0.0;
+    for (a, b) in from.iter().zip(to) {
+        let (a, b) = (a.as_dvec3() - cf, b.as_dvec3() - ct);
+        for (i, ai) in a.to_array().into_iter().enumerate() {
+            for (j, bj) in b.to_array().into_iter().enumerate() {
+                s[i][j] += ai * bj;
+            }
+        }
+        bound += a.length() * b.length();
+    }
+    let [[xx, xy, xz], [yx, yy, yz], [zx, zy, zz]] = s;
+    let m = [
+        [xx + yy + zz, yz - zy, zx - xz, xy - yx],
+        [yz - zy, xx - yy - zz, xy + yx, zx + xz],
+        [zx - xz, xy + yx, -xx + yy - zz, yz + zy],
+        [xy - yx, zx + xz, yz + zy, -xx - yy + zz],
+    ];
+    // Power iteration on m + bound·I (its eigenvalues are then >= 0), from near the identity:
+    // where the fit leaves a rotation free (one or two pins), it stays near no rotation.
+    let mut q = [1.0, 1e-3, 2e-3, 3e-3];
+    for _ in 0..200 {
+        let mut next = [0.0; 4];
+        for i in 0..4 {
+            next[i] = bound * q[i] + (0..4).map(|j| m[i][j] * q[j]).sum::<f64>();
+        }
+        let len = next.iter().map(|v| v * v).sum::<f64>().sqrt();
+        if !(len > 0.0) {
+            break;
+        }
+        q = next.map(|v| v / len);
+    }
+    let rotation = Quat::from_xyzw(q[1] as f32, q[2] as f32, q[3] as f32, q[0] as f32).normalize();
+    Some((rotation, cf.as_vec3(), ct.as_vec3()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rigid_jump_recovers_a_rotation_and_translation() {
+        let pts: Vec<Vec3> = (0..10).map(|i| Vec3::new(i as f32 * 0.05 - 0.2, 0.1 * (i % 3) as f32, 0.02 * i as f32)).collect();
+        let r = Quat::from_rotation_y(std::f32::consts::FRAC_PI_2);
+        let t = Vec3::new(12.0, 0.5, -3.0);
+        let moved: Vec<Vec3> = pts.iter().map(|p| r * *p + t).collect();
+        let (q, cf, ct) = rigid_jump(&pts, &moved, 2.0).expect("a jump");
+        for (p, m) in pts.iter().zip(&moved) {
+            assert!((q * (*p - cf) + ct - *m).length() < 1e-4, "{q:?}");
+        }
+        assert!(rigid_jump(&pts, &pts, 2.0).is_none());
     }
 }

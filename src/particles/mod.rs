@@ -33,7 +33,7 @@ pub use settings::{Dynamics, Lod, Material};
 pub use stages::{StepContext, StepParams};
 pub use topology::Topology;
 
-use crate::error::{Error, Result, try_filled};
+use crate::error::{Error, Result, check_positions, check_transform, try_filled};
 use crate::geometry::Pose;
 use crate::math::{Mat4, Quat, Vec3, is_finite3};
 use crate::particles::skin::Skin;
@@ -53,14 +53,24 @@ pub enum BodyKind {
     Strands = 3,
 }
 
-/// Pinned particles and the path each follows during the current host frame.
+/// Pinned particles, the targets the host gave them and the path each follows during the
+/// fixed steps of the current host frame.
+///
+/// Simulated time runs up to one fixed step ahead of host time (see `world`), so the path of
+/// a frame's steps ends where the target will be at the end of the last step: `to` carried
+/// on at the target's velocity since the last frame that stepped (`from` → `to`). It starts
+/// where the pin is (`start`), so the pin's velocity never jumps. Readback shows a pinned
+/// vertex at `to`, the target the host set for this frame, at any host rate.
 #[derive(Clone, Debug, Default)]
 pub struct Pins {
     pub index: Vec<u32>,
-    /// Where the pin was at the start of the frame.
+    /// The target as of the last host frame that ran fixed steps.
     pub from: Vec<Vec3>,
-    /// Where the host wants it at the end of the frame.
+    /// The target the host set for this frame.
     pub to: Vec<Vec3>,
+    /// Where this frame's fixed steps take the pin: from `start` (where it is) to `end`.
+    pub start: Vec<Vec3>,
+    pub end: Vec<Vec3>,
 }
 
 pub struct Body {
@@ -252,6 +262,8 @@ impl Body {
             self.pins.index.push(p as u32);
             self.pins.from.push(self.x[p]);
             self.pins.to.push(self.x[p]);
+            self.pins.start.push(self.x[p]);
+            self.pins.end.push(self.x[p]);
             self.w[p] = 0.0;
             self.v[p] = Vec3::ZERO;
         }
@@ -266,6 +278,8 @@ impl Body {
         self.pins.index.swap_remove(slot);
         self.pins.from.swap_remove(slot);
         self.pins.to.swap_remove(slot);
+        self.pins.start.swap_remove(slot);
+        self.pins.end.swap_remove(slot);
         if slot < self.pins.index.len() {
             self.pin_slot[self.pins.index[slot] as usize] = slot as u32;
         }
@@ -319,9 +333,7 @@ impl Body {
                 vertices.len()
             )));
         }
-        if let Some(k) = targets.iter().position(|t| !is_finite3(*t)) {
-            return Err(Error::non_finite(format!("pin target {k} is not finite")));
-        }
+        check_positions(targets, "pin target")?;
         self.check_vertices(vertices)?;
         for (&v, t) in vertices.iter().zip(targets) {
             let p = self.particle(v);
@@ -334,7 +346,7 @@ impl Body {
     /// Applies `f` to every position the body keeps: state, pin paths (their targets too
     /// when `targets`).
     fn move_all(&mut self, targets: bool, f: impl Fn(Vec3) -> Vec3) {
-        for list in [&mut self.x, &mut self.x_prev, &mut self.x_step_start, &mut self.pins.from] {
+        for list in [&mut self.x, &mut self.x_prev, &mut self.x_step_start, &mut self.pins.from, &mut self.pins.start, &mut self.pins.end] {
             list.iter_mut().for_each(|p| *p = f(*p));
         }
         if targets {
@@ -344,9 +356,7 @@ impl Body {
 
     /// Moves the whole body rigidly by `m`, velocities rotated with it, so nothing flies off.
     pub fn teleport(&mut self, m: &Mat4) -> Result<()> {
-        if !m.is_finite() {
-            return Err(Error::non_finite("teleport transform is not finite"));
-        }
+        check_transform(m, "teleport matrix")?;
         let r = glam::Mat3::from_mat4(*m);
         for (i, col) in [r.x_axis, r.y_axis, r.z_axis].iter().enumerate() {
             if (col.length() - 1.0).abs() > 1e-3 || !is_finite3(*col) {

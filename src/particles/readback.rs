@@ -1,16 +1,26 @@
 //! What the host reads back: positions interpolated between the last two fixed steps
-//! (`x_step_start → x` by the world's `alpha`), area-weighted normals, bounds and the
-//! largest stretch — in the host's own vertex order and count for welded meshes.
+//! (`x_step_start → x` by the world's `alpha`) with pinned vertices on this frame's targets,
+//! area-weighted normals, bounds and the largest stretch — in the host's own vertex order and
+//! count for welded meshes.
 
 use super::Body;
 use crate::error::{Error, ErrorKind, Result};
 use crate::math::Vec3;
 
 impl Body {
-    /// Particle position `i` interpolated between the last two fixed steps.
+    /// Particle position `i` interpolated between the last two fixed steps; a pinned
+    /// particle is where the host put it for this frame (simulated time may be ahead of the
+    /// host's, and its pin path carried on past the target: see `Pins`).
     #[inline]
     fn render_position(&self, i: usize, alpha: f32) -> Vec3 {
-        if alpha >= 1.0 { self.x[i] } else { self.x_step_start[i].lerp(self.x[i], alpha) }
+        let slot = self.pin_slot[i];
+        if slot != u32::MAX {
+            self.pins.to[slot as usize]
+        } else if alpha >= 1.0 {
+            self.x[i]
+        } else {
+            self.x_step_start[i].lerp(self.x[i], alpha)
+        }
     }
 
     /// Host-vertex positions, interpolated by `alpha`, into `out` (at least `vertex_count` long).

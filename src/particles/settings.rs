@@ -5,7 +5,7 @@
 //! Compliance is XPBD's α (m/N): the inverse stiffness of a constraint, independent of the
 //! substep length and the iteration count (see `solver::xpbd`); 0 is rigid.
 
-use crate::error::{Error, Result, check_finite, check_non_negative, check_positive};
+use crate::error::{Error, MAX_COMPLIANCE, MAX_FACTOR, Result, check_magnitude, check_non_negative, check_positive, check_within};
 use crate::solver::constraints::distance::{KIND_BEND, KIND_COUNT, KIND_SHEAR, KIND_STRETCH};
 
 /// Per-body material, changeable at run time.
@@ -64,16 +64,16 @@ impl Material {
             )));
         }
         check_non_negative(self.damping, "material.damping")?;
-        check_finite(self.gravity_scale, "material.gravity_scale")?;
-        check_non_negative(self.stretch_compliance, "material.stretch_compliance")?;
-        check_non_negative(self.shear_compliance, "material.shear_compliance")?;
-        check_non_negative(self.bend_compliance, "material.bend_compliance")?;
+        check_magnitude(self.gravity_scale, MAX_FACTOR, "material.gravity_scale")?;
+        check_within(self.stretch_compliance, MAX_COMPLIANCE, "material.stretch_compliance")?;
+        check_within(self.shear_compliance, MAX_COMPLIANCE, "material.shear_compliance")?;
+        check_within(self.bend_compliance, MAX_COMPLIANCE, "material.bend_compliance")?;
         check_non_negative(self.thickness, "material.thickness")?;
         if self.thickness > 10.0 {
             return Err(Error::invalid(format!("material.thickness must be at most 10 m (got {})", self.thickness)));
         }
-        check_non_negative(self.static_friction, "material.static_friction")?;
-        check_non_negative(self.kinetic_friction, "material.kinetic_friction")?;
+        check_within(self.static_friction, MAX_FACTOR, "material.static_friction")?;
+        check_within(self.kinetic_friction, MAX_FACTOR, "material.kinetic_friction")?;
         Ok(())
     }
 
@@ -98,7 +98,12 @@ pub struct Dynamics {
     pub world_acceleration_scale: f32,
     /// Largest particle speed relative to the root (m/s); 0 = no limit.
     pub max_speed: f32,
-    /// A root moving farther than this in one frame teleports the body with it (m); 0 = never.
+    /// A root, a skinned pose or a set of pin targets that moves farther than this in one
+    /// frame teleports the body with it (m); 0 = never. Default 2 m: more than a sprinting
+    /// character (10 m/s) or a swung limb (up to ~30 m/s) covers in the longest frame the
+    /// world simulates (`max_steps_per_frame` 4 at 60 Hz, 1/15 s), far less than a respawn
+    /// or a cut to another place; so real motion is never mistaken for a jump, and a jump
+    /// never drags the cloth across the world at hundreds of m/s.
     pub teleport_distance: f32,
     /// Pull of free particles towards the skinned pose (1/s); 0 = none.
     pub pose_stiffness: f32,
@@ -118,7 +123,7 @@ impl Default for Dynamics {
             world_velocity_scale: 1.0,
             world_acceleration_scale: 1.0,
             max_speed: 0.0,
-            teleport_distance: 0.0,
+            teleport_distance: 2.0,
             pose_stiffness: 0.0,
             wind_scale: 1.0,
             drag: 1.0,
@@ -134,7 +139,7 @@ impl Dynamics {
             (self.world_velocity_scale, "world_velocity_scale"),
             (self.world_acceleration_scale, "world_acceleration_scale"),
         ] {
-            check_finite(v, name)?;
+            crate::error::check_finite(v, name)?;
             if !(0.0..=1.0).contains(&v) {
                 return Err(Error::invalid(format!("{name} must be within [0, 1] (got {v})")));
             }
@@ -142,9 +147,9 @@ impl Dynamics {
         check_non_negative(self.max_speed, "max_speed")?;
         check_non_negative(self.teleport_distance, "teleport_distance")?;
         check_non_negative(self.pose_stiffness, "pose_stiffness")?;
-        check_non_negative(self.wind_scale, "wind_scale")?;
-        check_non_negative(self.drag, "drag")?;
-        check_non_negative(self.lift, "lift")?;
+        check_within(self.wind_scale, MAX_FACTOR, "wind_scale")?;
+        check_within(self.drag, MAX_FACTOR, "drag")?;
+        check_within(self.lift, MAX_FACTOR, "lift")?;
         check_non_negative(self.tear_threshold, "tear_threshold")?;
         Ok(())
     }

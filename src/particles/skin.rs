@@ -8,7 +8,7 @@
 //! (Unity's `BoneWeight`). The skinned pose is computed at the start and at the end of each
 //! host frame and interpolated across its substeps.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, check_positions, check_transform_with};
 use crate::math::{Mat4, Vec3, is_finite3};
 use crate::solver::constraints::motion::PosePath;
 
@@ -52,6 +52,9 @@ impl Skin {
             if b.iter().any(|m| !m.is_finite()) {
                 return Err(Error::non_finite("a bind pose is not finite"));
             }
+            for (k, m) in b.iter().enumerate() {
+                check_transform_with(m, || format!("bind pose {k}"))?;
+            }
         }
         let mut influence = influence;
         for (i, (bones, weights)) in influence.iter_mut().enumerate() {
@@ -64,6 +67,10 @@ impl Skin {
             let sum: f32 = weights.iter().sum();
             if sum <= 0.0 {
                 return Err(Error::invalid(format!("weights of vertex {i} sum to 0")));
+            }
+            // Weights are relative, normalised here; a sum that overflows would zero them all.
+            if sum > 1e6 {
+                return Err(Error::invalid(format!("weights of vertex {i} must sum to at most 1e6 (got {sum})")));
             }
             for k in 0..4 {
                 weights[k] /= sum;
@@ -100,6 +107,9 @@ impl Skin {
         if (0..count).any(|k| !bone(k).is_finite()) {
             return Err(Error::non_finite("a bone matrix is not finite"));
         }
+        for k in 0..count {
+            check_transform_with(&bone(k), || format!("bone matrix {k}"))?;
+        }
         let bind = self.bind.get_or_insert_with(|| (0..count).map(|k| bone(k).inverse()).collect());
         self.skinning.clear();
         self.skinning.extend((0..count).map(|k| bone(k) * bind[k]));
@@ -117,6 +127,7 @@ impl Skin {
         if !self.next.iter().all(|p| is_finite3(*p)) {
             return Err(Error::non_finite("the skinned pose is not finite (degenerate bind poses?)"));
         }
+        check_positions(&self.next, "skinned position")?;
         std::mem::swap(&mut self.to, &mut self.next);
         self.normal_to.fill(Vec3::ZERO);
         for t in triangles {

@@ -51,9 +51,15 @@ pub struct StepParams {
     pub substeps: u32,
     pub iterations: u32,
     pub gravity: Vec3,
-    /// Fraction of the frame's pin path done at the start / end of this fixed step.
+    /// Fraction of the frame's pin path (`Pins::start` → `Pins::end`) done at the start / end
+    /// of this fixed step.
     pub pin_t0: f32,
     pub pin_t1: f32,
+    /// Where this fixed step starts / ends on the path of the host's inputs (skinned pose,
+    /// colliders): 0 at the last host frame that stepped, 1 at this frame, beyond 1 while
+    /// simulated time runs ahead of host time (the inputs carried on at their velocity).
+    pub pose_t0: f32,
+    pub pose_t1: f32,
     /// Simulated time at the start of the step (s), for the wind field.
     pub time: f32,
     /// Kernel for independent constraint batches.
@@ -76,6 +82,11 @@ impl StepParams {
     /// Where the pins are on their frame's path at the end of substep `s`.
     pub(crate) fn pin_time(&self, s: u32) -> f32 {
         self.pin_t0 + (self.pin_t1 - self.pin_t0) * ((s + 1) as f32 / self.substeps as f32)
+    }
+
+    /// Where the host's inputs (the skinned pose) are at the end of substep `s`.
+    pub(crate) fn pose_time(&self, s: u32) -> f32 {
+        self.pose_t0 + (self.pose_t1 - self.pose_t0) * ((s + 1) as f32 / self.substeps as f32)
     }
 
     /// Start and end of substep `s` as fractions of the fixed step (for colliders' poses).
@@ -332,7 +343,7 @@ impl ConstraintGroup for MotionGroup {
     fn project(&self, b: &mut Body, p: &StepParams, s: u32) {
         let pull = Self::pull(b, p);
         if let Some(skin) = &b.skin {
-            motion::solve(&mut b.x, &b.w, &skin.path(), &b.limits, p.pin_time(s), b.scale, pull);
+            motion::solve(&mut b.x, &b.w, &skin.path(), &b.limits, p.pose_time(s), b.scale, pull);
         }
     }
 
@@ -368,7 +379,7 @@ impl Body {
         let vmax = self.v.iter().fold(0.0f32, |m, v| m.max(v.length_squared())).sqrt();
         let g = (p.gravity * self.material.gravity_scale).length();
         let pin_motion = (0..self.pins.index.len())
-            .map(|k| (self.pins.to[k] - self.pins.from[k]).length())
+            .map(|k| (self.pins.end[k] - self.pins.start[k]).length())
             .fold(0.0f32, f32::max);
         let thickness = self.material.thickness * self.scale;
         self.step_margin = vmax * step_time + 0.5 * g * step_time * step_time + pin_motion + thickness;
@@ -528,10 +539,10 @@ impl Body {
             self.soa.take(&self.x, &self.w, &self.x_prev, &self.v);
             let mut all = self.soa.all();
             all.integrate(gravity, &self.accel, self.material.damping, p.h);
-            all.drive_pins(&self.pins.index, &self.pins.from, &self.pins.to, t);
+            all.drive_pins(&self.pins.index, &self.pins.start, &self.pins.end, t);
         } else {
             integrate::integrate(&mut self.x, &mut self.x_prev, &mut self.v, &self.w, gravity, &self.accel, self.material.damping, p.h);
-            integrate::drive_pins(&mut self.x, &self.pins.index, &self.pins.from, &self.pins.to, t);
+            integrate::drive_pins(&mut self.x, &self.pins.index, &self.pins.start, &self.pins.end, t);
         }
     }
 

@@ -123,7 +123,7 @@ impl Body {
                         if predict {
                             let t = p.pin_time(s as u32);
                             band.integrate(gravity, &self.accel, self.material.damping, p.h);
-                            band.drive_pins(&self.pins.index, &self.pins.from, &self.pins.to, t);
+                            band.drive_pins(&self.pins.index, &self.pins.start, &self.pins.end, t);
                         }
                         if finish {
                             let (t0, t1) = p.substep_span(s as u32);

@@ -8,8 +8,8 @@
 use std::sync::Arc;
 
 use crate::particles::{Body, BodyKind, Material, Topology};
-use crate::error::{Error, MAX_PARTICLES, Result, try_filled};
-use crate::math::{LENGTH_EPSILON, Vec3, is_finite3};
+use crate::error::{Error, MAX_PARTICLES, Result, check_positions, try_filled};
+use crate::math::{LENGTH_EPSILON, Vec3};
 use crate::solver::constraints::distance::{DistanceConstraints, KIND_BEND, KIND_STRETCH};
 
 #[derive(Clone, Debug)]
@@ -21,6 +21,23 @@ pub struct RopeSpec<'a> {
     pub material: Material,
 }
 
+/// The default rope: 1 m along +X from the origin in ten 0.1 m links, nothing pinned (a host
+/// that gives its own points and no pins gets no pins).
+pub(crate) static DEFAULT_ROPE_POINTS: [Vec3; 11] = {
+    let mut p = [Vec3::ZERO; 11];
+    let mut i = 0;
+    while i < 11 {
+        p[i] = Vec3::new(0.1 * i as f32, 0.0, 0.0);
+        i += 1;
+    }
+    p
+};
+impl Default for RopeSpec<'static> {
+    fn default() -> Self {
+        RopeSpec { points: &DEFAULT_ROPE_POINTS, pins: &[], bend: true, material: Material::default() }
+    }
+}
+
 impl RopeSpec<'_> {
     pub fn validate(&self) -> Result<()> {
         let n = self.points.len();
@@ -30,9 +47,7 @@ impl RopeSpec<'_> {
         if n > MAX_PARTICLES {
             return Err(Error::too_large(format!("{n} rope points; the limit per body is {MAX_PARTICLES}")));
         }
-        if let Some(k) = self.points.iter().position(|p| !is_finite3(*p)) {
-            return Err(Error::non_finite(format!("rope point {k} is not finite")));
-        }
+        check_positions(self.points, "rope point")?;
         if let Some(k) = self.points.windows(2).position(|w| (w[1] - w[0]).length() < LENGTH_EPSILON) {
             return Err(Error::invalid(format!("rope points {k} and {} coincide", k + 1)));
         }

@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use crate::particles::{Body, BodyKind, Dynamics, Material, Topology};
-use crate::error::{Error, MAX_PARTICLES, Result, try_filled};
+use crate::error::{Error, MAX_PARTICLES, Result, check_finite, check_length, check_positions, check_transform, try_filled};
 use crate::math::{LENGTH_EPSILON, Mat4, Vec3, is_finite3};
 use crate::solver::constraints::distance::{self, DistanceConstraints, KIND_BEND, KIND_STRETCH};
 
@@ -37,18 +37,14 @@ impl StrandsSpec<'_> {
         if n > MAX_PARTICLES {
             return Err(Error::too_large(format!("{n} strand particles; the limit per body is {MAX_PARTICLES}")));
         }
-        if let Some(k) = self.points.iter().position(|p| !is_finite3(*p)) {
-            return Err(Error::non_finite(format!("strand point {k} is not finite")));
-        }
+        check_positions(self.points, "strand point")?;
         for s in 0..n / per {
             let strand = &self.points[s * per..(s + 1) * per];
             if let Some(k) = strand.windows(2).position(|w| (w[1] - w[0]).length() < LENGTH_EPSILON) {
                 return Err(Error::invalid(format!("strand {s}: points {k} and {} coincide", k + 1)));
             }
         }
-        if !self.head.is_finite() {
-            return Err(Error::non_finite("head transform is not finite"));
-        }
+        check_transform(&self.head, "head transform")?;
         if self.head.determinant().abs() < 1e-12 {
             return Err(Error::invalid("head transform is singular"));
         }
@@ -56,15 +52,41 @@ impl StrandsSpec<'_> {
     }
 }
 
+/// The default hair: one straight strand from the head bone's origin, hanging along −Y and
+/// swept back a little along −Z (so strands made from the defaults exist and swing).
+pub(crate) static DEFAULT_ROOTS: [Vec3; 1] = [Vec3::ZERO];
+pub(crate) static DEFAULT_DIRECTIONS: [Vec3; 1] = [Vec3::new(0.0, -0.96, -0.28)];
+
+/// Checks a strands description's `segment_length`: a size when the strands are straight
+/// (`used`), else only finite — a value that is not used is still not NaN or infinite.
+pub fn check_segment_length(segment_length: f32, used: bool) -> Result<()> {
+    if used {
+        check_length(segment_length, "segment_length")?;
+    } else {
+        check_finite(segment_length, "segment_length (unused when points are given)")?;
+    }
+    Ok(())
+}
+
+/// Checks straight strands' roots and directions before [`straight`] lays them out.
+pub fn check_straight(roots: &[Vec3], directions: &[Vec3], per: usize, segment_length: f32) -> Result<()> {
+    check_segment_length(segment_length, true)?;
+    if roots.len().saturating_mul(per) > MAX_PARTICLES {
+        return Err(Error::too_large(format!("{} strands of {per} is more than one body holds", roots.len())));
+    }
+    check_positions(roots, "strand root")?;
+    if let Some(k) = directions.iter().position(|d| !is_finite3(*d)) {
+        return Err(Error::non_finite(format!("strand direction {k} is not finite")));
+    }
+    Ok(())
+}
+
 /// Straight strands from `roots` along `directions`, `per` particles `segment` apart.
 pub fn straight(roots: &[Vec3], directions: &[Vec3], per: usize, segment: f32) -> Result<Vec<Vec3>> {
     if directions.len() != roots.len() {
         return Err(Error::invalid(format!("desc.directions has {} entries for {} roots: give one direction per root", directions.len(), roots.len())));
     }
-    crate::error::check_positive(segment, "desc.segment_length")?;
-    if roots.len().saturating_mul(per) > MAX_PARTICLES {
-        return Err(Error::too_large(format!("{} strands of {per} is more than one body holds", roots.len())));
-    }
+    check_straight(roots, directions, per, segment)?;
     let mut out = Vec::with_capacity(roots.len() * per);
     for (r, d) in roots.iter().zip(directions) {
         let d = d.normalize_or_zero();

@@ -33,7 +33,7 @@ pub use pool::WorkerPool;
 
 use crate::cloth::{self, GridKey, GridSpec, MeshSpec};
 use crate::collider::{Collider, ColliderFrame};
-use crate::error::{Error, Result, check_finite, check_non_negative};
+use crate::error::{Error, MAX_GRAVITY, Result, check_finite, check_non_negative, check_position};
 use crate::math::{Vec3, is_finite3};
 use crate::particles::stages::{self, StepContext, StepParams};
 use crate::particles::{Body, Topology};
@@ -42,6 +42,11 @@ use crate::solver::constraints::distance_simd::Kernel;
 use crate::wind::Wind;
 use arena::{Arena, MAX_SLOTS};
 use pairs::{BodyId, Pairs};
+
+/// How far past the host's latest input (as a multiple of the time it took to get there
+/// from the previous stepping frame) the fixed steps may carry it on: a 240 Hz host on a
+/// 60 Hz world needs up to 3; beyond that a jittery frame time would amplify noise.
+pub(crate) const MAX_INPUT_EXTRAPOLATION: f64 = 4.0;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WorldSettings {
@@ -82,9 +87,7 @@ impl Default for WorldSettings {
 
 impl WorldSettings {
     pub fn validate(&self) -> Result<()> {
-        if !is_finite3(self.gravity) {
-            return Err(Error::non_finite("gravity is not finite"));
-        }
+        check_gravity(self.gravity)?;
         check_finite(self.fixed_rate_hz, "fixed_rate_hz")?;
         if !(1.0..=10_000.0).contains(&self.fixed_rate_hz) {
             return Err(Error::invalid(format!("fixed_rate_hz must be within [1, 10000] (got {})", self.fixed_rate_hz)));
@@ -108,6 +111,17 @@ impl WorldSettings {
     }
 }
 
+/// Gravity: finite, at most `MAX_GRAVITY` (100 g) in magnitude.
+fn check_gravity(g: Vec3) -> Result<()> {
+    if !is_finite3(g) {
+        return Err(Error::non_finite("gravity is not finite"));
+    }
+    if g.length() > MAX_GRAVITY {
+        return Err(Error::invalid(format!("gravity must be at most {MAX_GRAVITY} m/s² (100 g) in magnitude (got {g})")));
+    }
+    Ok(())
+}
+
 /// Counters a host can show or test against.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct WorldStats {
@@ -127,6 +141,9 @@ pub struct World {
     pub bodies: Arena<Body>,
     /// Simulated time minus host time (s), in [0, h).
     ahead: f64,
+    /// Host time since the last frame that ran fixed steps (s): how long the host's inputs
+    /// took to move from where the bodies' `from` holds them to `to`.
+    since_steps: f64,
     alpha: f32,
     steps: u64,
     last_frame_steps: u32,
@@ -155,6 +172,7 @@ impl World {
             settings,
             bodies: Arena::new(MAX_SLOTS),
             ahead: 0.0,
+            since_steps: 0.0,
             alpha: 1.0,
             steps: 0,
             last_frame_steps: 0,
@@ -170,6 +188,19 @@ impl World {
         })
     }
 
+    /// Changes gravity (m/s²) from the next step on; refused beyond 100 g.
+    pub fn set_gravity(&mut self, g: Vec3) -> Result<()> {
+        check_gravity(g)?;
+        self.settings.gravity = g;
+        Ok(())
+    }
+
+    /// Where the camera is, for level of detail; refused beyond the world's extent.
+    pub fn set_camera(&mut self, p: Vec3) -> Result<()> {
+        self.camera = Some(check_position(p, "camera position")?);
+        Ok(())
+    }
+
     /// Fixed step length (s).
     pub fn h(&self) -> f64 {
         1.0 / self.settings.fixed_rate_hz as f64
@@ -179,24 +210,6 @@ impl World {
     /// asynchronous step checks it before the step starts.
     pub fn check_dt(dt: f32) -> Result<()> {
         check_non_negative(dt, "dt").map(|_| ())
-    }
-
-    /// Sets gravity (m/s²) for the next steps.
-    pub fn set_gravity(&mut self, g: Vec3) -> Result<()> {
-        if !is_finite3(g) {
-            return Err(Error::non_finite("gravity is not finite"));
-        }
-        self.settings.gravity = g;
-        Ok(())
-    }
-
-    /// Sets the camera position level-of-detail distances are measured from (m).
-    pub fn set_camera(&mut self, p: Vec3) -> Result<()> {
-        if !is_finite3(p) {
-            return Err(Error::non_finite("camera position is not finite"));
-        }
-        self.camera = Some(p);
-        Ok(())
     }
 
     /// Sets the wind field for the next steps.
@@ -321,6 +334,8 @@ impl World {
         // Tolerance: a host frame within 0.1% of a whole number of steps counts as whole.
         let tol = 1e-3 * h;
         self.ahead -= dt as f64;
+        self.since_steps += dt as f64;
+        let behind = self.ahead;
         let mut k = 0u32;
         while self.ahead < -tol {
             if k == self.settings.max_steps_per_frame {
@@ -333,12 +348,36 @@ impl World {
         if self.ahead.abs() <= tol {
             self.ahead = 0.0;
         }
+        // Where the steps fall on the path of the host's inputs, from the last frame that
+        // stepped (0) to this one (1): they start where simulated time stood and end where it
+        // will stand, up to a step ahead of host time — there the inputs are carried on at
+        // their velocity (pins, skinned pose, colliders), so that they are where the host
+        // will put them when its time catches up. Capped at `MAX_INPUT_EXTRAPOLATION`.
+        let span = self.since_steps;
+        let (pose_t0, pose_t1) = if k > 0 {
+            self.since_steps = 0.0;
+            (((1.0 + behind / span).max(0.0)) as f32, (1.0 + (self.ahead / span).min(MAX_INPUT_EXTRAPOLATION)) as f32)
+        } else {
+            (0.0, 1.0)
+        };
+        // A jump of a body's inputs (pins, skinned pose) teleports it in the frame the host
+        // made it, stepped or not, so readback never shows the pins torn from the cloth.
+        let teleport = |entry: &mut Option<(u32, Body)>| {
+            if let Some((_, body)) = entry {
+                body.teleport_with_inputs(span as f32);
+            }
+        };
+        if self.sequential {
+            self.bodies.slots_mut().iter_mut().for_each(teleport);
+        } else {
+            self.bodies.slots_mut().par_iter_mut().for_each(teleport);
+        }
         if k > 0 {
             self.update_lod();
             let frame_time = (k as f64 * h) as f32;
             let begin = |entry: &mut Option<(u32, Body)>| {
                 if let Some((_, body)) = entry {
-                    body.begin_frame(frame_time);
+                    body.begin_frame(frame_time, pose_t1);
                     if body.frozen {
                         body.hold_frozen();
                     }
@@ -359,11 +398,13 @@ impl World {
                 gravity: s.gravity,
                 pin_t0: i as f32 / k as f32,
                 pin_t1: (i + 1) as f32 / k as f32,
+                pose_t0: pose_t0 + (pose_t1 - pose_t0) * (i as f32 / k as f32),
+                pose_t1: pose_t0 + (pose_t1 - pose_t0) * ((i + 1) as f32 / k as f32),
                 time: self.time as f32,
                 kernel: s.kernel,
                 parallel: !self.sequential,
             };
-            self.prepare_colliders(params.pin_t0, params.pin_t1);
+            self.prepare_colliders(params.pose_t0, params.pose_t1);
             self.fixed_step(&params);
             self.time += h;
         }
