@@ -9,6 +9,12 @@
 //! `chapter` is the chapter's algorithm in plain Rust (`benches/chapter`). The scene keeps
 //! moving while criterion samples it; both solvers cost the same at every step of a swing.
 //! `cargo run --release --example bench` gives the full table (threads, stretch, ratios).
+//!
+//! ```text
+//! cargo bench -p sinew-benches [-- S1/sinew]
+//! ```
+//!
+//! (benches/ is its own workspace package, so that criterion is not a dependency of the library.)
 
 #[path = "chapter/mod.rs"]
 mod chapter;

@@ -73,21 +73,9 @@ fi
 echo "built $lib_dir/libsinew.so (feature debug-panic)"
 
 # The clients compile against the committed header; if src/ffi has changed without
-# regenerating it, the structs they pass no longer match the library's.
-header_is_fresh() {
-    local fresh
-    fresh=$(ls -t "$lib_dir"/build/sinew-*/out/sinew.h 2>/dev/null | head -n 1)
-    if [ -z "$fresh" ]; then
-        echo "build.rs left no generated sinew.h under $lib_dir/build/sinew-*/out/"
-        return 1
-    fi
-    if ! diff -u include/sinew.h "$fresh"; then
-        echo "include/sinew.h differs from what src/ffi generates now ($fresh);"
-        echo "regenerate it with SINEW_BLESS=1 cargo build"
-        return 1
-    fi
-}
-check header-matches-src header_is_fresh
+# regenerating it, the structs they pass no longer match the library's (xtask says how to
+# regenerate it).
+check header-matches-src cargo run -q -p xtask -- check include/sinew.h
 
 # ---- compile -------------------------------------------------------------------------
 check compile-c-client gcc "${cflags[@]}" tests/c/client.c -o "$out/client" "${ldflags[@]}" -lm

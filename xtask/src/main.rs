@@ -1,0 +1,73 @@
+//! ```text
+//! cargo run -p xtask -- generate [FILE...]   write include/sinew.h and bindings/csharp/NativeMethods.g.cs
+//! cargo run -p xtask -- check [FILE...]      exit 1 if a committed file differs from a fresh generation
+//! ```
+//!
+//! FILE limits the command to some of the generated files (paths as above).
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some((command, files)) = args.split_first() else {
+        return usage();
+    };
+    for f in files {
+        if !xtask::FILES.contains(&f.as_str()) {
+            eprintln!("xtask: {f} is not a generated file (those are: {})", xtask::FILES.join(", "));
+            return ExitCode::from(2);
+        }
+    }
+    let wanted = |path: &str| files.is_empty() || files.iter().any(|f| f == path);
+
+    let root = xtask::repo_root();
+    let generated = match xtask::generate(&root) {
+        Ok(generated) => generated,
+        Err(e) => {
+            eprintln!("xtask: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let selected = generated.iter().filter(|g| wanted(g.path));
+
+    match command.as_str() {
+        "generate" => {
+            for g in selected {
+                if xtask::drift(&root, g).is_none() {
+                    println!("{} is up to date", g.path);
+                    continue;
+                }
+                if let Err(e) = std::fs::write(root.join(g.path), &g.text) {
+                    eprintln!("xtask: could not write {}: {e}", g.path);
+                    return ExitCode::FAILURE;
+                }
+                println!("wrote {}", g.path);
+            }
+            ExitCode::SUCCESS
+        }
+        "check" => {
+            let mut stale = 0;
+            for g in selected {
+                match xtask::drift(&root, g) {
+                    None => println!("{} matches src/ffi", g.path),
+                    Some(message) => {
+                        eprintln!("{message}");
+                        stale += 1;
+                    }
+                }
+            }
+            if stale == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+        }
+        _ => usage(),
+    }
+}
+
+fn usage() -> ExitCode {
+    eprintln!(
+        "usage: cargo run -p xtask -- generate [FILE...]   write the generated files from src/ffi\n\
+         \x20      cargo run -p xtask -- check [FILE...]      fail if a committed one differs from a fresh generation\n\
+         generated files: {}",
+        xtask::FILES.join(", ")
+    );
+    ExitCode::from(2)
+}
