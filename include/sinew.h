@@ -392,8 +392,9 @@ typedef struct SinewDynamics {
    */
   float max_speed;
   /*
-   A root that moves farther than this in one frame teleports the body with it (m);
-   0 = never. Default 0.
+   A jump farther than this in one frame — of the root, of the pin targets' centre or of
+   the skinned pose's centre — teleports the body with it (m); 0 = never. Default 2 m: more
+   than a sprint (10 m/s) or a swung limb (30 m/s) covers in the longest simulated frame.
    */
   float teleport_distance;
   /*
@@ -830,9 +831,11 @@ enum SinewResult sinew_body_unpin(struct SinewBody body,
                                   size_t index_count);
 
 /*
- Sets where vertices `indices[k]` should be at the end of the next `sinew_world_step`:
- they travel there in a straight line across its substeps (no velocity spike). A vertex
- not yet pinned becomes pinned. `position_count` must equal `index_count`.
+ Sets where vertices `indices[k]` are at this host frame: they read back there at once, and
+ the simulation carries them along their path across the fixed steps at their own velocity
+ (no velocity spike, whatever the host's rate). A vertex not yet pinned becomes pinned. A
+ jump of the targets' centre beyond `teleport_distance` teleports the body. Targets beyond
+ ±1e6 m are refused. `position_count` must equal `index_count`.
  */
 enum SinewResult sinew_body_set_pin_targets(struct SinewBody body,
                                             const uint32_t *indices,
@@ -999,7 +1002,8 @@ enum SinewResult sinew_body_set_visible(struct SinewBody body, uint32_t visible)
 enum SinewResult sinew_cloth_grid_desc_default(struct SinewClothGridDesc *out_desc);
 
 /*
- Fills `out_desc` with an empty mesh description (weld distance 1e-5 m, default material).
+ Fills `out_desc` with a 0.5 m square of two triangles (in static memory; weld distance
+ 1e-5 m, default material), which `sinew_cloth_create_mesh` takes as passed.
  */
 enum SinewResult sinew_cloth_mesh_desc_default(struct SinewClothMeshDesc *out_desc);
 
@@ -1018,7 +1022,8 @@ enum SinewResult sinew_cloth_create_mesh(struct SinewWorld world,
                                          struct SinewBody *out_body);
 
 /*
- Fills `out_desc` with a 12 × 16 cape, 0.5 m wide, 0.9 m long, all bones at the origin.
+ Fills `out_desc` with a 12 × 16 cape, 0.5 m wide, 0.9 m long, with its bones on a standing
+ adult's shoulders (left, neck, right), which `sinew_cloth_create_cape` takes as passed.
  */
 enum SinewResult sinew_cloth_cape_desc_default(struct SinewClothCapeDesc *out_desc);
 
@@ -1080,7 +1085,8 @@ enum SinewResult sinew_collider_set_layers(struct SinewCollider collider, uint32
 enum SinewResult sinew_collider_destroy(struct SinewCollider collider);
 
 /*
- Fills `out_desc` with an empty rope description (bend on, default material).
+ Fills `out_desc` with 1 m of rope (points in static memory), unpinned, bend on, default
+ material, which `sinew_rope_create` takes as passed.
  */
 enum SinewResult sinew_rope_desc_default(struct SinewRopeDesc *out_desc);
 
@@ -1092,7 +1098,8 @@ enum SinewResult sinew_rope_create(struct SinewWorld world,
                                    struct SinewBody *out_body);
 
 /*
- Fills `out_desc`: straight strands, none yet, 8 particles 2 cm apart, head at the origin.
+ Fills `out_desc`: one straight strand from the head's origin (in static memory), 8 particles
+ 2 cm apart, head at the origin, which `sinew_strands_create` takes as passed.
  */
 enum SinewResult sinew_strands_desc_default(struct SinewStrandsDesc *out_desc);
 
@@ -1155,7 +1162,7 @@ enum SinewResult sinew_world_step_end(struct SinewWorld world);
 enum SinewResult sinew_world_get_stats(struct SinewWorld world, struct SinewWorldStats *out_stats);
 
 /*
- Changes gravity (m/s²) from the next step on.
+ Changes gravity (m/s²) from the next step on; refused beyond 100 g.
  */
 enum SinewResult sinew_world_set_gravity(struct SinewWorld world, struct SinewVec3 gravity);
 

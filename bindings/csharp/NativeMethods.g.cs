@@ -83,7 +83,7 @@ namespace Sinew
         public static extern SinewResult sinew_world_get_stats(SinewWorld world, SinewWorldStats* out_stats);
 
         /// <summary>
-        ///  Changes gravity (m/s²) from the next step on.
+        ///  Changes gravity (m/s²) from the next step on; refused beyond 100 g.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_world_set_gravity", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_world_set_gravity(SinewWorld world, SinewVec3 gravity);
@@ -172,9 +172,11 @@ namespace Sinew
         public static extern SinewResult sinew_body_unpin(SinewBody body, uint* indices, System.UIntPtr index_count);
 
         /// <summary>
-        ///  Sets where vertices `indices[k]` should be at the end of the next `sinew_world_step`:
-        ///  they travel there in a straight line across its substeps (no velocity spike). A vertex
-        ///  not yet pinned becomes pinned. `position_count` must equal `index_count`.
+        ///  Sets where vertices `indices[k]` are at this host frame: they read back there at once, and
+        ///  the simulation carries them along their path across the fixed steps at their own velocity
+        ///  (no velocity spike, whatever the host's rate). A vertex not yet pinned becomes pinned. A
+        ///  jump of the targets' centre beyond `teleport_distance` teleports the body. Targets beyond
+        ///  ±1e6 m are refused. `position_count` must equal `index_count`.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_body_set_pin_targets", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_body_set_pin_targets(SinewBody body, uint* indices, System.UIntPtr index_count, SinewVec3* positions, System.UIntPtr position_count);
@@ -241,7 +243,8 @@ namespace Sinew
         public static extern SinewResult sinew_cloth_grid_desc_default(SinewClothGridDesc* out_desc);
 
         /// <summary>
-        ///  Fills `out_desc` with an empty mesh description (weld distance 1e-5 m, default material).
+        ///  Fills `out_desc` with a 0.5 m square of two triangles (in static memory; weld distance
+        ///  1e-5 m, default material), which `sinew_cloth_create_mesh` takes as passed.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_cloth_mesh_desc_default", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_cloth_mesh_desc_default(SinewClothMeshDesc* out_desc);
@@ -259,7 +262,8 @@ namespace Sinew
         public static extern SinewResult sinew_cloth_create_mesh(SinewWorld world, SinewClothMeshDesc* desc, SinewBody* out_body);
 
         /// <summary>
-        ///  Fills `out_desc` with a 12 × 16 cape, 0.5 m wide, 0.9 m long, all bones at the origin.
+        ///  Fills `out_desc` with a 12 × 16 cape, 0.5 m wide, 0.9 m long, with its bones on a standing
+        ///  adult's shoulders (left, neck, right), which `sinew_cloth_create_cape` takes as passed.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_cloth_cape_desc_default", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_cloth_cape_desc_default(SinewClothCapeDesc* out_desc);
@@ -285,7 +289,8 @@ namespace Sinew
         public static extern SinewResult sinew_cloth_create_skirt(SinewWorld world, SinewClothSkirtDesc* desc, SinewBody* out_body);
 
         /// <summary>
-        ///  Fills `out_desc` with an empty rope description (bend on, default material).
+        ///  Fills `out_desc` with 1 m of rope (points in static memory), unpinned, bend on, default
+        ///  material, which `sinew_rope_create` takes as passed.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_rope_desc_default", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_rope_desc_default(SinewRopeDesc* out_desc);
@@ -429,7 +434,8 @@ namespace Sinew
         public static extern SinewResult sinew_body_set_visible(SinewBody body, uint visible);
 
         /// <summary>
-        ///  Fills `out_desc`: straight strands, none yet, 8 particles 2 cm apart, head at the origin.
+        ///  Fills `out_desc`: one straight strand from the head's origin (in static memory), 8 particles
+        ///  2 cm apart, head at the origin, which `sinew_strands_create` takes as passed.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_strands_desc_default", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_strands_desc_default(SinewStrandsDesc* out_desc);
@@ -823,8 +829,9 @@ namespace Sinew
         /// </summary>
         public float max_speed;
         /// <summary>
-        ///  A root that moves farther than this in one frame teleports the body with it (m);
-        ///  0 = never. Default 0.
+        ///  A jump farther than this in one frame — of the root, of the pin targets' centre or of
+        ///  the skinned pose's centre — teleports the body with it (m); 0 = never. Default 2 m: more
+        ///  than a sprint (10 m/s) or a swung limb (30 m/s) covers in the longest simulated frame.
         /// </summary>
         public float teleport_distance;
         /// <summary>

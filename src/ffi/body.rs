@@ -131,9 +131,11 @@ pub extern "C" fn sinew_body_unpin(body: SinewBody, indices: *const u32, index_c
     })
 }
 
-/// Sets where vertices `indices[k]` should be at the end of the next `sinew_world_step`:
-/// they travel there in a straight line across its substeps (no velocity spike). A vertex
-/// not yet pinned becomes pinned. `position_count` must equal `index_count`.
+/// Sets where vertices `indices[k]` are at this host frame: they read back there at once, and
+/// the simulation carries them along their path across the fixed steps at their own velocity
+/// (no velocity spike, whatever the host's rate). A vertex not yet pinned becomes pinned. A
+/// jump of the targets' centre beyond `teleport_distance` teleports the body. Targets beyond
+/// ±1e6 m are refused. `position_count` must equal `index_count`.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_body_set_pin_targets(
     body: SinewBody,

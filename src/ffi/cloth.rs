@@ -32,7 +32,8 @@ pub extern "C" fn sinew_cloth_grid_desc_default(out_desc: *mut SinewClothGridDes
     })
 }
 
-/// Fills `out_desc` with an empty mesh description (weld distance 1e-5 m, default material).
+/// Fills `out_desc` with a 0.5 m square of two triangles (in static memory; weld distance
+/// 1e-5 m, default material), which `sinew_cloth_create_mesh` takes as passed.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_cloth_mesh_desc_default(out_desc: *mut SinewClothMeshDesc) -> SinewResult {
     ffi_guard!({
@@ -104,7 +105,8 @@ pub extern "C" fn sinew_cloth_create_mesh(world: SinewWorld, desc: *const SinewC
     })
 }
 
-/// Fills `out_desc` with a 12 × 16 cape, 0.5 m wide, 0.9 m long, all bones at the origin.
+/// Fills `out_desc` with a 12 × 16 cape, 0.5 m wide, 0.9 m long, with its bones on a standing
+/// adult's shoulders (left, neck, right), which `sinew_cloth_create_cape` takes as passed.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_cloth_cape_desc_default(out_desc: *mut SinewClothCapeDesc) -> SinewResult {
     ffi_guard!({

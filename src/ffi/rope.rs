@@ -7,7 +7,8 @@ use crate::ffi::registry;
 use crate::ffi::result::SinewResult;
 use crate::ffi::types::{SinewBody, SinewRopeDesc, SinewVec3, SinewWorld, as_vec3};
 
-/// Fills `out_desc` with an empty rope description (bend on, default material).
+/// Fills `out_desc` with 1 m of rope (points in static memory), unpinned, bend on, default
+/// material, which `sinew_rope_create` takes as passed.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_rope_desc_default(out_desc: *mut SinewRopeDesc) -> SinewResult {
     ffi_guard!({

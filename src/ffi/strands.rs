@@ -13,7 +13,8 @@ fn strand_material() -> Material {
     Material { particle_mass: 0.001, thickness: 0.005, bend_compliance: 0.0, damping: 1.0, ..Material::default() }
 }
 
-/// Fills `out_desc`: straight strands, none yet, 8 particles 2 cm apart, head at the origin.
+/// Fills `out_desc`: one straight strand from the head's origin (in static memory), 8 particles
+/// 2 cm apart, head at the origin, which `sinew_strands_create` takes as passed.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_strands_desc_default(out_desc: *mut SinewStrandsDesc) -> SinewResult {
     ffi_guard!({

@@ -547,8 +547,9 @@ pub struct SinewDynamics {
     pub world_acceleration_scale: f32,
     /// Largest particle speed relative to the root (m/s); 0 = no limit. Default 0.
     pub max_speed: f32,
-    /// A root that moves farther than this in one frame teleports the body with it (m);
-    /// 0 = never. Default 0.
+    /// A jump farther than this in one frame — of the root, of the pin targets' centre or of
+    /// the skinned pose's centre — teleports the body with it (m); 0 = never. Default 2 m: more
+    /// than a sprint (10 m/s) or a swung limb (30 m/s) covers in the longest simulated frame.
     pub teleport_distance: f32,
     /// Pull of free particles towards the skinned pose (1/s). Default 0.
     pub pose_stiffness: f32,

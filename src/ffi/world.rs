@@ -130,7 +130,7 @@ pub extern "C" fn sinew_world_get_stats(world: SinewWorld, out_stats: *mut Sinew
     })
 }
 
-/// Changes gravity (m/s²) from the next step on.
+/// Changes gravity (m/s²) from the next step on; refused beyond 100 g.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_world_set_gravity(world: SinewWorld, gravity: SinewVec3) -> SinewResult {
     ffi_guard!({

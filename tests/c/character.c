@@ -250,7 +250,7 @@ static void defaults(void) {
 
     OK(sinew_dynamics_default(&d));
     CHECK(d.world_velocity_scale == 1.0f && d.world_acceleration_scale == 1.0f, "dynamics default: world velocity and acceleration scales 1");
-    CHECK(d.max_speed == 0.0f && d.teleport_distance == 0.0f && d.pose_stiffness == 0.0f && d.tear_threshold == 0.0f, "dynamics default: no speed limit, no auto teleport, no pose stiffness, no tearing");
+    CHECK(d.max_speed == 0.0f && d.teleport_distance == 2.0f && d.pose_stiffness == 0.0f && d.tear_threshold == 0.0f, "dynamics default: no speed limit, teleport beyond 2 m, no pose stiffness, no tearing");
     CHECK(d.wind_scale == 1.0f && d.drag == 1.0f && fabsf(d.lift - 0.3f) < 1e-7f, "dynamics default: wind scale 1, drag 1, lift 0.3");
 
     OK(sinew_lod_default(&l));
@@ -262,14 +262,14 @@ static void defaults(void) {
     CHECK(fabsf(w.gust_strength - 0.3f) < 1e-7f && fabsf(w.gust_frequency - 0.2f) < 1e-7f && fabsf(w.air_density - 1.2f) < 1e-6f, "wind default gusts 0.3 at 0.2 Hz, air 1.2 kg/m3");
 
     OK(sinew_strands_desc_default(&sd));
-    CHECK(sd.points == NULL && sd.point_count == 0 && sd.roots == NULL && sd.directions == NULL && sd.root_count == 0 && sd.direction_count == 0, "strands default: no strands yet");
+    CHECK(sd.points == NULL && sd.point_count == 0 && sd.roots != NULL && sd.directions != NULL && sd.root_count == 1 && sd.direction_count == 1, "strands default: one strand");
     CHECK(sd.mode == SINEW_STRANDS_STRAIGHT, "strands default: straight strands from roots");
     CHECK(sd.particles_per_strand == 8 && fabsf(sd.segment_length - 0.02f) < 1e-7f, "strands default: 8 particles 2 cm apart");
     CHECK(memcmp(&sd.head, &identity, sizeof identity) == 0, "strands default: head at the origin (identity)");
 
     OK(sinew_cloth_cape_desc_default(&cd));
     CHECK(cd.columns == 12 && cd.rows == 16 && cd.width == 0.5f && fabsf(cd.length - 0.9f) < 1e-7f && fabsf(cd.back_offset - 0.08f) < 1e-7f, "cape default: 12 x 16, 0.5 m wide, 0.9 m long, 8 cm behind the neck");
-    CHECK(memcmp(&cd.left_shoulder, &identity, sizeof identity) == 0 && memcmp(&cd.neck, &identity, sizeof identity) == 0 && memcmp(&cd.right_shoulder, &identity, sizeof identity) == 0, "cape default: all bones at the origin");
+    CHECK(cd.left_shoulder.m[12] == -0.18f && cd.left_shoulder.m[13] == 1.45f && cd.neck.m[13] == 1.55f && cd.right_shoulder.m[12] == 0.18f && cd.right_shoulder.m[13] == 1.45f, "cape default: bones on a standing adult's shoulders");
     OK(sinew_material_default(&m));
     CHECK(memcmp(&cd.material, &m, sizeof m) == 0, "cape default material is the default material");
 

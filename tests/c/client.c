@@ -239,11 +239,13 @@ static void abi_and_defaults(void) {
     CHECK(memcmp(&gd.material, &m, sizeof m) == 0, "grid default material is the default material");
 
     OK(sinew_cloth_mesh_desc_default(&md));
-    CHECK(md.positions == NULL && md.vertex_count == 0 && md.indices == NULL && md.index_count == 0, "mesh default is empty");
+    CHECK(md.positions != NULL && md.vertex_count == 4 && md.indices != NULL && md.index_count == 6, "mesh default is a square of two triangles");
+    CHECK(md.positions[0].x == -0.25f && md.positions[3].z == 0.25f && md.positions[1].y == 0.0f, "mesh default: a 0.5 m square in the XZ plane");
     CHECK(md.inverse_masses == NULL && md.inverse_mass_count == 0 && near(md.weld_distance, 1e-5f, 1e-12f), "mesh default: no masses, weld distance 1e-5");
 
     OK(sinew_rope_desc_default(&rd));
-    CHECK(rd.points == NULL && rd.point_count == 0 && rd.pin_indices == NULL && rd.pin_count == 0 && rd.bend == 1, "rope default is empty with bend on");
+    CHECK(rd.points != NULL && rd.point_count == 11 && rd.pin_indices == NULL && rd.pin_count == 0 && rd.bend == 1, "rope default: 11 points, unpinned, bend on");
+    CHECK(fabsf(rd.points[10].x - 1.0f) < 1e-6f && rd.points[10].y == 0.0f, "rope default: 1 m long along +X");
     CHECK(memcmp(&rd.material, &m, sizeof m) == 0, "rope default material is the default material");
 }
 

@@ -210,7 +210,7 @@ void scene() {
     CHECK(wd.fixed_rate_hz == 60.0f && wd.substeps >= 1 && wd.iterations >= 1 && wd.interpolate == 1, "default world desc: 60 Hz, interpolated");
     const SinewMaterial material = sinew::default_material();
     CHECK(material.particle_mass > 0.0f && material.gravity_scale == 1.0f, "default material: positive mass, gravity scale 1");
-    CHECK(sinew::default_rope_desc().bend == 1 && sinew::default_mesh_desc().vertex_count == 0, "default rope and mesh descs");
+    CHECK(sinew::default_rope_desc().bend == 1 && sinew::default_rope_desc().point_count == 11 && sinew::default_mesh_desc().vertex_count == 4, "default rope (11 points) and mesh (a square) descs");
 
     std::printf("-- world and bodies\n");
     wd.thread_count = 2;
@@ -691,7 +691,7 @@ std::vector<SinewBoneWeight> one_bone(const sinew::Body& body) {
 void character_defaults() {
     std::printf("-- character descriptors\n");
     const SinewDynamics d = sinew::default_dynamics();
-    CHECK(d.world_velocity_scale == 1.0f && d.world_acceleration_scale == 1.0f && d.teleport_distance == 0.0f && d.tear_threshold == 0.0f && d.wind_scale == 1.0f, "default_dynamics()");
+    CHECK(d.world_velocity_scale == 1.0f && d.world_acceleration_scale == 1.0f && d.teleport_distance == 2.0f && d.tear_threshold == 0.0f && d.wind_scale == 1.0f, "default_dynamics()");
     const SinewLod l = sinew::default_lod();
     CHECK(l.reduce_distance == 0.0f && l.reduced_substeps == 2 && l.freeze_distance == 0.0f && l.freeze_when_invisible == 1, "default_lod()");
     const SinewWind w = sinew::default_wind();
@@ -829,7 +829,7 @@ void tethers_root_wind_lod() {
         sinew::Body cloth = world.create_grid(hanging_desc(10, 10, 0.05f));
         cloth.set_skinning(one_bone(cloth), 1);
         SinewDynamics d = cloth.dynamics();
-        CHECK(d.teleport_distance == 0.0f && d.drag == 1.0f, "dynamics() reads the defaults");
+        CHECK(d.teleport_distance == 2.0f && d.drag == 1.0f, "dynamics() reads the defaults");
         d.teleport_distance = 5.0f;
         OK(cloth.set_dynamics(d));
         CHECK(cloth.dynamics().teleport_distance == 5.0f, "set_dynamics() round-trips");

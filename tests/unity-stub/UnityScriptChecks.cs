@@ -207,10 +207,7 @@ static class UnityScriptChecks
         Same("SinewDynamicsSettings.drag", d.drag, dyn.drag);
         Same("SinewDynamicsSettings.lift", d.lift, dyn.lift);
         Same("SinewDynamicsSettings.ToNative() tear_threshold", d.tear_threshold, dyn.tear_threshold);
-        // Deliberate: the library never teleports unless asked (C hosts opt in); the components
-        // start at 2 m, what SinewCloth always had, because characters respawn.
-        Check(d.teleport_distance == 2f && dyn.teleport_distance == 0f,
-            "SinewDynamicsSettings.teleportDistance = " + d.teleport_distance + " m, deliberately not the library's " + dyn.teleport_distance + " (documented in its tooltip)");
+        Same("SinewDynamicsSettings.teleportDistance", d.teleport_distance, dyn.teleport_distance);
 
         SinewLod l = new SinewLodSettings().ToNative();
         Same("SinewLodSettings.reduceDistance", l.reduce_distance, lod.reduce_distance);

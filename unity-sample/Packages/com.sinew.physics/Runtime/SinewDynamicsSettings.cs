@@ -1,6 +1,6 @@
 // Hand-written. How a body responds to its character's motion and to the wind, as inspector
 // fields in the units of docs/design.md ("Units"). The initial values are the library's defaults
-// (sinew_dynamics_default), except Teleport Distance; scripts/test-unity.sh checks them.
+// (sinew_dynamics_default); scripts/test-unity.sh checks them.
 // Why a hand-written mirror of the native struct (ToNative) and not csbindgen's struct itself:
 // an inspector needs camelCase serialized fields with [Tooltip]/[Min]/[Range] and Unity types
 // (LayerMask, bool), which the generated blittable struct cannot carry. The mirror is checked:
@@ -30,7 +30,7 @@ namespace Sinew.Components
         [Min(0f)]
         public float maxSpeed = 0f;
 
-        [Tooltip("When the root moves farther than this in one frame (m), the body is carried along rigidly (a teleport) instead of being dragged and stretched. 0 = never. The library's default is 0; components start at 2 m because a character that respawns should not drag its cloth across the level.")]
+        [Tooltip("When the root, the pin targets or the skinned pose jump farther than this in one frame (m), the body is carried along rigidly (a teleport) instead of being dragged and stretched. 0 = never. Default 2 m (the library's too): more than a sprint or a swung limb covers in one simulated frame.")]
         [Min(0f)]
         public float teleportDistance = 2f;
 
