@@ -251,7 +251,13 @@ impl ConstraintGroup for DistanceGroup {
         } else if p.kernel == Kernel::Scalar || !k.batches.iter().any(|b| b.independent) {
             for _ in 0..p.iterations {
                 for batch in &k.batches {
-                    distance::solve(&mut b.x, &b.w, k, batch.start as usize..batch.end as usize, &mut b.lambda, &alpha_tilde, b.scale);
+                    let range = batch.start as usize..batch.end as usize;
+                    if batch.independent {
+                        distance::solve(&mut b.x, &b.w, k, range, &mut b.lambda, &alpha_tilde, b.scale);
+                    } else {
+                        // A chain (rope, strand) of compliant constraints is solved directly.
+                        distance::solve_sequential(&mut b.x, &b.w, k, range, &mut b.lambda, &alpha_tilde, b.scale);
+                    }
                 }
             }
         } else {
@@ -265,7 +271,7 @@ impl ConstraintGroup for DistanceGroup {
                         // `packed` holds one entry per particle.
                         unsafe { distance_simd::solve_batch(p.kernel, &mut b.packed, k, range, &mut b.lambda, &alpha_tilde, b.scale) };
                     } else {
-                        distance_simd::solve_packed(&mut b.packed, k, range, &mut b.lambda, &alpha_tilde, b.scale);
+                        distance_simd::solve_packed_sequential(&mut b.packed, k, range, &mut b.lambda, &alpha_tilde, b.scale);
                     }
                 }
             }
