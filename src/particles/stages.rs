@@ -8,7 +8,7 @@
 //! BeginStep                      remember the state; broad phase (colliders, self and pair
 //!                                candidates) and wind forces, once per step; choose the plan
 //! per substep s, in SUBSTEP order:
-//!   Predict                      v ← (v + h·(g + a))·e^(−d·h), x_prev ← x, x ← x + h·v;
+//!   Predict                      v ← v·(1 − c·h) + h·(g + a), x_prev ← x, x ← x + h·v;
 //!                                pinned particles on their path
 //!   Constraints                  every group of GROUPS, in order: distance batches
 //!                                `iterations` times, tethers, motion limits

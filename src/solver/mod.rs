@@ -4,7 +4,7 @@
 //! in Physics Simulation", Algorithm 1; the order itself is written once, in
 //! `particles/stages.rs`):
 //!
-//! 1. [`integrate`]: `v ← (v + h·g + h·a)·d`, `x_prev ← x`, `x ← x + h·v` for free particles;
+//! 1. [`integrate`]: `v ← v·d + h·g + h·a`, `x_prev ← x`, `x ← x + h·v` for free particles;
 //!    pinned particles are placed on their target path;
 //! 2. [`constraints`]: each constraint group — distance batches `iterations` times, then
 //!    tethers and motion limits — through the one Lagrange update of [`xpbd`];

@@ -316,7 +316,7 @@ impl Band<'_> {
             prev.copy_from_slice(x);
             if accel.is_empty() {
                 for i in 0..x.len() {
-                    let vi = (v[i] + dvc) * d;
+                    let vi = v[i] * d + dvc;
                     if w[i] > 0.0 {
                         v[i] = vi;
                         x[i] += vi * h;
@@ -324,7 +324,7 @@ impl Band<'_> {
                 }
             } else {
                 for i in 0..x.len() {
-                    let vi = (v[i] + dvc + accel[i][c] * h) * d;
+                    let vi = v[i] * d + (dvc + accel[i][c] * h);
                     if w[i] > 0.0 {
                         v[i] = vi;
                         x[i] += vi * h;
@@ -408,7 +408,7 @@ mod lanes {
                 let (xp, vp) = (x.as_mut_ptr().add(i), v.as_mut_ptr().add(i));
                 let (xv, vv, wv) = (_mm256_loadu_ps(xp), _mm256_loadu_ps(vp), _mm256_loadu_ps(w.as_ptr().add(i)));
                 _mm256_storeu_ps(prev.as_mut_ptr().add(i), xv);
-                let vi = _mm256_mul_ps(_mm256_add_ps(vv, dv8), d8);
+                let vi = _mm256_add_ps(_mm256_mul_ps(vv, d8), dv8);
                 let free = _mm256_cmp_ps::<_CMP_GT_OQ>(wv, zero);
                 _mm256_storeu_ps(vp, _mm256_blendv_ps(vv, vi, free));
                 _mm256_storeu_ps(xp, _mm256_blendv_ps(xv, _mm256_add_ps(xv, _mm256_mul_ps(vi, h8)), free));
@@ -417,7 +417,7 @@ mod lanes {
         }
         for i in i..n {
             prev[i] = x[i];
-            let vi = (v[i] + dv) * d;
+            let vi = v[i] * d + dv;
             if w[i] > 0.0 {
                 v[i] = vi;
                 x[i] += vi * h;
