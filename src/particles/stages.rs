@@ -546,7 +546,7 @@ impl Body {
         if self.soa.home {
             self.soa.all().update_velocity(p.h);
         } else {
-            velocity::update(&self.x, &self.x_prev, &mut self.v, p.h);
+            velocity::update(&self.x, &self.x_prev, &mut self.v, &self.w, p.h);
         }
         if self.dynamics.max_speed > 0.0 {
             let base = self.speed_limit_base();

@@ -359,15 +359,20 @@ impl Band<'_> {
     pub fn update_velocity(&mut self, h: f32) {
         let inv_h = 1.0 / h;
         for c in 0..3 {
-            let (x, prev, v) = (&*self.x[c], &*self.prev[c], &mut *self.v[c]);
+            let (x, prev, v, w) = (&*self.x[c], &*self.prev[c], &mut *self.v[c], self.w);
             #[cfg(target_arch = "x86_64")]
             if std::arch::is_x86_feature_detected!("avx") {
                 // SAFETY: AVX is present.
-                unsafe { lanes::update_velocity(x, prev, v, inv_h) };
+                unsafe { lanes::update_velocity(x, prev, v, w, inv_h, h) };
                 continue;
             }
             for i in 0..x.len() {
-                v[i] = (x[i] - prev[i]) * inv_h;
+                v[i] = if w[i] > 0.0 {
+                    let predicted = prev[i] + v[i] * h;
+                    v[i] + (x[i] - predicted) * inv_h
+                } else {
+                    (x[i] - prev[i]) * inv_h
+                };
             }
         }
     }
@@ -482,20 +487,29 @@ mod lanes {
 
     /// One component of `update_velocity`.
     #[target_feature(enable = "avx")]
-    pub unsafe fn update_velocity(x: &[f32], prev: &[f32], v: &mut [f32], inv_h: f32) {
-        let n = x.len().min(prev.len()).min(v.len());
-        let k = _mm256_set1_ps(inv_h);
+    pub unsafe fn update_velocity(x: &[f32], prev: &[f32], v: &mut [f32], w: &[f32], inv_h: f32, h: f32) {
+        let n = x.len().min(prev.len()).min(v.len()).min(w.len());
+        let (k, h8, zero) = (_mm256_set1_ps(inv_h), _mm256_set1_ps(h), _mm256_setzero_ps());
         let mut i = 0;
         while i + 8 <= n {
             // SAFETY: i + 8 ≤ n, the length of every slice.
             unsafe {
-                let d = _mm256_sub_ps(_mm256_loadu_ps(x.as_ptr().add(i)), _mm256_loadu_ps(prev.as_ptr().add(i)));
-                _mm256_storeu_ps(v.as_mut_ptr().add(i), _mm256_mul_ps(d, k));
+                let (xv, pv, vv) = (_mm256_loadu_ps(x.as_ptr().add(i)), _mm256_loadu_ps(prev.as_ptr().add(i)), _mm256_loadu_ps(v.as_ptr().add(i)));
+                let pinned = _mm256_mul_ps(_mm256_sub_ps(xv, pv), k);
+                let predicted = _mm256_add_ps(pv, _mm256_mul_ps(vv, h8));
+                let free = _mm256_add_ps(vv, _mm256_mul_ps(_mm256_sub_ps(xv, predicted), k));
+                let is_free = _mm256_cmp_ps::<_CMP_GT_OQ>(_mm256_loadu_ps(w.as_ptr().add(i)), zero);
+                _mm256_storeu_ps(v.as_mut_ptr().add(i), _mm256_blendv_ps(pinned, free, is_free));
             }
             i += 8;
         }
         for i in i..n {
-            v[i] = (x[i] - prev[i]) * inv_h;
+            v[i] = if w[i] > 0.0 {
+                let predicted = prev[i] + v[i] * h;
+                v[i] + (x[i] - predicted) * inv_h
+            } else {
+                (x[i] - prev[i]) * inv_h
+            };
         }
     }
 }
@@ -547,7 +561,7 @@ mod tests {
                 s.x.y[i] += 0.001;
                 s.x.z[i] += 0.001;
             }
-            velocity::update(&x, &xp, &mut v, 1.0 / 480.0);
+            velocity::update(&x, &xp, &mut v, &w, 1.0 / 480.0);
             s.all().update_velocity(1.0 / 480.0);
             velocity::limit(&mut v, &w, Vec3::X, 0.4);
             s.all().limit_velocity(Vec3::X, 0.4);
