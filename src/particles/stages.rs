@@ -40,6 +40,7 @@ use crate::solver::constraints::distance_simd::{self, Kernel};
 use crate::solver::constraints::grid_simd;
 use crate::solver::constraints::{motion, tether};
 use crate::solver::contact::{self, shape::ContactParams};
+use crate::solver::layout::frame;
 use crate::solver::{integrate, velocity, xpbd};
 use crate::wind::Wind;
 
@@ -423,12 +424,20 @@ impl Body {
                 aero::triangles(&self.x, &self.v, &self.w, &topo.triangles, air, &params, step_time, &mut self.accel);
             }
         }
-        self.plan = self.choose_plan(p, ctx, paired);
+        // Far from the origin: step relative to an origin near the body (`solver::layout::frame`;
+        // not for bodies in contact pairs, which share one frame, nor for pose limits, which
+        // read the skinned pose in world coordinates).
+        let (lo, hi) = self.bounds();
+        let origin = if paired || MotionGroup.active(self, p) { None } else { frame::origin_for((lo + hi) * 0.5) };
+        self.plan = self.choose_plan(p, ctx, paired, origin.is_some());
+        if let Some(o) = origin {
+            self.soa.frame.enter(o, &mut self.x, &mut self.x_prev, [&mut self.pins.from, &mut self.pins.to]);
+        }
     }
 
     /// The plan for this step (see [`Plan`]), and which substeps' collider contacts have a
     /// structure-of-arrays version.
-    fn choose_plan(&mut self, p: &StepParams, ctx: &StepContext, paired: bool) -> Plan {
+    fn choose_plan(&mut self, p: &StepParams, ctx: &StepContext, paired: bool, far: bool) -> Plan {
         self.soa_colliders = 0;
         for s in 0..p.substeps {
             let (t0, t1) = p.substep_span(s);
@@ -451,6 +460,8 @@ impl Body {
             && self.x.len() >= SPLIT_PARTICLES
             && rayon::current_num_threads() > 1
             && !paired
+            // (The banded passes read colliders in world coordinates.)
+            && !far
             && banded_groups
             // Skinned bodies read their pose between steps from `Vec3` arrays.
             && self.skin.is_none()
@@ -532,7 +543,11 @@ impl Body {
         let contact = self.contact_params();
         for &k in &self.candidates {
             let c = &colliders[k as usize];
-            let (p0, p1) = (c.from.lerp(&c.to, t0), c.from.lerp(&c.to, t1));
+            let (mut p0, mut p1) = (c.from.lerp(&c.to, t0), c.from.lerp(&c.to, t1));
+            if self.soa.frame.active {
+                p0.position -= self.soa.frame.origin;
+                p1.position -= self.soa.frame.origin;
+            }
             if self.soa.home {
                 self.soa.all().collide(&c.shape, &p0, &p1, &contact);
             } else {
@@ -569,7 +584,9 @@ impl Body {
     /// is rolled back; constraints strained past the threshold tear.
     pub(crate) fn end_step(&mut self) {
         self.layout_for(false);
+        self.soa.frame.leave(&mut self.x, &mut self.x_prev, [&mut self.pins.from, &mut self.pins.to]);
         if !all_finite(&self.x) || !all_finite(&self.v) {
+            self.soa.frame.forget();
             // An input the checks could not foresee blew the body up: roll back this step
             // and stop it, rather than hand the host NaNs.
             self.x.copy_from_slice(&self.x_step_start);

@@ -25,6 +25,8 @@ pub struct SoaState {
     pub v: [Vec<f32>; 3],
     /// This layout holds the current state (the body's `Vec3` arrays are stale).
     pub home: bool,
+    /// The body's local frame when it is far from the origin (whatever the layout).
+    pub frame: super::frame::LocalFrame,
 }
 
 fn split(a: &[Vec3], out: &mut [Vec<f32>; 3]) {
@@ -171,7 +173,7 @@ impl SoaState {
     /// Bytes held.
     pub fn bytes(&self) -> usize {
         let f = |v: &Vec<f32>| v.capacity() * 4;
-        [&self.x.x, &self.x.y, &self.x.z, &self.x.w].into_iter().map(f).sum::<usize>() + self.prev.iter().chain(&self.v).map(f).sum::<usize>()
+        [&self.x.x, &self.x.y, &self.x.z, &self.x.w].into_iter().map(f).sum::<usize>() + self.prev.iter().chain(&self.v).map(f).sum::<usize>() + self.frame.bytes()
     }
 }
 
