@@ -256,8 +256,9 @@ impl ConstraintGroup for DistanceGroup {
                     if batch.independent {
                         distance::solve(&mut b.x, &b.w, k, range, &mut b.lambda, &alpha_tilde, b.scale);
                     } else {
-                        // A chain (rope, strand) of compliant constraints is solved directly.
-                        distance::solve_sequential(&mut b.x, &b.w, k, range, &mut b.lambda, &alpha_tilde, b.scale);
+                        // In order, along the links' directions at the substep's start; a
+                        // chain (rope, strand) of compliant constraints directly.
+                        distance::solve_sequential(&mut b.x, &b.x_prev, &b.w, k, range, &mut b.lambda, &alpha_tilde, b.scale);
                     }
                 }
             }
@@ -272,7 +273,7 @@ impl ConstraintGroup for DistanceGroup {
                         // `packed` holds one entry per particle.
                         unsafe { distance_simd::solve_batch(p.kernel, &mut b.packed, k, range, &mut b.lambda, &alpha_tilde, b.scale) };
                     } else {
-                        distance_simd::solve_packed_sequential(&mut b.packed, k, range, &mut b.lambda, &alpha_tilde, b.scale);
+                        distance_simd::solve_packed_sequential(&mut b.packed, &b.x_prev, k, range, &mut b.lambda, &alpha_tilde, b.scale);
                     }
                 }
             }
