@@ -99,3 +99,47 @@ fn rest_stretch_does_not_depend_on_damping() {
         assert!(err.abs() < 0.005, "damping {damping}/s: stretch {got:.4e} m, law {want:.4e} m ({:+.2} %)", err * 100.0);
     }
 }
+
+/// Rest stretch of a vertical cloth strip, 2 particles wide and `n` links tall, of particle
+/// mass `m` and stretch compliance `alpha` (shear and bend nearly free, so the two columns
+/// carry the weight as two chains), in a world at `rate` Hz with `iterations` per substep,
+/// relative to the chain law.
+fn strip_error(n: u32, m: f32, alpha: f32, rate: f32, iterations: u32) -> f32 {
+    let mut wd = world_desc();
+    wd.fixed_rate_hz = rate;
+    wd.iterations = iterations;
+    wd.thread_count = 1;
+    let world = create_world(&wd);
+    let mut gd = grid_desc();
+    (gd.columns, gd.rows, gd.spacing) = (2, n + 1, 0.1);
+    // Rows along −y: a quarter turn about x.
+    gd.orientation = SinewQuat { x: std::f32::consts::FRAC_1_SQRT_2, y: 0.0, z: 0.0, w: std::f32::consts::FRAC_1_SQRT_2 };
+    gd.material.particle_mass = m;
+    gd.material.stretch_compliance = alpha;
+    gd.material.shear_compliance = 1e3;
+    gd.material.bend_compliance = 1e3;
+    gd.material.damping = 4.0;
+    let cloth = create_grid(world, &gd);
+    for _ in 0..(15.0 * rate) as usize {
+        ok(sinew_world_step(world, 1.0 / rate));
+    }
+    let p = read_positions(cloth);
+    ok(sinew_world_destroy(world));
+    let got = dist(p[0], p[2 * n as usize]) - n as f32 * 0.1;
+    got / law(n as usize, m, alpha) - 1.0
+}
+
+/// Cloth is projected by colour batches, one Gauss–Seidel pass per iteration, so at the
+/// defaults (one iteration) it stretches by about h²/(α·m) more than its compliance says
+/// (docs/design.md, "Chains"; `WorldSettings::iterations`). Within 2 % where α·m ≥ 50·h²
+/// (h = the substep): 8.7e-4 kg·m/N at 30 Hz, 2.2e-4 at 60 Hz, 5.4e-5 at 120 Hz; a stiffer
+/// cloth needs iterations — 4 for α·m = 1e-5 at 60 Hz.
+#[test]
+fn cloth_compliance_at_the_defaults_and_with_iterations() {
+    let (n, m) = (16u32, 0.01f32);
+    for (rate, alpha, iterations) in [(30.0f32, 0.1f32, 1u32), (60.0, 3e-2, 1), (120.0, 1e-2, 1), (60.0, 1e-3, 4)] {
+        let err = strip_error(n, m, alpha, rate, iterations);
+        println!("cloth strip, {rate} Hz, alpha {alpha:e}, {iterations} iteration(s): {:+.2} %", err * 100.0);
+        assert!(err.abs() < 0.02, "cloth strip at {rate} Hz, alpha {alpha:e} m/N, {iterations} iteration(s): {:+.2} % off the law", err * 100.0);
+    }
+}
