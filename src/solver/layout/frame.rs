@@ -20,7 +20,7 @@ use crate::math::Vec3;
 
 /// Distance (m, largest coordinate of the body's centre) from which a body steps in a local
 /// frame: at 64 m a float32 step is 7.6e-6 m.
-pub const FAR: f32 = 64.0;
+pub(crate) const FAR: f32 = 64.0;
 
 /// The local frame of a body and the precision its positions keep between steps.
 #[derive(Clone, Debug, Default)]
