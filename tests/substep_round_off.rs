@@ -43,7 +43,7 @@ pub fn chain_error(n: usize, m: f32, alpha: f32, rate: f32, substeps: u32, top: 
 
 /// 8 to 64 substeps of a 120 Hz world: the rest stretch stays within 2.5 % of the law
 /// (before the prediction's motion was kept in the velocity: +0.3, −1.2, +7.6, +22.6 %;
-/// after: +0.02, −0.08, −0.5, −1.9 %). What remains is the force resolution of float32
+/// after: +0.03, −0.08, −0.07, −1.7 %). What remains is the force resolution of float32
 /// positions: one ulp of displacement in one substep is a force of m·ulp/h², 0.07 N on a
 /// 0.01 kg particle at 1–2 m and 120 Hz × 64 against its weight of 0.098 N, and the corrections
 /// that carry the weight are rounded to it (docs/validation.md).

@@ -51,10 +51,10 @@ impl LocalFrame {
             self.written.clear();
             self.written.resize(x.len(), Vec3::NAN);
         }
-        for i in 0..x.len() {
-            let kept = x[i].to_array().map(f32::to_bits) == self.written[i].to_array().map(f32::to_bits);
-            let local = x[i] - origin;
-            x[i] = if kept { local + self.residual[i] } else { local };
+        for ((p, written), residual) in x.iter_mut().zip(&self.written).zip(&self.residual) {
+            let kept = p.to_array().map(f32::to_bits) == written.to_array().map(f32::to_bits);
+            let local = *p - origin;
+            *p = if kept { local + *residual } else { local };
         }
         for p in x_prev.iter_mut().chain(pins.into_iter().flat_map(|s| s.iter_mut())) {
             *p -= origin;
@@ -69,12 +69,12 @@ impl LocalFrame {
             return;
         }
         let o = self.origin;
-        for i in 0..x.len() {
-            let local = x[i];
+        for ((p, written), residual) in x.iter_mut().zip(&mut self.written).zip(&mut self.residual) {
+            let local = *p;
             let world = local + o;
-            self.residual[i] = local - (world - o);
-            self.written[i] = world;
-            x[i] = world;
+            *residual = local - (world - o);
+            *written = world;
+            *p = world;
         }
         for p in x_prev.iter_mut().chain(pins.into_iter().flat_map(|s| s.iter_mut())) {
             *p += o;
