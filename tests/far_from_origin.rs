@@ -108,3 +108,48 @@ fn a_moving_cloth_over_a_sphere_5_km_out_moves_like_one_at_the_origin() {
     println!("moving over a sphere: shapes at most {:.2} mm apart over 150 frames", worst * 1e3);
     assert!(worst < 4e-3, "shapes differ by {:.2} mm", worst * 1e3);
 }
+
+/// A skinned cloth held by max distances and a backstop around a moving bone, 5 km out: the
+/// skinned pose moves into the body's frame with it, and the cloth moves as at the origin
+/// (relative to the bone, within 4 mm on every frame, and within its 3 cm of reach).
+#[test]
+fn a_skinned_cloth_5_km_out_moves_like_one_at_the_origin() {
+    let run = |o: [f32; 3]| {
+        let mut wd = world_desc();
+        wd.thread_count = 1;
+        let world = create_world(&wd);
+        let step = 1.0 / 2048.0f32;
+        let mut gd = grid_desc();
+        (gd.columns, gd.rows, gd.spacing) = (8, 8, 100.0 * step);
+        gd.origin = v3(o[0], o[1], o[2]);
+        gd.pin_mode = SINEW_PIN_NONE;
+        let cloth = create_grid(world, &gd);
+        skin_to_one_bone(cloth);
+        ok(sinew_body_set_bone_matrices(cloth, &translation(o[0], o[1], o[2]), 1));
+        let max = vec![0.03f32; 64];
+        ok(sinew_body_set_max_distances(cloth, max.as_ptr(), 64));
+        let (off, rad) = (vec![0.01f32; 64], vec![1.0f32; 64]);
+        ok(sinew_body_set_backstops(cloth, off.as_ptr(), 64, rad.as_ptr(), 64));
+        let mut shapes = Vec::new();
+        for f in 0..120 {
+            let t = f as f32 / 60.0;
+            let (dx, dy) = ((0.2 * (3.0 * t).sin() / step).round() * step, (0.1 * (5.0 * t).cos() / step).round() * step);
+            let bone = v3(o[0] + dx, o[1] + dy, o[2]);
+            ok(sinew_body_set_bone_matrices(cloth, &translation(bone.x, bone.y, bone.z), 1));
+            ok(sinew_world_step(world, 1.0 / 60.0));
+            let p = read_positions(cloth);
+            shapes.push(p.iter().map(|q| [(q.x - bone.x) as f64, (q.y - bone.y) as f64, (q.z - bone.z) as f64]).collect::<Vec<_>>());
+        }
+        ok(sinew_world_destroy(world));
+        shapes
+    };
+    let (near, far) = (run([0.0, 0.0, 0.0]), run([5000.0, 0.0, 5000.0]));
+    let mut worst = 0.0f64;
+    for (a, b) in near.iter().zip(&far) {
+        for (p, q) in a.iter().zip(b) {
+            worst = worst.max(((p[0] - q[0]).powi(2) + (p[1] - q[1]).powi(2) + (p[2] - q[2]).powi(2)).sqrt());
+        }
+    }
+    println!("skinned, around a moving bone: shapes at most {:.2} mm apart over 120 frames", worst * 1e3);
+    assert!(worst < 4e-3, "shapes differ by {:.2} mm", worst * 1e3);
+}

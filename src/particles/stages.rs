@@ -426,13 +426,16 @@ impl Body {
             }
         }
         // Far from the origin: step relative to an origin near the body (`solver::layout::frame`;
-        // not for bodies in contact pairs, which share one frame, nor for pose limits, which
-        // read the skinned pose in world coordinates).
+        // not for bodies in contact pairs, which would need one frame for all).
         let (lo, hi) = self.bounds();
-        let origin = if paired || MotionGroup.active(self, p) { None } else { frame::origin_for((lo + hi) * 0.5) };
+        let origin = if paired { None } else { frame::origin_for((lo + hi) * 0.5) };
         self.plan = self.choose_plan(p, ctx, paired, origin.is_some());
         if let Some(o) = origin {
-            self.soa.frame.enter(o, &mut self.x, &mut self.x_prev, [&mut self.pins.from, &mut self.pins.to]);
+            let (pose_from, pose_to) = match &mut self.skin {
+                Some(skin) => (&mut skin.from[..], &mut skin.to[..]),
+                None => (&mut [][..], &mut [][..]),
+            };
+            self.soa.frame.enter(o, &mut self.x, &mut self.x_prev, [&mut self.pins.from, &mut self.pins.to, pose_from, pose_to]);
         }
     }
 
@@ -585,7 +588,11 @@ impl Body {
     /// is rolled back; constraints strained past the threshold tear.
     pub(crate) fn end_step(&mut self) {
         self.layout_for(false);
-        self.soa.frame.leave(&mut self.x, &mut self.x_prev, [&mut self.pins.from, &mut self.pins.to]);
+        let (pose_from, pose_to) = match &mut self.skin {
+            Some(skin) => (&mut skin.from[..], &mut skin.to[..]),
+            None => (&mut [][..], &mut [][..]),
+        };
+        self.soa.frame.leave(&mut self.x, &mut self.x_prev, [&mut self.pins.from, &mut self.pins.to, pose_from, pose_to]);
         if !all_finite(&self.x) || !all_finite(&self.v) {
             self.soa.frame.forget();
             // An input the checks could not foresee blew the body up: roll back this step

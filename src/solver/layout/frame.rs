@@ -5,7 +5,7 @@
 //! world coordinates out there snaps to a 0.5 mm grid and its constraints fight the grid
 //! (0.5 mm per substep is 0.23 m/s of jitter). A body whose centre is at least [`FAR`] from
 //! the origin is stepped relative to an origin `o` near it (its centre, in whole metres):
-//! positions, start positions and pin paths are moved by `−o` at the start of the step
+//! positions, start positions, pin paths and the skinned pose are moved by `−o` at the start of the step
 //! (exact: a difference of nearby floats) and back at its end, colliders' poses per substep.
 //!
 //! Moving back rounds to world float32. What the rounding took is kept per particle (the
@@ -43,8 +43,9 @@ pub fn origin_for(centre: Vec3) -> Option<Vec3> {
 
 impl LocalFrame {
     /// Moves the state into the frame at `origin`: `x` (with the residual kept from the last
-    /// step where `x` is still what that step wrote), `x_prev` and the pin paths.
-    pub fn enter(&mut self, origin: Vec3, x: &mut [Vec3], x_prev: &mut [Vec3], pins: [&mut [Vec3]; 2]) {
+    /// step where `x` is still what that step wrote), `x_prev` and the `paths` (pins', the
+    /// skinned pose's: positions the step reads).
+    pub fn enter<const N: usize>(&mut self, origin: Vec3, x: &mut [Vec3], x_prev: &mut [Vec3], paths: [&mut [Vec3]; N]) {
         if self.residual.len() != x.len() {
             self.residual.clear();
             self.residual.resize(x.len(), Vec3::ZERO);
@@ -56,7 +57,7 @@ impl LocalFrame {
             let local = *p - origin;
             *p = if kept { local + *residual } else { local };
         }
-        for p in x_prev.iter_mut().chain(pins.into_iter().flat_map(|s| s.iter_mut())) {
+        for p in x_prev.iter_mut().chain(paths.into_iter().flat_map(|s| s.iter_mut())) {
             *p -= origin;
         }
         self.origin = origin;
@@ -64,7 +65,7 @@ impl LocalFrame {
     }
 
     /// Moves the state back to world coordinates, keeping what rounding took from `x`.
-    pub fn leave(&mut self, x: &mut [Vec3], x_prev: &mut [Vec3], pins: [&mut [Vec3]; 2]) {
+    pub fn leave<const N: usize>(&mut self, x: &mut [Vec3], x_prev: &mut [Vec3], paths: [&mut [Vec3]; N]) {
         if !self.active {
             return;
         }
@@ -76,7 +77,7 @@ impl LocalFrame {
             *written = world;
             *p = world;
         }
-        for p in x_prev.iter_mut().chain(pins.into_iter().flat_map(|s| s.iter_mut())) {
+        for p in x_prev.iter_mut().chain(paths.into_iter().flat_map(|s| s.iter_mut())) {
             *p += o;
         }
         self.active = false;
