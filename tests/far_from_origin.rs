@@ -153,3 +153,47 @@ fn a_skinned_cloth_5_km_out_moves_like_one_at_the_origin() {
     println!("skinned, around a moving bone: shapes at most {:.2} mm apart over 120 frames", worst * 1e3);
     assert!(worst < 4e-3, "shapes differ by {:.2} mm", worst * 1e3);
 }
+
+/// Two cloths paired for contact, one dropped onto the other, 5 km out: both step in one
+/// frame, and the pair lies as at the origin (within 4 mm on every frame).
+#[test]
+fn paired_cloths_5_km_out_lie_like_ones_at_the_origin() {
+    let run = |o: [f32; 3]| {
+        let mut wd = world_desc();
+        wd.thread_count = 1;
+        let w = create_world(&wd);
+        let step = 1.0 / 2048.0f32;
+        let mut gd = grid_desc();
+        (gd.columns, gd.rows, gd.spacing) = (10, 10, 100.0 * step);
+        gd.pin_mode = SINEW_PIN_TOP_CORNERS;
+        gd.material.thickness = 0.01;
+        gd.origin = v3(o[0], o[1], o[2]);
+        let lower = create_grid(w, &gd);
+        let corners = [0u32, 9, 90, 99];
+        ok(sinew_body_pin(lower, corners.as_ptr(), 4));
+        gd.pin_mode = SINEW_PIN_NONE;
+        (gd.columns, gd.rows) = (6, 6);
+        gd.origin = v3(o[0], o[1] + 205.0 * step, o[2]);
+        let upper = create_grid(w, &gd);
+        ok(sinew_body_set_collision_pair(lower, upper, 1));
+        let anchor = read_positions(lower)[0];
+        let mut frames = Vec::new();
+        for _ in 0..90 {
+            ok(sinew_world_step(w, 1.0 / 60.0));
+            let mut p = read_positions(lower);
+            p.extend(read_positions(upper));
+            frames.push(p.iter().map(|q| [(q.x - anchor.x) as f64, (q.y - anchor.y) as f64, (q.z - anchor.z) as f64]).collect::<Vec<_>>());
+        }
+        ok(sinew_world_destroy(w));
+        frames
+    };
+    let (near, far) = (run([0.0, 0.0, 0.0]), run([5000.0, 0.0, 5000.0]));
+    let mut worst = 0.0f64;
+    for (a, b) in near.iter().zip(&far) {
+        for (p, q) in a.iter().zip(b) {
+            worst = worst.max(((p[0] - q[0]).powi(2) + (p[1] - q[1]).powi(2) + (p[2] - q[2]).powi(2)).sqrt());
+        }
+    }
+    println!("paired: shapes at most {:.2} mm apart over 90 frames", worst * 1e3);
+    assert!(worst < 4e-3, "shapes differ by {:.2} mm", worst * 1e3);
+}

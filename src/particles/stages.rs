@@ -149,10 +149,18 @@ impl StepGroup for Body {
 /// may lower a lone body's substeps; bodies in contact share the world's).
 pub fn step(group: &mut impl StepGroup, params: impl Fn(&Body) -> StepParams, ctx: &StepContext) {
     let (n, paired) = (group.len(), group.paired());
+    // Bodies in contact share one local frame when they are far from the origin (the first
+    // body's; they touch, so it is near them all).
+    let shared = if paired && n > 0 {
+        let (lo, hi) = group.body(0).bounds();
+        frame::origin_for((lo + hi) * 0.5)
+    } else {
+        None
+    };
     for i in 0..n {
         let b = group.body(i);
         let p = params(b);
-        b.begin_step(&p, ctx, paired);
+        b.begin_step(&p, ctx, paired, shared);
     }
     group.find_contacts();
     if n == 1 && group.body(0).plan == Plan::TwoThreads {
@@ -335,7 +343,9 @@ impl Body {
 
     /// Stage `BeginStep`: remember the state, find the colliders and self-collision pairs
     /// this step can reach (broad phase, once per step), the wind's forces, and the plan.
-    pub fn begin_step(&mut self, p: &StepParams, ctx: &StepContext, paired: bool) {
+    /// `shared`: the local frame's origin of a group of paired bodies (see
+    /// `solver::layout::frame`); a lone body finds its own.
+    pub fn begin_step(&mut self, p: &StepParams, ctx: &StepContext, paired: bool, shared: Option<Vec3>) {
         self.x_step_start.copy_from_slice(&self.x);
         self.last_substeps = p.substeps;
         let step_time = p.h * p.substeps as f32;
@@ -426,9 +436,9 @@ impl Body {
             }
         }
         // Far from the origin: step relative to an origin near the body (`solver::layout::frame`;
-        // not for bodies in contact pairs, which would need one frame for all).
+        // bodies in contact pairs in their group's).
         let (lo, hi) = self.bounds();
-        let origin = if paired { None } else { frame::origin_for((lo + hi) * 0.5) };
+        let origin = if paired { shared } else { frame::origin_for((lo + hi) * 0.5) };
         self.plan = self.choose_plan(p, ctx, paired, origin.is_some());
         if let Some(o) = origin {
             let (pose_from, pose_to) = match &mut self.skin {
