@@ -197,3 +197,38 @@ fn paired_cloths_5_km_out_lie_like_ones_at_the_origin() {
     println!("paired: shapes at most {:.2} mm apart over 90 frames", worst * 1e3);
     assert!(worst < 4e-3, "shapes differ by {:.2} mm", worst * 1e3);
 }
+
+/// Far out, every kernel and thread count still gives the scalar reference's bits (the local
+/// frame is entered and left outside the kernels).
+#[test]
+fn far_out_every_kernel_and_thread_count_gives_the_same_bits() {
+    let run = |kernel: u32, threads: u32| {
+        let mut wd = world_desc();
+        wd.kernel = kernel;
+        wd.thread_count = threads;
+        let world = create_world(&wd);
+        let mut bodies = Vec::new();
+        for i in 0..3 {
+            let mut gd = grid_desc();
+            (gd.columns, gd.rows, gd.spacing) = (24, 20, 0.05);
+            gd.origin = v3(5000.0 + 2.0 * i as f32, 10.0, -3000.0);
+            gd.material.stretch_compliance = 1e-5;
+            bodies.push(create_grid(world, &gd));
+        }
+        let mut cd = collider_desc();
+        cd.radius = 0.3;
+        cd.transform = translation(5000.0, 9.6, -3000.0);
+        create_collider(world, &cd);
+        for _ in 0..60 {
+            ok(sinew_world_step(world, 1.0 / 60.0));
+        }
+        let all: Vec<SinewVec3> = bodies.iter().flat_map(|b| read_positions(*b)).collect();
+        ok(sinew_world_destroy(world));
+        all
+    };
+    let reference = run(SINEW_KERNEL_SCALAR, 1);
+    assert!(reference.iter().all(|p| p.x.is_finite() && p.y.is_finite() && p.z.is_finite()));
+    for (kernel, threads) in [(SINEW_KERNEL_SSE2, 1), (SINEW_KERNEL_AUTO, 1), (SINEW_KERNEL_AUTO, 2), (SINEW_KERNEL_SCALAR, 8)] {
+        assert_eq!(run(kernel, threads), reference, "kernel {kernel}, {threads} threads");
+    }
+}
