@@ -8,7 +8,7 @@
 //! BeginStep                      remember the state; broad phase (colliders, self and pair
 //!                                candidates) and wind forces, once per step; choose the plan
 //! per substep s, in SUBSTEP order:
-//!   Predict                      v ← (v + h·(g + a))·e^(−d·h), x_prev ← x, x ← x + h·v;
+//!   Predict                      v ← v·(1 − c·h) + h·(g + a), x_prev ← x, x ← x + h·v;
 //!                                pinned particles on their path
 //!   Constraints                  every group of GROUPS, in order: distance batches
 //!                                `iterations` times, tethers, motion limits
@@ -40,6 +40,7 @@ use crate::solver::constraints::distance_simd::{self, Kernel};
 use crate::solver::constraints::grid_simd;
 use crate::solver::constraints::{motion, tether};
 use crate::solver::contact::{self, shape::ContactParams};
+use crate::solver::layout::frame;
 use crate::solver::{integrate, velocity, xpbd};
 use crate::wind::Wind;
 
@@ -159,10 +160,18 @@ impl StepGroup for Body {
 /// may lower a lone body's substeps; bodies in contact share the world's).
 pub fn step(group: &mut impl StepGroup, params: impl Fn(&Body) -> StepParams, ctx: &StepContext) {
     let (n, paired) = (group.len(), group.paired());
+    // Bodies in contact share one local frame when they are far from the origin (the first
+    // body's; they touch, so it is near them all).
+    let shared = if paired && n > 0 {
+        let (lo, hi) = group.body(0).bounds();
+        frame::origin_for((lo + hi) * 0.5)
+    } else {
+        None
+    };
     for i in 0..n {
         let b = group.body(i);
         let p = params(b);
-        b.begin_step(&p, ctx, paired);
+        b.begin_step(&p, ctx, paired, shared);
     }
     group.find_contacts();
     if n == 1 && group.body(0).plan == Plan::TwoThreads {
@@ -272,7 +281,14 @@ impl ConstraintGroup for DistanceGroup {
         } else if p.kernel == Kernel::Scalar || !k.batches.iter().any(|b| b.independent) {
             for _ in 0..p.iterations {
                 for batch in &k.batches {
-                    distance::solve(&mut b.x, &b.w, k, batch.start as usize..batch.end as usize, &mut b.lambda, &alpha_tilde, b.scale);
+                    let range = batch.start as usize..batch.end as usize;
+                    if batch.independent {
+                        distance::solve(&mut b.x, &b.w, k, range, &mut b.lambda, &alpha_tilde, b.scale);
+                    } else {
+                        // In order, along the links' directions at the substep's start; a
+                        // chain (rope, strand) of compliant constraints directly.
+                        distance::solve_sequential(&mut b.x, &b.x_prev, &b.w, k, range, &mut b.lambda, &alpha_tilde, b.scale);
+                    }
                 }
             }
         } else {
@@ -286,7 +302,7 @@ impl ConstraintGroup for DistanceGroup {
                         // `packed` holds one entry per particle.
                         unsafe { distance_simd::solve_batch(p.kernel, &mut b.packed, k, range, &mut b.lambda, &alpha_tilde, b.scale) };
                     } else {
-                        distance_simd::solve_packed(&mut b.packed, k, range, &mut b.lambda, &alpha_tilde, b.scale);
+                        distance_simd::solve_packed_sequential(&mut b.packed, &b.x_prev, k, range, &mut b.lambda, &alpha_tilde, b.scale);
                     }
                 }
             }
@@ -372,7 +388,9 @@ impl Body {
 
     /// Stage `BeginStep`: remember the state, find the colliders and self-collision pairs
     /// this step can reach (broad phase, once per step), the wind's forces, and the plan.
-    pub fn begin_step(&mut self, p: &StepParams, ctx: &StepContext, paired: bool) {
+    /// `shared`: the local frame's origin of a group of paired bodies (see
+    /// `solver::layout::frame`); a lone body finds its own.
+    pub fn begin_step(&mut self, p: &StepParams, ctx: &StepContext, paired: bool, shared: Option<Vec3>) {
         self.x_step_start.copy_from_slice(&self.x);
         self.last_substeps = p.substeps;
         let step_time = p.h * p.substeps as f32;
@@ -462,12 +480,23 @@ impl Body {
                 aero::triangles(&self.x, &self.v, &self.w, &topo.triangles, air, &params, step_time, &mut self.accel);
             }
         }
-        self.plan = self.choose_plan(p, ctx, paired);
+        // Far from the origin: step relative to an origin near the body (`solver::layout::frame`;
+        // bodies in contact pairs in their group's).
+        let (lo, hi) = self.bounds();
+        let origin = if paired { shared } else { frame::origin_for((lo + hi) * 0.5) };
+        self.plan = self.choose_plan(p, ctx, paired, origin.is_some());
+        if let Some(o) = origin {
+            let (pose_from, pose_to) = match &mut self.skin {
+                Some(skin) => (&mut skin.from[..], &mut skin.to[..]),
+                None => (&mut [][..], &mut [][..]),
+            };
+            self.soa.frame.enter(o, &mut self.x, &mut self.x_prev, [&mut self.pins.from, &mut self.pins.to, &mut self.pins.start, &mut self.pins.end, pose_from, pose_to]);
+        }
     }
 
     /// The plan for this step (see [`Plan`]), and which substeps' collider contacts have a
     /// structure-of-arrays version.
-    fn choose_plan(&mut self, p: &StepParams, ctx: &StepContext, paired: bool) -> Plan {
+    fn choose_plan(&mut self, p: &StepParams, ctx: &StepContext, paired: bool, far: bool) -> Plan {
         self.soa_colliders = 0;
         for s in 0..p.substeps {
             let (t0, t1) = p.substep_span(s);
@@ -490,6 +519,8 @@ impl Body {
             && self.x.len() >= SPLIT_PARTICLES
             && rayon::current_num_threads() > 1
             && !paired
+            // (The banded passes read colliders in world coordinates.)
+            && !far
             && banded_groups
             // Skinned bodies read their pose between steps from `Vec3` arrays.
             && self.skin.is_none()
@@ -571,7 +602,11 @@ impl Body {
         let contact = self.contact_params();
         for &k in &self.candidates {
             let c = &colliders[k as usize];
-            let (p0, p1) = (c.from.lerp(&c.to, t0), c.from.lerp(&c.to, t1));
+            let (mut p0, mut p1) = (c.from.lerp(&c.to, t0), c.from.lerp(&c.to, t1));
+            if self.soa.frame.active {
+                p0.position -= self.soa.frame.origin;
+                p1.position -= self.soa.frame.origin;
+            }
             if self.soa.home {
                 self.soa.all().collide(&c.shape, &p0, &p1, &contact);
             } else {
@@ -585,7 +620,7 @@ impl Body {
         if self.soa.home {
             self.soa.all().update_velocity(p.h);
         } else {
-            velocity::update(&self.x, &self.x_prev, &mut self.v, p.h);
+            velocity::update(&self.x, &self.x_prev, &mut self.v, &self.w, p.h);
         }
         if self.dynamics.max_speed > 0.0 {
             let base = self.speed_limit_base();
@@ -608,7 +643,13 @@ impl Body {
     /// is rolled back; constraints strained past the threshold tear.
     pub(crate) fn end_step(&mut self) {
         self.layout_for(false);
+        let (pose_from, pose_to) = match &mut self.skin {
+            Some(skin) => (&mut skin.from[..], &mut skin.to[..]),
+            None => (&mut [][..], &mut [][..]),
+        };
+        self.soa.frame.leave(&mut self.x, &mut self.x_prev, [&mut self.pins.from, &mut self.pins.to, &mut self.pins.start, &mut self.pins.end, pose_from, pose_to]);
         if !all_finite(&self.x) || !all_finite(&self.v) {
+            self.soa.frame.forget();
             // An input the checks could not foresee blew the body up: roll back this step
             // and stop it, rather than hand the host NaNs.
             self.x.copy_from_slice(&self.x_step_start);

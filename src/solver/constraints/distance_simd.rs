@@ -75,6 +75,13 @@ pub fn solve_packed(p: &mut [Packed], c: &DistanceConstraints, range: std::ops::
     distance::project(p, c, range.clone(), &mut lambda[range], at, rest_scale);
 }
 
+/// A batch that is not independent, on packed particles, `prev` the positions the substep
+/// started from ([`distance::project_sequential`]: a compliant chain is solved directly,
+/// anything else in order).
+pub fn solve_packed_sequential(p: &mut [Packed], prev: &[Vec3], c: &DistanceConstraints, range: std::ops::Range<usize>, lambda: &mut [f32], at: &[f32; KIND_COUNT], rest_scale: f32) {
+    distance::project_sequential(p, prev, c, range.clone(), &mut lambda[range], at, rest_scale);
+}
+
 /// Projects the independent batch `range` with `kernel`.
 ///
 /// # Safety

@@ -25,6 +25,8 @@ pub struct SoaState {
     pub v: [Vec<f32>; 3],
     /// This layout holds the current state (the body's `Vec3` arrays are stale).
     pub home: bool,
+    /// The body's local frame when it is far from the origin (whatever the layout).
+    pub frame: super::frame::LocalFrame,
 }
 
 fn split(a: &[Vec3], out: &mut [Vec<f32>; 3]) {
@@ -171,7 +173,7 @@ impl SoaState {
     /// Bytes held.
     pub fn bytes(&self) -> usize {
         let f = |v: &Vec<f32>| v.capacity() * 4;
-        [&self.x.x, &self.x.y, &self.x.z, &self.x.w].into_iter().map(f).sum::<usize>() + self.prev.iter().chain(&self.v).map(f).sum::<usize>()
+        [&self.x.x, &self.x.y, &self.x.z, &self.x.w].into_iter().map(f).sum::<usize>() + self.prev.iter().chain(&self.v).map(f).sum::<usize>() + self.frame.bytes()
     }
 }
 
@@ -316,7 +318,7 @@ impl Band<'_> {
             prev.copy_from_slice(x);
             if accel.is_empty() {
                 for i in 0..x.len() {
-                    let vi = (v[i] + dvc) * d;
+                    let vi = v[i] * d + dvc;
                     if w[i] > 0.0 {
                         v[i] = vi;
                         x[i] += vi * h;
@@ -324,7 +326,7 @@ impl Band<'_> {
                 }
             } else {
                 for i in 0..x.len() {
-                    let vi = (v[i] + dvc + accel[i][c] * h) * d;
+                    let vi = v[i] * d + (dvc + accel[i][c] * h);
                     if w[i] > 0.0 {
                         v[i] = vi;
                         x[i] += vi * h;
@@ -359,15 +361,20 @@ impl Band<'_> {
     pub fn update_velocity(&mut self, h: f32) {
         let inv_h = 1.0 / h;
         for c in 0..3 {
-            let (x, prev, v) = (&*self.x[c], &*self.prev[c], &mut *self.v[c]);
+            let (x, prev, v, w) = (&*self.x[c], &*self.prev[c], &mut *self.v[c], self.w);
             #[cfg(target_arch = "x86_64")]
             if std::arch::is_x86_feature_detected!("avx") {
                 // SAFETY: AVX is present.
-                unsafe { lanes::update_velocity(x, prev, v, inv_h) };
+                unsafe { lanes::update_velocity(x, prev, v, w, inv_h, h) };
                 continue;
             }
             for i in 0..x.len() {
-                v[i] = (x[i] - prev[i]) * inv_h;
+                v[i] = if w[i] > 0.0 {
+                    let predicted = prev[i] + v[i] * h;
+                    v[i] + (x[i] - predicted) * inv_h
+                } else {
+                    (x[i] - prev[i]) * inv_h
+                };
             }
         }
     }
@@ -408,7 +415,7 @@ mod lanes {
                 let (xp, vp) = (x.as_mut_ptr().add(i), v.as_mut_ptr().add(i));
                 let (xv, vv, wv) = (_mm256_loadu_ps(xp), _mm256_loadu_ps(vp), _mm256_loadu_ps(w.as_ptr().add(i)));
                 _mm256_storeu_ps(prev.as_mut_ptr().add(i), xv);
-                let vi = _mm256_mul_ps(_mm256_add_ps(vv, dv8), d8);
+                let vi = _mm256_add_ps(_mm256_mul_ps(vv, d8), dv8);
                 let free = _mm256_cmp_ps::<_CMP_GT_OQ>(wv, zero);
                 _mm256_storeu_ps(vp, _mm256_blendv_ps(vv, vi, free));
                 _mm256_storeu_ps(xp, _mm256_blendv_ps(xv, _mm256_add_ps(xv, _mm256_mul_ps(vi, h8)), free));
@@ -417,7 +424,7 @@ mod lanes {
         }
         for i in i..n {
             prev[i] = x[i];
-            let vi = (v[i] + dv) * d;
+            let vi = v[i] * d + dv;
             if w[i] > 0.0 {
                 v[i] = vi;
                 x[i] += vi * h;
@@ -482,20 +489,29 @@ mod lanes {
 
     /// One component of `update_velocity`.
     #[target_feature(enable = "avx")]
-    pub unsafe fn update_velocity(x: &[f32], prev: &[f32], v: &mut [f32], inv_h: f32) {
-        let n = x.len().min(prev.len()).min(v.len());
-        let k = _mm256_set1_ps(inv_h);
+    pub unsafe fn update_velocity(x: &[f32], prev: &[f32], v: &mut [f32], w: &[f32], inv_h: f32, h: f32) {
+        let n = x.len().min(prev.len()).min(v.len()).min(w.len());
+        let (k, h8, zero) = (_mm256_set1_ps(inv_h), _mm256_set1_ps(h), _mm256_setzero_ps());
         let mut i = 0;
         while i + 8 <= n {
             // SAFETY: i + 8 ≤ n, the length of every slice.
             unsafe {
-                let d = _mm256_sub_ps(_mm256_loadu_ps(x.as_ptr().add(i)), _mm256_loadu_ps(prev.as_ptr().add(i)));
-                _mm256_storeu_ps(v.as_mut_ptr().add(i), _mm256_mul_ps(d, k));
+                let (xv, pv, vv) = (_mm256_loadu_ps(x.as_ptr().add(i)), _mm256_loadu_ps(prev.as_ptr().add(i)), _mm256_loadu_ps(v.as_ptr().add(i)));
+                let pinned = _mm256_mul_ps(_mm256_sub_ps(xv, pv), k);
+                let predicted = _mm256_add_ps(pv, _mm256_mul_ps(vv, h8));
+                let free = _mm256_add_ps(vv, _mm256_mul_ps(_mm256_sub_ps(xv, predicted), k));
+                let is_free = _mm256_cmp_ps::<_CMP_GT_OQ>(_mm256_loadu_ps(w.as_ptr().add(i)), zero);
+                _mm256_storeu_ps(v.as_mut_ptr().add(i), _mm256_blendv_ps(pinned, free, is_free));
             }
             i += 8;
         }
         for i in i..n {
-            v[i] = (x[i] - prev[i]) * inv_h;
+            v[i] = if w[i] > 0.0 {
+                let predicted = prev[i] + v[i] * h;
+                v[i] + (x[i] - predicted) * inv_h
+            } else {
+                (x[i] - prev[i]) * inv_h
+            };
         }
     }
 }
@@ -547,7 +563,7 @@ mod tests {
                 s.x.y[i] += 0.001;
                 s.x.z[i] += 0.001;
             }
-            velocity::update(&x, &xp, &mut v, 1.0 / 480.0);
+            velocity::update(&x, &xp, &mut v, &w, 1.0 / 480.0);
             s.all().update_velocity(1.0 / 480.0);
             velocity::limit(&mut v, &w, Vec3::X, 0.4);
             s.all().limit_velocity(Vec3::X, 0.4);
