@@ -13,7 +13,17 @@
 //! Friction is position-based Coulomb (Macklin et al. 2014, "Unified Particle Physics for
 //! Real-Time Applications", eq. 24–25): with `d` the normal correction and `Δt` the
 //! tangential motion relative to the collider, the contact sticks when `|Δt| < μs·d` and
-//! otherwise loses `μk·d` of it.
+//! otherwise loses `μk·d` of it. `d` is the normal motion the contact takes away over the
+//! substep — the particle's approach along the normal (`(l0 − l1)·n`: a particle landing from
+//! above is stopped over its whole approach, not only over the part past the surface) or
+//! the push-out, whichever is larger — since that is the normal impulse `h·Δvₙ` the Coulomb
+//! bound `|Δvₜ| ≤ μ·|Δvₙ|` refers to.
+//!
+//! A contact is inelastic: the particle's start of substep is moved too (`x_prev`, which
+//! only the velocity update reads after this stage), so that its velocity relative to the
+//! collider keeps no normal part — neither the approach nor the push-out, which is what made
+//! resting contacts jitter as contact and constraints fought — and a contact that sticks
+//! leaves it at rest relative to the collider (velocity exactly 0 on a still collider).
 
 use crate::geometry::{Pose, Shape};
 use crate::math::Vec3;
@@ -35,7 +45,7 @@ const TRACE_STEPS: usize = 32;
 /// `max_move` bounds how far any particle moves in the substep (m): particles farther from
 /// the collider than its reach plus the motion of both are rejected before any transform.
 #[allow(clippy::too_many_arguments)]
-pub fn collide(x: &mut [Vec3], x_prev: &[Vec3], w: &[f32], shape: &Shape, p0: &Pose, p1: &Pose, c: &ContactParams, max_move: f32) {
+pub fn collide(x: &mut [Vec3], x_prev: &mut [Vec3], w: &[f32], shape: &Shape, p0: &Pose, p1: &Pose, c: &ContactParams, max_move: f32) {
     if let Shape::Sphere { radius } = *shape
         && collide_soa_supported(shape, p0, p1)
     {
@@ -49,8 +59,8 @@ pub fn collide(x: &mut [Vec3], x_prev: &[Vec3], w: &[f32], shape: &Shape, p0: &P
         if w[i] == 0.0 || (x[i] - p1.position).length_squared() > near2 {
             continue;
         }
-        if let Some(end) = contact(x_prev[i], x[i], shape, p0, p1, c) {
-            x[i] = end;
+        if let Some((end, start)) = contact(x_prev[i], x[i], shape, p0, p1, c) {
+            (x[i], x_prev[i]) = (end, start);
         }
     }
 }
@@ -64,13 +74,13 @@ pub fn collide(x: &mut [Vec3], x_prev: &[Vec3], w: &[f32], shape: &Shape, p0: &P
 /// is first pushed out to the surface along its ray (`from`); the path `from + t·seg` enters
 /// the inflated sphere where `|from + t·seg| = ρ`, at the smaller root of
 /// `a·t² + 2b·t + cc = 0` (`a = seg·seg`, `b = from·seg`, `cc = from·from − ρ²`).
-fn collide_sphere(x: &mut [Vec3], x_prev: &[Vec3], w: &[f32], radius: f32, p0: &Pose, p1: &Pose, c: &ContactParams) {
+fn collide_sphere(x: &mut [Vec3], x_prev: &mut [Vec3], w: &[f32], radius: f32, p0: &Pose, p1: &Pose, c: &ContactParams) {
     let sphere = MovingSphere::new(radius, p0, p1, c);
     for i in 0..x.len() {
         if w[i] != 0.0
-            && let Some(end) = sphere.contact(x_prev[i], x[i])
+            && let Some((end, start)) = sphere.contact(x_prev[i], x[i])
         {
-            x[i] = end;
+            (x[i], x_prev[i]) = (end, start);
         }
     }
 }
@@ -79,24 +89,26 @@ fn collide_sphere(x: &mut [Vec3], x_prev: &[Vec3], w: &[f32], radius: f32, p0: &
 /// `prev` the substep's start positions, `w` inverse masses), when `collide_soa_supported`:
 /// the same operations as on `Vec3` arrays, so the same bits.
 #[allow(clippy::too_many_arguments)]
-pub fn collide_soa(pos: [&mut [f32]; 3], prev: [&[f32]; 3], w: &[f32], range: std::ops::Range<usize>, shape: &Shape, p0: &Pose, p1: &Pose, c: &ContactParams) {
+pub fn collide_soa(pos: [&mut [f32]; 3], prev: [&mut [f32]; 3], w: &[f32], range: std::ops::Range<usize>, shape: &Shape, p0: &Pose, p1: &Pose, c: &ContactParams) {
     let Shape::Sphere { radius } = *shape else {
         debug_assert!(false, "collide_soa takes spheres only");
         return;
     };
     let sphere = MovingSphere::new(radius, p0, p1, c);
     let [x, y, z] = pos;
+    let [px, py, pz] = prev;
     let mut range = range;
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx") {
         // SAFETY: AVX is present.
-        range.start = unsafe { lanes::sphere([&mut *x, &mut *y, &mut *z], prev, w, range.clone(), &sphere) };
+        range.start = unsafe { lanes::sphere([&mut *x, &mut *y, &mut *z], [&mut *px, &mut *py, &mut *pz], w, range.clone(), &sphere) };
     }
     for i in range {
         if w[i] != 0.0
-            && let Some(end) = sphere.contact(Vec3::new(prev[0][i], prev[1][i], prev[2][i]), Vec3::new(x[i], y[i], z[i]))
+            && let Some((end, start)) = sphere.contact(Vec3::new(px[i], py[i], pz[i]), Vec3::new(x[i], y[i], z[i]))
         {
             (x[i], y[i], z[i]) = (end.x, end.y, end.z);
+            (px[i], py[i], pz[i]) = (start.x, start.y, start.z);
         }
     }
 }
@@ -126,10 +138,10 @@ impl<'a> MovingSphere<'a> {
         MovingSphere { p0, p1, inv0: 1.0 / p0.scale, inv1: 1.0 / p1.scale, rho, rho2: rho * rho, inv_rho: 1.0 / rho, c }
     }
 
-    /// The corrected end of a particle moving from `start` to `end`, or `None` when it does
-    /// not touch.
+    /// The corrected end of a particle moving from `start` to `end` and its new start (see
+    /// [`with_friction`]), or `None` when it does not touch.
     #[inline]
-    fn contact(&self, start: Vec3, end: Vec3) -> Option<Vec3> {
+    fn contact(&self, start: Vec3, end: Vec3) -> Option<(Vec3, Vec3)> {
         let (rho, rho2) = (self.rho, self.rho2);
         let l0 = (start - self.p0.position) * self.inv0;
         let l1 = (end - self.p1.position) * self.inv1;
@@ -179,27 +191,56 @@ impl<'a> MovingSphere<'a> {
                 (if len > 1e-12 { l1 * (1.0 / len) } else { Vec3::Y }, rho - len)
             }
         };
-        let fixed = with_friction(l1 + normal * depth, l0, normal, depth, self.c);
-        Some(fixed * self.p1.scale + self.p1.position)
+        let f = with_friction(l1 + normal * depth, l0, l1, normal, depth, self.c);
+        let (p0, p1) = (self.p0, self.p1);
+        Some(if f.stuck {
+            let carry = (l0 * p1.scale + p1.position) - (l0 * p0.scale + p0.position);
+            let off = f.off * p1.scale;
+            ((start + carry) + off, start + off)
+        } else {
+            (f.fixed * p1.scale + p1.position, f.from * p0.scale + p0.position)
+        })
     }
 }
 
+/// What friction leaves of a contact, in the collider's frame.
+struct Friction {
+    /// The corrected end (a contact that slides).
+    fixed: Vec3,
+    /// The new start of substep (a contact that slides).
+    from: Vec3,
+    /// The contact sticks: the particle keeps its place on the collider, moved only along
+    /// the normal by `off`.
+    stuck: bool,
+    off: Vec3,
+}
+
 /// Position-based Coulomb friction on a contact that moved the particle `depth` along
-/// `normal` to `fixed`, from its start `l0` (both in the collider's frame).
+/// `normal` to `fixed`, on its path from `l0` to the predicted `l1` (all in the collider's
+/// frame). A contact that slides ends at `fixed` less the kinetic loss and starts at `from`,
+/// the start moved along the normal by the end's normal motion, so that the velocity
+/// `(end − start)/h` relative to the collider keeps only the tangential motion left. A
+/// contact that sticks keeps its place on the collider: the callers carry its world start
+/// with the collider and add the normal motion `off`, in world space, so that a particle
+/// resting on a still collider stays exactly where it is (going through the collider's
+/// frame and back would round it a little further, the same way, every substep: a creep)
+/// and its start moves with it (velocity exactly 0).
 #[inline]
-fn with_friction(mut fixed: Vec3, l0: Vec3, normal: Vec3, depth: f32, c: &ContactParams) -> Vec3 {
+fn with_friction(fixed: Vec3, l0: Vec3, l1: Vec3, normal: Vec3, depth: f32, c: &ContactParams) -> Friction {
     let moved = fixed - l0;
-    let tangential = moved - normal * moved.dot(normal);
+    let along = moved.dot(normal);
+    let off = normal * along;
+    let tangential = moved - off;
     let slide2 = tangential.length_squared();
-    if slide2 > 0.0 {
-        let hold = c.static_friction * depth;
-        if slide2 < hold * hold {
-            fixed -= tangential;
-        } else {
-            fixed -= tangential * (c.kinetic_friction * depth / slide2.sqrt()).min(1.0);
-        }
+    // The normal motion the contact stops: the approach, or the push-out if larger.
+    let approach = (l0 - l1).dot(normal);
+    let press = if approach > depth { approach } else { depth };
+    let hold = c.static_friction * press;
+    if slide2 < hold * hold || slide2 == 0.0 {
+        return Friction { fixed, from: l0, stuck: true, off };
     }
-    fixed
+    let fixed = fixed - tangential * (c.kinetic_friction * press / slide2.sqrt()).min(1.0);
+    Friction { fixed, from: l0 + off, stuck: false, off }
 }
 
 /// A collider's frame over one substep. A shape that does not turn during the substep and
@@ -219,6 +260,12 @@ impl Frame<'_> {
     #[inline]
     fn to_world(&self, p: Vec3) -> Vec3 {
         if self.rotate { self.pose.to_world(p) } else { p * self.pose.scale + self.pose.position }
+    }
+
+    /// A displacement, local → world.
+    #[inline]
+    fn vector_to_world(&self, v: Vec3) -> Vec3 {
+        if self.rotate { self.pose.rotation * (v * self.pose.scale) } else { v * self.pose.scale }
     }
 }
 
@@ -275,9 +322,10 @@ fn first_contact(shape: &Shape, l0: Vec3, seg: Vec3, r: f32, tol: f32) -> Option
     }
 }
 
-/// The corrected end position of one particle, or `None` when it does not touch.
+/// The corrected end position of one particle and its new start of substep (see
+/// [`with_friction`]), or `None` when it does not touch.
 #[inline]
-pub fn collide_particle(start: Vec3, end: Vec3, shape: &Shape, reach: f32, p0: &Pose, p1: &Pose, c: &ContactParams) -> Option<Vec3> {
+pub fn collide_particle(start: Vec3, end: Vec3, shape: &Shape, reach: f32, p0: &Pose, p1: &Pose, c: &ContactParams) -> Option<(Vec3, Vec3)> {
     if reach.is_finite() {
         // World-space rejection before any transform: the particle cannot get within reach
         // of the collider's end pose farther than it and the collider move.
@@ -292,7 +340,7 @@ pub fn collide_particle(start: Vec3, end: Vec3, shape: &Shape, reach: f32, p0: &
 
 /// [`collide_particle`] after the rejection test.
 #[inline]
-fn contact(start: Vec3, end: Vec3, shape: &Shape, p0: &Pose, p1: &Pose, c: &ContactParams) -> Option<Vec3> {
+fn contact(start: Vec3, end: Vec3, shape: &Shape, p0: &Pose, p1: &Pose, c: &ContactParams) -> Option<(Vec3, Vec3)> {
     let rotate = !(matches!(shape, Shape::Sphere { .. }) && p0.rotation == p1.rotation);
     let (f0, f1) = (Frame { pose: p0, rotate }, Frame { pose: p1, rotate });
     let l0 = f0.to_local(start);
@@ -321,7 +369,14 @@ fn contact(start: Vec3, end: Vec3, shape: &Shape, p0: &Pose, p1: &Pose, c: &Cont
         fixed += n1 * (r - d1);
         (n1, r - d1)
     };
-    Some(f1.to_world(with_friction(fixed, l0, normal, depth, c)))
+    let f = with_friction(fixed, l0, l1, normal, depth, c);
+    Some(if f.stuck {
+        let carry = f1.to_world(l0) - f0.to_world(l0);
+        let off = f1.vector_to_world(f.off);
+        ((start + carry) + off, start + off)
+    } else {
+        (f1.to_world(f.fixed), f0.to_world(f.from))
+    })
 }
 
 /// [`MovingSphere::contact`] on eight particles at a time: every branch becomes a lane
@@ -369,12 +424,13 @@ mod lanes {
     /// Particles `range` in groups of 8; returns where the groups stopped (the rest is for
     /// the scalar loop).
     #[target_feature(enable = "avx")]
-    pub unsafe fn sphere(pos: [&mut [f32]; 3], prev: [&[f32]; 3], w: &[f32], range: std::ops::Range<usize>, s: &MovingSphere) -> usize {
+    pub unsafe fn sphere(pos: [&mut [f32]; 3], prev: [&mut [f32]; 3], w: &[f32], range: std::ops::Range<usize>, s: &MovingSphere) -> usize {
         let [x, y, z] = pos;
         let n = range.end.min(x.len()).min(y.len()).min(z.len()).min(w.len()).min(prev.iter().map(|p| p.len()).min().unwrap_or(0));
         let set = |v: f32| _mm256_set1_ps(v);
         let (zero, one) = (_mm256_setzero_ps(), set(1.0));
         let (c0, c1) = (splat(s.p0.position), splat(s.p1.position));
+        let scale0 = set(s.p0.scale);
         let (inv0, inv1, rho, rho2, inv_rho) = (set(s.inv0), set(s.inv1), set(s.rho), set(s.rho2), set(s.inv_rho));
         let (tiny, up) = (set(1e-12), splat(glam::Vec3::Y));
         let (mu_s, mu_k, scale1) = (set(s.c.static_friction), set(s.c.kinetic_friction), set(s.p1.scale));
@@ -382,7 +438,7 @@ mod lanes {
         while i + 8 <= n {
             // SAFETY: i + 8 ≤ n, within every slice.
             let load = |a: &[f32]| unsafe { _mm256_loadu_ps(a.as_ptr().add(i)) };
-            let start = V3 { x: load(prev[0]), y: load(prev[1]), z: load(prev[2]) };
+            let start = V3 { x: load(&*prev[0]), y: load(&*prev[1]), z: load(&*prev[2]) };
             let end = V3 { x: load(x), y: load(y), z: load(z) };
             let free = _mm256_cmp_ps::<_CMP_NEQ_UQ>(load(w), zero);
             let l0 = scale(sub(start, c0), inv0);
@@ -431,23 +487,35 @@ mod lanes {
             }
             let normal = select(hit, n_hit, n_end);
             let depth = _mm256_blendv_ps(depth_end, depth_hit, hit);
-            let mut fixed = add(l1, scale(normal, depth));
-            // Friction (see `with_friction`).
+            let fixed = add(l1, scale(normal, depth));
+            // Friction and the new start (see `with_friction`).
             let moved = sub(fixed, l0);
-            let tangential = sub(moved, scale(normal, dot(moved, normal)));
+            let along = dot(moved, normal);
+            let off = scale(normal, along);
+            let tangential = sub(moved, off);
             let slide2 = dot(tangential, tangential);
-            let hold = _mm256_mul_ps(mu_s, depth);
-            let sticks = _mm256_cmp_ps::<_CMP_LT_OQ>(slide2, _mm256_mul_ps(hold, hold));
-            let kinetic = _mm256_min_ps(_mm256_div_ps(_mm256_mul_ps(mu_k, depth), _mm256_sqrt_ps(slide2)), one);
-            let slid = select(sticks, sub(fixed, tangential), sub(fixed, scale(tangential, kinetic)));
-            fixed = select(_mm256_cmp_ps::<_CMP_GT_OQ>(slide2, zero), slid, fixed);
-            let world = add(scale(fixed, scale1), c1);
-            let out = select(touch, world, end);
+            let approach = dot(sub(l0, l1), normal);
+            let press = _mm256_blendv_ps(depth, approach, _mm256_cmp_ps::<_CMP_GT_OQ>(approach, depth));
+            let hold = _mm256_mul_ps(mu_s, press);
+            let sticks = _mm256_or_ps(_mm256_cmp_ps::<_CMP_LT_OQ>(slide2, _mm256_mul_ps(hold, hold)), _mm256_cmp_ps::<_CMP_EQ_OQ>(slide2, zero));
+            let kinetic = _mm256_min_ps(_mm256_div_ps(_mm256_mul_ps(mu_k, press), _mm256_sqrt_ps(slide2)), one);
+            // Sliding: through the collider's frame; sticking: carried with it (see `contact`).
+            let slid_end = add(scale(sub(fixed, scale(tangential, kinetic)), scale1), c1);
+            let slid_start = add(scale(add(l0, off), scale0), c0);
+            let carry = sub(add(scale(l0, scale1), c1), add(scale(l0, scale0), c0));
+            let off_world = scale(off, scale1);
+            let stuck_end = add(add(start, carry), off_world);
+            let stuck_start = add(start, off_world);
+            let out = select(touch, select(sticks, stuck_end, slid_end), end);
+            let back = select(touch, select(sticks, stuck_start, slid_start), start);
             // SAFETY: as the loads.
             unsafe {
                 _mm256_storeu_ps(x.as_mut_ptr().add(i), out.x);
                 _mm256_storeu_ps(y.as_mut_ptr().add(i), out.y);
                 _mm256_storeu_ps(z.as_mut_ptr().add(i), out.z);
+                _mm256_storeu_ps(prev[0].as_mut_ptr().add(i), back.x);
+                _mm256_storeu_ps(prev[1].as_mut_ptr().add(i), back.y);
+                _mm256_storeu_ps(prev[2].as_mut_ptr().add(i), back.z);
             }
             i += 8;
         }
@@ -492,17 +560,19 @@ mod tests {
         }
         let w: Vec<f32> = (0..n).map(|i| if i % 13 == 0 { 0.0 } else { 1.0 }).collect();
         let split = |v: &[Vec3]| [0, 1, 2].map(|k| v.iter().map(|p| p[k]).collect::<Vec<f32>>());
-        let prev = split(&start);
+        let mut prev = split(&start);
         let mut soa = split(&end);
         let [x, y, z] = &mut soa;
-        collide_soa([x, y, z], [&prev[0], &prev[1], &prev[2]], &w, 0..n, &Shape::Sphere { radius }, &p0, &p1, &c);
+        let [px, py, pz] = &mut prev;
+        collide_soa([x, y, z], [px, py, pz], &w, 0..n, &Shape::Sphere { radius }, &p0, &p1, &c);
         let sphere = MovingSphere::new(radius, &p0, &p1, &c);
         let mut touched = 0;
         for i in 0..n {
             let want = if w[i] != 0.0 { sphere.contact(start[i], end[i]) } else { None };
             touched += want.is_some() as usize;
-            let want = want.unwrap_or(end[i]);
+            let (want, want_start) = want.unwrap_or((end[i], start[i]));
             assert_eq!([soa[0][i], soa[1][i], soa[2][i]].map(f32::to_bits), want.to_array().map(f32::to_bits), "particle {i}");
+            assert_eq!([prev[0][i], prev[1][i], prev[2][i]].map(f32::to_bits), want_start.to_array().map(f32::to_bits), "start of particle {i}");
         }
         assert!(touched > n / 4, "the cases must include contacts ({touched})");
     }
@@ -511,7 +581,7 @@ mod tests {
     fn fast_particle_stops_on_the_near_side_of_a_thin_box() {
         let shape = Shape::Box { half_extents: Vec3::new(0.005, 1.0, 1.0) };
         // 100 m/s for 1/60 s: from x = −1 to x = +0.67, straight through a 1 cm slab.
-        let end = collide_particle(Vec3::new(-1.0, 0.0, 0.0), Vec3::new(0.6667, 0.0, 0.0), &shape, shape.bounding_radius(), &Pose::IDENTITY, &Pose::IDENTITY, &NO_FRICTION).unwrap();
+        let end = collide_particle(Vec3::new(-1.0, 0.0, 0.0), Vec3::new(0.6667, 0.0, 0.0), &shape, shape.bounding_radius(), &Pose::IDENTITY, &Pose::IDENTITY, &NO_FRICTION).unwrap().0;
         assert!((end.x + 0.005).abs() < 1e-5, "{end}");
     }
 
@@ -521,7 +591,7 @@ mod tests {
         let p0 = Pose { position: Vec3::new(-0.5, 0.0, 0.0), ..Pose::IDENTITY };
         let p1 = Pose { position: Vec3::new(0.5, 0.0, 0.0), ..Pose::IDENTITY };
         // The sphere passes straight through a particle at rest at the origin.
-        let end = collide_particle(Vec3::ZERO, Vec3::ZERO, &shape, 0.1, &p0, &p1, &NO_FRICTION).unwrap();
+        let end = collide_particle(Vec3::ZERO, Vec3::ZERO, &shape, 0.1, &p0, &p1, &NO_FRICTION).unwrap().0;
         // It is pushed ahead of the sphere, onto its leading point.
         assert!((end - Vec3::new(0.6, 0.0, 0.0)).length() < 1e-5, "{end}");
     }
@@ -531,7 +601,7 @@ mod tests {
         let shape = Shape::Plane;
         let c = ContactParams { thickness: 0.0, static_friction: 1.0, kinetic_friction: 0.8 };
         // Moves 1 mm sideways while pressing 2 mm in: sticks.
-        let end = collide_particle(Vec3::new(0.0, 0.0, 0.0), Vec3::new(0.001, -0.002, 0.0), &shape, f32::INFINITY, &Pose::IDENTITY, &Pose::IDENTITY, &c).unwrap();
+        let end = collide_particle(Vec3::new(0.0, 0.0, 0.0), Vec3::new(0.001, -0.002, 0.0), &shape, f32::INFINITY, &Pose::IDENTITY, &Pose::IDENTITY, &c).unwrap().0;
         assert!(end.length() < 1e-7, "{end}");
     }
 }
