@@ -242,6 +242,8 @@ pub struct SinewBodyInfo {
     pub frozen: u32,
     /// Substeps the body ran in its last step (LOD may lower them).
     pub substeps: u32,
+    /// 1 while the body sleeps: at rest, not stepped (`SinewDynamics.sleep_threshold`).
+    pub sleeping: u32,
 }
 
 /// World counters.
@@ -429,6 +431,15 @@ pub struct SinewDynamics {
     pub lift: f32,
     /// Stretch/shear constraints strained beyond 1 + this tear; 0 = never. Default 0.
     pub tear_threshold: f32,
+    /// The body sleeps — is not stepped, costs nothing, reads back unchanged — once every
+    /// particle has stayed slower than this (m/s) for `sleep_time`; it wakes when the host
+    /// moves its pins, bones or root, a collider near it moves, wind blows on it, gravity
+    /// changes or a call changes the body (Unity Cloth's `sleepThreshold`). 0 = never sleeps.
+    /// Default 0.005.
+    pub sleep_threshold: f32,
+    /// Seconds of simulated time below `sleep_threshold` before the body sleeps; 0 = never.
+    /// Default 1.
+    pub sleep_time: f32,
 }
 
 /// Level of detail; fill with `sinew_lod_default` first. Bodies paired for contact
@@ -480,6 +491,8 @@ impl From<crate::particles::Dynamics> for SinewDynamics {
             drag: d.drag,
             lift: d.lift,
             tear_threshold: d.tear_threshold,
+            sleep_threshold: d.sleep_threshold,
+            sleep_time: d.sleep_time,
         }
     }
 }
@@ -496,6 +509,8 @@ impl From<SinewDynamics> for crate::particles::Dynamics {
             drag: d.drag,
             lift: d.lift,
             tear_threshold: d.tear_threshold,
+            sleep_threshold: d.sleep_threshold,
+            sleep_time: d.sleep_time,
         }
     }
 }

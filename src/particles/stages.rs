@@ -17,7 +17,8 @@
 //!   Colliders                    shapes swept over the substep, with friction
 //!   Velocities                   v ← (x − x_prev)/h, then the speed limit
 //! EndStep                        state back in `Vec3` arrays; roll back a non-finite step;
-//!                                tear what is strained past the threshold
+//!                                tear what is strained past the threshold; measure whether
+//!                                the body has come to rest (`sleep.rs`)
 //! ```
 //!
 //! [`step`] is the one driver: a body alone, a group of bodies in contact (the world's pairs,
@@ -418,6 +419,7 @@ impl Body {
             }
         }
         self.plan = self.choose_plan(p, ctx, paired);
+        self.sleep_begin(step_time, p.gravity * self.material.gravity_scale, paired);
     }
 
     /// The plan for this step (see [`Plan`]), and which substeps' collider contacts have a
@@ -571,10 +573,12 @@ impl Body {
             self.v.fill(Vec3::ZERO);
             self.recoveries += 1;
             self.ensure_finite();
+            self.sleep_disturbed();
             return;
         }
         if self.dynamics.tear_threshold > 0.0 {
             super::tear::tear_strained(self);
         }
+        self.settle();
     }
 }
