@@ -130,8 +130,13 @@ fn asleep() -> Scene {
     let cloth = create_grid(w, &gd);
     skin_to_one_bone(cloth);
     ok(sinew_body_set_bone_matrices(cloth, &translation(0.0, 0.0, 0.0), 1));
-    ok(sinew_body_set_root_transform(cloth, &translation(0.0, 0.0, 0.0)));
+    ok(sinew_body_set_root_transform(cloth, &rotation_z(0.3, v3(0.5, 0.2, 0.1))));
     set_sleep(cloth, 0.005, 1.0, Some(4.0));
+    // Half the root's motion carried: a root that does not move must leave the sleeping
+    // body's bits alone too.
+    let mut d = dynamics();
+    d.world_velocity_scale = 0.5;
+    ok(sinew_body_set_dynamics(cloth, &d));
     let mut cd = collider_desc();
     cd.radius = 0.03;
     cd.transform = translation(0.0, 0.85, 0.07);
@@ -146,13 +151,15 @@ fn asleep() -> Scene {
             // It stays asleep while nothing changes, and while the host repeats itself:
             // the same pin targets, bone matrices and root transform every frame.
             let pins = [v3(-0.2, 1.0, 0.0), v3(0.2, 1.0, 0.0)];
+            let still = bits(&read_positions(cloth));
             for _ in 0..30 {
                 ok(sinew_body_set_bone_matrices(cloth, &translation(0.0, 0.0, 0.0), 1));
                 ok(sinew_body_set_pin_targets(cloth, CORNERS.as_ptr(), 2, pins.as_ptr(), 2));
-                ok(sinew_body_set_root_transform(cloth, &translation(0.0, 0.0, 0.0)));
+                ok(sinew_body_set_root_transform(cloth, &rotation_z(0.3, v3(0.5, 0.2, 0.1))));
                 ok(sinew_collider_set_transform(near, &translation(0.0, 0.85, 0.07)));
                 ok(sinew_world_step(w, 1.0 / 60.0));
                 assert!(info_sleeping(cloth), "woke with nothing changed");
+                assert_eq!(bits(&read_positions(cloth)), still, "moved while asleep");
             }
             return Scene { w, cloth, touching, near, far };
         }
@@ -191,7 +198,7 @@ fn wakes_when_the_bones_move() {
 
 #[test]
 fn wakes_when_the_root_moves() {
-    assert!(wakes(|s| ok(sinew_body_set_root_transform(s.cloth, &translation(0.01, 0.0, 0.0)))));
+    assert!(wakes(|s| ok(sinew_body_set_root_transform(s.cloth, &rotation_z(0.3, v3(0.51, 0.2, 0.1))))));
 }
 
 #[test]
@@ -291,6 +298,16 @@ fn wakes_when_tethers_are_set() {
 #[test]
 fn wakes_when_max_distances_are_set() {
     assert!(wakes(|s| ok(sinew_body_set_max_distances(s.cloth, [0.5f32; 72].as_ptr(), 72))));
+}
+
+#[test]
+fn wakes_when_backstops_are_set() {
+    assert!(wakes(|s| ok(sinew_body_set_backstops(s.cloth, [0.0f32; 72].as_ptr(), 72, [0.1f32; 72].as_ptr(), 72))));
+}
+
+#[test]
+fn wakes_when_skinning_is_set() {
+    assert!(wakes(|s| skin_to_one_bone(s.cloth)));
 }
 
 /// Sleeping can be turned off: with a threshold of 0 the same cloth never sleeps.

@@ -242,7 +242,8 @@ pub struct SinewBodyInfo {
     pub frozen: u32,
     /// Substeps the body ran in its last step (LOD may lower them).
     pub substeps: u32,
-    /// 1 while the body sleeps: at rest, not stepped (`SinewDynamics.sleep_threshold`).
+    /// 1 while the body sleeps: at rest, not stepped (`SinewDynamics.sleep_threshold`); its
+    /// `substeps` then read 0.
     pub sleeping: u32,
 }
 

@@ -314,7 +314,11 @@ impl World {
             self.update_lod();
             let frame_time = (k as f64 * h) as f32;
             let begin = |entry: &mut Option<(u32, Body)>| {
-                if let Some((_, body)) = entry {
+                // A sleeping body's root did not move (it would have woken): nothing to apply,
+                // and its state is left bit for bit as it is.
+                if let Some((_, body)) = entry
+                    && !body.is_asleep()
+                {
                     body.begin_frame(frame_time);
                     if body.frozen {
                         body.hold_frozen();
