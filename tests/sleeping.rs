@@ -93,13 +93,15 @@ fn a_drape_on_a_box_comes_to_rest_and_sleeps() {
     println!("box drape asleep after {:.2} s", frame as f32 / 60.0);
 }
 
-/// Sleeping is deterministic: one and two threads fall asleep at the same frame with the same bits.
+/// Sleeping is deterministic: one, two and eight threads fall asleep at the same frame with the same bits.
 #[test]
 fn sleeping_is_the_same_for_any_thread_count() {
     let (f1, _, p1) = drape(SINEW_SHAPE_SPHERE, 1);
     let (f2, _, p2) = drape(SINEW_SHAPE_SPHERE, 2);
     assert_eq!(f1, f2, "fell asleep at different frames");
     assert_eq!(bits(&p1), bits(&p2), "different bits with two threads");
+    let (f8, _, p8) = drape(SINEW_SHAPE_SPHERE, 8);
+    assert_eq!((f1, bits(&p1)), (f8, bits(&p8)), "eight threads differ from one");
 }
 
 /// A 9 × 8 cloth hanging from its two top corners, skinned to one bone, with a root
