@@ -6,16 +6,25 @@ mod common;
 use common::*;
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::cell::Cell;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 struct Counting;
 
-static COUNTING: AtomicBool = AtomicBool::new(false);
+// Only this thread's allocations count: the one-thread world steps on the calling thread,
+// while the worker pool's idle thread may still be starting up (and allocating) meanwhile.
+thread_local! {
+    static COUNTING: Cell<bool> = const { Cell::new(false) };
+}
 static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+fn counting() -> bool {
+    COUNTING.try_with(Cell::get).unwrap_or(false)
+}
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if COUNTING.load(Ordering::Relaxed) {
+        if counting() {
             ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
         }
         unsafe { System.alloc(layout) }
@@ -24,7 +33,7 @@ unsafe impl GlobalAlloc for Counting {
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        if COUNTING.load(Ordering::Relaxed) {
+        if counting() {
             ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
         }
         unsafe { System.realloc(ptr, layout, new_size) }
@@ -64,13 +73,13 @@ fn sleeping_and_waking_allocate_nothing() {
         let z = if (f / 180) % 2 == 0 { 0.3 } else { 0.301 };
         ok(sinew_collider_set_transform(poker, &translation(0.0, 0.2, z)));
         if count {
-            COUNTING.store(true, Ordering::SeqCst);
+            COUNTING.set(true);
         }
         ok(sinew_world_step(w, 1.0 / 60.0));
         ok(sinew_body_read_positions(cloth, out.as_mut_ptr(), out.len()));
         let mut info = SinewBodyInfo::default();
         ok(sinew_body_get_info(cloth, &mut info));
-        COUNTING.store(false, Ordering::SeqCst);
+        COUNTING.set(false);
         info.sleeping == 1
     };
     // The first second: the drape lands (buffers take their sizes).

@@ -532,7 +532,7 @@ impl Body {
             if self.soa.home {
                 self.soa.all().collide(&c.shape, &p0, &p1, &contact);
             } else {
-                contact::shape::collide(&mut self.x, &mut self.x_prev, &self.w, &c.shape, &p0, &p1, &contact, self.step_margin);
+                contact::shape::collide(&mut self.x, &self.x_prev, &self.w, &c.shape, &p0, &p1, &contact, self.step_margin);
             }
         }
     }

@@ -17,13 +17,11 @@
 //! substep — the particle's approach along the normal (`(l0 − l1)·n`: a particle landing from
 //! above is stopped over its whole approach, not only over the part past the surface) or
 //! the push-out, whichever is larger — since that is the normal impulse `h·Δvₙ` the Coulomb
-//! bound `|Δvₜ| ≤ μ·|Δvₙ|` refers to.
-//!
-//! A contact is inelastic: the particle's start of substep is moved too (`x_prev`, which
-//! only the velocity update reads after this stage), so that its velocity relative to the
-//! collider keeps no normal part — neither the approach nor the push-out, which is what made
-//! resting contacts jitter as contact and constraints fought — and a contact that sticks
-//! leaves it at rest relative to the collider (velocity exactly 0 on a still collider).
+//! bound `|Δvₜ| ≤ μ·|Δvₙ|` refers to. A contact that sticks keeps the particle's place on the
+//! collider, computed in world space: its start carried by the collider's motion plus the
+//! normal correction, so that on a still collider it does not move at all (going through
+//! the collider's frame and back rounds the position a little, the same way every substep:
+//! a creep).
 
 use crate::geometry::{Pose, Shape};
 use crate::math::Vec3;
@@ -45,7 +43,7 @@ const TRACE_STEPS: usize = 32;
 /// `max_move` bounds how far any particle moves in the substep (m): particles farther from
 /// the collider than its reach plus the motion of both are rejected before any transform.
 #[allow(clippy::too_many_arguments)]
-pub fn collide(x: &mut [Vec3], x_prev: &mut [Vec3], w: &[f32], shape: &Shape, p0: &Pose, p1: &Pose, c: &ContactParams, max_move: f32) {
+pub fn collide(x: &mut [Vec3], x_prev: &[Vec3], w: &[f32], shape: &Shape, p0: &Pose, p1: &Pose, c: &ContactParams, max_move: f32) {
     if let Shape::Sphere { radius } = *shape
         && collide_soa_supported(shape, p0, p1)
     {
@@ -59,8 +57,8 @@ pub fn collide(x: &mut [Vec3], x_prev: &mut [Vec3], w: &[f32], shape: &Shape, p0
         if w[i] == 0.0 || (x[i] - p1.position).length_squared() > near2 {
             continue;
         }
-        if let Some((end, start)) = contact(x_prev[i], x[i], shape, p0, p1, c) {
-            (x[i], x_prev[i]) = (end, start);
+        if let Some(end) = contact(x_prev[i], x[i], shape, p0, p1, c) {
+            x[i] = end;
         }
     }
 }
@@ -74,13 +72,13 @@ pub fn collide(x: &mut [Vec3], x_prev: &mut [Vec3], w: &[f32], shape: &Shape, p0
 /// is first pushed out to the surface along its ray (`from`); the path `from + t·seg` enters
 /// the inflated sphere where `|from + t·seg| = ρ`, at the smaller root of
 /// `a·t² + 2b·t + cc = 0` (`a = seg·seg`, `b = from·seg`, `cc = from·from − ρ²`).
-fn collide_sphere(x: &mut [Vec3], x_prev: &mut [Vec3], w: &[f32], radius: f32, p0: &Pose, p1: &Pose, c: &ContactParams) {
+fn collide_sphere(x: &mut [Vec3], x_prev: &[Vec3], w: &[f32], radius: f32, p0: &Pose, p1: &Pose, c: &ContactParams) {
     let sphere = MovingSphere::new(radius, p0, p1, c);
     for i in 0..x.len() {
         if w[i] != 0.0
-            && let Some((end, start)) = sphere.contact(x_prev[i], x[i])
+            && let Some(end) = sphere.contact(x_prev[i], x[i])
         {
-            (x[i], x_prev[i]) = (end, start);
+            x[i] = end;
         }
     }
 }
@@ -89,26 +87,24 @@ fn collide_sphere(x: &mut [Vec3], x_prev: &mut [Vec3], w: &[f32], radius: f32, p
 /// `prev` the substep's start positions, `w` inverse masses), when `collide_soa_supported`:
 /// the same operations as on `Vec3` arrays, so the same bits.
 #[allow(clippy::too_many_arguments)]
-pub fn collide_soa(pos: [&mut [f32]; 3], prev: [&mut [f32]; 3], w: &[f32], range: std::ops::Range<usize>, shape: &Shape, p0: &Pose, p1: &Pose, c: &ContactParams) {
+pub fn collide_soa(pos: [&mut [f32]; 3], prev: [&[f32]; 3], w: &[f32], range: std::ops::Range<usize>, shape: &Shape, p0: &Pose, p1: &Pose, c: &ContactParams) {
     let Shape::Sphere { radius } = *shape else {
         debug_assert!(false, "collide_soa takes spheres only");
         return;
     };
     let sphere = MovingSphere::new(radius, p0, p1, c);
     let [x, y, z] = pos;
-    let [px, py, pz] = prev;
     let mut range = range;
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx") {
         // SAFETY: AVX is present.
-        range.start = unsafe { lanes::sphere([&mut *x, &mut *y, &mut *z], [&mut *px, &mut *py, &mut *pz], w, range.clone(), &sphere) };
+        range.start = unsafe { lanes::sphere([&mut *x, &mut *y, &mut *z], prev, w, range.clone(), &sphere) };
     }
     for i in range {
         if w[i] != 0.0
-            && let Some((end, start)) = sphere.contact(Vec3::new(px[i], py[i], pz[i]), Vec3::new(x[i], y[i], z[i]))
+            && let Some(end) = sphere.contact(Vec3::new(prev[0][i], prev[1][i], prev[2][i]), Vec3::new(x[i], y[i], z[i]))
         {
             (x[i], y[i], z[i]) = (end.x, end.y, end.z);
-            (px[i], py[i], pz[i]) = (start.x, start.y, start.z);
         }
     }
 }
@@ -138,10 +134,10 @@ impl<'a> MovingSphere<'a> {
         MovingSphere { p0, p1, inv0: 1.0 / p0.scale, inv1: 1.0 / p1.scale, rho, rho2: rho * rho, inv_rho: 1.0 / rho, c }
     }
 
-    /// The corrected end of a particle moving from `start` to `end` and its new start (see
-    /// [`with_friction`]), or `None` when it does not touch.
+    /// The corrected end of a particle moving from `start` to `end`, or `None` when it does
+    /// not touch.
     #[inline]
-    fn contact(&self, start: Vec3, end: Vec3) -> Option<(Vec3, Vec3)> {
+    fn contact(&self, start: Vec3, end: Vec3) -> Option<Vec3> {
         let (rho, rho2) = (self.rho, self.rho2);
         let l0 = (start - self.p0.position) * self.inv0;
         let l1 = (end - self.p1.position) * self.inv1;
@@ -195,10 +191,9 @@ impl<'a> MovingSphere<'a> {
         let (p0, p1) = (self.p0, self.p1);
         Some(if f.stuck {
             let carry = (l0 * p1.scale + p1.position) - (l0 * p0.scale + p0.position);
-            let off = f.off * p1.scale;
-            ((start + carry) + off, start + off)
+            (start + carry) + f.off * p1.scale
         } else {
-            (f.fixed * p1.scale + p1.position, f.from * p0.scale + p0.position)
+            f.fixed * p1.scale + p1.position
         })
     }
 }
@@ -207,8 +202,6 @@ impl<'a> MovingSphere<'a> {
 struct Friction {
     /// The corrected end (a contact that slides).
     fixed: Vec3,
-    /// The new start of substep (a contact that slides).
-    from: Vec3,
     /// The contact sticks: the particle keeps its place on the collider, moved only along
     /// the normal by `off`.
     stuck: bool,
@@ -217,14 +210,11 @@ struct Friction {
 
 /// Position-based Coulomb friction on a contact that moved the particle `depth` along
 /// `normal` to `fixed`, on its path from `l0` to the predicted `l1` (all in the collider's
-/// frame). A contact that slides ends at `fixed` less the kinetic loss and starts at `from`,
-/// the start moved along the normal by the end's normal motion, so that the velocity
-/// `(end − start)/h` relative to the collider keeps only the tangential motion left. A
-/// contact that sticks keeps its place on the collider: the callers carry its world start
-/// with the collider and add the normal motion `off`, in world space, so that a particle
-/// resting on a still collider stays exactly where it is (going through the collider's
-/// frame and back would round it a little further, the same way, every substep: a creep)
-/// and its start moves with it (velocity exactly 0).
+/// frame). A contact that slides ends at `fixed` less the kinetic loss. A contact that
+/// sticks keeps its place on the collider: the callers carry its world start with the
+/// collider and add the normal motion `off`, in world space, so that a particle resting on a
+/// still collider stays exactly where it is (going through the collider's frame and back
+/// would round it a little further, the same way, every substep: a creep).
 #[inline]
 fn with_friction(fixed: Vec3, l0: Vec3, l1: Vec3, normal: Vec3, depth: f32, c: &ContactParams) -> Friction {
     let moved = fixed - l0;
@@ -237,10 +227,10 @@ fn with_friction(fixed: Vec3, l0: Vec3, l1: Vec3, normal: Vec3, depth: f32, c: &
     let press = if approach > depth { approach } else { depth };
     let hold = c.static_friction * press;
     if slide2 < hold * hold || slide2 == 0.0 {
-        return Friction { fixed, from: l0, stuck: true, off };
+        return Friction { fixed, stuck: true, off };
     }
     let fixed = fixed - tangential * (c.kinetic_friction * press / slide2.sqrt()).min(1.0);
-    Friction { fixed, from: l0 + off, stuck: false, off }
+    Friction { fixed, stuck: false, off }
 }
 
 /// A collider's frame over one substep. A shape that does not turn during the substep and
@@ -322,10 +312,9 @@ fn first_contact(shape: &Shape, l0: Vec3, seg: Vec3, r: f32, tol: f32) -> Option
     }
 }
 
-/// The corrected end position of one particle and its new start of substep (see
-/// [`with_friction`]), or `None` when it does not touch.
+/// The corrected end position of one particle, or `None` when it does not touch.
 #[inline]
-pub fn collide_particle(start: Vec3, end: Vec3, shape: &Shape, reach: f32, p0: &Pose, p1: &Pose, c: &ContactParams) -> Option<(Vec3, Vec3)> {
+pub fn collide_particle(start: Vec3, end: Vec3, shape: &Shape, reach: f32, p0: &Pose, p1: &Pose, c: &ContactParams) -> Option<Vec3> {
     if reach.is_finite() {
         // World-space rejection before any transform: the particle cannot get within reach
         // of the collider's end pose farther than it and the collider move.
@@ -340,7 +329,7 @@ pub fn collide_particle(start: Vec3, end: Vec3, shape: &Shape, reach: f32, p0: &
 
 /// [`collide_particle`] after the rejection test.
 #[inline]
-fn contact(start: Vec3, end: Vec3, shape: &Shape, p0: &Pose, p1: &Pose, c: &ContactParams) -> Option<(Vec3, Vec3)> {
+fn contact(start: Vec3, end: Vec3, shape: &Shape, p0: &Pose, p1: &Pose, c: &ContactParams) -> Option<Vec3> {
     let rotate = !(matches!(shape, Shape::Sphere { .. }) && p0.rotation == p1.rotation);
     let (f0, f1) = (Frame { pose: p0, rotate }, Frame { pose: p1, rotate });
     let l0 = f0.to_local(start);
@@ -372,10 +361,9 @@ fn contact(start: Vec3, end: Vec3, shape: &Shape, p0: &Pose, p1: &Pose, c: &Cont
     let f = with_friction(fixed, l0, l1, normal, depth, c);
     Some(if f.stuck {
         let carry = f1.to_world(l0) - f0.to_world(l0);
-        let off = f1.vector_to_world(f.off);
-        ((start + carry) + off, start + off)
+        (start + carry) + f1.vector_to_world(f.off)
     } else {
-        (f1.to_world(f.fixed), f0.to_world(f.from))
+        f1.to_world(f.fixed)
     })
 }
 
@@ -424,7 +412,7 @@ mod lanes {
     /// Particles `range` in groups of 8; returns where the groups stopped (the rest is for
     /// the scalar loop).
     #[target_feature(enable = "avx")]
-    pub unsafe fn sphere(pos: [&mut [f32]; 3], prev: [&mut [f32]; 3], w: &[f32], range: std::ops::Range<usize>, s: &MovingSphere) -> usize {
+    pub unsafe fn sphere(pos: [&mut [f32]; 3], prev: [&[f32]; 3], w: &[f32], range: std::ops::Range<usize>, s: &MovingSphere) -> usize {
         let [x, y, z] = pos;
         let n = range.end.min(x.len()).min(y.len()).min(z.len()).min(w.len()).min(prev.iter().map(|p| p.len()).min().unwrap_or(0));
         let set = |v: f32| _mm256_set1_ps(v);
@@ -438,7 +426,7 @@ mod lanes {
         while i + 8 <= n {
             // SAFETY: i + 8 ≤ n, within every slice.
             let load = |a: &[f32]| unsafe { _mm256_loadu_ps(a.as_ptr().add(i)) };
-            let start = V3 { x: load(&*prev[0]), y: load(&*prev[1]), z: load(&*prev[2]) };
+            let start = V3 { x: load(prev[0]), y: load(prev[1]), z: load(prev[2]) };
             let end = V3 { x: load(x), y: load(y), z: load(z) };
             let free = _mm256_cmp_ps::<_CMP_NEQ_UQ>(load(w), zero);
             let l0 = scale(sub(start, c0), inv0);
@@ -501,21 +489,14 @@ mod lanes {
             let kinetic = _mm256_min_ps(_mm256_div_ps(_mm256_mul_ps(mu_k, press), _mm256_sqrt_ps(slide2)), one);
             // Sliding: through the collider's frame; sticking: carried with it (see `contact`).
             let slid_end = add(scale(sub(fixed, scale(tangential, kinetic)), scale1), c1);
-            let slid_start = add(scale(add(l0, off), scale0), c0);
             let carry = sub(add(scale(l0, scale1), c1), add(scale(l0, scale0), c0));
-            let off_world = scale(off, scale1);
-            let stuck_end = add(add(start, carry), off_world);
-            let stuck_start = add(start, off_world);
+            let stuck_end = add(add(start, carry), scale(off, scale1));
             let out = select(touch, select(sticks, stuck_end, slid_end), end);
-            let back = select(touch, select(sticks, stuck_start, slid_start), start);
             // SAFETY: as the loads.
             unsafe {
                 _mm256_storeu_ps(x.as_mut_ptr().add(i), out.x);
                 _mm256_storeu_ps(y.as_mut_ptr().add(i), out.y);
                 _mm256_storeu_ps(z.as_mut_ptr().add(i), out.z);
-                _mm256_storeu_ps(prev[0].as_mut_ptr().add(i), back.x);
-                _mm256_storeu_ps(prev[1].as_mut_ptr().add(i), back.y);
-                _mm256_storeu_ps(prev[2].as_mut_ptr().add(i), back.z);
             }
             i += 8;
         }
@@ -560,19 +541,17 @@ mod tests {
         }
         let w: Vec<f32> = (0..n).map(|i| if i % 13 == 0 { 0.0 } else { 1.0 }).collect();
         let split = |v: &[Vec3]| [0, 1, 2].map(|k| v.iter().map(|p| p[k]).collect::<Vec<f32>>());
-        let mut prev = split(&start);
+        let prev = split(&start);
         let mut soa = split(&end);
         let [x, y, z] = &mut soa;
-        let [px, py, pz] = &mut prev;
-        collide_soa([x, y, z], [px, py, pz], &w, 0..n, &Shape::Sphere { radius }, &p0, &p1, &c);
+        collide_soa([x, y, z], [&prev[0], &prev[1], &prev[2]], &w, 0..n, &Shape::Sphere { radius }, &p0, &p1, &c);
         let sphere = MovingSphere::new(radius, &p0, &p1, &c);
         let mut touched = 0;
         for i in 0..n {
             let want = if w[i] != 0.0 { sphere.contact(start[i], end[i]) } else { None };
             touched += want.is_some() as usize;
-            let (want, want_start) = want.unwrap_or((end[i], start[i]));
+            let want = want.unwrap_or(end[i]);
             assert_eq!([soa[0][i], soa[1][i], soa[2][i]].map(f32::to_bits), want.to_array().map(f32::to_bits), "particle {i}");
-            assert_eq!([prev[0][i], prev[1][i], prev[2][i]].map(f32::to_bits), want_start.to_array().map(f32::to_bits), "start of particle {i}");
         }
         assert!(touched > n / 4, "the cases must include contacts ({touched})");
     }
@@ -581,7 +560,7 @@ mod tests {
     fn fast_particle_stops_on_the_near_side_of_a_thin_box() {
         let shape = Shape::Box { half_extents: Vec3::new(0.005, 1.0, 1.0) };
         // 100 m/s for 1/60 s: from x = −1 to x = +0.67, straight through a 1 cm slab.
-        let end = collide_particle(Vec3::new(-1.0, 0.0, 0.0), Vec3::new(0.6667, 0.0, 0.0), &shape, shape.bounding_radius(), &Pose::IDENTITY, &Pose::IDENTITY, &NO_FRICTION).unwrap().0;
+        let end = collide_particle(Vec3::new(-1.0, 0.0, 0.0), Vec3::new(0.6667, 0.0, 0.0), &shape, shape.bounding_radius(), &Pose::IDENTITY, &Pose::IDENTITY, &NO_FRICTION).unwrap();
         assert!((end.x + 0.005).abs() < 1e-5, "{end}");
     }
 
@@ -591,7 +570,7 @@ mod tests {
         let p0 = Pose { position: Vec3::new(-0.5, 0.0, 0.0), ..Pose::IDENTITY };
         let p1 = Pose { position: Vec3::new(0.5, 0.0, 0.0), ..Pose::IDENTITY };
         // The sphere passes straight through a particle at rest at the origin.
-        let end = collide_particle(Vec3::ZERO, Vec3::ZERO, &shape, 0.1, &p0, &p1, &NO_FRICTION).unwrap().0;
+        let end = collide_particle(Vec3::ZERO, Vec3::ZERO, &shape, 0.1, &p0, &p1, &NO_FRICTION).unwrap();
         // It is pushed ahead of the sphere, onto its leading point.
         assert!((end - Vec3::new(0.6, 0.0, 0.0)).length() < 1e-5, "{end}");
     }
@@ -601,7 +580,7 @@ mod tests {
         let shape = Shape::Plane;
         let c = ContactParams { thickness: 0.0, static_friction: 1.0, kinetic_friction: 0.8 };
         // Moves 1 mm sideways while pressing 2 mm in: sticks.
-        let end = collide_particle(Vec3::new(0.0, 0.0, 0.0), Vec3::new(0.001, -0.002, 0.0), &shape, f32::INFINITY, &Pose::IDENTITY, &Pose::IDENTITY, &c).unwrap().0;
+        let end = collide_particle(Vec3::new(0.0, 0.0, 0.0), Vec3::new(0.001, -0.002, 0.0), &shape, f32::INFINITY, &Pose::IDENTITY, &Pose::IDENTITY, &c).unwrap();
         assert!(end.length() < 1e-7, "{end}");
     }
 }

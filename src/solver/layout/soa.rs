@@ -351,7 +351,7 @@ impl Band<'_> {
     /// [`collide_soa_supported`](crate::solver::contact::shape::collide_soa_supported) takes.
     pub fn collide(&mut self, shape: &crate::geometry::Shape, p0: &crate::geometry::Pose, p1: &crate::geometry::Pose, c: &crate::solver::contact::shape::ContactParams) {
         let [x, y, z] = &mut self.x;
-        let [px, py, pz] = &mut self.prev;
+        let [px, py, pz] = &self.prev;
         crate::solver::contact::shape::collide_soa([x, y, z], [px, py, pz], self.w, 0..self.w.len(), shape, p0, p1, c);
     }
 
