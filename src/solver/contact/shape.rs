@@ -126,12 +126,14 @@ struct MovingSphere<'a> {
     rho2: f32,
     inv_rho: f32,
     c: &'a ContactParams,
+    /// The sphere moves or grows over the substep (else a sticking contact is not carried).
+    moving: bool,
 }
 
 impl<'a> MovingSphere<'a> {
     fn new(radius: f32, p0: &'a Pose, p1: &'a Pose, c: &'a ContactParams) -> Self {
         let rho = radius + c.thickness / p1.scale;
-        MovingSphere { p0, p1, inv0: 1.0 / p0.scale, inv1: 1.0 / p1.scale, rho, rho2: rho * rho, inv_rho: 1.0 / rho, c }
+        MovingSphere { p0, p1, inv0: 1.0 / p0.scale, inv1: 1.0 / p1.scale, rho, rho2: rho * rho, inv_rho: 1.0 / rho, c, moving: p0.position != p1.position || p0.scale != p1.scale }
     }
 
     /// The corrected end of a particle moving from `start` to `end`, or `None` when it does
@@ -190,8 +192,8 @@ impl<'a> MovingSphere<'a> {
         let f = with_friction(l1 + normal * depth, l0, l1, normal, depth, self.c);
         let (p0, p1) = (self.p0, self.p1);
         Some(if f.stuck {
-            let carry = (l0 * p1.scale + p1.position) - (l0 * p0.scale + p0.position);
-            (start + carry) + f.off * p1.scale
+            let base = if self.moving { start + ((l0 * p1.scale + p1.position) - (l0 * p0.scale + p0.position)) } else { start };
+            base + f.off * p1.scale
         } else {
             f.fixed * p1.scale + p1.position
         })
@@ -489,8 +491,8 @@ mod lanes {
             let kinetic = _mm256_min_ps(_mm256_div_ps(_mm256_mul_ps(mu_k, press), _mm256_sqrt_ps(slide2)), one);
             // Sliding: through the collider's frame; sticking: carried with it (see `contact`).
             let slid_end = add(scale(sub(fixed, scale(tangential, kinetic)), scale1), c1);
-            let carry = sub(add(scale(l0, scale1), c1), add(scale(l0, scale0), c0));
-            let stuck_end = add(add(start, carry), scale(off, scale1));
+            let base = if s.moving { add(start, sub(add(scale(l0, scale1), c1), add(scale(l0, scale0), c0))) } else { start };
+            let stuck_end = add(base, scale(off, scale1));
             let out = select(touch, select(sticks, stuck_end, slid_end), end);
             // SAFETY: as the loads.
             unsafe {
@@ -511,12 +513,17 @@ mod tests {
     const NO_FRICTION: ContactParams = ContactParams { thickness: 0.0, static_friction: 0.0, kinetic_friction: 0.0 };
 
     /// The eight-lane sphere contact gives the scalar one's bits, for paths that miss, graze,
-    /// enter, start inside, rest on the surface, sit at the centre, are pinned, or stand still.
+    /// enter, start inside, rest on the surface, sit at the centre, are pinned, or stand still,
+    /// against a moving sphere and a still one.
     #[test]
     fn sphere_lanes_match_the_scalar_contact_bit_for_bit() {
-        let c = ContactParams { thickness: 0.01, static_friction: 0.6, kinetic_friction: 0.4 };
         let p0 = Pose { position: Vec3::new(0.1, -0.2, 0.05), scale: 1.5, ..Pose::IDENTITY };
-        let p1 = Pose { position: Vec3::new(0.12, -0.2, 0.0), scale: 1.5, ..Pose::IDENTITY };
+        sphere_lanes_match(p0, Pose { position: Vec3::new(0.12, -0.2, 0.0), scale: 1.5, ..Pose::IDENTITY });
+        sphere_lanes_match(p0, p0);
+    }
+
+    fn sphere_lanes_match(p0: Pose, p1: Pose) {
+        let c = ContactParams { thickness: 0.01, static_friction: 0.6, kinetic_friction: 0.4 };
         let radius = 0.4;
         let n = 203;
         let mut seed = 0x2545f491u32;
