@@ -478,7 +478,7 @@ mod lanes {
             let normal = select(hit, n_hit, n_end);
             let depth = _mm256_blendv_ps(depth_end, depth_hit, hit);
             let fixed = add(l1, scale(normal, depth));
-            // Friction and the new start (see `with_friction`).
+            // Friction (see `with_friction`).
             let moved = sub(fixed, l0);
             let along = dot(moved, normal);
             let off = scale(normal, along);
