@@ -289,6 +289,11 @@ typedef struct SinewBodyInfo {
    Substeps the body ran in its last step (LOD may lower them).
    */
   uint32_t substeps;
+  /*
+   1 while the body sleeps: at rest, not stepped (`SinewDynamics.sleep_threshold`); its
+   `substeps` then read 0.
+   */
+  uint32_t sleeping;
 } SinewBodyInfo;
 
 /*
@@ -417,6 +422,19 @@ typedef struct SinewDynamics {
    Stretch/shear constraints strained beyond 1 + this tear; 0 = never. Default 0.
    */
   float tear_threshold;
+  /*
+   The body sleeps — is not stepped, costs nothing, reads back unchanged — once every
+   particle has stayed slower than this (m/s) for `sleep_time`; it wakes when the host
+   moves its pins, bones or root, a collider near it moves, wind blows on it, gravity
+   changes or a call changes the body (Unity Cloth's `sleepThreshold`). 0 = never sleeps.
+   Default 0.005.
+   */
+  float sleep_threshold;
+  /*
+   Seconds of simulated time below `sleep_threshold` before the body sleeps; 0 = never.
+   Default 1.
+   */
+  float sleep_time;
 } SinewDynamics;
 
 /*

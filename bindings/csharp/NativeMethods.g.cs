@@ -761,6 +761,11 @@ namespace Sinew
         ///  Substeps the body ran in its last step (LOD may lower them).
         /// </summary>
         public uint substeps;
+        /// <summary>
+        ///  1 while the body sleeps: at rest, not stepped (`SinewDynamics.sleep_threshold`); its
+        ///  `substeps` then read 0.
+        /// </summary>
+        public uint sleeping;
     }
 
     /// <summary>
@@ -854,6 +859,19 @@ namespace Sinew
         ///  Stretch/shear constraints strained beyond 1 + this tear; 0 = never. Default 0.
         /// </summary>
         public float tear_threshold;
+        /// <summary>
+        ///  The body sleeps — is not stepped, costs nothing, reads back unchanged — once every
+        ///  particle has stayed slower than this (m/s) for `sleep_time`; it wakes when the host
+        ///  moves its pins, bones or root, a collider near it moves, wind blows on it, gravity
+        ///  changes or a call changes the body (Unity Cloth's `sleepThreshold`). 0 = never sleeps.
+        ///  Default 0.005.
+        /// </summary>
+        public float sleep_threshold;
+        /// <summary>
+        ///  Seconds of simulated time below `sleep_threshold` before the body sleeps; 0 = never.
+        ///  Default 1.
+        /// </summary>
+        public float sleep_time;
     }
 
     /// <summary>

@@ -69,6 +69,7 @@ fn info(b: &Body) -> SinewBodyInfo {
         topology_version: b.topology_version,
         frozen: b.frozen as u32,
         substeps: b.last_substeps,
+        sleeping: b.is_asleep() as u32,
     }
 }
 

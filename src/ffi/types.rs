@@ -394,6 +394,9 @@ pub struct SinewBodyInfo {
     pub frozen: u32,
     /// Substeps the body ran in its last step (LOD may lower them).
     pub substeps: u32,
+    /// 1 while the body sleeps: at rest, not stepped (`SinewDynamics.sleep_threshold`); its
+    /// `substeps` then read 0.
+    pub sleeping: u32,
 }
 
 /// World counters.
@@ -561,6 +564,15 @@ pub struct SinewDynamics {
     pub lift: f32,
     /// Stretch/shear constraints strained beyond 1 + this tear; 0 = never. Default 0.
     pub tear_threshold: f32,
+    /// The body sleeps — is not stepped, costs nothing, reads back unchanged — once every
+    /// particle has stayed slower than this (m/s) for `sleep_time`; it wakes when the host
+    /// moves its pins, bones or root, a collider near it moves, wind blows on it, gravity
+    /// changes or a call changes the body (Unity Cloth's `sleepThreshold`). 0 = never sleeps.
+    /// Default 0.005.
+    pub sleep_threshold: f32,
+    /// Seconds of simulated time below `sleep_threshold` before the body sleeps; 0 = never.
+    /// Default 1.
+    pub sleep_time: f32,
 }
 
 /// Level of detail; fill with `sinew_lod_default` first. Bodies paired for contact
@@ -610,6 +622,8 @@ mirror!(SinewDynamics <=> Dynamics {
     drag,
     lift,
     tear_threshold,
+    sleep_threshold,
+    sleep_time,
 });
 
 mirror!(SinewLod <=> Lod { reduce_distance, reduced_substeps, freeze_distance, freeze_when_invisible });

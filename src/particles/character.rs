@@ -63,6 +63,7 @@ impl Body {
             }
         }
         self.skin = Some(Skin::new(per_particle, bind, bone_count, self.created.clone())?);
+        self.wake();
         Ok(())
     }
 
@@ -92,6 +93,7 @@ impl Body {
     /// Puts every particle on the skinned pose (or where it was created, without skinning),
     /// at rest.
     pub fn reset_to_pose(&mut self) {
+        self.wake();
         let target: &[Vec3] = match &self.skin {
             Some(s) if s.posed => &s.to,
             _ => &self.created,
@@ -137,6 +139,7 @@ impl Body {
             }
         }
         self.limits.max_distance = per_particle;
+        self.wake();
         Ok(())
     }
 
@@ -170,6 +173,7 @@ impl Body {
         }
         self.limits.backstop_offset = off;
         self.limits.backstop_radius = rad;
+        self.wake();
         Ok(())
     }
 
@@ -188,6 +192,7 @@ impl Body {
     /// `scale` is how far beyond its rest distance a particle may go (1 = not at all).
     /// `None` removes them.
     pub fn set_tethers(&mut self, mode: Option<bool>, scale: f32) -> Result<()> {
+        self.wake();
         let Some(geodesic) = mode else {
             self.tethers = None;
             return Ok(());

@@ -15,12 +15,13 @@
 //!
 //! The modules: [`settings`], [`topology`], [`stages`] (the one stage order and its
 //! constraint groups), `two_threads` (the same stages in two bands of rows), [`character`],
-//! [`skin`], [`tear`], [`readback`].
+//! [`skin`], [`tear`], [`readback`], [`sleep`].
 
 pub mod character;
 pub mod readback;
 pub mod settings;
 pub mod skin;
+pub mod sleep;
 pub mod stages;
 pub mod tear;
 pub mod topology;
@@ -111,6 +112,8 @@ pub struct Body {
     pub(crate) topology_version: u32,
     /// Times a non-finite state was detected and rolled back.
     pub(crate) recoveries: u32,
+    /// Sleeping state ([`sleep`]).
+    pub(crate) sleep: sleep::Sleep,
     /// Colliders (indices into the step's collider list) near this body during the step.
     candidates: Vec<u32>,
     /// Self-collision candidate pairs for the step.
@@ -172,6 +175,7 @@ impl Body {
             last_substeps: 0,
             topology_version: 0,
             recoveries: 0,
+            sleep: sleep::Sleep::default(),
             candidates: Vec::new(),
             self_pairs: Vec::new(),
             self_tris: Vec::new(),
@@ -233,6 +237,9 @@ impl Body {
     /// Changes the material; free inverse masses follow the new particle mass.
     pub fn set_material(&mut self, m: Material) -> Result<()> {
         m.validate()?;
+        if m != self.material {
+            self.wake();
+        }
         let scale = self.material.particle_mass / m.particle_mass;
         for i in 0..self.w_free.len() {
             self.w_free[i] *= scale;
@@ -246,6 +253,9 @@ impl Body {
 
     pub fn set_dynamics(&mut self, d: Dynamics) -> Result<()> {
         d.validate()?;
+        if d != self.dynamics {
+            self.wake();
+        }
         self.dynamics = d;
         Ok(())
     }
@@ -258,6 +268,7 @@ impl Body {
 
     fn pin_particle(&mut self, p: usize) {
         if self.pin_slot[p] == u32::MAX {
+            self.wake();
             self.pin_slot[p] = self.pins.index.len() as u32;
             self.pins.index.push(p as u32);
             self.pins.from.push(self.x[p]);
@@ -274,6 +285,7 @@ impl Body {
         if slot == u32::MAX {
             return;
         }
+        self.wake();
         let slot = slot as usize;
         self.pins.index.swap_remove(slot);
         self.pins.from.swap_remove(slot);
@@ -366,6 +378,7 @@ impl Body {
         if (r.x_axis.dot(r.y_axis)).abs() > 1e-3 || (r.y_axis.dot(r.z_axis)).abs() > 1e-3 || (r.x_axis.dot(r.z_axis)).abs() > 1e-3 || r.determinant() < 0.0 {
             return Err(Error::invalid("teleport matrix is not a rotation plus translation"));
         }
+        self.wake();
         self.move_all(true, |p| m.transform_point3(p));
         self.v.iter_mut().for_each(|v| *v = r * *v);
         self.ensure_finite();

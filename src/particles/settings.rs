@@ -115,6 +115,12 @@ pub struct Dynamics {
     pub lift: f32,
     /// A stretch or shear constraint strained beyond `1 + tear_threshold` tears; 0 = never.
     pub tear_threshold: f32,
+    /// The body sleeps (is not stepped) once every particle has stayed slower than this
+    /// (m/s) for `sleep_time`; 0 = never sleeps. See `particles::sleep`.
+    pub sleep_threshold: f32,
+    /// How long (s of simulated time) the particles must stay below `sleep_threshold`; 0 =
+    /// never sleeps.
+    pub sleep_time: f32,
 }
 
 impl Default for Dynamics {
@@ -129,6 +135,8 @@ impl Default for Dynamics {
             drag: 1.0,
             lift: 0.3,
             tear_threshold: 0.0,
+            sleep_threshold: 0.005,
+            sleep_time: 1.0,
         }
     }
 }
@@ -151,6 +159,8 @@ impl Dynamics {
         check_within(self.drag, MAX_FACTOR, "drag")?;
         check_within(self.lift, MAX_FACTOR, "lift")?;
         check_non_negative(self.tear_threshold, "tear_threshold")?;
+        check_non_negative(self.sleep_threshold, "sleep_threshold")?;
+        check_non_negative(self.sleep_time, "sleep_time")?;
         Ok(())
     }
 }

@@ -17,7 +17,8 @@
 //!   Colliders                    shapes swept over the substep, with friction
 //!   Velocities                   v ← (x − x_prev)/h, then the speed limit
 //! EndStep                        state back in `Vec3` arrays; roll back a non-finite step;
-//!                                tear what is strained past the threshold
+//!                                tear what is strained past the threshold; measure whether
+//!                                the body has come to rest (`sleep.rs`)
 //! ```
 //!
 //! [`step`] is the one driver: a body alone, a group of bodies in contact (the world's pairs,
@@ -485,6 +486,7 @@ impl Body {
         let (lo, hi) = self.bounds();
         let origin = if paired { shared } else { frame::origin_for((lo + hi) * 0.5) };
         self.plan = self.choose_plan(p, ctx, paired, origin.is_some());
+        self.sleep_begin(step_time, p.gravity * self.material.gravity_scale, paired);
         if let Some(o) = origin {
             let (pose_from, pose_to) = match &mut self.skin {
                 Some(skin) => (&mut skin.from[..], &mut skin.to[..]),
@@ -657,10 +659,12 @@ impl Body {
             self.v.fill(Vec3::ZERO);
             self.recoveries += 1;
             self.ensure_finite();
+            self.sleep_disturbed();
             return;
         }
         if self.dynamics.tear_threshold > 0.0 {
             super::tear::tear_strained(self);
         }
+        self.settle();
     }
 }

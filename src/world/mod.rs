@@ -16,13 +16,14 @@
 //! bone capsules for the cape it wears) appends them to the step's collider frames before the
 //! particle bodies step.
 //!
-//! Modules: [`arena`] (generational slots and handle bits), [`pairs`], `lod`, `pool` (the
-//! worker threads, joined on drop).
+//! Modules: [`arena`] (generational slots and handle bits), [`pairs`], `lod`, `sleep` (waking
+//! sleeping bodies), `pool` (the worker threads, joined on drop).
 
 pub mod arena;
 mod lod;
 pub mod pairs;
 mod pool;
+mod sleep;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Weak};
@@ -172,6 +173,9 @@ pub struct World {
     pub time: f64,
     /// For LOD; `None` until the host sets it.
     pub camera: Option<Vec3>,
+    /// The colliders as the last host frame left them, and this frame's changes (`sleep`).
+    last_colliders: Vec<Collider>,
+    disturbances: Vec<sleep::Disturbance>,
 }
 
 impl World {
@@ -194,6 +198,8 @@ impl World {
             wind: Wind::default(),
             time: 0.0,
             camera: None,
+            last_colliders: Vec::new(),
+            disturbances: Vec::new(),
         })
     }
 
@@ -320,6 +326,7 @@ impl World {
             if let Some((_, body)) = entry
                 && paired.binary_search(&slot).is_err()
                 && !body.frozen
+                && !body.is_asleep()
             {
                 stages::step(body, own, &ctx);
             }
@@ -382,10 +389,15 @@ impl World {
             self.bodies.slots_mut().par_iter_mut().for_each(teleport);
         }
         if k > 0 {
+            self.wake_bodies();
             self.update_lod();
             let frame_time = (k as f64 * h) as f32;
             let begin = |entry: &mut Option<(u32, Body)>| {
-                if let Some((_, body)) = entry {
+                // A sleeping body's root did not move (it would have woken): nothing to apply,
+                // and its state is left bit for bit as it is.
+                if let Some((_, body)) = entry
+                    && !body.is_asleep()
+                {
                     body.begin_frame(frame_time, pose_t1);
                     if body.frozen {
                         body.hold_frozen();

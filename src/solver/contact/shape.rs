@@ -13,7 +13,15 @@
 //! Friction is position-based Coulomb (Macklin et al. 2014, "Unified Particle Physics for
 //! Real-Time Applications", eq. 24–25): with `d` the normal correction and `Δt` the
 //! tangential motion relative to the collider, the contact sticks when `|Δt| < μs·d` and
-//! otherwise loses `μk·d` of it.
+//! otherwise loses `μk·d` of it. `d` is the normal motion the contact takes away over the
+//! substep — the particle's approach along the normal (`(l0 − l1)·n`: a particle landing from
+//! above is stopped over its whole approach, not only over the part past the surface) or
+//! the push-out, whichever is larger — since that is the normal impulse `h·Δvₙ` the Coulomb
+//! bound `|Δvₜ| ≤ μ·|Δvₙ|` refers to. A contact that sticks keeps the particle's place on the
+//! collider, computed in world space: its start carried by the collider's motion plus the
+//! normal correction, so that on a still collider it does not move at all (going through
+//! the collider's frame and back rounds the position a little, the same way every substep:
+//! a creep).
 
 use crate::geometry::{Pose, Shape};
 use crate::math::Vec3;
@@ -118,12 +126,14 @@ struct MovingSphere<'a> {
     rho2: f32,
     inv_rho: f32,
     c: &'a ContactParams,
+    /// The sphere moves or grows over the substep (else a sticking contact is not carried).
+    moving: bool,
 }
 
 impl<'a> MovingSphere<'a> {
     fn new(radius: f32, p0: &'a Pose, p1: &'a Pose, c: &'a ContactParams) -> Self {
         let rho = radius + c.thickness / p1.scale;
-        MovingSphere { p0, p1, inv0: 1.0 / p0.scale, inv1: 1.0 / p1.scale, rho, rho2: rho * rho, inv_rho: 1.0 / rho, c }
+        MovingSphere { p0, p1, inv0: 1.0 / p0.scale, inv1: 1.0 / p1.scale, rho, rho2: rho * rho, inv_rho: 1.0 / rho, c, moving: p0.position != p1.position || p0.scale != p1.scale }
     }
 
     /// The corrected end of a particle moving from `start` to `end`, or `None` when it does
@@ -179,27 +189,50 @@ impl<'a> MovingSphere<'a> {
                 (if len > 1e-12 { l1 * (1.0 / len) } else { Vec3::Y }, rho - len)
             }
         };
-        let fixed = with_friction(l1 + normal * depth, l0, normal, depth, self.c);
-        Some(fixed * self.p1.scale + self.p1.position)
+        let f = with_friction(l1 + normal * depth, l0, l1, normal, depth, self.c);
+        let (p0, p1) = (self.p0, self.p1);
+        Some(if f.stuck {
+            let base = if self.moving { start + ((l0 * p1.scale + p1.position) - (l0 * p0.scale + p0.position)) } else { start };
+            base + f.off * p1.scale
+        } else {
+            f.fixed * p1.scale + p1.position
+        })
     }
 }
 
+/// What friction leaves of a contact, in the collider's frame.
+struct Friction {
+    /// The corrected end (a contact that slides).
+    fixed: Vec3,
+    /// The contact sticks: the particle keeps its place on the collider, moved only along
+    /// the normal by `off`.
+    stuck: bool,
+    off: Vec3,
+}
+
 /// Position-based Coulomb friction on a contact that moved the particle `depth` along
-/// `normal` to `fixed`, from its start `l0` (both in the collider's frame).
+/// `normal` to `fixed`, on its path from `l0` to the predicted `l1` (all in the collider's
+/// frame). A contact that slides ends at `fixed` less the kinetic loss. A contact that
+/// sticks keeps its place on the collider: the callers carry its world start with the
+/// collider and add the normal motion `off`, in world space, so that a particle resting on a
+/// still collider stays exactly where it is (going through the collider's frame and back
+/// would round it a little further, the same way, every substep: a creep).
 #[inline]
-fn with_friction(mut fixed: Vec3, l0: Vec3, normal: Vec3, depth: f32, c: &ContactParams) -> Vec3 {
+fn with_friction(fixed: Vec3, l0: Vec3, l1: Vec3, normal: Vec3, depth: f32, c: &ContactParams) -> Friction {
     let moved = fixed - l0;
-    let tangential = moved - normal * moved.dot(normal);
+    let along = moved.dot(normal);
+    let off = normal * along;
+    let tangential = moved - off;
     let slide2 = tangential.length_squared();
-    if slide2 > 0.0 {
-        let hold = c.static_friction * depth;
-        if slide2 < hold * hold {
-            fixed -= tangential;
-        } else {
-            fixed -= tangential * (c.kinetic_friction * depth / slide2.sqrt()).min(1.0);
-        }
+    // The normal motion the contact stops: the approach, or the push-out if larger.
+    let approach = (l0 - l1).dot(normal);
+    let press = if approach > depth { approach } else { depth };
+    let hold = c.static_friction * press;
+    if slide2 < hold * hold || slide2 == 0.0 {
+        return Friction { fixed, stuck: true, off };
     }
-    fixed
+    let fixed = fixed - tangential * (c.kinetic_friction * press / slide2.sqrt()).min(1.0);
+    Friction { fixed, stuck: false, off }
 }
 
 /// A collider's frame over one substep. A shape that does not turn during the substep and
@@ -219,6 +252,12 @@ impl Frame<'_> {
     #[inline]
     fn to_world(&self, p: Vec3) -> Vec3 {
         if self.rotate { self.pose.to_world(p) } else { p * self.pose.scale + self.pose.position }
+    }
+
+    /// A displacement, local → world.
+    #[inline]
+    fn vector_to_world(&self, v: Vec3) -> Vec3 {
+        if self.rotate { self.pose.rotation * (v * self.pose.scale) } else { v * self.pose.scale }
     }
 }
 
@@ -321,7 +360,13 @@ fn contact(start: Vec3, end: Vec3, shape: &Shape, p0: &Pose, p1: &Pose, c: &Cont
         fixed += n1 * (r - d1);
         (n1, r - d1)
     };
-    Some(f1.to_world(with_friction(fixed, l0, normal, depth, c)))
+    let f = with_friction(fixed, l0, l1, normal, depth, c);
+    Some(if f.stuck {
+        let carry = f1.to_world(l0) - f0.to_world(l0);
+        (start + carry) + f1.vector_to_world(f.off)
+    } else {
+        f1.to_world(f.fixed)
+    })
 }
 
 /// [`MovingSphere::contact`] on eight particles at a time: every branch becomes a lane
@@ -375,6 +420,7 @@ mod lanes {
         let set = |v: f32| _mm256_set1_ps(v);
         let (zero, one) = (_mm256_setzero_ps(), set(1.0));
         let (c0, c1) = (splat(s.p0.position), splat(s.p1.position));
+        let scale0 = set(s.p0.scale);
         let (inv0, inv1, rho, rho2, inv_rho) = (set(s.inv0), set(s.inv1), set(s.rho), set(s.rho2), set(s.inv_rho));
         let (tiny, up) = (set(1e-12), splat(glam::Vec3::Y));
         let (mu_s, mu_k, scale1) = (set(s.c.static_friction), set(s.c.kinetic_friction), set(s.p1.scale));
@@ -431,18 +477,23 @@ mod lanes {
             }
             let normal = select(hit, n_hit, n_end);
             let depth = _mm256_blendv_ps(depth_end, depth_hit, hit);
-            let mut fixed = add(l1, scale(normal, depth));
+            let fixed = add(l1, scale(normal, depth));
             // Friction (see `with_friction`).
             let moved = sub(fixed, l0);
-            let tangential = sub(moved, scale(normal, dot(moved, normal)));
+            let along = dot(moved, normal);
+            let off = scale(normal, along);
+            let tangential = sub(moved, off);
             let slide2 = dot(tangential, tangential);
-            let hold = _mm256_mul_ps(mu_s, depth);
-            let sticks = _mm256_cmp_ps::<_CMP_LT_OQ>(slide2, _mm256_mul_ps(hold, hold));
-            let kinetic = _mm256_min_ps(_mm256_div_ps(_mm256_mul_ps(mu_k, depth), _mm256_sqrt_ps(slide2)), one);
-            let slid = select(sticks, sub(fixed, tangential), sub(fixed, scale(tangential, kinetic)));
-            fixed = select(_mm256_cmp_ps::<_CMP_GT_OQ>(slide2, zero), slid, fixed);
-            let world = add(scale(fixed, scale1), c1);
-            let out = select(touch, world, end);
+            let approach = dot(sub(l0, l1), normal);
+            let press = _mm256_blendv_ps(depth, approach, _mm256_cmp_ps::<_CMP_GT_OQ>(approach, depth));
+            let hold = _mm256_mul_ps(mu_s, press);
+            let sticks = _mm256_or_ps(_mm256_cmp_ps::<_CMP_LT_OQ>(slide2, _mm256_mul_ps(hold, hold)), _mm256_cmp_ps::<_CMP_EQ_OQ>(slide2, zero));
+            let kinetic = _mm256_min_ps(_mm256_div_ps(_mm256_mul_ps(mu_k, press), _mm256_sqrt_ps(slide2)), one);
+            // Sliding: through the collider's frame; sticking: carried with it (see `contact`).
+            let slid_end = add(scale(sub(fixed, scale(tangential, kinetic)), scale1), c1);
+            let base = if s.moving { add(start, sub(add(scale(l0, scale1), c1), add(scale(l0, scale0), c0))) } else { start };
+            let stuck_end = add(base, scale(off, scale1));
+            let out = select(touch, select(sticks, stuck_end, slid_end), end);
             // SAFETY: as the loads.
             unsafe {
                 _mm256_storeu_ps(x.as_mut_ptr().add(i), out.x);
@@ -462,12 +513,17 @@ mod tests {
     const NO_FRICTION: ContactParams = ContactParams { thickness: 0.0, static_friction: 0.0, kinetic_friction: 0.0 };
 
     /// The eight-lane sphere contact gives the scalar one's bits, for paths that miss, graze,
-    /// enter, start inside, rest on the surface, sit at the centre, are pinned, or stand still.
+    /// enter, start inside, rest on the surface, sit at the centre, are pinned, or stand still,
+    /// against a moving sphere and a still one.
     #[test]
     fn sphere_lanes_match_the_scalar_contact_bit_for_bit() {
-        let c = ContactParams { thickness: 0.01, static_friction: 0.6, kinetic_friction: 0.4 };
         let p0 = Pose { position: Vec3::new(0.1, -0.2, 0.05), scale: 1.5, ..Pose::IDENTITY };
-        let p1 = Pose { position: Vec3::new(0.12, -0.2, 0.0), scale: 1.5, ..Pose::IDENTITY };
+        sphere_lanes_match(p0, Pose { position: Vec3::new(0.12, -0.2, 0.0), scale: 1.5, ..Pose::IDENTITY });
+        sphere_lanes_match(p0, p0);
+    }
+
+    fn sphere_lanes_match(p0: Pose, p1: Pose) {
+        let c = ContactParams { thickness: 0.01, static_friction: 0.6, kinetic_friction: 0.4 };
         let radius = 0.4;
         let n = 203;
         let mut seed = 0x2545f491u32;

@@ -1,0 +1,82 @@
+//! Waking sleeping bodies (`particles::sleep`), once per host frame before its fixed steps:
+//! each body checks what drives it (pins, skinned pose, root, gravity, wind), and the world
+//! checks its colliders. A collider concerns a sleeping body when it moved this frame, or
+//! appeared, disappeared, teleported or changed shape or layers since the last frame, on a
+//! layer the body meets, and its bounds over the frame (before and after) reach the body's
+//! bounds as it fell asleep; an unbounded one (a plane) always reaches.
+//!
+//! The last frame's colliders are kept in a reused buffer (no allocation once it has grown),
+//! compared slot by slot; a sleeping body reads only this list and its own state, so waking
+//! is deterministic for any thread count.
+
+use super::World;
+use crate::collider::Collider;
+use crate::math::Vec3;
+
+/// Bounds and layers of a collider that changed or moved this frame (`None`: unbounded).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Disturbance {
+    bounds: Option<(Vec3, Vec3)>,
+    layers: u32,
+}
+
+impl Disturbance {
+    fn of(c: &Collider) -> Disturbance {
+        Disturbance { bounds: c.swept_bounds(), layers: c.layers }
+    }
+
+    fn reaches(&self, mask: u32, lo: Vec3, hi: Vec3) -> bool {
+        self.layers & mask != 0
+            && match self.bounds {
+                None => true,
+                Some((clo, chi)) => clo.cmple(hi).all() && chi.cmpge(lo).all(),
+            }
+    }
+}
+
+impl World {
+    /// Wakes the sleeping bodies this frame concerns (see the module's notes), and
+    /// remembers the colliders for the next frame.
+    pub(super) fn wake_bodies(&mut self) {
+        self.disturbances.clear();
+        // At most two entries per collider of either frame: grows only with the collider count.
+        self.disturbances.reserve(2 * (self.colliders.len() + self.last_colliders.len()));
+        let mut n = 0;
+        for (k, c) in self.colliders.values().enumerate() {
+            let before = self.last_colliders.get(k);
+            if before != Some(c) {
+                self.disturbances.push(Disturbance::of(c));
+                if let Some(b) = before {
+                    self.disturbances.push(Disturbance::of(b));
+                }
+            } else if c.from != c.to {
+                self.disturbances.push(Disturbance::of(c));
+            }
+            n = k + 1;
+        }
+        for b in self.last_colliders.iter().skip(n) {
+            self.disturbances.push(Disturbance::of(b));
+        }
+        self.last_colliders.clear();
+        self.last_colliders.extend(self.colliders.values().cloned());
+        let (gravity, wind) = (self.settings.gravity, self.wind.speed);
+        let (disturbances, pairs) = (&self.disturbances, &self.pairs);
+        for (slot, entry) in self.bodies.slots_mut().iter_mut().enumerate() {
+            let Some((_, body)) = entry else { continue };
+            body.wake_if_driven(gravity, wind);
+            // Bodies in contact pairs step with their group: they never sleep.
+            if pairs.involves(slot) {
+                body.wake();
+            }
+            if body.is_asleep() {
+                let (lo, hi, mask) = (body.sleep.lo, body.sleep.hi, body.material.collision_mask);
+                if disturbances.iter().any(|d| d.reaches(mask, lo, hi)) {
+                    body.wake();
+                } else {
+                    // Not stepped this frame: it runs no substeps.
+                    body.last_substeps = 0;
+                }
+            }
+        }
+    }
+}
