@@ -199,7 +199,7 @@ impl Body {
         };
         check_finite(scale, "tether scale")?;
         if !(1.0..=MAX_FACTOR).contains(&scale) {
-            return Err(Error::invalid(format!("tether scale must be within [1, {MAX_FACTOR}] (got {scale})")));
+            return Err(Error::invalid(format!("tether scale must be >= 1 and at most {MAX_FACTOR} (got {scale})")));
         }
         let pinned: Vec<bool> = (0..self.x.len()).map(|p| self.is_pinned(p)).collect();
         if !pinned.iter().any(|&p| p) {

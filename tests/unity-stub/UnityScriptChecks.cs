@@ -208,6 +208,8 @@ static class UnityScriptChecks
         Same("SinewDynamicsSettings.lift", d.lift, dyn.lift);
         Same("SinewDynamicsSettings.ToNative() tear_threshold", d.tear_threshold, dyn.tear_threshold);
         Same("SinewDynamicsSettings.teleportDistance", d.teleport_distance, dyn.teleport_distance);
+        Same("SinewDynamicsSettings.sleepThreshold", d.sleep_threshold, dyn.sleep_threshold);
+        Same("SinewDynamicsSettings.sleepTime", d.sleep_time, dyn.sleep_time);
 
         SinewLod l = new SinewLodSettings().ToNative();
         Same("SinewLodSettings.reduceDistance", l.reduce_distance, lod.reduce_distance);

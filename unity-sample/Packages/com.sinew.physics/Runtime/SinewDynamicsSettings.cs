@@ -50,6 +50,14 @@ namespace Sinew.Components
         [Min(0f)]
         public float lift = 0.3f;
 
+        [Tooltip("A body whose particles all stay slower than this (m/s) for Sleep Time falls asleep: it is not stepped (costs nothing) until something that concerns it changes (its pins, bones or root move, a collider near it moves, wind, gravity, a setting). Unity Cloth's sleepThreshold. 0 = never sleep.")]
+        [Min(0f)]
+        public float sleepThreshold = 0.005f;
+
+        [Tooltip("How long (s of simulated time) a body must stay below Sleep Threshold before it sleeps. 0 = never sleep.")]
+        [Min(0f)]
+        public float sleepTime = 1f;
+
         /// <summary>These settings as the native dynamics; <paramref name="tearThreshold"/> (strain
         /// beyond 1 + this tears, 0 = never) is not an inspector field here.</summary>
         public SinewDynamics ToNative(float tearThreshold = 0f)
@@ -64,6 +72,8 @@ namespace Sinew.Components
             d.drag = drag;
             d.lift = lift;
             d.tear_threshold = tearThreshold;
+            d.sleep_threshold = sleepThreshold;
+            d.sleep_time = sleepTime;
             return d;
         }
     }
