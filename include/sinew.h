@@ -243,6 +243,54 @@ typedef uint32_t SinewStrandsMode;
 #endif // __cplusplus
 
 /*
+ What an event reports (`SinewEvent.kind`).
+ */
+enum SinewEventKind
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /*
+   A body had to be put back on a finite state; `SinewEvent.reason` says why.
+   */
+  SINEW_EVENT_BODY_RECOVERED = 1,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum SinewEventKind SinewEventKind;
+#else
+typedef uint32_t SinewEventKind;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/*
+ Why a body was recovered (`SinewEvent.reason`).
+ */
+enum SinewRecoveryReason
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /*
+   A step produced a non-finite state (an input the checks could not foresee): the step
+   was rolled back and the body stopped where it was.
+   */
+  SINEW_RECOVERY_STEP_NOT_FINITE = 1,
+  /*
+   The body's state overflowed between steps (extreme but accepted inputs): it was put
+   back on its pose at rest.
+   */
+  SINEW_RECOVERY_STATE_NOT_FINITE = 2,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum SinewRecoveryReason SinewRecoveryReason;
+#else
+typedef uint32_t SinewRecoveryReason;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/*
  Handle to a body (cloth, rope). `id == 0` is never valid.
  */
 typedef struct SinewBody {
@@ -752,7 +800,27 @@ typedef struct SinewWorldStats {
    Readback interpolation factor in [0, 1].
    */
   float alpha;
+  /*
+   Bodies the last `sinew_world_step` had to put back on a finite state: read which with
+   `sinew_world_read_events`.
+   */
+  uint32_t recovered_bodies;
 } SinewWorldStats;
+
+/*
+ One event of the last `sinew_world_step` (`sinew_world_read_events`).
+ */
+typedef struct SinewEvent {
+  struct SinewBody body;
+  /*
+   A `SinewEventKind`.
+   */
+  uint32_t kind;
+  /*
+   For `SINEW_EVENT_BODY_RECOVERED`: a `SinewRecoveryReason`.
+   */
+  uint32_t reason;
+} SinewEvent;
 
 /*
  The world's wind; fill with `sinew_wind_default` first.
@@ -1180,6 +1248,22 @@ enum SinewResult sinew_world_step_end(struct SinewWorld world);
 enum SinewResult sinew_world_get_stats(struct SinewWorld world, struct SinewWorldStats *out_stats);
 
 /*
+ Number of events the last `sinew_world_step` reported (`SinewWorldStats.recovered_bodies`
+ counts the same).
+ */
+enum SinewResult sinew_world_get_event_count(struct SinewWorld world, size_t *out_count);
+
+/*
+ Copies the events of the last `sinew_world_step` (which body, what, why) into
+ `out_events`; `capacity` must be at least `sinew_world_get_event_count`. A body that had to
+ be recovered is reported by the step in which it happened (or the first one after a call
+ that caused it), once.
+ */
+enum SinewResult sinew_world_read_events(struct SinewWorld world,
+                                         struct SinewEvent *out_events,
+                                         size_t capacity);
+
+/*
  Changes gravity (m/s²) from the next step on; refused beyond 100 g.
  */
 enum SinewResult sinew_world_set_gravity(struct SinewWorld world, struct SinewVec3 gravity);
@@ -1198,6 +1282,16 @@ enum SinewResult sinew_wind_default(struct SinewWind *out);
  Sets the world's wind.
  */
 enum SinewResult sinew_world_set_wind(struct SinewWorld world, const struct SinewWind *wind);
+
+#if defined(SINEW_DEBUG_PANIC)
+/*
+ Only in libraries built with the cargo feature `debug-panic` (declared when
+ `SINEW_DEBUG_PANIC` is defined). Writes NaN into the body's first particle, as an overflow
+ would, so hosts and tests can check that the next step recovers it and reports it
+ (`sinew_world_read_events`).
+ */
+enum SinewResult sinew_debug_poison_body(struct SinewBody body);
+#endif
 
 #if defined(SINEW_DEBUG_PANIC)
 /*

@@ -83,6 +83,22 @@ namespace Sinew
         public static extern SinewResult sinew_world_get_stats(SinewWorld world, SinewWorldStats* out_stats);
 
         /// <summary>
+        ///  Number of events the last `sinew_world_step` reported (`SinewWorldStats.recovered_bodies`
+        ///  counts the same).
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_world_get_event_count", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_world_get_event_count(SinewWorld world, System.UIntPtr* out_count);
+
+        /// <summary>
+        ///  Copies the events of the last `sinew_world_step` (which body, what, why) into
+        ///  `out_events`; `capacity` must be at least `sinew_world_get_event_count`. A body that had to
+        ///  be recovered is reported by the step in which it happened (or the first one after a call
+        ///  that caused it), once.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_world_read_events", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_world_read_events(SinewWorld world, SinewEvent* out_events, System.UIntPtr capacity);
+
+        /// <summary>
         ///  Changes gravity (m/s²) from the next step on; refused beyond 100 g.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_world_set_gravity", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
@@ -105,6 +121,15 @@ namespace Sinew
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_world_set_wind", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_world_set_wind(SinewWorld world, SinewWind* wind);
+
+        /// <summary>
+        ///  Only in libraries built with the cargo feature `debug-panic` (declared when
+        ///  `SINEW_DEBUG_PANIC` is defined). Writes NaN into the body's first particle, as an overflow
+        ///  would, so hosts and tests can check that the next step recovers it and reports it
+        ///  (`sinew_world_read_events`).
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_debug_poison_body", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_debug_poison_body(SinewBody body);
 
         /// <summary>
         ///  Only in libraries built with the cargo feature `debug-panic` (declared when
@@ -793,6 +818,28 @@ namespace Sinew
         ///  Readback interpolation factor in [0, 1].
         /// </summary>
         public float alpha;
+        /// <summary>
+        ///  Bodies the last `sinew_world_step` had to put back on a finite state: read which with
+        ///  `sinew_world_read_events`.
+        /// </summary>
+        public uint recovered_bodies;
+    }
+
+    /// <summary>
+    ///  One event of the last `sinew_world_step` (`sinew_world_read_events`).
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe partial struct SinewEvent
+    {
+        public SinewBody body;
+        /// <summary>
+        ///  A `SinewEventKind`.
+        /// </summary>
+        public uint kind;
+        /// <summary>
+        ///  For `SINEW_EVENT_BODY_RECOVERED`: a `SinewRecoveryReason`.
+        /// </summary>
+        public uint reason;
     }
 
     /// <summary>
@@ -1162,6 +1209,34 @@ namespace Sinew
         ///  Every particle given in `points`, strand after strand (e.g. a curled ponytail).
         /// </summary>
         SINEW_STRANDS_POINTS = 1,
+    }
+
+    /// <summary>
+    ///  What an event reports (`SinewEvent.kind`).
+    /// </summary>
+    public enum SinewEventKind : uint
+    {
+        /// <summary>
+        ///  A body had to be put back on a finite state; `SinewEvent.reason` says why.
+        /// </summary>
+        SINEW_EVENT_BODY_RECOVERED = 1,
+    }
+
+    /// <summary>
+    ///  Why a body was recovered (`SinewEvent.reason`).
+    /// </summary>
+    public enum SinewRecoveryReason : uint
+    {
+        /// <summary>
+        ///  A step produced a non-finite state (an input the checks could not foresee): the step
+        ///  was rolled back and the body stopped where it was.
+        /// </summary>
+        SINEW_RECOVERY_STEP_NOT_FINITE = 1,
+        /// <summary>
+        ///  The body's state overflowed between steps (extreme but accepted inputs): it was put
+        ///  back on its pose at rest.
+        /// </summary>
+        SINEW_RECOVERY_STATE_NOT_FINITE = 2,
     }
 
     /// <summary>

@@ -93,6 +93,16 @@ namespace Sinew
             EnsureCompatible();
             SinewException.Check(NativeMethods.sinew_debug_trigger_panic());
         }
+
+        /// <summary>
+        /// Writes NaN into the body's state, as an overflow would: the next step must recover it
+        /// and report it once (<see cref="World.Log"/>, <see cref="World.ReadEvents"/>).
+        /// </summary>
+        public static void DebugPoisonBody(Body body)
+        {
+            EnsureCompatible();
+            SinewException.Check(NativeMethods.sinew_debug_poison_body(body.Handle));
+        }
 #endif
     }
 }

@@ -115,6 +115,61 @@ namespace Sinew
         {
             DestroyDeferred();
             SinewException.Check(NativeMethods.sinew_world_step(handle, dt));
+            ReportRecoveries();
+        }
+
+        /// <summary>Where the wrapper reports a body that a step had to put back on a finite
+        /// state (<c>SINEW_EVENT_BODY_RECOVERED</c>), once per body: standard error by default;
+        /// the Unity components set <c>Debug.LogWarning</c>. Null stops the reports.</summary>
+        public static Action<string> Log = message => Console.Error.WriteLine(message);
+
+        // Bodies already reported, by handle; and the reused event buffer.
+        readonly HashSet<ulong> reported = new HashSet<ulong>();
+        SinewEvent[] events = new SinewEvent[4];
+
+        /// <summary>Copies the last step's events (<c>sinew_world_read_events</c>) into
+        /// <paramref name="buffer"/> and returns how many there are; a buffer too short is filled
+        /// with nothing and the count still returned.</summary>
+        public unsafe int ReadEvents(SinewEvent[] buffer)
+        {
+            UIntPtr n;
+            SinewException.Check(NativeMethods.sinew_world_get_event_count(handle, &n));
+            int count = (int)n;
+            if (buffer != null && buffer.Length >= count && count > 0)
+            {
+                fixed (SinewEvent* p = buffer)
+                {
+                    SinewException.Check(NativeMethods.sinew_world_read_events(handle, p, (UIntPtr)buffer.Length));
+                }
+            }
+            return count;
+        }
+
+        unsafe void ReportRecoveries()
+        {
+            SinewWorldStats s;
+            SinewException.Check(NativeMethods.sinew_world_get_stats(handle, &s));
+            if (s.recovered_bodies == 0)
+            {
+                return;
+            }
+            int count = ReadEvents(events);
+            if (count > events.Length)
+            {
+                events = new SinewEvent[count];
+                count = ReadEvents(events);
+            }
+            for (int i = 0; i < count; i++)
+            {
+                SinewEvent e = events[i];
+                if (e.kind == (uint)SinewEventKind.SINEW_EVENT_BODY_RECOVERED && reported.Add(e.body.id) && Log != null)
+                {
+                    string why = e.reason == (uint)SinewRecoveryReason.SINEW_RECOVERY_STEP_NOT_FINITE
+                        ? "a step produced a non-finite state; the step was rolled back"
+                        : "its state overflowed; it was put back on its pose at rest";
+                    Log("Sinew: body 0x" + e.body.id.ToString("x") + " was recovered: " + why + " (reported once per body; see SinewBodyInfo.recoveries)");
+                }
+            }
         }
 
         /// <summary>Starts <see cref="Step"/> on the library's worker threads and returns at once.
@@ -135,6 +190,7 @@ namespace Sinew
                 throw SinewException.FromLastError(r);
             }
             DestroyDeferred();
+            ReportRecoveries();
         }
 
         /// <summary>The world's counters (<c>sinew_world_get_stats</c>).</summary>

@@ -414,6 +414,42 @@ pub struct SinewWorldStats {
     pub last_frame_steps: u32,
     /// Readback interpolation factor in [0, 1].
     pub alpha: f32,
+    /// Bodies the last `sinew_world_step` had to put back on a finite state: read which with
+    /// `sinew_world_read_events`.
+    pub recovered_bodies: u32,
+}
+
+/// What an event reports (`SinewEvent.kind`).
+#[repr(u32)]
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SinewEventKind {
+    /// A body had to be put back on a finite state; `SinewEvent.reason` says why.
+    SINEW_EVENT_BODY_RECOVERED = 1,
+}
+
+/// Why a body was recovered (`SinewEvent.reason`).
+#[repr(u32)]
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SinewRecoveryReason {
+    /// A step produced a non-finite state (an input the checks could not foresee): the step
+    /// was rolled back and the body stopped where it was.
+    SINEW_RECOVERY_STEP_NOT_FINITE = 1,
+    /// The body's state overflowed between steps (extreme but accepted inputs): it was put
+    /// back on its pose at rest.
+    SINEW_RECOVERY_STATE_NOT_FINITE = 2,
+}
+
+/// One event of the last `sinew_world_step` (`sinew_world_read_events`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SinewEvent {
+    pub body: SinewBody,
+    /// A `SinewEventKind`.
+    pub kind: u32,
+    /// For `SINEW_EVENT_BODY_RECOVERED`: a `SinewRecoveryReason`.
+    pub reason: u32,
 }
 
 // Conversions between the C types and the core's.
@@ -513,6 +549,7 @@ impl From<WorldStats> for SinewWorldStats {
             steps: s.steps,
             last_frame_steps: s.last_frame_steps,
             alpha: s.alpha,
+            recovered_bodies: s.recovered_bodies,
         }
     }
 }

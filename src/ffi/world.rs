@@ -15,7 +15,8 @@ use crate::ffi::SINEW_ABI_VERSION;
 use crate::ffi::guard;
 use crate::ffi::registry;
 use crate::ffi::result::{self, SinewResult};
-use crate::ffi::types::{SinewVec3, SinewWind, SinewWorld, SinewWorldDesc, SinewWorldStats};
+use crate::ffi::types::{SinewEvent, SinewEventKind, SinewRecoveryReason, SinewVec3, SinewWind, SinewWorld, SinewWorldDesc, SinewWorldStats};
+use crate::particles::Recovery;
 
 /// The ABI version this library implements (`SINEW_ABI_VERSION` of its header).
 #[unsafe(no_mangle)]
@@ -130,6 +131,42 @@ pub extern "C" fn sinew_world_get_stats(world: SinewWorld, out_stats: *mut Sinew
     })
 }
 
+/// Number of events the last `sinew_world_step` reported (`SinewWorldStats.recovered_bodies`
+/// counts the same).
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_world_get_event_count(world: SinewWorld, out_count: *mut usize) -> SinewResult {
+    ffi_guard!({
+        let cell = registry::world(world)?;
+        let out = try_out!(out_count, "out_count");
+        let n = cell.lock()?.events().len();
+        out.write(n);
+        Ok(())
+    })
+}
+
+/// Copies the events of the last `sinew_world_step` (which body, what, why) into
+/// `out_events`; `capacity` must be at least `sinew_world_get_event_count`. A body that had to
+/// be recovered is reported by the step in which it happened (or the first one after a call
+/// that caused it), once.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_world_read_events(world: SinewWorld, out_events: *mut SinewEvent, capacity: usize) -> SinewResult {
+    ffi_guard!({
+        let cell = registry::world(world)?;
+        let buf = try_out_buf!(out_events, capacity, "out_events");
+        let w = cell.lock()?;
+        let events = w.events();
+        let out = buf.take(events.len(), "events")?;
+        for (o, e) in out.iter_mut().zip(events) {
+            let reason = match e.recovery {
+                Recovery::StepNotFinite => SinewRecoveryReason::SINEW_RECOVERY_STEP_NOT_FINITE,
+                Recovery::StateNotFinite => SinewRecoveryReason::SINEW_RECOVERY_STATE_NOT_FINITE,
+            };
+            *o = SinewEvent { body: registry::body_handle(&cell, e.body.0, e.body.1), kind: SinewEventKind::SINEW_EVENT_BODY_RECOVERED as u32, reason: reason as u32 };
+        }
+        Ok(())
+    })
+}
+
 /// Changes gravity (m/s²) from the next step on; refused beyond 100 g.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_world_set_gravity(world: SinewWorld, gravity: SinewVec3) -> SinewResult {
@@ -165,6 +202,21 @@ pub extern "C" fn sinew_world_set_wind(world: SinewWorld, wind: *const SinewWind
         let cell = registry::world(world)?;
         let w = try_ref!(wind, "wind");
         cell.lock()?.set_wind((*w).into())
+    })
+}
+
+/// Only in libraries built with the cargo feature `debug-panic` (declared when
+/// `SINEW_DEBUG_PANIC` is defined). Writes NaN into the body's first particle, as an overflow
+/// would, so hosts and tests can check that the next step recovers it and reports it
+/// (`sinew_world_read_events`).
+#[cfg(feature = "debug-panic")]
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_debug_poison_body(body: crate::ffi::types::SinewBody) -> SinewResult {
+    ffi_guard!({
+        registry::with_body(body, |b, _| {
+            b.poison_for_tests();
+            Ok(())
+        })
     })
 }
 

@@ -353,6 +353,7 @@ impl Body {
             return;
         }
         self.recoveries += 1;
+        self.pending_recovery.get_or_insert(super::Recovery::StateNotFinite);
         self.reset_to_pose();
         if let Some(r) = &mut self.root {
             r.from = r.to;

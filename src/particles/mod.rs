@@ -45,6 +45,17 @@ use crate::solver::contact::particle::HashScratch;
 use crate::solver::contact::triangle::TriContact;
 use crate::solver::layout::soa::SoaState;
 
+/// Why a body was put back on a finite state (reported once, in the world's events).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u32)]
+pub enum Recovery {
+    /// A step produced a non-finite state: the step was rolled back and the body stopped.
+    StepNotFinite = 1,
+    /// The body's state or inputs overflowed (e.g. extreme but accepted inputs): it was put
+    /// back on its pose at rest.
+    StateNotFinite = 2,
+}
+
 /// What a body is; selects nothing in the solver, only what the host is told.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u32)]
@@ -112,6 +123,8 @@ pub struct Body {
     pub(crate) topology_version: u32,
     /// Times a non-finite state was detected and rolled back.
     pub(crate) recoveries: u32,
+    /// The last recovery not yet reported (see [`Body::take_recovery`]).
+    pending_recovery: Option<Recovery>,
     /// Sleeping state ([`sleep`]).
     pub(crate) sleep: sleep::Sleep,
     /// Colliders (indices into the step's collider list) near this body during the step.
@@ -175,6 +188,7 @@ impl Body {
             last_substeps: 0,
             topology_version: 0,
             recoveries: 0,
+            pending_recovery: None,
             sleep: sleep::Sleep::default(),
             candidates: Vec::new(),
             self_pairs: Vec::new(),
@@ -218,6 +232,21 @@ impl Body {
     /// Particle inverse masses in use (1/kg; 0 when pinned).
     pub fn inverse_masses(&self) -> &[f32] {
         &self.w
+    }
+
+    /// Puts NaN into the state, as an overflow would (the ABI's debug build tests recovery
+    /// with it).
+    #[cfg(feature = "debug-panic")]
+    pub fn poison_for_tests(&mut self) {
+        if let Some(x) = self.x.first_mut() {
+            *x = Vec3::NAN;
+        }
+        self.wake();
+    }
+
+    /// The recovery since the last call, if any (the world turns it into an event).
+    pub fn take_recovery(&mut self) -> Option<Recovery> {
+        self.pending_recovery.take()
     }
 
     /// Frozen by level of detail this frame.

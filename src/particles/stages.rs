@@ -658,6 +658,7 @@ impl Body {
             self.x_prev.copy_from_slice(&self.x_step_start);
             self.v.fill(Vec3::ZERO);
             self.recoveries += 1;
+            self.pending_recovery = Some(super::Recovery::StepNotFinite);
             self.ensure_finite();
             self.sleep_disturbed();
             return;

@@ -144,6 +144,16 @@ pub struct WorldStats {
     pub last_frame_steps: u32,
     /// Readback interpolation factor in [0, 1].
     pub alpha: f32,
+    /// Bodies the last `step` call had to put back on a finite state (see [`World::events`]).
+    pub recovered_bodies: u32,
+}
+
+/// Something the host should know about a body, reported by the `step` call it happened in
+/// (or the first one after it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Event {
+    pub body: BodyId,
+    pub recovery: crate::particles::Recovery,
 }
 
 pub struct World {
@@ -176,6 +186,8 @@ pub struct World {
     /// The colliders as the last host frame left them, and this frame's changes (`sleep`).
     last_colliders: Vec<Collider>,
     disturbances: Vec<sleep::Disturbance>,
+    /// What the last `step` call has to report (reused buffer).
+    events: Vec<Event>,
 }
 
 impl World {
@@ -193,6 +205,7 @@ impl World {
             colliders: Arena::new(MAX_SLOTS),
             collider_frames: Vec::new(),
             pairs: Pairs::default(),
+            events: Vec::new(),
             paired: Vec::new(),
             sequential: false,
             wind: Wind::default(),
@@ -433,14 +446,32 @@ impl World {
             self.bodies.values_mut().for_each(Body::finish_frame);
             self.colliders.values_mut().for_each(|c| c.from = c.to);
         }
+        self.collect_events();
         self.steps += k as u64;
         self.last_frame_steps = k;
         self.alpha = if self.settings.interpolate { (1.0 - self.ahead / h).clamp(0.0, 1.0) as f32 } else { 1.0 };
         Ok(())
     }
 
+    /// The events of the last `step` call: bodies that had to be put back on a finite state.
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// Collects the bodies' unreported recoveries as this step's events.
+    fn collect_events(&mut self) {
+        self.events.clear();
+        for (slot, entry) in self.bodies.slots_mut().iter_mut().enumerate() {
+            if let Some((serial, body)) = entry
+                && let Some(recovery) = body.take_recovery()
+            {
+                self.events.push(Event { body: (slot, *serial), recovery });
+            }
+        }
+    }
+
     pub fn stats(&self) -> WorldStats {
-        let mut st = WorldStats { steps: self.steps, last_frame_steps: self.last_frame_steps, alpha: self.alpha, ..Default::default() };
+        let mut st = WorldStats { steps: self.steps, last_frame_steps: self.last_frame_steps, alpha: self.alpha, recovered_bodies: self.events.len() as u32, ..Default::default() };
         for b in self.bodies.values() {
             st.body_count += 1;
             st.particle_count += b.particle_count() as u32;

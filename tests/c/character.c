@@ -1441,6 +1441,7 @@ static void bad_input(void) {
 
     printf("-- sinew_cloth_create_cape, sinew_cloth_create_skirt\n");
     OK(sinew_cloth_cape_desc_default(&cd));
+    cd.right_shoulder = cd.left_shoulder;
     FAILS(SINEW_INVALID_ARGUMENT, sinew_cloth_create_cape(world, &cd, &b_out)); /* shoulders coincide */
     cd.left_shoulder = mat_translate(-0.2f, 1.5f, 0.0f);
     cd.right_shoulder = mat_translate(0.2f, 1.5f, 0.0f);

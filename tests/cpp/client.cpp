@@ -697,7 +697,7 @@ void character_defaults() {
     const SinewWind w = sinew::default_wind();
     CHECK(w.speed == 0.0f && w.direction.x == 1.0f && w.air_density > 1.0f, "default_wind(): calm, towards +X");
     const SinewStrandsDesc sd = sinew::default_strands_desc();
-    CHECK(sd.particles_per_strand == 8 && sd.root_count == 0 && sd.direction_count == 0 && sd.points == nullptr && sd.mode == SINEW_STRANDS_STRAIGHT, "default_strands_desc()");
+    CHECK(sd.particles_per_strand == 8 && sd.root_count == 1 && sd.direction_count == 1 && sd.points == nullptr && sd.mode == SINEW_STRANDS_STRAIGHT, "default_strands_desc()");
     const SinewClothCapeDesc cd = sinew::default_cape_desc();
     CHECK(cd.columns == 12 && cd.rows == 16 && cd.width == 0.5f, "default_cape_desc()");
     const SinewClothSkirtDesc kd = sinew::default_skirt_desc();

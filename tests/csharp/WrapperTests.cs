@@ -269,6 +269,7 @@ namespace Sinew.Tests
             Check.Group("errors: stale handles throw SinewException with the native message", StaleHandles);
             Check.Group("errors: wrong buffers and arguments", WrongBuffers);
             Check.Group("errors: a panic inside the library", Panic);
+            Check.Group("errors: a recovered body is reported and logged once", RecoveriesAreLoggedOnce);
             Check.Group("dispose twice", DoubleDispose);
             Check.Group("finalisers", Finalisers);
             CharacterTests.Run();
@@ -1112,6 +1113,44 @@ namespace Sinew.Tests
                 c.ReadPositions(new Vec3[c.VertexCount]);
                 Check.That(true, "the library keeps working after a panic");
             }
+        }
+
+        static void RecoveriesAreLoggedOnce()
+        {
+#if SINEW_DEBUG_PANIC
+            var logged = new List<string>();
+            Action<string> previous = World.Log;
+            World.Log = m => logged.Add(m);
+            try
+            {
+                using (var world = new World())
+                {
+                    Cloth c = Cloth.CreateGrid(world, SinewClothGridDesc.Default);
+                    Cloth other = Cloth.CreateGrid(world, SinewClothGridDesc.Default);
+                    world.Step(1f / 60f);
+                    Check.That(logged.Count == 0, "a quiet step logs nothing");
+                    SinewLibrary.DebugPoisonBody(c);
+                    world.Step(1f / 60f);
+                    var events = new SinewEvent[4];
+                    int n = world.ReadEvents(events);
+                    Check.That(n == 1 && events[0].body.id == c.Handle.id && events[0].reason == (uint)SinewRecoveryReason.SINEW_RECOVERY_STATE_NOT_FINITE, "ReadEvents names the recovered body and why");
+                    Check.That(logged.Count == 1 && logged[0].Contains("recovered"), "a recovered body is logged: " + (logged.Count > 0 ? logged[0] : "nothing"));
+                    SinewLibrary.DebugPoisonBody(c);
+                    world.Step(1f / 60f);
+                    Check.That(logged.Count == 1, "the same body is logged once, however often it recovers");
+                    var p = new Vec3[c.VertexCount];
+                    c.ReadPositions(p);
+                    Check.That(!float.IsNaN(p[0].x), "the recovered body reads back finite");
+                    GC.KeepAlive(other);
+                }
+            }
+            finally
+            {
+                World.Log = previous;
+            }
+#else
+            Console.WriteLine("NOT CHECKED: recovery logging (compiled without SINEW_DEBUG_PANIC)");
+#endif
         }
 
         // ---- dispose ----

@@ -590,6 +590,11 @@ namespace UnityEngine
             throw new StubOnlyException();
         }
 
+        public static void LogWarning(object message)
+        {
+            throw new StubOnlyException();
+        }
+
         public static void LogWarning(object message, Object context)
         {
             throw new StubOnlyException();

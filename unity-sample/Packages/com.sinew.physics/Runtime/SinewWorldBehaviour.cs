@@ -190,6 +190,8 @@ namespace Sinew.Components
 
         void Awake()
         {
+            // A body the library had to recover is reported once, in the console.
+            World.Log = message => Debug.LogWarning(message);
             if (active == null)
             {
                 active = this;
