@@ -151,7 +151,12 @@ pub struct SinewWorldDesc {
     pub fixed_rate_hz: f32,
     /// Substeps per fixed step, 1–64. Default 8.
     pub substeps: u32,
-    /// Constraint passes per substep, 1–256. Default 1.
+    /// Constraint passes per substep, 1–256. Default 1. Compliance is in m/N at the default for
+    /// ropes and strands (solved directly: a hanging chain of 5–40 particles stretches
+    /// α·m·g·N(N+1)/2 within 2 % at 30–120 Hz). Cloth stretches about h²/(α·m) more than its
+    /// compliance α says with 1 (h the substep, m the particle mass): within 2 % where
+    /// α·m ≥ 50·h² (2.2e-4 kg·m/N at 60 Hz × 8); a cloth of 0.01 kg particles at 1e-3 m/N is
+    /// +40 % with 1 iteration, +7 % with 2, +0.3 % with 4.
     pub iterations: u32,
     /// Worker threads; 0 = one per core. Default 0.
     pub thread_count: u32,
