@@ -953,7 +953,8 @@ void tearing_and_generators() {
     std::printf("-- World::create_cape, create_skirt, create_strands\n");
     sinew::World world(character_world_desc(2, 1));
     SinewClothCapeDesc cd = sinew::default_cape_desc();
-    THROWS(SINEW_INVALID_ARGUMENT, world.create_cape(cd)); // the default's shoulders coincide
+    cd.right_shoulder = cd.left_shoulder;
+    THROWS(SINEW_INVALID_ARGUMENT, world.create_cape(cd)); // shoulders that coincide
     cd.left_shoulder = translation(-0.2f, 1.5f, 0.0f);
     cd.neck = translation(0.0f, 1.6f, 0.0f);
     cd.right_shoulder = translation(0.2f, 1.5f, 0.0f);
@@ -1084,7 +1085,8 @@ void character_errors() {
     sd.directions = nullptr;
     FAILS(SINEW_NULL_POINTER, world.create_strands(sd));
     SinewClothCapeDesc cd = sinew::default_cape_desc();
-    FAILS(SINEW_INVALID_ARGUMENT, world.create_cape(cd));
+    cd.right_shoulder = cd.left_shoulder;
+    FAILS(SINEW_INVALID_ARGUMENT, world.create_cape(cd)); // shoulders that coincide
     cd.right_shoulder = translation(0.2f, 0.0f, 0.0f);
     cd.length = nan;
     FAILS(SINEW_NON_FINITE, world.create_cape(cd));
