@@ -103,6 +103,13 @@ pub struct Body {
     /// Inverse mass when not pinned.
     pub(crate) w_free: Vec<f32>,
     pub(crate) lambda: Vec<f32>,
+    /// Per particle, the part of this substep's chain corrections that rounding to the
+    /// positions withheld (the exact position is `x + carry`; see
+    /// [`distance::project_chain`](crate::solver::constraints::distance::project_chain)).
+    /// Zero between substeps (the velocity update takes it); empty until a chain needs it.
+    pub(crate) carry: Vec<Vec3>,
+    /// `carry` holds something this substep.
+    pub(crate) carried: bool,
     pub(crate) pins: Pins,
     /// Particle → slot in `pins`, `u32::MAX` when free.
     pin_slot: Vec<u32>,
@@ -172,6 +179,8 @@ impl Body {
             v: try_filled(n, Vec3::ZERO, "velocities")?,
             w: w_free.clone(),
             lambda: try_filled(topology.constraints.len(), 0.0, "multipliers")?,
+            carry: Vec::new(),
+            carried: false,
             pin_slot: try_filled(n, u32::MAX, "pin slots")?,
             pins: Pins::default(),
             x: positions,
@@ -432,6 +441,7 @@ impl Body {
             + bytes(&self.w_free)
             + bytes(&self.pin_slot)
             + bytes(&self.packed)
+            + bytes(&self.carry)
             + self.soa.bytes()
             + bytes(&self.accel)
             + bytes(&self.normal_acc);

@@ -288,7 +288,12 @@ impl ConstraintGroup for DistanceGroup {
                     } else {
                         // In order, along the links' directions at the substep's start; a
                         // chain (rope, strand) of compliant constraints directly.
-                        distance::solve_sequential(&mut b.x, &b.x_prev, &b.w, k, range, &mut b.lambda, &alpha_tilde, b.scale);
+                        if b.carry.len() != b.x.len() {
+                            b.carry.clear();
+                            b.carry.resize(b.x.len(), Vec3::ZERO);
+                        }
+                        b.carried = true;
+                        distance::solve_sequential(&mut b.x, &b.x_prev, &mut b.carry, &b.w, k, range, &mut b.lambda, &alpha_tilde, b.scale);
                     }
                 }
             }
@@ -303,7 +308,12 @@ impl ConstraintGroup for DistanceGroup {
                         // `packed` holds one entry per particle.
                         unsafe { distance_simd::solve_batch(p.kernel, &mut b.packed, k, range, &mut b.lambda, &alpha_tilde, b.scale) };
                     } else {
-                        distance_simd::solve_packed_sequential(&mut b.packed, &b.x_prev, k, range, &mut b.lambda, &alpha_tilde, b.scale);
+                        if b.carry.len() != b.x.len() {
+                            b.carry.clear();
+                            b.carry.resize(b.x.len(), Vec3::ZERO);
+                        }
+                        b.carried = true;
+                        distance_simd::solve_packed_sequential(&mut b.packed, &b.x_prev, &mut b.carry, k, range, &mut b.lambda, &alpha_tilde, b.scale);
                     }
                 }
             }
@@ -623,6 +633,14 @@ impl Body {
             self.soa.all().update_velocity(p.h);
         } else {
             velocity::update(&self.x, &self.x_prev, &mut self.v, &self.w, p.h);
+        }
+        if self.carried {
+            // The chain corrections rounding withheld from the positions (`distance::project_chain`).
+            if !self.soa.home {
+                velocity::add_carry(&mut self.v, &self.carry, &self.w, p.h);
+            }
+            self.carry.fill(Vec3::ZERO);
+            self.carried = false;
         }
         if self.dynamics.max_speed > 0.0 {
             let base = self.speed_limit_base();

@@ -41,3 +41,15 @@ pub fn limit(v: &mut [Vec3], w: &[f32], base: Vec3, max: f32) {
         }
     }
 }
+
+/// Adds to each free particle's velocity `carry / h`: the part of the substep's chain
+/// corrections that rounding kept out of the positions (`distance::project_chain`), so the
+/// velocity gets the corrections in full, `v = vᵢ + (x + carry − x_p)/h`.
+pub fn add_carry(v: &mut [Vec3], carry: &[Vec3], w: &[f32], h: f32) {
+    let inv_h = 1.0 / h;
+    for i in 0..v.len().min(carry.len()) {
+        if w[i] > 0.0 {
+            v[i] += carry[i] * inv_h;
+        }
+    }
+}

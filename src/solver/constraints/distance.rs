@@ -9,6 +9,27 @@
 //! 13 B per constraint, plus 4 B of multiplier per instance. Constraints are sorted into
 //! [`Batch`]es; inside an `independent` batch no two constraints share a particle, so its
 //! constraints can run in SIMD lanes or on several threads in any order with the same result.
+//!
+//! **Displacement form of the chain solve** ([`project_chain`], issue 11). A hanging chain's
+//! weight is carried by corrections of about g·h² per particle and substep (1.7e-7 m at
+//! 120 Hz × 64), made of two link corrections of k·g·h² and −(k−1)·g·h² that nearly cancel.
+//! Applied to float32 positions near 1–2 m each is rounded to the position's ulp (1.2e-7 m):
+//! the force a position can express is quantised to m·ulp/h² (0.07 N on 0.01 kg against a
+//! weight of 0.098 N), and at rest the rounding falls the same way every substep, so the
+//! velocity update `(x − x_p)/h` saw a biased weight and the rest stretch left the law as
+//! substeps grew (the issue's chain of 15 particles: −2.0 % at 120 Hz × 64, 0.0 % at 8). The
+//! chain therefore keeps the substep's motion apart from the positions: the exact position of
+//! a particle is `x + carry`, a correction `dx` goes into `carry + dx` (exact to the ulp of the
+//! motion, ~1e-14 m, not of the position), the position takes that rounded
+//! (`x_new = x + (carry + dx)`) and the carry keeps the remainder `(carry + dx) − (x_new − x)`
+//! (`nudge`; `x_new − x` is exact for a motion small against `x`). Constraints read lengths
+//! as `(xb − xa) + (carry_b − carry_a)`, so no pass subtracts the nearly equal coordinates
+//! that lost the corrections, and the velocity update adds `carry/h`
+//! (`solver::velocity::add_carry`), so the velocity gets every correction whole. The carry is
+//! dropped after the velocity update: the position is then off by at most half an ulp, a
+//! position error that does not bias the force. Only chains use it (the sequential batches of
+//! ropes and strands); the colour batches, SIMD and grid kernels are unchanged, and the packed
+//! and `Vec3` layouts share this one code, so they keep giving the same bits.
 
 use crate::math::{LENGTH_EPSILON, Vec3, WEIGHT_EPSILON};
 use crate::solver::xpbd;
@@ -177,7 +198,7 @@ fn start_direction(d: Vec3, len: f32, d0: Vec3) -> (Vec3, f32, f32) {
 /// chain ([`is_chain`]) of compliant constraints is solved directly ([`project_chain`]),
 /// anything else one constraint at a time.
 #[allow(clippy::too_many_arguments)]
-pub fn project_sequential<P: Particles + ?Sized>(p: &mut P, prev: &[Vec3], c: &DistanceConstraints, range: std::ops::Range<usize>, lambda: &mut [f32], alpha_tilde: &[f32; KIND_COUNT], rest_scale: f32) {
+pub fn project_sequential<P: Particles + ?Sized>(p: &mut P, prev: &[Vec3], carry: &mut [Vec3], c: &DistanceConstraints, range: std::ops::Range<usize>, lambda: &mut [f32], alpha_tilde: &[f32; KIND_COUNT], rest_scale: f32) {
     let compliant = range.clone().all(|i| alpha_tilde[c.kind[i] as usize] > 0.0);
     let first = range.start;
     if compliant && !range.is_empty() && is_chain(c, range.clone()) {
@@ -185,7 +206,7 @@ pub fn project_sequential<P: Particles + ?Sized>(p: &mut P, prev: &[Vec3], c: &D
         while start < range.end {
             let end = (start + CHAIN_PIECE).min(range.end);
             let piece = &mut lambda[start - first..end - first];
-            if !project_chain(p, prev, c, start..end, piece, alpha_tilde, rest_scale) {
+            if !project_chain(p, prev, carry, c, start..end, piece, alpha_tilde, rest_scale) {
                 project_each(p, prev, c, start..end, piece, alpha_tilde, rest_scale);
             }
             start = end;
@@ -235,7 +256,8 @@ fn project_each<P: Particles + ?Sized>(p: &mut P, prev: &[Vec3], c: &DistanceCon
 /// substep: a pin jumped, a rope whipped), the piece is put back as it was and the function
 /// returns false, for the caller to project it one constraint at a time, which copes with any
 /// strain.
-pub fn project_chain<P: Particles + ?Sized>(p: &mut P, prev: &[Vec3], c: &DistanceConstraints, range: std::ops::Range<usize>, lambda: &mut [f32], alpha_tilde: &[f32; KIND_COUNT], rest_scale: f32) -> bool {
+#[allow(clippy::too_many_arguments)]
+pub fn project_chain<P: Particles + ?Sized>(p: &mut P, prev: &[Vec3], carry: &mut [Vec3], c: &DistanceConstraints, range: std::ops::Range<usize>, lambda: &mut [f32], alpha_tilde: &[f32; KIND_COUNT], rest_scale: f32) -> bool {
     let n = range.len();
     assert!(n <= CHAIN_PIECE && lambda.len() >= n);
     let first = range.start;
@@ -253,6 +275,7 @@ pub fn project_chain<P: Particles + ?Sized>(p: &mut P, prev: &[Vec3], c: &Distan
     let direction = |shake: bool, d: Vec3, len: f32, d0: Vec3| if shake { start_direction(d, len, d0) } else { (d, len, 1.0) };
     // The piece as it was (each link's two particles) and its largest residual.
     let mut saved = [Vec3::ZERO; 2 * CHAIN_PIECE];
+    let mut saved_carry = [Vec3::ZERO; 2 * CHAIN_PIECE];
     let mut saved_lambda = [0.0f32; CHAIN_PIECE];
     let mut residual = 0.0f32;
     let mut shake = true;
@@ -263,7 +286,7 @@ pub fn project_chain<P: Particles + ?Sized>(p: &mut P, prev: &[Vec3], c: &Distan
             let i = first + k;
             let (ia, ib) = (c.a[i] as usize, c.b[i] as usize);
             let ((xa, wa), (xb, wb)) = (p.get(ia), p.get(ib));
-            let d = xb - xa;
+            let d = (xb - xa) + (carry[ib] - carry[ia]);
             let len = d.length();
             let at = alpha_tilde[c.kind[i] as usize];
             let rest = c.rest[i] * rest_scale;
@@ -277,6 +300,8 @@ pub fn project_chain<P: Particles + ?Sized>(p: &mut P, prev: &[Vec3], c: &Distan
                 residual = residual.max(rhs.abs());
                 saved[2 * k] = xa;
                 saved[2 * k + 1] = xb;
+                saved_carry[2 * k] = carry[ia];
+                saved_carry[2 * k + 1] = carry[ib];
                 saved_lambda[k] = lambda[k];
             }
             let linked = k > 0 && c.b[i - 1] == c.a[i];
@@ -300,17 +325,20 @@ pub fn project_chain<P: Particles + ?Sized>(p: &mut P, prev: &[Vec3], c: &Distan
     }
     // Corrections, first to last, along each link's direction of the forward pass (the shared
     // particle's position before this pass is carried from the link before).
-    let mut carried: Option<Vec3> = None;
+    // Each correction goes through `nudge`: into the particle's carry first, then as much of
+    // the carry as the position's float32 step can hold into the position (module doc above
+    // `nudge`).
+    let mut carried: Option<(Vec3, Vec3)> = None;
     for k in 0..n {
         let i = first + k;
         let (ia, ib) = (c.a[i] as usize, c.b[i] as usize);
         let ((xa_now, wa), (xb, wb)) = (p.get(ia), p.get(ib));
-        let xa = match carried {
+        let (xa, ca) = match carried {
             Some(x) if k > 0 && c.b[i - 1] == c.a[i] => x,
-            _ => xa_now,
+            _ => (xa_now, carry[ia]),
         };
-        carried = Some(xb);
-        let d = xb - xa;
+        carried = Some((xb, carry[ib]));
+        let d = (xb - xa) + (carry[ib] - ca);
         let len = d.length();
         if len < LENGTH_EPSILON {
             continue;
@@ -319,12 +347,13 @@ pub fn project_chain<P: Particles + ?Sized>(p: &mut P, prev: &[Vec3], c: &Distan
         let dl = dp[k];
         lambda[k] += dl;
         let q = dl / dir_len;
-        p.set(ia, xa_now - dir * (wa * q));
-        p.set(ib, xb + dir * (wb * q));
+        nudge(p, carry, ia, xa_now, -(dir * (wa * q)));
+        nudge(p, carry, ib, xb, dir * (wb * q));
     }
     let after = (0..n).fold(0.0f32, |m, k| {
         let i = first + k;
-        let len = (p.get(c.b[i] as usize).0 - p.get(c.a[i] as usize).0).length();
+        let (ia, ib) = (c.a[i] as usize, c.b[i] as usize);
+        let len = ((p.get(ib).0 - p.get(ia).0) + (carry[ib] - carry[ia])).length();
         m.max((len - c.rest[i] * rest_scale + alpha_tilde[c.kind[i] as usize] * lambda[k]).abs())
     });
     if after > residual {
@@ -334,9 +363,28 @@ pub fn project_chain<P: Particles + ?Sized>(p: &mut P, prev: &[Vec3], c: &Distan
             p.set(c.b[i] as usize, saved[2 * k + 1]);
             lambda[k] = saved_lambda[k];
         }
+        // Restored last to first, so a shared particle gets the carry it had before the pass.
+        for k in (0..n).rev() {
+            let i = first + k;
+            carry[c.b[i] as usize] = saved_carry[2 * k + 1];
+            carry[c.a[i] as usize] = saved_carry[2 * k];
+        }
         return false;
     }
     true
+}
+
+/// Moves particle `i`, at `x` (its stored position), by `dx` in displacement form: the
+/// exact position is `x + carry[i]`, so `carry[i] + dx` is the particle's pending motion; the
+/// position takes it rounded to its float32 step and `carry[i]` keeps what rounding left out
+/// (`x_new − x` is exact for a motion small against `x`, so the carry is exact to the ulp of
+/// the motion, not of the position).
+#[inline(always)]
+fn nudge<P: Particles + ?Sized>(p: &mut P, carry: &mut [Vec3], i: usize, x: Vec3, dx: Vec3) {
+    let pending = carry[i] + dx;
+    let moved = x + pending;
+    p.set(i, moved);
+    carry[i] = pending - (moved - x);
 }
 
 /// [`project`] on `Vec3` positions and inverse masses.
@@ -355,8 +403,8 @@ pub fn solve(
 /// [`project_sequential`] on `Vec3` positions and inverse masses (a batch that is not
 /// independent), `x_prev` the positions the substep started from.
 #[allow(clippy::too_many_arguments)]
-pub fn solve_sequential(x: &mut [Vec3], x_prev: &[Vec3], w: &[f32], c: &DistanceConstraints, range: std::ops::Range<usize>, lambda: &mut [f32], alpha_tilde: &[f32; KIND_COUNT], rest_scale: f32) {
-    project_sequential(&mut Split { x, w }, x_prev, c, range.clone(), &mut lambda[range], alpha_tilde, rest_scale);
+pub fn solve_sequential(x: &mut [Vec3], x_prev: &[Vec3], carry: &mut [Vec3], w: &[f32], c: &DistanceConstraints, range: std::ops::Range<usize>, lambda: &mut [f32], alpha_tilde: &[f32; KIND_COUNT], rest_scale: f32) {
+    project_sequential(&mut Split { x, w }, x_prev, carry, c, range.clone(), &mut lambda[range], alpha_tilde, rest_scale);
 }
 
 /// Greedy graph colouring: reorders `c`'s constraints into independent batches. Each
@@ -433,10 +481,10 @@ mod tests {
         let at = [4.0, 0.0, 0.0];
         let (mut xd, mut ld) = (x0.clone(), vec![0.0; n]);
         // The substep started from `x0`: on a straight chain start and current directions agree.
-        solve_sequential(&mut xd, &x0, &w, &c, 0..n, &mut ld, &at, 1.0);
+        solve_sequential(&mut xd, &x0, &mut vec![Vec3::ZERO; n + 1], &w, &c, 0..n, &mut ld, &at, 1.0);
         // One Newton step is exact for the linearised system; converge the nonlinear one.
         for _ in 0..20 {
-            solve_sequential(&mut xd, &x0, &w, &c, 0..n, &mut ld, &at, 1.0);
+            solve_sequential(&mut xd, &x0, &mut vec![Vec3::ZERO; n + 1], &w, &c, 0..n, &mut ld, &at, 1.0);
         }
         let (mut xg, mut lg) = (x0.clone(), vec![0.0; n]);
         for _ in 0..2000 {
@@ -476,7 +524,7 @@ mod tests {
             let (mut y, before) = (x.clone(), violation(&x));
             let mut lam = vec![0.0; n];
             for _ in 0..3 {
-                solve_sequential(&mut y, &start, &w, &c, 0..n, &mut lam, &[1e-3, 0.0, 0.0], 1.0);
+                solve_sequential(&mut y, &start, &mut vec![Vec3::ZERO; n + 1], &w, &c, 0..n, &mut lam, &[1e-3, 0.0, 0.0], 1.0);
             }
             assert!(y.iter().all(|p| p.is_finite()));
             assert!(violation(&y) < 0.5 * before, "strain {rise}, turned {turn}°: {} vs {before}", violation(&y));
@@ -502,7 +550,7 @@ mod tests {
         let (mut a, mut b) = (x0.clone(), x0.clone());
         solve(&mut a, &w, &r, 0..6, &mut [0.0; 6], &[0.0; 3], 1.0);
         let start: Vec<Vec3> = (0..7).map(|i| Vec3::new(0.0, -0.1 * i as f32, 0.0)).collect();
-        solve_sequential(&mut b, &start, &w, &r, 0..6, &mut [0.0; 6], &[0.0; 3], 1.0);
+        solve_sequential(&mut b, &start, &mut [Vec3::ZERO; 7], &w, &r, 0..6, &mut [0.0; 6], &[0.0; 3], 1.0);
         for (p, q) in a.iter().zip(&b) {
             assert!((*p - *q).length() < 1e-6, "{p:?} vs {q:?}");
         }

@@ -78,8 +78,9 @@ pub fn solve_packed(p: &mut [Packed], c: &DistanceConstraints, range: std::ops::
 /// A batch that is not independent, on packed particles, `prev` the positions the substep
 /// started from ([`distance::project_sequential`]: a compliant chain is solved directly,
 /// anything else in order).
-pub fn solve_packed_sequential(p: &mut [Packed], prev: &[Vec3], c: &DistanceConstraints, range: std::ops::Range<usize>, lambda: &mut [f32], at: &[f32; KIND_COUNT], rest_scale: f32) {
-    distance::project_sequential(p, prev, c, range.clone(), &mut lambda[range], at, rest_scale);
+#[allow(clippy::too_many_arguments)]
+pub fn solve_packed_sequential(p: &mut [Packed], prev: &[Vec3], carry: &mut [Vec3], c: &DistanceConstraints, range: std::ops::Range<usize>, lambda: &mut [f32], at: &[f32; KIND_COUNT], rest_scale: f32) {
+    distance::project_sequential(p, prev, carry, c, range.clone(), &mut lambda[range], at, rest_scale);
 }
 
 /// Projects the independent batch `range` with `kernel`.
