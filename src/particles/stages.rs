@@ -6,7 +6,8 @@
 //!
 //! ```text
 //! BeginStep                      remember the state; broad phase (colliders, self and pair
-//!                                candidates) and wind forces, once per step; choose the plan
+//!                                candidates) and wind forces, once per step; choose the plan;
+//!                                far from the origin, enter a local frame (`layout::frame`)
 //! per substep s, in SUBSTEP order:
 //!   Predict                      v ← v·(1 − c·h) + h·(g + a), x_prev ← x, x ← x + h·v;
 //!                                pinned particles on their path
@@ -15,8 +16,10 @@
 //!   PairContacts                 particles and triangles of paired bodies (the world's)
 //!   SelfContacts                 the body's own particles and triangles
 //!   Colliders                    shapes swept over the substep, with friction
-//!   Velocities                   v ← (x − x_prev)/h, then the speed limit
-//! EndStep                        state back in `Vec3` arrays; roll back a non-finite step;
+//!   Velocities                   v ← (x − x_prev)/h, kept as vᵢ + (x − (x_prev + h·vᵢ))/h
+//!                                for free particles, plus a chain's carry; the speed limit
+//! EndStep                        state back in `Vec3` arrays and world coordinates; roll
+//!                                back (and report) a non-finite step;
 //!                                tear what is strained past the threshold; measure whether
 //!                                the body has come to rest (`sleep.rs`)
 //! ```
