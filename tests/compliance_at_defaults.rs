@@ -24,18 +24,7 @@ pub fn chain_stretch_damped(n: usize, m: f32, alpha: f32, rate: f32, host: f32, 
     wd.thread_count = 1;
     let world = create_world(&wd);
     let rest = 0.1f32;
-    let points: Vec<SinewVec3> = (0..=n).map(|i| v3(0.0, -(i as f32) * rest, 0.0)).collect();
-    let pins = [0u32];
-    let mut rd = rope_desc();
-    rd.points = points.as_ptr();
-    rd.point_count = points.len();
-    rd.pin_indices = pins.as_ptr();
-    rd.pin_count = 1;
-    rd.bend = 0;
-    rd.material.particle_mass = m;
-    rd.material.damping = damping;
-    rd.material.stretch_compliance = alpha;
-    let rope = create_rope(world, &rd);
+    let rope = hanging_chain(world, v3(0.0, 0.0, 0.0), n, rest, m, alpha, damping);
     let frames = (seconds * host).round() as usize;
     for _ in 0..frames {
         ok(sinew_world_step(world, 1.0 / host));

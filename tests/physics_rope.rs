@@ -52,18 +52,7 @@ fn chain_stretch(n: usize, m: f32, alpha: f32, rate: f32) -> f32 {
     let world = create_world(&wd);
     let rest = 0.1f32;
     // Hanging straight down from the pin: particle 0 pinned, n free particles below.
-    let points: Vec<SinewVec3> = (0..=n).map(|i| v3(0.0, -(i as f32) * rest, 0.0)).collect();
-    let pins = [0u32];
-    let mut rd = rope_desc();
-    rd.points = points.as_ptr();
-    rd.point_count = points.len();
-    rd.pin_indices = pins.as_ptr();
-    rd.pin_count = 1;
-    rd.bend = 0;
-    rd.material.particle_mass = m;
-    rd.material.damping = 2.0;
-    rd.material.stretch_compliance = alpha;
-    let rope = create_rope(world, &rd);
+    let rope = hanging_chain(world, v3(0.0, 0.0, 0.0), n, rest, m, alpha, 2.0);
     let seconds = 10.0;
     let frames = (seconds * rate) as usize;
     for _ in 0..frames {

@@ -21,18 +21,7 @@ pub fn chain_error(n: usize, m: f32, alpha: f32, rate: f32, substeps: u32, top: 
     wd.thread_count = 1;
     let world = create_world(&wd);
     let rest = 0.1f32;
-    let points: Vec<SinewVec3> = (0..=n).map(|i| v3(top.x, top.y - (i as f32) * rest, top.z)).collect();
-    let pins = [0u32];
-    let mut rd = rope_desc();
-    rd.points = points.as_ptr();
-    rd.point_count = points.len();
-    rd.pin_indices = pins.as_ptr();
-    rd.pin_count = 1;
-    rd.bend = 0;
-    rd.material.particle_mass = m;
-    rd.material.damping = 4.0;
-    rd.material.stretch_compliance = alpha;
-    let rope = create_rope(world, &rd);
+    let rope = hanging_chain(world, top, n, rest, m, alpha, 4.0);
     for _ in 0..(12.0 * rate) as usize {
         ok(sinew_world_step(world, 1.0 / rate));
     }

@@ -147,3 +147,22 @@ pub fn body_info(body: SinewBody) -> SinewBodyInfo {
     ok(sinew_body_get_info(body, &mut i));
     i
 }
+
+/// A rope hanging straight down from `top`: particle 0 pinned there, `n` free particles
+/// `rest` apart below it, no bend constraints, particle mass `m`, stretch compliance `alpha`,
+/// damping rate `damping` — the chain of the compliance law α·m·g·N(N+1)/2.
+pub fn hanging_chain(world: SinewWorld, top: SinewVec3, n: usize, rest: f32, m: f32, alpha: f32, damping: f32) -> SinewBody {
+    let points: Vec<SinewVec3> = (0..=n).map(|i| v3(top.x, top.y - (i as f32) * rest, top.z)).collect();
+    let pins = [0u32];
+    let mut rd = rope_desc();
+    rd.points = points.as_ptr();
+    rd.point_count = points.len();
+    rd.pin_indices = pins.as_ptr();
+    rd.pin_count = 1;
+    rd.bend = 0;
+    rd.material.particle_mass = m;
+    rd.material.damping = damping;
+    rd.material.stretch_compliance = alpha;
+    create_rope(world, &rd)
+}
+
