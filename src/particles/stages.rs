@@ -259,12 +259,19 @@ impl ConstraintGroup for DistanceGroup {
 
     fn project(&self, b: &mut Body, p: &StepParams, _s: u32) {
         let alpha_tilde = b.material.compliances().map(|c| xpbd::scaled_compliance(c, p.h));
-        let grid = if b.soa.home { b.topology.grid_kernel(p.kernel) } else { None };
-        // Multipliers restart each substep (the grid kernel zeroes its own); rigid
-        // constraints never touch theirs.
-        if grid.is_none() && alpha_tilde.iter().any(|&a| a != 0.0) {
-            b.lambda.fill(0.0);
+        let on_grid = b.soa.home && b.topology.grid_kernel(p.kernel).is_some();
+        if !on_grid {
+            // Multipliers restart each substep (the grid kernel zeroes its own); rigid
+            // constraints never touch theirs.
+            if alpha_tilde.iter().any(|&a| a != 0.0) {
+                b.lambda.fill(0.0);
+            }
+            // Batches solved in order keep their rounding in the carry.
+            if b.topology.constraints.batches.iter().any(|batch| !batch.independent) {
+                b.use_carry();
+            }
         }
+        let grid = if on_grid { b.topology.grid_kernel(p.kernel) } else { None };
         let k = &b.topology.constraints;
         if let Some(layout) = grid {
             // A large body shares its passes with a second thread, when the world has one.
@@ -291,11 +298,6 @@ impl ConstraintGroup for DistanceGroup {
                     } else {
                         // In order, along the links' directions at the substep's start; a
                         // chain (rope, strand) of compliant constraints directly.
-                        if b.carry.len() != b.x.len() {
-                            b.carry.clear();
-                            b.carry.resize(b.x.len(), Vec3::ZERO);
-                        }
-                        b.carried = true;
                         distance::solve_sequential(&mut b.x, &b.x_prev, &mut b.carry, &b.w, k, range, &mut b.lambda, &alpha_tilde, b.scale);
                     }
                 }
@@ -311,11 +313,6 @@ impl ConstraintGroup for DistanceGroup {
                         // `packed` holds one entry per particle.
                         unsafe { distance_simd::solve_batch(p.kernel, &mut b.packed, k, range, &mut b.lambda, &alpha_tilde, b.scale) };
                     } else {
-                        if b.carry.len() != b.x.len() {
-                            b.carry.clear();
-                            b.carry.resize(b.x.len(), Vec3::ZERO);
-                        }
-                        b.carried = true;
                         distance_simd::solve_packed_sequential(&mut b.packed, &b.x_prev, &mut b.carry, k, range, &mut b.lambda, &alpha_tilde, b.scale);
                     }
                 }
@@ -392,6 +389,16 @@ impl ConstraintGroup for MotionGroup {
 }
 
 impl Body {
+    /// Readies the chain solve's carry (one zero per particle; sized again after a tear) and
+    /// marks it in use, so this substep's velocities take it in.
+    fn use_carry(&mut self) {
+        if self.carry.len() != self.x.len() {
+            self.carry.clear();
+            self.carry.resize(self.x.len(), Vec3::ZERO);
+        }
+        self.carried = true;
+    }
+
     pub(super) fn contact_params(&self) -> ContactParams {
         ContactParams {
             thickness: self.material.thickness * self.scale,
