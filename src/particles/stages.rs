@@ -399,6 +399,17 @@ impl Body {
         self.carried = true;
     }
 
+    /// The local frame and everything that moves with it: positions, start positions, the
+    /// pins' paths and the skinned pose (`solver::layout::frame`).
+    fn frame_state(&mut self) -> (&mut frame::LocalFrame, &mut [Vec3], &mut [Vec3], [&mut [Vec3]; 6]) {
+        let (pose_from, pose_to) = match &mut self.skin {
+            Some(skin) => (&mut skin.from[..], &mut skin.to[..]),
+            None => (&mut [][..], &mut [][..]),
+        };
+        let pins = &mut self.pins;
+        (&mut self.soa.frame, &mut self.x, &mut self.x_prev, [&mut pins.from, &mut pins.to, &mut pins.start, &mut pins.end, pose_from, pose_to])
+    }
+
     pub(super) fn contact_params(&self) -> ContactParams {
         ContactParams {
             thickness: self.material.thickness * self.scale,
@@ -508,11 +519,8 @@ impl Body {
         self.plan = self.choose_plan(p, ctx, paired, origin.is_some());
         self.sleep_begin(step_time, p.gravity * self.material.gravity_scale, paired);
         if let Some(o) = origin {
-            let (pose_from, pose_to) = match &mut self.skin {
-                Some(skin) => (&mut skin.from[..], &mut skin.to[..]),
-                None => (&mut [][..], &mut [][..]),
-            };
-            self.soa.frame.enter(o, &mut self.x, &mut self.x_prev, [&mut self.pins.from, &mut self.pins.to, &mut self.pins.start, &mut self.pins.end, pose_from, pose_to]);
+            let (frame, x, x_prev, paths) = self.frame_state();
+            frame.enter(o, x, x_prev, paths);
         }
     }
 
@@ -673,11 +681,8 @@ impl Body {
     /// is rolled back; constraints strained past the threshold tear.
     pub(crate) fn end_step(&mut self) {
         self.layout_for(false);
-        let (pose_from, pose_to) = match &mut self.skin {
-            Some(skin) => (&mut skin.from[..], &mut skin.to[..]),
-            None => (&mut [][..], &mut [][..]),
-        };
-        self.soa.frame.leave(&mut self.x, &mut self.x_prev, [&mut self.pins.from, &mut self.pins.to, &mut self.pins.start, &mut self.pins.end, pose_from, pose_to]);
+        let (frame, x, x_prev, paths) = self.frame_state();
+        frame.leave(x, x_prev, paths);
         if !all_finite(&self.x) || !all_finite(&self.v) {
             self.soa.frame.forget();
             // An input the checks could not foresee blew the body up: roll back this step
