@@ -33,7 +33,7 @@ fn an_object_made_from_each_default_descriptor_steps() {
     created("skirt", sinew_cloth_create_skirt(world, &filled(sinew_cloth_skirt_desc_default), &mut b));
     bodies.push(("skirt", b));
     // The collider default is a sphere; every other shape from the same untouched sizes.
-    for shape in [(SinewShape::SINEW_SHAPE_SPHERE as u32), (SinewShape::SINEW_SHAPE_CAPSULE as u32), (SinewShape::SINEW_SHAPE_PLANE as u32), (SinewShape::SINEW_SHAPE_BOX as u32)] {
+    for shape in [(SinewShape::SINEW_SHAPE_SPHERE as u32), SinewShape::SINEW_SHAPE_CAPSULE as u32, (SinewShape::SINEW_SHAPE_PLANE as u32), (SinewShape::SINEW_SHAPE_BOX as u32)] {
         let mut d = filled(sinew_collider_desc_default);
         if shape != (SinewShape::SINEW_SHAPE_SPHERE as u32) {
             d.shape = shape;

@@ -99,12 +99,7 @@ fn a_moving_cloth_over_a_sphere_5_km_out_moves_like_one_at_the_origin() {
         shapes
     };
     let (near, far) = (run([0.0, 0.0, 0.0]), run([5000.0, 0.0, 5000.0]));
-    let mut worst = 0.0f64;
-    for (a, b) in near.iter().zip(&far) {
-        for (p, q) in a.iter().zip(b) {
-            worst = worst.max(((p[0] - q[0]).powi(2) + (p[1] - q[1]).powi(2) + (p[2] - q[2]).powi(2)).sqrt());
-        }
-    }
+    let worst = worst_apart(&near, &far);
     println!("moving over a sphere: shapes at most {:.2} mm apart over 150 frames", worst * 1e3);
     assert!(worst < 4e-3, "shapes differ by {:.2} mm", worst * 1e3);
 }
@@ -122,7 +117,7 @@ fn a_skinned_cloth_5_km_out_moves_like_one_at_the_origin() {
         let mut gd = grid_desc();
         (gd.columns, gd.rows, gd.spacing) = (8, 8, 100.0 * step);
         gd.origin = v3(o[0], o[1], o[2]);
-        gd.pin_mode = (SinewPinMode::SINEW_PIN_NONE as u32);
+        gd.pin_mode = SinewPinMode::SINEW_PIN_NONE as u32;
         let cloth = create_grid(world, &gd);
         skin_to_one_bone(cloth);
         ok(sinew_body_set_bone_matrices(cloth, &translation(o[0], o[1], o[2]), 1));
@@ -144,12 +139,7 @@ fn a_skinned_cloth_5_km_out_moves_like_one_at_the_origin() {
         shapes
     };
     let (near, far) = (run([0.0, 0.0, 0.0]), run([5000.0, 0.0, 5000.0]));
-    let mut worst = 0.0f64;
-    for (a, b) in near.iter().zip(&far) {
-        for (p, q) in a.iter().zip(b) {
-            worst = worst.max(((p[0] - q[0]).powi(2) + (p[1] - q[1]).powi(2) + (p[2] - q[2]).powi(2)).sqrt());
-        }
-    }
+    let worst = worst_apart(&near, &far);
     println!("skinned, around a moving bone: shapes at most {:.2} mm apart over 120 frames", worst * 1e3);
     assert!(worst < 4e-3, "shapes differ by {:.2} mm", worst * 1e3);
 }
@@ -165,13 +155,13 @@ fn paired_cloths_5_km_out_lie_like_ones_at_the_origin() {
         let step = 1.0 / 2048.0f32;
         let mut gd = grid_desc();
         (gd.columns, gd.rows, gd.spacing) = (10, 10, 100.0 * step);
-        gd.pin_mode = (SinewPinMode::SINEW_PIN_TOP_CORNERS as u32);
+        gd.pin_mode = SinewPinMode::SINEW_PIN_TOP_CORNERS as u32;
         gd.material.thickness = 0.01;
         gd.origin = v3(o[0], o[1], o[2]);
         let lower = create_grid(w, &gd);
         let corners = [0u32, 9, 90, 99];
         ok(sinew_body_pin(lower, corners.as_ptr(), 4));
-        gd.pin_mode = (SinewPinMode::SINEW_PIN_NONE as u32);
+        gd.pin_mode = SinewPinMode::SINEW_PIN_NONE as u32;
         (gd.columns, gd.rows) = (6, 6);
         gd.origin = v3(o[0], o[1] + 205.0 * step, o[2]);
         let upper = create_grid(w, &gd);
@@ -188,12 +178,7 @@ fn paired_cloths_5_km_out_lie_like_ones_at_the_origin() {
         frames
     };
     let (near, far) = (run([0.0, 0.0, 0.0]), run([5000.0, 0.0, 5000.0]));
-    let mut worst = 0.0f64;
-    for (a, b) in near.iter().zip(&far) {
-        for (p, q) in a.iter().zip(b) {
-            worst = worst.max(((p[0] - q[0]).powi(2) + (p[1] - q[1]).powi(2) + (p[2] - q[2]).powi(2)).sqrt());
-        }
-    }
+    let worst = worst_apart(&near, &far);
     println!("paired: shapes at most {:.2} mm apart over 90 frames", worst * 1e3);
     assert!(worst < 4e-3, "shapes differ by {:.2} mm", worst * 1e3);
 }
@@ -226,9 +211,21 @@ fn far_out_every_kernel_and_thread_count_gives_the_same_bits() {
         ok(sinew_world_destroy(world));
         all
     };
-    let reference = run((SinewKernel::SINEW_KERNEL_SCALAR as u32), 1);
+    let reference = run(SinewKernel::SINEW_KERNEL_SCALAR as u32, 1);
     assert!(reference.iter().all(|p| p.x.is_finite() && p.y.is_finite() && p.z.is_finite()));
-    for (kernel, threads) in [((SinewKernel::SINEW_KERNEL_SSE2 as u32), 1), ((SinewKernel::SINEW_KERNEL_AUTO as u32), 1), ((SinewKernel::SINEW_KERNEL_AUTO as u32), 2), ((SinewKernel::SINEW_KERNEL_SCALAR as u32), 8)] {
+    for (kernel, threads) in [(SinewKernel::SINEW_KERNEL_SSE2 as u32, 1), (SinewKernel::SINEW_KERNEL_AUTO as u32, 1), (SinewKernel::SINEW_KERNEL_AUTO as u32, 2), (SinewKernel::SINEW_KERNEL_SCALAR as u32, 8)] {
         assert_eq!(run(kernel, threads), reference, "kernel {kernel}, {threads} threads");
     }
 }
+
+/// The largest distance between corresponding points of two runs' shapes, over every frame (m).
+fn worst_apart(near: &[Vec<[f64; 3]>], far: &[Vec<[f64; 3]>]) -> f64 {
+    let mut worst = 0.0f64;
+    for (a, b) in near.iter().zip(far) {
+        for (p, q) in a.iter().zip(b) {
+            worst = worst.max(((p[0] - q[0]).powi(2) + (p[1] - q[1]).powi(2) + (p[2] - q[2]).powi(2)).sqrt());
+        }
+    }
+    worst
+}
+

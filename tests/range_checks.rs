@@ -109,7 +109,7 @@ fn sizes_and_spacings_beyond_their_range_are_refused() {
     let mut radii = [0.5f32; 30];
     radii[7] = 3e12;
     refused(&s, SINEW_INVALID_ARGUMENT, "backstop", || sinew_body_set_backstops(s.cloth, offsets.as_ptr(), 30, radii.as_ptr(), 30));
-    refused(&s, SINEW_INVALID_ARGUMENT, "tether scale", || sinew_body_set_tethers(s.cloth, (SinewTetherMode::SINEW_TETHER_GEODESIC as u32), 4e30));
+    refused(&s, SINEW_INVALID_ARGUMENT, "tether scale", || sinew_body_set_tethers(s.cloth, SinewTetherMode::SINEW_TETHER_GEODESIC as u32, 4e30));
     let mut weights = vec![SinewBoneWeight { weight0: 1.0, ..Default::default() }; 30];
     (weights[3].weight0, weights[3].weight1) = (3e38, 3e38);
     refused(&s, SINEW_INVALID_ARGUMENT, "weights of vertex 3", || sinew_body_set_skinning(s.cloth, weights.as_ptr(), 30, std::ptr::null(), 0, 2));
@@ -212,20 +212,20 @@ fn collider_fields_the_shape_does_not_use_are_still_checked() {
     cd.radius = 4e9;
     refused(&s, SINEW_INVALID_ARGUMENT, "sphere radius", || sinew_collider_create(s.world, &cd, &mut c));
     let mut cd = collider_desc();
-    (cd.shape, cd.half_height) = ((SinewShape::SINEW_SHAPE_CAPSULE as u32), 2e5);
+    (cd.shape, cd.half_height) = (SinewShape::SINEW_SHAPE_CAPSULE as u32, 2e5);
     refused(&s, SINEW_INVALID_ARGUMENT, "half_height", || sinew_collider_create(s.world, &cd, &mut c));
     let mut cd = collider_desc();
-    (cd.shape, cd.half_extents.y) = ((SinewShape::SINEW_SHAPE_BOX as u32), 1e12);
+    (cd.shape, cd.half_extents.y) = (SinewShape::SINEW_SHAPE_BOX as u32, 1e12);
     refused(&s, SINEW_INVALID_ARGUMENT, "half extents", || sinew_collider_create(s.world, &cd, &mut c));
     // NaN or infinity where the chosen shape does not look.
     let mut cd = collider_desc();
-    (cd.shape, cd.radius) = ((SinewShape::SINEW_SHAPE_CAPSULE as u32), f32::NAN);
+    (cd.shape, cd.radius) = (SinewShape::SINEW_SHAPE_CAPSULE as u32, f32::NAN);
     refused(&s, SINEW_NON_FINITE, "radius (unused", || sinew_collider_create(s.world, &cd, &mut c));
     let mut cd = collider_desc();
-    (cd.shape, cd.radius1) = ((SinewShape::SINEW_SHAPE_BOX as u32), f32::INFINITY);
+    (cd.shape, cd.radius1) = (SinewShape::SINEW_SHAPE_BOX as u32, f32::INFINITY);
     refused(&s, SINEW_NON_FINITE, "radius1 (unused", || sinew_collider_create(s.world, &cd, &mut c));
     let mut cd = collider_desc();
-    (cd.shape, cd.half_extents.z) = ((SinewShape::SINEW_SHAPE_PLANE as u32), f32::NAN);
+    (cd.shape, cd.half_extents.z) = (SinewShape::SINEW_SHAPE_PLANE as u32, f32::NAN);
     refused(&s, SINEW_NON_FINITE, "half_extents.z (unused", || sinew_collider_create(s.world, &cd, &mut c));
     let mut cd = collider_desc();
     cd.half_height = f32::NEG_INFINITY; // a sphere

@@ -46,7 +46,7 @@ fn drape(shape: u32, threads: u32) -> (usize, f32, Vec<SinewVec3>) {
     create_collider(w, &cd);
     let mut gd = grid_desc();
     (gd.columns, gd.rows, gd.spacing) = (22, 22, 0.035);
-    gd.pin_mode = (SinewPinMode::SINEW_PIN_NONE as u32);
+    gd.pin_mode = SinewPinMode::SINEW_PIN_NONE as u32;
     gd.origin = v3(0.11, 0.85, -0.19);
     let cloth = create_grid(w, &gd);
     set_sleep(cloth, 1e-3, 0.5, Some(3.0));
@@ -76,7 +76,7 @@ fn drape(shape: u32, threads: u32) -> (usize, f32, Vec<SinewVec3>) {
 
 #[test]
 fn a_drape_on_a_sphere_comes_to_rest_and_sleeps() {
-    let (frame, before, p) = drape((SinewShape::SINEW_SHAPE_SPHERE as u32), 1);
+    let (frame, before, p) = drape(SinewShape::SINEW_SHAPE_SPHERE as u32, 1);
     assert!(before < 1e-3, "it slept while moving at {before} m/s");
     // It rests on the sphere (not vacuous): some particle on its surface.
     let on = p.iter().filter(|q| dist(**q, v3(0.1, 0.5, -0.2)) < 0.28 + 0.0101).count();
@@ -86,7 +86,7 @@ fn a_drape_on_a_sphere_comes_to_rest_and_sleeps() {
 
 #[test]
 fn a_drape_on_a_box_comes_to_rest_and_sleeps() {
-    let (frame, before, p) = drape((SinewShape::SINEW_SHAPE_BOX as u32), 1);
+    let (frame, before, p) = drape(SinewShape::SINEW_SHAPE_BOX as u32, 1);
     assert!(before < 1e-3, "it slept while moving at {before} m/s");
     let on = p.iter().filter(|q| (q.y - (0.5 + 0.2 + 0.01)).abs() < 1e-3).count();
     assert!(on > 20, "only {on} particles rest on the box's top");
@@ -96,11 +96,11 @@ fn a_drape_on_a_box_comes_to_rest_and_sleeps() {
 /// Sleeping is deterministic: one, two and eight threads fall asleep at the same frame with the same bits.
 #[test]
 fn sleeping_is_the_same_for_any_thread_count() {
-    let (f1, _, p1) = drape((SinewShape::SINEW_SHAPE_SPHERE as u32), 1);
-    let (f2, _, p2) = drape((SinewShape::SINEW_SHAPE_SPHERE as u32), 2);
+    let (f1, _, p1) = drape(SinewShape::SINEW_SHAPE_SPHERE as u32, 1);
+    let (f2, _, p2) = drape(SinewShape::SINEW_SHAPE_SPHERE as u32, 2);
     assert_eq!(f1, f2, "fell asleep at different frames");
     assert_eq!(bits(&p1), bits(&p2), "different bits with two threads");
-    let (f8, _, p8) = drape((SinewShape::SINEW_SHAPE_SPHERE as u32), 8);
+    let (f8, _, p8) = drape(SinewShape::SINEW_SHAPE_SPHERE as u32, 8);
     assert_eq!((f1, bits(&p1)), (f8, bits(&p8)), "eight threads differ from one");
 }
 
@@ -128,7 +128,7 @@ fn asleep() -> Scene {
     let a = std::f32::consts::FRAC_PI_4;
     gd.orientation = SinewQuat { x: a.sin(), y: 0.0, z: 0.0, w: a.cos() };
     gd.origin = v3(0.0, 1.0 - 3.5 * 0.05, 0.0);
-    gd.pin_mode = (SinewPinMode::SINEW_PIN_TOP_CORNERS as u32);
+    gd.pin_mode = SinewPinMode::SINEW_PIN_TOP_CORNERS as u32;
     let cloth = create_grid(w, &gd);
     skin_to_one_bone(cloth);
     ok(sinew_body_set_bone_matrices(cloth, &translation(0.0, 0.0, 0.0), 1));
@@ -294,7 +294,7 @@ fn wakes_when_pinned() {
 
 #[test]
 fn wakes_when_tethers_are_set() {
-    assert!(wakes(|s| ok(sinew_body_set_tethers(s.cloth, (SinewTetherMode::SINEW_TETHER_EUCLIDEAN as u32), 1.1))));
+    assert!(wakes(|s| ok(sinew_body_set_tethers(s.cloth, SinewTetherMode::SINEW_TETHER_EUCLIDEAN as u32, 1.1))));
 }
 
 #[test]

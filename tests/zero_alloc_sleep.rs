@@ -57,7 +57,7 @@ fn sleeping_and_waking_allocate_nothing() {
     let poker = create_collider(w, &cd);
     let mut gd = grid_desc();
     (gd.columns, gd.rows, gd.spacing) = (12, 12, 0.05);
-    gd.pin_mode = (SinewPinMode::SINEW_PIN_NONE as u32);
+    gd.pin_mode = SinewPinMode::SINEW_PIN_NONE as u32;
     gd.origin = v3(0.0, 0.35, 0.0);
     gd.material.damping = 6.0;
     let cloth = create_grid(w, &gd);
