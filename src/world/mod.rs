@@ -38,6 +38,7 @@ use crate::error::{Error, MAX_GRAVITY, Result, check_finite, check_non_negative,
 use crate::math::{Vec3, is_finite3};
 use crate::particles::stages::{self, StepContext, StepParams};
 use crate::particles::{Body, Topology};
+use crate::ragdoll::{Ragdoll, RagdollDesc};
 use crate::rope::{self, RopeSpec};
 use crate::solver::constraints::distance_simd::Kernel;
 use crate::wind::Wind;
@@ -159,6 +160,8 @@ pub struct Event {
 pub struct World {
     pub settings: WorldSettings,
     pub bodies: Arena<Body>,
+    /// Ragdolls (rigid bones and joints), stepped in the same fixed steps and substeps.
+    pub ragdolls: Arena<Ragdoll>,
     /// Simulated time minus host time (s), in [0, h).
     ahead: f64,
     /// Host time since the last frame that ran fixed steps (s): how long the host's inputs
@@ -196,6 +199,7 @@ impl World {
         Ok(World {
             settings,
             bodies: Arena::new(MAX_SLOTS),
+            ragdolls: Arena::new(MAX_SLOTS),
             ahead: 0.0,
             since_steps: 0.0,
             alpha: 1.0,
@@ -298,6 +302,32 @@ impl World {
     pub fn create_skirt(&mut self, spec: &cloth::generators::SkirtSpec) -> Result<(usize, u32)> {
         let body = cloth::generators::skirt(spec)?;
         self.add_body(body)
+    }
+
+    /// A ragdoll in its bind pose, at rest.
+    pub fn create_ragdoll(&mut self, desc: &RagdollDesc) -> Result<(usize, u32)> {
+        let r = Ragdoll::new(desc)?;
+        self.ragdolls
+            .insert(r)
+            .ok_or_else(|| Error::too_large(format!("a world holds at most {MAX_SLOTS} ragdolls")))
+    }
+
+    /// Removes a ragdoll; particle bodies attached to it (pins, bone colliders) are released.
+    pub fn remove_ragdoll(&mut self, slot: usize, serial: u32) -> Option<Ragdoll> {
+        self.ragdolls.remove(slot, serial)
+    }
+
+    /// Pins particles of a particle body to bones of a ragdoll: particle `particles[i]` follows
+    /// bone `bones[i]` at `offsets[i]` in the bone's frame, inside the step (no host round
+    /// trip). SKELETON: being written.
+    pub fn attach_pins_to_ragdoll(&mut self, _body: BodyId, _ragdoll: (usize, u32), _particles: &[u32], _bones: &[u32], _offsets: &[Vec3]) -> Result<()> {
+        todo!()
+    }
+
+    /// Makes a ragdoll's bone shapes colliders of a particle body (swept across substeps), or
+    /// stops it. SKELETON: being written.
+    pub fn set_ragdoll_collision(&mut self, _body: BodyId, _ragdoll: (usize, u32), _enabled: bool) -> Result<()> {
+        todo!()
     }
 
     /// Removes a body and any collision pairs it was part of.
