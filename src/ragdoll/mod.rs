@@ -117,6 +117,20 @@ impl Ragdoll {
         todo!()
     }
 
+    /// Bone `bone`'s world transform at fraction `t` of the last fixed step (0: its start, 1:
+    /// its end; position lerp, rotation slerp). The world steps ragdolls before particle
+    /// bodies, so during a fixed step this is the motion the particles see (pins that follow
+    /// a bone, bone colliders).
+    pub fn bone_pose_in_step(&self, _bone: usize, _t: f32) -> Pose {
+        todo!()
+    }
+
+    /// Every bone's collision shape with its world pose (the shape's, offset included) at the
+    /// start and end of the last fixed step.
+    pub fn bone_shapes_in_step(&self) -> impl Iterator<Item = (crate::geometry::Shape, Pose, Pose)> + '_ {
+        std::iter::from_fn(|| todo!())
+    }
+
     /// Turns collision between two bones of this ragdoll on or off.
     pub fn set_bone_pair_collision(&mut self, _a: usize, _b: usize, _enabled: bool) -> Result<()> {
         todo!()

@@ -13,6 +13,8 @@
 //!
 //! SKELETON of the shared primitives; integration, joints and contacts are being written.
 
+pub mod contact;
+
 use crate::math::{Quat, Vec3};
 
 /// One rigid body's state (kernels take slices of these).
