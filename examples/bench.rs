@@ -31,9 +31,14 @@
 //! All rigid (compliance 0), no damping. S3's sphere is a Sinew collider with the
 //! material's default thickness and friction; the chapter has no collisions, so S3's ratio
 //! is to the chapter's S1 time (the same cloth without the sphere).
+//!
+//! `S4` (ragdolls, [`s4`]) runs rounds of 600 steps from the drop (`--steps` sets the steps
+//! per round, `--rounds` the rounds) and prints its own lines and table: Sinew, and with
+//! `--features rapier` rapier3d on the same bodies and joints.
 
 #[path = "../benches/chapter/mod.rs"]
 mod chapter;
+mod s4;
 
 use std::time::Instant;
 
@@ -46,17 +51,24 @@ struct Args {
     scenes: Vec<String>,
     threads: Vec<u32>,
     steps: usize,
+    /// S4's steps per round and measured rounds.
+    s4_steps: usize,
+    s4_rounds: usize,
 }
 
 fn parse_args() -> Args {
-    let mut args = Args { report: false, scenes: Vec::new(), threads: Vec::new(), steps: scenes::MEASURED_STEPS };
+    let mut args = Args { report: false, scenes: Vec::new(), threads: Vec::new(), steps: scenes::MEASURED_STEPS, s4_steps: s4::scene::STEPS, s4_rounds: s4::scene::ROUNDS };
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
         let mut value = |name: &str| it.next().unwrap_or_else(|| usage(&format!("{name} needs a value")));
         match a.as_str() {
             "--scene" => args.scenes.push(value("--scene").to_uppercase()),
             "--threads" => args.threads.push(value("--threads").parse().unwrap_or_else(|_| usage("--threads takes a number"))),
-            "--steps" => args.steps = value("--steps").parse().unwrap_or_else(|_| usage("--steps takes a number")),
+            "--steps" => {
+                args.steps = value("--steps").parse().unwrap_or_else(|_| usage("--steps takes a number"));
+                args.s4_steps = args.steps;
+            }
+            "--rounds" => args.s4_rounds = value("--rounds").parse().unwrap_or_else(|_| usage("--rounds takes a number")),
             "--bench" => {} // passed by `cargo bench --examples`
             "-h" | "--help" => usage(""),
             other => usage(&format!("unknown argument {other}")),
@@ -69,8 +81,8 @@ fn parse_args() -> Args {
     if args.threads.is_empty() {
         args.threads = vec![1, 2];
     }
-    if args.steps == 0 || args.threads.contains(&0) {
-        usage("--steps and --threads must be at least 1");
+    if args.steps == 0 || args.s4_rounds == 0 || args.threads.contains(&0) {
+        usage("--steps, --rounds and --threads must be at least 1");
     }
     args
 }
@@ -79,7 +91,7 @@ fn usage(err: &str) -> ! {
     if !err.is_empty() {
         eprintln!("error: {err}");
     }
-    eprintln!("usage: bench [--scene S1|S2|S2-LOD|S3|S4]... [--threads N]... [--steps N]");
+    eprintln!("usage: bench [--scene S1|S2|S2-LOD|S3|S1-self|S4]... [--threads N]... [--steps N] [--rounds N (S4)]");
     std::process::exit(if err.is_empty() { 0 } else { 2 })
 }
 
@@ -229,6 +241,7 @@ fn scaling_report(steps: usize) {
 fn main() {
     let args = parse_args();
     let mut rows: Vec<Row> = Vec::new();
+    let mut s4_rows = Vec::new();
     for name in &args.scenes {
         let scene = match name.as_str() {
             "S1" => scenes::s1(),
@@ -237,7 +250,7 @@ fn main() {
             "S3" => scenes::s3(),
             "S1-SELF" => scenes::s1_self(),
             "S4" => {
-                println!("scene=S4 TODO: not measured, Sinew has no ragdolls yet");
+                s4_rows = s4::run(&args.threads, args.s4_steps, args.s4_rounds);
                 continue;
             }
             other => usage(&format!("unknown scene {other}")),
@@ -279,9 +292,11 @@ fn main() {
         memory_report();
         scaling_report(args.steps);
     }
-    println!();
-    println!("| scene | solver | threads | µs/step | ratio | max stretch | LOD |");
-    println!("|---|---|---|---|---|---|---|");
+    if !rows.is_empty() {
+        println!();
+        println!("| scene | solver | threads | µs/step | ratio | max stretch | LOD |");
+        println!("|---|---|---|---|---|---|---|");
+    }
     for r in &rows {
         let lod = match (r.lod, r.ratio_to_plain) {
             (Some((f, red)), Some(p)) => format!("{f} frozen, {red} reduced; {p:.2} × S2"),
@@ -293,4 +308,5 @@ fn main() {
             r.scene, r.solver, r.threads, r.us_per_step, r.ratio, r.max_stretch
         );
     }
+    s4::table(&s4_rows);
 }
