@@ -9,7 +9,8 @@
 //!   anchor as the child and as the parent carry it (m).
 //! - **Limit violation**: the relative rotation of the two sides' frames,
 //!   q = (q_p·F_p)⁻¹ (q_c·F_c), split as q = swing · twist, twist about X (the angle
-//!   θ = 2·atan2(q.x, q.w)) and swing about an axis in the YZ plane (angle s, its Y and Z
+//!   θ = −2·atan2(q.x, q.w): Unity's sign, as `RagdollDesc` takes it — a child turned by −θ
+//!   about the axis is at angle θ) and swing about an axis in the YZ plane (angle s, its Y and Z
 //!   parts s_y, s_z: the turn about the swing axis and about the third axis). Then:
 //!   fixed: the whole angle of q; hinge: how far θ lies outside [min, max], or the swing s
 //!   (a hinge turns about its axis only), whichever is larger; swing-twist: how far θ lies
@@ -90,7 +91,9 @@ pub fn errors(joints: &[Frames], positions: &[Vec3], rotations: &[Quat]) -> Erro
     e
 }
 
-/// Twist about X (rad) and the swing's parts about Y and Z (rad) of a relative rotation.
+/// Twist about X (rad, Unity's sign: a turn by −θ is the angle θ) and the swing's parts
+/// about Y and Z (rad; limits on them are symmetric, so their sign does not matter) of a
+/// relative rotation.
 pub fn swing_twist(q: Quat) -> (f32, f32, f32) {
     let q = if q.w < 0.0 { -q } else { q };
     let n = (q.w * q.w + q.x * q.x).sqrt();
@@ -100,7 +103,7 @@ pub fn swing_twist(q: Quat) -> (f32, f32, f32) {
     }
     let twist = Quat::from_xyzw(q.x / n, 0.0, 0.0, q.w / n);
     let swing = q * twist.inverse();
-    let theta = 2.0 * q.x.atan2(q.w);
+    let theta = -2.0 * q.x.atan2(q.w);
     let yz = (swing.y * swing.y + swing.z * swing.z).sqrt();
     let s = 2.0 * yz.atan2(swing.w.abs());
     let sign = if swing.w < 0.0 { -1.0 } else { 1.0 };
@@ -129,7 +132,7 @@ pub fn violation(kind: JointKind, q: Quat) -> f32 {
 
 /// The same limits read per axis, as rapier's `JointAxis::AngX/AngY/AngZ` limits define them:
 /// angle_i = 2·atan2(q_i, q_w) of the relative rotation (rapier's `recentered_angle` at a
-/// range centred on 0), X against the hinge or twist range,
+/// range centred on 0), X (its sign turned to Unity's) against the hinge or twist range,
 /// Y against ±swing1, Z against ±swing2 (0 for a hinge); the largest excess (rad). This is
 /// what the peer is asked to hold; it differs from the cone and twist above once a joint
 /// both twists and swings (a swing-twist with `swing2` 0 may swing about Z by up to
@@ -137,7 +140,7 @@ pub fn violation(kind: JointKind, q: Quat) -> f32 {
 pub fn axes_violation(kind: JointKind, q: Quat) -> f32 {
     let q = if q.w < 0.0 { -q } else { q };
     let a = |c: f32| 2.0 * c.atan2(q.w);
-    let (x, y, z) = (a(q.x), a(q.y), a(q.z));
+    let (x, y, z) = (-a(q.x), a(q.y), a(q.z));
     match kind {
         JointKind::Free => 0.0,
         JointKind::Fixed => x.abs().max(y.abs()).max(z.abs()),
@@ -176,19 +179,23 @@ pub fn ellipse_distance(x: f32, y: f32, a: f32, b: f32) -> f32 {
 /// Checks of the definitions above on rotations whose answers are known.
 pub fn self_check() {
     let near = |a: f32, b: f32| (a - b).abs() < 1e-4;
-    let (t, y, z) = swing_twist(Quat::from_rotation_x(0.3));
+    let (t, y, z) = swing_twist(Quat::from_rotation_x(-0.3));
     assert!(near(t, 0.3) && near(y, 0.0) && near(z, 0.0));
-    let (t, y, z) = swing_twist(Quat::from_rotation_y(0.4) * Quat::from_rotation_x(-0.2));
+    let (t, y, z) = swing_twist(Quat::from_rotation_y(0.4) * Quat::from_rotation_x(0.2));
     assert!(near(t, -0.2) && near(y, 0.4) && near(z, 0.0), "{t} {y} {z}");
     let (_, y, z) = swing_twist(Quat::from_rotation_z(-0.5));
     assert!(near(y, 0.0) && near(z, -0.5));
     let cone = JointKind::SwingTwist { swing1: 30.0, swing2: 0.0, low_twist: -20.0, high_twist: 70.0 };
     assert!(near(violation(cone, Quat::from_rotation_y(40f32.to_radians())), 10f32.to_radians()));
     assert!(near(violation(cone, Quat::from_rotation_z(0.1)), 0.1));
-    assert!(near(violation(cone, Quat::from_rotation_x(-0.5)), 0.5 - 20f32.to_radians()));
+    assert!(near(violation(cone, Quat::from_rotation_x(0.5)), 0.5 - 20f32.to_radians()));
+    assert!(near(violation(cone, Quat::from_rotation_x(-1.2)), 0.0));
+    // The knee: limits [−80°, 0°] let the child turn by up to +80° about the axis.
     let hinge = JointKind::Hinge { min: -80.0, max: 0.0 };
-    assert!(near(violation(hinge, Quat::from_rotation_x(-1.0)), 0.0));
-    assert!(near(violation(hinge, Quat::from_rotation_x(0.2)), 0.2));
+    assert!(near(violation(hinge, Quat::from_rotation_x(1.0)), 0.0));
+    assert!(near(violation(hinge, Quat::from_rotation_x(-0.2)), 0.2));
+    assert!(near(axes_violation(hinge, Quat::from_rotation_x(-0.2)), 0.2));
+    assert!(near(axes_violation(hinge, Quat::from_rotation_x(1.0)), 0.0));
     assert!(near(ellipse_distance(2.0, 0.0, 1.0, 0.5), 1.0));
     assert!(near(ellipse_distance(0.0, 1.0, 1.0, 0.5), 0.5));
     assert!(near(ellipse_distance(0.3, 0.2, 1.0, 0.5), 0.0));

@@ -33,7 +33,7 @@ use sinew::ragdoll::RagdollDesc;
 use sinew::world::WorkerPool;
 
 use measure::Errors;
-use scene::{DT, Template};
+use scene::DT;
 
 /// What a solver gives the rounds.
 pub trait Solver {
@@ -84,7 +84,6 @@ pub struct Row {
     pub threads: u32,
     /// Substeps (or rapier's solver iterations) × iterations per substep.
     pub effort: String,
-    pub template: Template,
     pub bodies: usize,
     pub joints: usize,
     pub rounds: Vec<Round>,
@@ -128,7 +127,7 @@ impl Row {
         let (end, peak) = (self.end(), self.peak());
         let ratio = self.ratio_to_rapier.map_or(String::new(), |r| format!(" ratio_to_rapier={r:.2}"));
         println!(
-            "scene=S4 solver={} threads={} us_per_step={:.1} joint_sep_mm={:.3} limit_deg={:.2} sleep_s={} us_min={:.1} us_max={:.1} us_first_2s={:.1} joint_sep_peak_mm={:.3} limit_peak_deg={:.2} limit_axes_deg={:.2} limit_axes_peak_deg={:.2} effort={} bodies={} joints={} ragdolls={} template={} rounds={} steps={}{ratio}",
+            "scene=S4 solver={} threads={} us_per_step={:.1} joint_sep_mm={:.3} limit_deg={:.2} sleep_s={} us_min={:.1} us_max={:.1} us_first_2s={:.1} joint_sep_peak_mm={:.3} limit_peak_deg={:.2} limit_axes_deg={:.2} limit_axes_peak_deg={:.2} effort={} bodies={} joints={} ragdolls={} rounds={} steps={}{ratio}",
             self.solver,
             self.threads,
             self.us(),
@@ -146,7 +145,6 @@ impl Row {
             self.bodies,
             self.joints,
             scene::GRID_COLUMNS * scene::GRID_ROWS + scene::PILE_COUNT,
-            self.template.name(),
             self.rounds.len(),
             self.rounds.first().map_or(0, |r| r.steps),
         );
@@ -178,7 +176,7 @@ fn rounds<S: Solver>(pool: &WorkerPool, rounds: usize, steps: usize, make: impl 
 /// Sinew's, then Sinew; prints each line as it is measured and returns them.
 pub fn run(threads: &[u32], steps: usize, n_rounds: usize) -> Vec<Row> {
     measure::self_check();
-    let (template, kind) = scene::template();
+    let template = scene::template();
     let descs: Vec<RagdollDesc> = scene::ragdolls(&template);
     let bodies = descs.iter().map(|d| d.bones.len()).sum();
     let joints = descs.iter().map(|d| measure::frames(d).len()).sum();
@@ -196,7 +194,7 @@ pub fn run(threads: &[u32], steps: usize, n_rounds: usize) -> Vec<Row> {
     let mut out = Vec::new();
     for &t in threads {
         let pool = WorkerPool::new(t).expect("worker pool");
-        let row = |solver, effort: String, rounds| Row { solver, threads: t, effort, template: kind, bodies, joints, rounds, ratio_to_rapier: None };
+        let row = |solver, effort: String, rounds| Row { solver, threads: t, effort, bodies, joints, rounds, ratio_to_rapier: None };
         #[cfg_attr(not(feature = "rapier"), allow(unused_mut))]
         let mut rapier_us: Option<f64> = None;
         #[cfg(feature = "rapier")]

@@ -9,8 +9,9 @@
 //!   per step, about Sinew's fraction c per second);
 //! - one impulse joint per non-`Free` bone, parent as body 1, child as body 2, frames as
 //!   [`measure::frames`] computes them (X the axis, Y the swing axis): fixed → all six axes
-//!   locked; hinge → `LOCKED_REVOLUTE_AXES` with `AngX` limited to [min, max]; swing-twist →
-//!   `LOCKED_SPHERICAL_AXES` with `AngX` limited to [low_twist, high_twist] and `AngY`, `AngZ`
+//!   locked; hinge → `LOCKED_REVOLUTE_AXES` with `AngX` limited to [−max, −min] (rapier's
+//!   angle is the turn about the axis, Unity's and `RagdollDesc`'s its opposite); swing-twist →
+//!   `LOCKED_SPHERICAL_AXES` with `AngX` limited to [−high_twist, −low_twist] and `AngY`, `AngZ`
 //!   to ±swing1, ±swing2 (rapier's closest equivalent of a cone: per-axis limits; an axis
 //!   whose limit is 0, Unity's `swing2Limit`, is locked instead). Contacts between a joint's
 //!   two bodies off (Sinew's default), every other pair collides;
@@ -104,9 +105,11 @@ impl RapierS4 {
                     .local_frame2(pose(f.anchor_c, f.frame_c))
                     .contacts_enabled(false);
                 match f.kind {
-                    JointKind::Hinge { min, max } => j = j.limits(JointAxis::AngX, [min.to_radians(), max.to_radians()]),
+                    // Unity's sign (`RagdollDesc`): the angle θ is a turn by −θ about the
+                    // axis; rapier's angle is the turn itself.
+                    JointKind::Hinge { min, max } => j = j.limits(JointAxis::AngX, [-max.to_radians(), -min.to_radians()]),
                     JointKind::SwingTwist { swing1, swing2, low_twist, high_twist } => {
-                        j = j.limits(JointAxis::AngX, [low_twist.to_radians(), high_twist.to_radians()]);
+                        j = j.limits(JointAxis::AngX, [-high_twist.to_radians(), -low_twist.to_radians()]);
                         if swing1 > 0.0 {
                             j = j.limits(JointAxis::AngY, [-swing1.to_radians(), swing1.to_radians()]);
                         }
