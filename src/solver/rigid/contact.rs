@@ -48,13 +48,25 @@
 //! is `Δλₙ = −c/(w̃ₐ + w̃_b)`, `w̃ᵢ = 1/mᵢ + (rᵢ×n)ᵀIᵢ⁻¹(rᵢ×n)`, applied as the positional
 //! impulse `Δλₙ·n` at `pₐ` (and `−Δλₙ·n` at `p_b`); `λₙ` sums over the substep's passes.
 //!
-//! Static friction, after all the normal corrections of the pass (so each contact sees its
+//! A contact that a later correction has over-pushed gives part of its `λₙ` back (down to 0:
+//! `Δλₙ = max(−c/w̃, −λₙ)`, projected Gauss–Seidel), so the load of a manifold is shared as
+//! it should be and the friction bounds below use the right `λₙ`.
+//!
+//! Static friction, after all the normal corrections of the sweep (so each contact sees its
 //! whole share of the load): the relative motion of the contact points over the substep
 //! `Δp = (pₐ − p̄ₐ) − (p_b − p̄_b)` (`p̄` at the start of the substep: `prev_x + prev_q·r`, an
-//! obstacle's point at `t0`), its tangential part `Δp_t = Δp − (Δp·n)n`, and the update
-//! `Δλ_t = −|Δp_t|/(w̃ₐ + w̃_b)` along `Δp_t/|Δp_t|`, applied only while the total stays in the
-//! cone: `|λ_t + Δλ_t| < μ·λₙ`. Below the friction angle the contact sticks exactly (no creep);
-//! above it the body slides and dynamic friction takes over.
+//! obstacle's point at `t0`), its tangential part `Δp_t = Δp − (Δp·n)n`, and the positional
+//! impulse `−Δp_t/(w̃ₐ + w̃_b)` that removes it. The paper applies it only when `λ_t < μ·λₙ`;
+//! with a manifold solved one point at a time that rule fails — each corner of a box
+//! carries a quarter of the load but first sees the whole body's slip, so no corner ever
+//! sticks. Here the accumulated tangential impulse `λ_t` (a vector) is instead projected
+//! onto the cone `|λ_t| ≤ μ·λₙ`: within it the slip is removed entirely (the contact sticks,
+//! no creep below the friction angle), beyond it the contact takes `μ·λₙ` of it — Coulomb's
+//! kinetic friction at position level — and the velocity pass adds only what is left.
+//!
+//! The contacts are swept [`Contacts::position_iterations`] times per call (8 by default),
+//! every other sweep backwards (symmetric Gauss–Seidel: the order of a manifold's points does
+//! not bias it, so a box resting flat neither rocks nor drifts).
 //!
 //! # Velocities (paper §3.6)
 //!
@@ -67,10 +79,16 @@
 //!   and must not bounce on it: no jitter). Applied as the impulse `(target − vₙ)/(w̃ₐ + w̃_b)`
 //!   along n. It also takes away the velocity a depenetration gave (a bounded push, not a
 //!   launch).
-//! - dynamic friction: the impulse against `v_t` is `min(μ·λₙ/h, |v_t|/(w̃ₐ + w̃_b))`. `λₙ/h`
-//!   is the normal impulse of the substep (the paper writes `Δv = −v̂_t·min(hμ|fₙ|, |v_t|)`
-//!   with `fₙ = λₙ/h²`; as impulses, so that the Coulomb bound holds for any masses and
-//!   lever arms). A box sliding on a slope accelerates at `g(sin θ − μ cos θ)`.
+//! - dynamic friction: the accumulated friction impulse `P_t` (against `v_t`, the impulse
+//!   `|v_t|/(w̃ₐ + w̃_b)` stops it) is kept within what Coulomb leaves after the position
+//!   pass: `|P_t| ≤ μ·(λₙ/h + Pₙ) − |λ_t|/h`, with `λₙ/h + Pₙ` the contact's whole normal
+//!   impulse over the substep (positions and velocities). The paper writes
+//!   `Δv = −v̂_t·min(hμ|fₙ|, |v_t|)` with `fₙ = λₙ/h²`; as impulses the bound holds for any
+//!   masses and lever arms. A box sliding on a slope accelerates at `g(sin θ − μ cos θ)`.
+//!
+//! Swept [`Contacts::velocity_iterations`] times (8 by default, alternating direction):
+//! a capsule landing flat on its two end contacts bounces without spin only when both
+//! reach their target together.
 //!
 //! The material's one `friction` coefficient is both the static and the dynamic `μ`.
 //!
@@ -144,9 +162,12 @@ pub struct Contact {
     /// `n·(vₐ(pₐ) − v_b(p_b))` of the bodies at collection (an obstacle's motion is taken
     /// off in the velocity pass, where `h` is known).
     pub vn_bodies: f32,
-    /// Normal and tangential multipliers of the substep (kg·m).
+    /// Normal multiplier and tangential positional impulse of the substep (kg·m).
     pub lambda_n: f32,
-    pub lambda_t: f32,
+    pub lambda_t: Vec3,
+    /// Normal impulse (N·s, along n) and friction impulse (N·s) of the velocity pass.
+    pub impulse_n: f32,
+    pub impulse_t: Vec3,
 }
 
 /// A static surface the bodies collide with through a closest-point query (a triangle mesh's
@@ -183,6 +204,10 @@ pub struct Contacts {
     /// Contacts are collected within this distance (m) beyond the substep's motion (5 mm by
     /// default): resting contacts stay in the list from substep to substep.
     pub skin: f32,
+    /// Gauss–Seidel sweeps over the contacts per `solve_positions` call (4 by default).
+    pub position_iterations: u32,
+    /// Gauss–Seidel sweeps over the contacts per `solve_velocities` call (4 by default).
+    pub velocity_iterations: u32,
 }
 
 impl Default for Contacts {
@@ -195,6 +220,8 @@ impl Default for Contacts {
 pub const MAX_DEPENETRATION_SPEED: f32 = 3.0;
 /// Default [`Contacts::skin`] (m).
 pub const SKIN: f32 = 0.005;
+/// Default [`Contacts::position_iterations`] and [`Contacts::velocity_iterations`].
+pub const ITERATIONS: u32 = 8;
 
 fn is_kinematic(b: &RigidBody) -> bool {
     b.inv_mass == 0.0 && b.inv_inertia == Vec3::ZERO
@@ -208,7 +235,11 @@ fn turn_angle(a: Quat, b: Quat) -> f32 {
 
 /// The shape's world pose for a body at `x`, `q`.
 fn shape_pose(s: &BodyShape, x: Vec3, q: Quat) -> Pose {
-    Pose { rotation: q * s.local.rotation, position: x + q * s.local.position, scale: s.local.scale }
+    Pose {
+        rotation: q * s.local.rotation,
+        position: x + q * s.local.position,
+        scale: s.local.scale,
+    }
 }
 
 /// Two distinct bodies of a slice, mutably.
@@ -239,6 +270,8 @@ impl Contacts {
             scratch: Vec::new(),
             max_depenetration_speed: MAX_DEPENETRATION_SPEED,
             skin: SKIN,
+            position_iterations: ITERATIONS,
+            velocity_iterations: ITERATIONS,
         }
     }
 
@@ -268,22 +301,29 @@ impl Contacts {
         for (b, s) in bodies[..n].iter().zip(&shapes[..n]) {
             let pose = shape_pose(s, b.prev_x, b.prev_q);
             let r = s.shape.bounding_radius() * s.local.scale;
-            let sweep = (b.x - b.prev_x).length() + turn_angle(b.prev_q, b.q) * (s.local.position.length() + r);
-            self.bounds.push(Bound { c: pose.position, r, sweep, placed: Placed::new(&s.shape, &pose), kinematic: is_kinematic(b) });
+            let sweep = (b.x - b.prev_x).length()
+                + turn_angle(b.prev_q, b.q) * (s.local.position.length() + r);
+            self.bounds.push(Bound {
+                c: pose.position,
+                r,
+                sweep,
+                placed: Placed::new(&s.shape, &pose),
+                kinematic: is_kinematic(b),
+            });
         }
 
         // Bodies against obstacles.
-        for (k, o) in obstacles.iter().enumerate() {
+        for o in obstacles {
             if o.layers & mask == 0 {
                 continue;
             }
-            let _ = k;
             let (o0, o1) = (o.from.lerp(&o.to, t0), o.from.lerp(&o.to, t1));
             let placed = Placed::new(&o.shape, &o0);
             let o_turn = turn_angle(o0.rotation, o1.rotation);
             let o_move = (o1.position - o0.position).length();
             let o_grow = (o1.scale - o0.scale).abs() / o0.scale.max(1e-6);
             let o_r = o.shape.bounding_radius() * o0.scale;
+            #[allow(clippy::needless_range_loop)] // i indexes bounds, bodies and the contacts
             for i in 0..n {
                 let bd = self.bounds[i];
                 if bd.kinematic {
@@ -318,7 +358,9 @@ impl Contacts {
                         gap0: f.gap,
                         vn_bodies,
                         lambda_n: 0.0,
-                        lambda_t: 0.0,
+                        lambda_t: Vec3::ZERO,
+                        impulse_n: 0.0,
+                        impulse_t: Vec3::ZERO,
                     });
                 }
             }
@@ -329,7 +371,11 @@ impl Contacts {
         self.order.extend(0..n as u32);
         let lo = |b: &Bound| b.c.x - b.r - b.sweep;
         let bounds = &self.bounds;
-        self.order.sort_unstable_by(|&i, &j| lo(&bounds[i as usize]).total_cmp(&lo(&bounds[j as usize])).then(i.cmp(&j)));
+        self.order.sort_unstable_by(|&i, &j| {
+            lo(&bounds[i as usize])
+                .total_cmp(&lo(&bounds[j as usize]))
+                .then(i.cmp(&j))
+        });
         for ii in 0..n {
             let i = self.order[ii] as usize;
             let bi = self.bounds[i];
@@ -358,7 +404,9 @@ impl Contacts {
                 for f in &self.scratch {
                     let ra = body_a.prev_q.inverse() * (f.pa - body_a.prev_x);
                     let rb = body_b.prev_q.inverse() * (f.pb - body_b.prev_x);
-                    let vn_bodies = f.n.dot(body_a.point_velocity(body_a.q * ra) - body_b.point_velocity(body_b.q * rb));
+                    let vn_bodies = f.n.dot(
+                        body_a.point_velocity(body_a.q * ra) - body_b.point_velocity(body_b.q * rb),
+                    );
                     self.list.push(Contact {
                         a: a as u32,
                         b: b as u32,
@@ -370,7 +418,9 @@ impl Contacts {
                         gap0: f.gap,
                         vn_bodies,
                         lambda_n: 0.0,
-                        lambda_t: 0.0,
+                        lambda_t: Vec3::ZERO,
+                        impulse_n: 0.0,
+                        impulse_t: Vec3::ZERO,
                     });
                 }
             }
@@ -379,7 +429,12 @@ impl Contacts {
 
     /// Adds the contacts of the bodies against a static mesh (layer-filtered by the caller);
     /// call after [`Contacts::collect`] in the same substep. See the module docs.
-    pub fn collect_mesh(&mut self, bodies: &[RigidBody], shapes: &[BodyShape], mesh: &impl StaticMesh) {
+    pub fn collect_mesh(
+        &mut self,
+        bodies: &[RigidBody],
+        shapes: &[BodyShape],
+        mesh: &impl StaticMesh,
+    ) {
         let n = bodies.len().min(shapes.len()).min(self.bounds.len());
         for i in 0..n {
             let bd = self.bounds[i];
@@ -402,11 +457,16 @@ impl Contacts {
                     }
                 }
                 Placed::Box { .. } => {
-                    let Shape::Box { half_extents } = shapes[i].shape else { continue };
+                    let Shape::Box { half_extents } = shapes[i].shape else {
+                        continue;
+                    };
                     let pose = shape_pose(&shapes[i], body.prev_x, body.prev_q);
                     for (k, s) in samples.iter_mut().enumerate().take(8) {
                         let sign = |bit: usize| if k & (1 << bit) != 0 { 1.0 } else { -1.0 };
-                        *s = (pose.to_world(Vec3::new(sign(0), sign(1), sign(2)) * half_extents), 0.0);
+                        *s = (
+                            pose.to_world(Vec3::new(sign(0), sign(1), sign(2)) * half_extents),
+                            0.0,
+                        );
                     }
                     samples[8] = (pose.position, 0.0);
                     9
@@ -414,7 +474,9 @@ impl Contacts {
                 Placed::Plane { .. } => 0,
             };
             for &(c, r) in &samples[..count] {
-                let Some((p, nrm)) = mesh.closest_point(c, r + margin) else { continue };
+                let Some((p, nrm)) = mesh.closest_point(c, r + margin) else {
+                    continue;
+                };
                 let h = (c - p).dot(nrm);
                 let gap = h - r;
                 if gap >= margin {
@@ -433,7 +495,9 @@ impl Contacts {
                     gap0: gap,
                     vn_bodies: nrm.dot(body.point_velocity(body.q * ra)),
                     lambda_n: 0.0,
-                    lambda_t: 0.0,
+                    lambda_t: Vec3::ZERO,
+                    impulse_n: 0.0,
+                    impulse_t: Vec3::ZERO,
                 });
             }
         }
@@ -441,8 +505,25 @@ impl Contacts {
 
     /// Position pass: non-penetration and static friction (XPBD, paper §3.5).
     pub fn solve_positions(&mut self, bodies: &mut [RigidBody], material: ContactMaterial, h: f32) {
+        // Symmetric Gauss–Seidel: every other sweep runs backwards, so that the order of the
+        // contacts does not bias a resting manifold one way (no drift, no rocking).
+        for iteration in 0..self.position_iterations.max(1) {
+            self.position_sweep(bodies, material, h, iteration % 2 == 1);
+        }
+    }
+
+    /// One sweep of the position pass: every normal, then every static friction.
+    fn position_sweep(
+        &mut self,
+        bodies: &mut [RigidBody],
+        material: ContactMaterial,
+        h: f32,
+        backward: bool,
+    ) {
         let dep = self.max_depenetration_speed.max(0.0) * h;
-        for c in self.list.iter_mut() {
+        for k in 0..self.list.len() {
+            let idx = if backward { self.list.len() - 1 - k } else { k };
+            let c = &mut self.list[idx];
             let target = (c.gap0 + dep).min(0.0);
             let a = c.a as usize;
             if c.b == NO_BODY {
@@ -450,14 +531,14 @@ impl Contacts {
                 let r = body.q * c.ra;
                 let g = (body.x + r - c.pb1).dot(c.n);
                 let err = g - target;
-                if err >= 0.0 {
+                if err >= 0.0 && c.lambda_n <= 0.0 {
                     continue;
                 }
                 let w = body.positional_weight(r, c.n);
                 if w <= crate::math::WEIGHT_EPSILON {
                     continue;
                 }
-                let dl = -err / w;
+                let dl = (-err / w).max(-c.lambda_n);
                 c.lambda_n += dl;
                 body.apply_positional(c.n * dl, r);
             } else {
@@ -465,14 +546,14 @@ impl Contacts {
                 let (r1, r2) = (ba.q * c.ra, bb.q * c.rb);
                 let g = (ba.x + r1 - bb.x - r2).dot(c.n);
                 let err = g - target;
-                if err >= 0.0 {
+                if err >= 0.0 && c.lambda_n <= 0.0 {
                     continue;
                 }
                 let w = ba.positional_weight(r1, c.n) + bb.positional_weight(r2, c.n);
                 if w <= crate::math::WEIGHT_EPSILON {
                     continue;
                 }
-                let dl = -err / w;
+                let dl = (-err / w).max(-c.lambda_n);
                 c.lambda_n += dl;
                 ba.apply_positional(c.n * dl, r1);
                 bb.apply_positional(-c.n * dl, r2);
@@ -482,7 +563,9 @@ impl Contacts {
         if mu == 0.0 {
             return;
         }
-        for c in self.list.iter_mut() {
+        for k in 0..self.list.len() {
+            let idx = if backward { self.list.len() - 1 - k } else { k };
+            let c = &mut self.list[idx];
             if c.lambda_n <= 0.0 {
                 continue;
             }
@@ -501,15 +584,14 @@ impl Contacts {
                 if w <= crate::math::WEIGHT_EPSILON {
                     continue;
                 }
-                let dl = len / w;
-                if c.lambda_t + dl < mu * c.lambda_n {
-                    c.lambda_t += dl;
-                    body.apply_positional(-t * dl, r);
-                }
+                let p = project_cone(c.lambda_t - t * (len / w), mu * c.lambda_n) - c.lambda_t;
+                c.lambda_t += p;
+                body.apply_positional(p, r);
             } else {
                 let (ba, bb) = two(bodies, a, c.b as usize);
                 let (r1, r2) = (ba.q * c.ra, bb.q * c.rb);
-                let moved = (ba.x + r1 - (ba.prev_x + ba.prev_q * c.ra)) - (bb.x + r2 - (bb.prev_x + bb.prev_q * c.rb));
+                let moved = (ba.x + r1 - (ba.prev_x + ba.prev_q * c.ra))
+                    - (bb.x + r2 - (bb.prev_x + bb.prev_q * c.rb));
                 let dt = moved - c.n * moved.dot(c.n);
                 let len = dt.length();
                 if len < 1e-9 {
@@ -520,71 +602,102 @@ impl Contacts {
                 if w <= crate::math::WEIGHT_EPSILON {
                     continue;
                 }
-                let dl = len / w;
-                if c.lambda_t + dl < mu * c.lambda_n {
-                    c.lambda_t += dl;
-                    ba.apply_positional(-t * dl, r1);
-                    bb.apply_positional(t * dl, r2);
-                }
+                let p = project_cone(c.lambda_t - t * (len / w), mu * c.lambda_n) - c.lambda_t;
+                c.lambda_t += p;
+                ba.apply_positional(p, r1);
+                bb.apply_positional(-p, r2);
             }
         }
     }
 
     /// Velocity pass after `v ← Δx/h`: restitution and dynamic friction (paper §3.6).
-    pub fn solve_velocities(&mut self, bodies: &mut [RigidBody], material: ContactMaterial, gravity: Vec3, h: f32) {
+    pub fn solve_velocities(
+        &mut self,
+        bodies: &mut [RigidBody],
+        material: ContactMaterial,
+        gravity: Vec3,
+        h: f32,
+    ) {
         if h <= 0.0 {
             return;
         }
+        for c in self.list.iter_mut() {
+            c.impulse_n = 0.0;
+            c.impulse_t = Vec3::ZERO;
+        }
         let rest_speed = 2.0 * gravity.length() * h;
         let mu = material.friction.max(0.0);
-        for c in &self.list {
-            if c.lambda_n <= 0.0 {
-                continue;
-            }
-            let a = c.a as usize;
-            let n = c.n;
-            if c.b == NO_BODY {
-                let body = &mut bodies[a];
-                let r = body.q * c.ra;
-                let vo = (c.pb1 - c.pb0) / h;
+        for iteration in 0..self.velocity_iterations.max(1) {
+            for k in 0..self.list.len() {
+                let idx = if iteration % 2 == 1 {
+                    self.list.len() - 1 - k
+                } else {
+                    k
+                };
+                let c = &mut self.list[idx];
+                if c.lambda_n <= 0.0 {
+                    continue;
+                }
+                let a = c.a as usize;
+                let n = c.n;
+                // Both sides as (body, offset, velocity of the other side's point).
+                let (ba, mut bb, r1, r2, vo) = if c.b == NO_BODY {
+                    let body = &mut bodies[a];
+                    let r = body.q * c.ra;
+                    (body, None, r, Vec3::ZERO, (c.pb1 - c.pb0) / h)
+                } else {
+                    let (ba, bb) = two(bodies, a, c.b as usize);
+                    let (r1, r2) = (ba.q * c.ra, bb.q * c.rb);
+                    (ba, Some(bb), r1, r2, Vec3::ZERO)
+                };
+                let rel = |ba: &RigidBody, bb: &Option<&mut RigidBody>| {
+                    ba.point_velocity(r1) - bb.as_ref().map_or(vo, |b| b.point_velocity(r2))
+                };
+                let weight = |ba: &RigidBody, bb: &Option<&mut RigidBody>, d: Vec3| {
+                    ba.positional_weight(r1, d)
+                        + bb.as_ref().map_or(0.0, |b| b.positional_weight(r2, d))
+                };
                 let vn_before = c.vn_bodies - n.dot(vo);
                 let target = normal_target(vn_before, material.restitution, rest_speed);
-                let vn = n.dot(body.point_velocity(r) - vo);
-                let w = body.positional_weight(r, n);
+                // Restitution (or rest): the normal velocity to its target.
+                let w = weight(ba, &bb, n);
                 if w <= crate::math::WEIGHT_EPSILON {
                     continue;
                 }
-                apply_velocity(body, n * ((target - vn) / w), r);
-                let v = body.point_velocity(r) - vo;
+                let dp = (target - n.dot(rel(ba, &bb))) / w;
+                c.impulse_n += dp;
+                apply_velocity(ba, n * dp, r1);
+                if let Some(b) = bb.as_mut() {
+                    apply_velocity(b, -n * dp, r2);
+                }
+                if mu == 0.0 {
+                    continue;
+                }
+                // Dynamic friction: the accumulated friction impulse within the Coulomb bound
+                // of the contact's whole normal impulse over the substep.
+                let v = rel(ba, &bb);
                 let vt = v - n * v.dot(n);
                 let len = vt.length();
-                if mu > 0.0 && len > 1e-9 {
-                    let t = vt / len;
-                    let w = body.positional_weight(r, t);
-                    let p = (mu * c.lambda_n / h).min(len / w);
-                    apply_velocity(body, -t * p, r);
-                }
-            } else {
-                let (ba, bb) = two(bodies, a, c.b as usize);
-                let (r1, r2) = (ba.q * c.ra, bb.q * c.rb);
-                let target = normal_target(c.vn_bodies, material.restitution, rest_speed);
-                let vn = n.dot(ba.point_velocity(r1) - bb.point_velocity(r2));
-                let w = ba.positional_weight(r1, n) + bb.positional_weight(r2, n);
-                if w <= crate::math::WEIGHT_EPSILON {
+                if len <= 1e-9 {
                     continue;
                 }
-                let p = n * ((target - vn) / w);
+                let t = vt / len;
+                let wt = weight(ba, &bb, t);
+                if wt <= crate::math::WEIGHT_EPSILON {
+                    continue;
+                }
+                let bound =
+                    (mu * (c.lambda_n / h + c.impulse_n) - c.lambda_t.length() / h).max(0.0);
+                let mut total = c.impulse_t - t * (len / wt);
+                let tl = total.length();
+                if tl > bound {
+                    total *= bound / tl;
+                }
+                let p = total - c.impulse_t;
+                c.impulse_t = total;
                 apply_velocity(ba, p, r1);
-                apply_velocity(bb, -p, r2);
-                let v = ba.point_velocity(r1) - bb.point_velocity(r2);
-                let vt = v - n * v.dot(n);
-                let len = vt.length();
-                if mu > 0.0 && len > 1e-9 {
-                    let t = vt / len;
-                    let w = ba.positional_weight(r1, t) + bb.positional_weight(r2, t);
-                    let p = t * (mu * c.lambda_n / h).min(len / w);
-                    apply_velocity(ba, -p, r1);
-                    apply_velocity(bb, p, r2);
+                if let Some(b) = bb.as_mut() {
+                    apply_velocity(b, -p, r2);
                 }
             }
         }
@@ -599,9 +712,24 @@ impl Contacts {
     }
 }
 
+/// `v` shortened to length `limit` if longer (the friction cone).
+#[inline]
+fn project_cone(v: Vec3, limit: f32) -> Vec3 {
+    let l = v.length();
+    if l > limit {
+        v * (limit.max(0.0) / l)
+    } else {
+        v
+    }
+}
+
 /// The normal velocity a contact leaves (paper eq. 34): `−e·ṽₙ` for an approach faster than
 /// the rest threshold, else 0.
 #[inline]
 fn normal_target(vn_before: f32, restitution: f32, rest_speed: f32) -> f32 {
-    if vn_before < 0.0 && -vn_before > rest_speed { -restitution.max(0.0) * vn_before } else { 0.0 }
+    if vn_before < 0.0 && -vn_before > rest_speed {
+        -restitution.max(0.0) * vn_before
+    } else {
+        0.0
+    }
 }

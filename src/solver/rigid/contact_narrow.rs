@@ -57,15 +57,31 @@ impl Placed {
     pub fn new(shape: &Shape, pose: &Pose) -> Placed {
         let s = pose.scale;
         match *shape {
-            Shape::Sphere { radius } => Placed::Round { a: pose.position, b: pose.position, ra: radius * s, rb: radius * s },
-            Shape::Capsule { half_height, radius0, radius1 } => Placed::Round {
+            Shape::Sphere { radius } => Placed::Round {
+                a: pose.position,
+                b: pose.position,
+                ra: radius * s,
+                rb: radius * s,
+            },
+            Shape::Capsule {
+                half_height,
+                radius0,
+                radius1,
+            } => Placed::Round {
                 a: pose.to_world(Vec3::new(0.0, -half_height, 0.0)),
                 b: pose.to_world(Vec3::new(0.0, half_height, 0.0)),
                 ra: radius0 * s,
                 rb: radius1 * s,
             },
-            Shape::Box { half_extents } => Placed::Box { c: pose.position, axes: axes(pose.rotation), e: half_extents * s },
-            Shape::Plane => Placed::Plane { p: pose.position, n: (pose.rotation * Vec3::Y).normalize() },
+            Shape::Box { half_extents } => Placed::Box {
+                c: pose.position,
+                axes: axes(pose.rotation),
+                e: half_extents * s,
+            },
+            Shape::Plane => Placed::Plane {
+                p: pose.position,
+                n: (pose.rotation * Vec3::Y).normalize(),
+            },
         }
     }
 }
@@ -78,27 +94,92 @@ fn axes(q: Quat) -> [Vec3; 3] {
 /// with gap below `margin` into `out`. A plane as `a` gives nothing (bodies are not planes).
 pub fn collide(a: &Placed, b: &Placed, margin: f32, out: &mut Vec<Feature>) {
     match (*a, *b) {
-        (Placed::Round { a: a0, b: a1, ra, rb }, Placed::Plane { p, n }) => round_plane(a0, a1, ra, rb, p, n, margin, out),
-        (Placed::Round { a: a0, b: a1, ra, rb }, Placed::Round { a: b0, b: b1, ra: sa, rb: sb }) => {
-            round_round([a0, a1], [ra, rb], [b0, b1], [sa, sb], margin, out)
+        (
+            Placed::Round {
+                a: a0,
+                b: a1,
+                ra,
+                rb,
+            },
+            Placed::Plane { p, n },
+        ) => round_plane(a0, a1, ra, rb, p, n, margin, out),
+        (
+            Placed::Round {
+                a: a0,
+                b: a1,
+                ra,
+                rb,
+            },
+            Placed::Round {
+                a: b0,
+                b: b1,
+                ra: sa,
+                rb: sb,
+            },
+        ) => round_round([a0, a1], [ra, rb], [b0, b1], [sa, sb], margin, out),
+        (
+            Placed::Round {
+                a: a0,
+                b: a1,
+                ra,
+                rb,
+            },
+            Placed::Box { c, axes, e },
+        ) => round_box([a0, a1], [ra, rb], &BoxW { c, axes, e }, margin, false, out),
+        (Placed::Box { c, axes, e }, Placed::Plane { p, n }) => {
+            box_plane(&BoxW { c, axes, e }, p, n, margin, out)
         }
-        (Placed::Round { a: a0, b: a1, ra, rb }, Placed::Box { c, axes, e }) => round_box([a0, a1], [ra, rb], &BoxW { c, axes, e }, margin, false, out),
-        (Placed::Box { c, axes, e }, Placed::Plane { p, n }) => box_plane(&BoxW { c, axes, e }, p, n, margin, out),
-        (Placed::Box { c, axes, e }, Placed::Round { a: b0, b: b1, ra, rb }) => round_box([b0, b1], [ra, rb], &BoxW { c, axes, e }, margin, true, out),
-        (Placed::Box { c, axes, e }, Placed::Box { c: c2, axes: axes2, e: e2 }) => {
-            box_box(&BoxW { c, axes, e }, &BoxW { c: c2, axes: axes2, e: e2 }, margin, out)
-        }
+        (
+            Placed::Box { c, axes, e },
+            Placed::Round {
+                a: b0,
+                b: b1,
+                ra,
+                rb,
+            },
+        ) => round_box([b0, b1], [ra, rb], &BoxW { c, axes, e }, margin, true, out),
+        (
+            Placed::Box { c, axes, e },
+            Placed::Box {
+                c: c2,
+                axes: axes2,
+                e: e2,
+            },
+        ) => box_box(
+            &BoxW { c, axes, e },
+            &BoxW {
+                c: c2,
+                axes: axes2,
+                e: e2,
+            },
+            margin,
+            out,
+        ),
         (Placed::Plane { .. }, _) => {}
     }
 }
 
 #[allow(clippy::too_many_arguments)]
-fn round_plane(a: Vec3, b: Vec3, ra: f32, rb: f32, p: Vec3, n: Vec3, margin: f32, out: &mut Vec<Feature>) {
+fn round_plane(
+    a: Vec3,
+    b: Vec3,
+    ra: f32,
+    rb: f32,
+    p: Vec3,
+    n: Vec3,
+    margin: f32,
+    out: &mut Vec<Feature>,
+) {
     let mut end = |c: Vec3, r: f32| {
         let h = (c - p).dot(n);
         let gap = h - r;
         if gap < margin {
-            out.push(Feature { pa: c - n * r, pb: c - n * h, n, gap });
+            out.push(Feature {
+                pa: c - n * r,
+                pb: c - n * h,
+                n,
+                gap,
+            });
         }
     };
     end(a, ra);
@@ -129,7 +210,11 @@ pub fn closest_segments(p1: Vec3, q1: Vec3, p2: Vec3, q2: Vec3) -> (f32, f32) {
     }
     let b = d1.dot(d2);
     let denom = a * e - b * b;
-    let mut s = if denom > EPS * a * e { ((b * f - c * e) / denom).clamp(0.0, 1.0) } else { 0.0 };
+    let mut s = if denom > EPS * a * e {
+        ((b * f - c * e) / denom).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
     let mut t = (b * s + f) / e;
     if t < 0.0 {
         t = 0.0;
@@ -145,21 +230,45 @@ pub fn closest_segments(p1: Vec3, q1: Vec3, p2: Vec3, q2: Vec3) -> (f32, f32) {
 pub fn closest_on_segment(p: Vec3, a: Vec3, b: Vec3) -> f32 {
     let d = b - a;
     let l2 = d.length_squared();
-    if l2 <= 1e-12 { 0.0 } else { ((p - a).dot(d) / l2).clamp(0.0, 1.0) }
+    if l2 <= 1e-12 {
+        0.0
+    } else {
+        ((p - a).dot(d) / l2).clamp(0.0, 1.0)
+    }
 }
 
 /// A contact between two spheres (centres `ca`, `cb`, radii `ra`, `rb`).
-fn sphere_pair(ca: Vec3, ra: f32, cb: Vec3, rb: f32, fallback: Vec3, margin: f32, out: &mut Vec<Feature>) {
+fn sphere_pair(
+    ca: Vec3,
+    ra: f32,
+    cb: Vec3,
+    rb: f32,
+    fallback: Vec3,
+    margin: f32,
+    out: &mut Vec<Feature>,
+) {
     let d = ca - cb;
     let dist = d.length();
     let n = if dist > 1e-9 { d / dist } else { fallback };
     let gap = dist - ra - rb;
     if gap < margin {
-        out.push(Feature { pa: ca - n * ra, pb: cb + n * rb, n, gap });
+        out.push(Feature {
+            pa: ca - n * ra,
+            pb: cb + n * rb,
+            n,
+            gap,
+        });
     }
 }
 
-fn round_round(a: [Vec3; 2], ra: [f32; 2], b: [Vec3; 2], rb: [f32; 2], margin: f32, out: &mut Vec<Feature>) {
+fn round_round(
+    a: [Vec3; 2],
+    ra: [f32; 2],
+    b: [Vec3; 2],
+    rb: [f32; 2],
+    margin: f32,
+    out: &mut Vec<Feature>,
+) {
     let da = a[1] - a[0];
     let db = b[1] - b[0];
     let (la2, lb2) = (da.length_squared(), db.length_squared());
@@ -180,13 +289,29 @@ fn round_round(a: [Vec3; 2], ra: [f32; 2], b: [Vec3; 2], rb: [f32; 2], margin: f
             for s in [lo, hi] {
                 let ca = a[0] + da * s;
                 let t = closest_on_segment(ca, b[0], b[1]);
-                sphere_pair(ca, lerp(ra, s), b[0] + db * t, lerp(rb, t), fallback, margin, out);
+                sphere_pair(
+                    ca,
+                    lerp(ra, s),
+                    b[0] + db * t,
+                    lerp(rb, t),
+                    fallback,
+                    margin,
+                    out,
+                );
             }
             return;
         }
     }
     let (s, t) = closest_segments(a[0], a[1], b[0], b[1]);
-    sphere_pair(a[0] + da * s, lerp(ra, s), b[0] + db * t, lerp(rb, t), fallback, margin, out);
+    sphere_pair(
+        a[0] + da * s,
+        lerp(ra, s),
+        b[0] + db * t,
+        lerp(rb, t),
+        fallback,
+        margin,
+        out,
+    );
 }
 
 /// A box in the world.
@@ -198,9 +323,13 @@ struct BoxW {
 }
 
 impl BoxW {
-    fn to_local(&self, p: Vec3) -> Vec3 {
+    fn to_local(self, p: Vec3) -> Vec3 {
         let d = p - self.c;
-        Vec3::new(d.dot(self.axes[0]), d.dot(self.axes[1]), d.dot(self.axes[2]))
+        Vec3::new(
+            d.dot(self.axes[0]),
+            d.dot(self.axes[1]),
+            d.dot(self.axes[2]),
+        )
     }
 
     fn dir_to_world(&self, v: Vec3) -> Vec3 {
@@ -209,14 +338,20 @@ impl BoxW {
 
     /// Signed distance and outward normal (world) at world point `p`.
     fn sdf(&self, p: Vec3) -> (f32, Vec3) {
-        let (d, n) = Shape::Box { half_extents: self.e }.distance(self.to_local(p));
+        let (d, n) = Shape::Box {
+            half_extents: self.e,
+        }
+        .distance(self.to_local(p));
         (d, self.dir_to_world(n))
     }
 
     /// Vertex `i` (bit k set: + along axis k).
     fn vertex(&self, i: usize) -> Vec3 {
         let s = |k: usize| if i & (1 << k) != 0 { 1.0 } else { -1.0 };
-        self.c + self.axes[0] * (s(0) * self.e.x) + self.axes[1] * (s(1) * self.e.y) + self.axes[2] * (s(2) * self.e.z)
+        self.c
+            + self.axes[0] * (s(0) * self.e.x)
+            + self.axes[1] * (s(1) * self.e.y)
+            + self.axes[2] * (s(2) * self.e.z)
     }
 
     fn vertices(&self) -> [Vec3; 8] {
@@ -225,7 +360,9 @@ impl BoxW {
 
     /// Half the box's extent along unit `l`.
     fn radius_along(&self, l: Vec3) -> f32 {
-        self.e.x * self.axes[0].dot(l).abs() + self.e.y * self.axes[1].dot(l).abs() + self.e.z * self.axes[2].dot(l).abs()
+        self.e.x * self.axes[0].dot(l).abs()
+            + self.e.y * self.axes[1].dot(l).abs()
+            + self.e.z * self.axes[2].dot(l).abs()
     }
 
     /// The part `[t0, t1]` of segment `p → q` inside the box grown by `tol` (Liang–Barsky).
@@ -255,12 +392,32 @@ impl BoxW {
 }
 
 /// The 12 edges of a box as vertex index pairs.
-const EDGES: [(usize, usize); 12] = [(0, 1), (2, 3), (4, 5), (6, 7), (0, 2), (1, 3), (4, 6), (5, 7), (0, 4), (1, 5), (2, 6), (3, 7)];
+const EDGES: [(usize, usize); 12] = [
+    (0, 1),
+    (2, 3),
+    (4, 5),
+    (6, 7),
+    (0, 2),
+    (1, 3),
+    (4, 6),
+    (5, 7),
+    (0, 4),
+    (1, 5),
+    (2, 6),
+    (3, 7),
+];
 
 /// Golden-section iterations of the round–box search (interval shrinks to 0.618³⁰ ≈ 5e-7).
 const GOLDEN_STEPS: usize = 30;
 
-fn round_box(a: [Vec3; 2], r: [f32; 2], bx: &BoxW, margin: f32, flip: bool, out: &mut Vec<Feature>) {
+fn round_box(
+    a: [Vec3; 2],
+    r: [f32; 2],
+    bx: &BoxW,
+    margin: f32,
+    flip: bool,
+    out: &mut Vec<Feature>,
+) {
     let phi = |t: f32| {
         let c = a[0].lerp(a[1], t);
         let rad = r[0] + (r[1] - r[0]) * t;
@@ -270,7 +427,16 @@ fn round_box(a: [Vec3; 2], r: [f32; 2], bx: &BoxW, margin: f32, flip: bool, out:
     let mut emit = |(gap, c, rad, d, n): (f32, Vec3, f32, f32, Vec3)| {
         if gap < margin {
             let (pa, pb) = (c - n * rad, c - n * d);
-            out.push(if flip { Feature { pa: pb, pb: pa, n: -n, gap } } else { Feature { pa, pb, n, gap } });
+            out.push(if flip {
+                Feature {
+                    pa: pb,
+                    pb: pa,
+                    n: -n,
+                    gap,
+                }
+            } else {
+                Feature { pa, pb, n, gap }
+            });
         }
     };
     let f0 = phi(0.0);
@@ -314,7 +480,12 @@ fn box_plane(bx: &BoxW, p: Vec3, n: Vec3, margin: f32, out: &mut Vec<Feature>) {
     for v in bx.vertices() {
         let gap = (v - p).dot(n);
         if gap < margin {
-            out.push(Feature { pa: v, pb: v - n * gap, n, gap });
+            out.push(Feature {
+                pa: v,
+                pb: v - n * gap,
+                n,
+                gap,
+            });
         }
     }
 }
@@ -359,16 +530,31 @@ fn box_box(a: &BoxW, b: &BoxW, margin: f32, out: &mut Vec<Feature>) {
     let start = out.len();
     // A's edges onto B's supporting plane along n, clipped against B.
     let b_plane = n.dot(b.c) + b.radius_along(n);
-    project_edges(a, b, n, b_plane, margin, clip_tol, merge_tol, false, start, out);
+    project_edges(
+        a, b, n, b_plane, margin, clip_tol, merge_tol, false, start, out,
+    );
     // B's edges onto A's supporting plane along −n, clipped against A.
     let a_plane = -(n.dot(a.c) - a.radius_along(n));
-    project_edges(b, a, -n, a_plane, margin, clip_tol, merge_tol, true, start, out);
+    project_edges(
+        b, a, -n, a_plane, margin, clip_tol, merge_tol, true, start, out,
+    );
 }
 
 /// Projects the edges of `own` near the plane `x·m = plane` along `m` onto it, clips them
 /// against `other` and pushes the clipped ends (flipped to B → A orientation when `own` is B).
 #[allow(clippy::too_many_arguments)]
-fn project_edges(own: &BoxW, other: &BoxW, m: Vec3, plane: f32, margin: f32, clip_tol: f32, merge_tol: f32, flip: bool, start: usize, out: &mut Vec<Feature>) {
+fn project_edges(
+    own: &BoxW,
+    other: &BoxW,
+    m: Vec3,
+    plane: f32,
+    margin: f32,
+    clip_tol: f32,
+    merge_tol: f32,
+    flip: bool,
+    start: usize,
+    out: &mut Vec<Feature>,
+) {
     let v = own.vertices();
     let g: [f32; 8] = std::array::from_fn(|i| v[i].dot(m) - plane);
     for &(i, j) in &EDGES {
@@ -376,15 +562,34 @@ fn project_edges(own: &BoxW, other: &BoxW, m: Vec3, plane: f32, margin: f32, cli
             continue;
         }
         let (pi, pj) = (v[i] - m * g[i], v[j] - m * g[j]);
-        let Some((t0, t1)) = other.clip(pi, pj, clip_tol) else { continue };
+        let Some((t0, t1)) = other.clip(pi, pj, clip_tol) else {
+            continue;
+        };
         for t in [t0, t1] {
             let gap = g[i] + (g[j] - g[i]) * t;
             if gap >= margin {
                 continue;
             }
             let (p_own, p_other) = (v[i].lerp(v[j], t), pi.lerp(pj, t));
-            let f = if flip { Feature { pa: p_other, pb: p_own, n: -m, gap } } else { Feature { pa: p_own, pb: p_other, n: m, gap } };
-            if !out[start..].iter().any(|o| (o.pa - f.pa).length_squared() < merge_tol * merge_tol) {
+            let f = if flip {
+                Feature {
+                    pa: p_other,
+                    pb: p_own,
+                    n: -m,
+                    gap,
+                }
+            } else {
+                Feature {
+                    pa: p_own,
+                    pb: p_other,
+                    n: m,
+                    gap,
+                }
+            };
+            if !out[start..]
+                .iter()
+                .any(|o| (o.pa - f.pa).length_squared() < merge_tol * merge_tol)
+            {
                 out.push(f);
             }
         }
@@ -396,7 +601,14 @@ mod tests {
     use super::*;
 
     fn boxed(c: Vec3, q: Quat, e: Vec3) -> Placed {
-        Placed::new(&Shape::Box { half_extents: e }, &Pose { rotation: q, position: c, scale: 1.0 })
+        Placed::new(
+            &Shape::Box { half_extents: e },
+            &Pose {
+                rotation: q,
+                position: c,
+                scale: 1.0,
+            },
+        )
     }
 
     fn run(a: &Placed, b: &Placed, margin: f32) -> Vec<Feature> {
@@ -413,7 +625,11 @@ mod tests {
     #[test]
     fn aligned_boxes_face_to_face_give_the_four_corners_of_the_overlap() {
         let e = Vec3::splat(0.5);
-        for (ea, dx) in [(Vec3::splat(0.5), 0.0), (Vec3::splat(0.3), 0.1), (Vec3::splat(0.5), 0.2)] {
+        for (ea, dx) in [
+            (Vec3::splat(0.5), 0.0),
+            (Vec3::splat(0.3), 0.1),
+            (Vec3::splat(0.5), 0.2),
+        ] {
             let a = boxed(Vec3::new(dx, 0.5 + ea.y - 0.01, 0.0), Quat::IDENTITY, ea);
             let b = boxed(Vec3::ZERO, Quat::IDENTITY, e);
             let f = run(&a, &b, 0.001);
@@ -429,7 +645,11 @@ mod tests {
     #[test]
     fn squares_turned_45_degrees_touch_at_the_octagon() {
         let e = Vec3::splat(0.5);
-        let a = boxed(Vec3::new(0.0, 0.999, 0.0), Quat::from_rotation_y(std::f32::consts::FRAC_PI_4), e);
+        let a = boxed(
+            Vec3::new(0.0, 0.999, 0.0),
+            Quat::from_rotation_y(std::f32::consts::FRAC_PI_4),
+            e,
+        );
         let b = boxed(Vec3::ZERO, Quat::IDENTITY, e);
         let f = run(&a, &b, 0.01);
         assert_eq!(f.len(), 8, "{f:?}");
@@ -454,14 +674,33 @@ mod tests {
         let f = run(&a, &b, 0.05);
         assert_eq!(f.len(), 1, "{f:?}");
         consistent(&f[0]);
-        assert!((f[0].gap - gap).abs() < 1e-4 && (f[0].n - Vec3::Y).length() < 1e-3, "{f:?}");
+        assert!(
+            (f[0].gap - gap).abs() < 1e-4 && (f[0].n - Vec3::Y).length() < 1e-3,
+            "{f:?}"
+        );
     }
 
     #[test]
     fn capsule_lying_on_a_box_rests_on_both_ends_and_crossing_an_edge_on_the_edge() {
         let bx = boxed(Vec3::ZERO, Quat::IDENTITY, Vec3::new(1.0, 0.5, 1.0));
-        let cap = |q: Quat, c: Vec3| Placed::new(&Shape::Capsule { half_height: 0.3, radius0: 0.1, radius1: 0.1 }, &Pose { rotation: q, position: c, scale: 1.0 });
-        let lying = cap(Quat::from_rotation_z(std::f32::consts::FRAC_PI_2), Vec3::new(0.0, 0.6, 0.0));
+        let cap = |q: Quat, c: Vec3| {
+            Placed::new(
+                &Shape::Capsule {
+                    half_height: 0.3,
+                    radius0: 0.1,
+                    radius1: 0.1,
+                },
+                &Pose {
+                    rotation: q,
+                    position: c,
+                    scale: 1.0,
+                },
+            )
+        };
+        let lying = cap(
+            Quat::from_rotation_z(std::f32::consts::FRAC_PI_2),
+            Vec3::new(0.0, 0.6, 0.0),
+        );
         let f = run(&lying, &bx, 0.01);
         assert_eq!(f.len(), 2);
         for c in &f {
@@ -474,8 +713,14 @@ mod tests {
         let brute = (0..=2000)
             .map(|k| {
                 let t = k as f32 / 2000.0;
-                let Placed::Round { a, b, ra, .. } = tilted else { unreachable!() };
-                Shape::Box { half_extents: Vec3::new(1.0, 0.5, 1.0) }.distance(a.lerp(b, t)).0 - ra
+                let Placed::Round { a, b, ra, .. } = tilted else {
+                    unreachable!()
+                };
+                Shape::Box {
+                    half_extents: Vec3::new(1.0, 0.5, 1.0),
+                }
+                .distance(a.lerp(b, t))
+                .0 - ra
             })
             .fold(f32::INFINITY, f32::min);
         let got = f.iter().map(|c| c.gap).fold(f32::INFINITY, f32::min);
@@ -484,9 +729,20 @@ mod tests {
 
     #[test]
     fn tapered_capsule_on_a_plane_matches_the_shape_distance() {
-        let shape = Shape::Capsule { half_height: 0.4, radius0: 0.15, radius1: 0.05 };
-        let pose = Pose { rotation: Quat::from_rotation_z(0.7), position: Vec3::new(0.0, 0.3, 0.0), scale: 1.0 };
-        let plane = Placed::Plane { p: Vec3::ZERO, n: Vec3::Y };
+        let shape = Shape::Capsule {
+            half_height: 0.4,
+            radius0: 0.15,
+            radius1: 0.05,
+        };
+        let pose = Pose {
+            rotation: Quat::from_rotation_z(0.7),
+            position: Vec3::new(0.0, 0.3, 0.0),
+            scale: 1.0,
+        };
+        let plane = Placed::Plane {
+            p: Vec3::ZERO,
+            n: Vec3::Y,
+        };
         let f = run(&Placed::new(&shape, &pose), &plane, 1.0);
         let got = f.iter().map(|c| c.gap).fold(f32::INFINITY, f32::min);
         // Brute force: the round cone is the union of spheres along its axis with linearly
@@ -502,11 +758,27 @@ mod tests {
 
     #[test]
     fn parallel_capsules_touch_along_their_overlap() {
-        let cap = |c: Vec3| Placed::new(&Shape::Capsule { half_height: 0.3, radius0: 0.1, radius1: 0.1 }, &Pose { rotation: Quat::IDENTITY, position: c, scale: 1.0 });
+        let cap = |c: Vec3| {
+            Placed::new(
+                &Shape::Capsule {
+                    half_height: 0.3,
+                    radius0: 0.1,
+                    radius1: 0.1,
+                },
+                &Pose {
+                    rotation: Quat::IDENTITY,
+                    position: c,
+                    scale: 1.0,
+                },
+            )
+        };
         let f = run(&cap(Vec3::new(0.15, 0.2, 0.0)), &cap(Vec3::ZERO), 0.01);
         assert_eq!(f.len(), 2);
         let ys: Vec<f32> = f.iter().map(|c| c.pa.y).collect();
-        assert!((ys[0] - (-0.1)).abs() < 1e-5 && (ys[1] - 0.3).abs() < 1e-5, "{ys:?}");
+        assert!(
+            (ys[0] - (-0.1)).abs() < 1e-5 && (ys[1] - 0.3).abs() < 1e-5,
+            "{ys:?}"
+        );
         for c in &f {
             consistent(c);
             assert!((c.gap + 0.05).abs() < 1e-5);
