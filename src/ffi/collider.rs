@@ -59,16 +59,14 @@ pub extern "C" fn sinew_collider_create(world: SinewWorld, desc: *const SinewCol
 
 /// Sets where the collider is at the end of the next `sinew_world_step` (rotation, uniform
 /// scale, translation; column-major, e.g. a bone's `localToWorldMatrix`). During the step it
-/// sweeps from where it was, so fast limbs do not pass through cloth.
+/// sweeps from where it was, so fast limbs do not pass through cloth. A mesh collider is
+/// static: `SINEW_INVALID_ARGUMENT` (move it with `sinew_collider_teleport`).
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_collider_set_transform(collider: SinewCollider, transform: *const SinewMat4) -> SinewResult {
     ffi_guard!({
         let m = try_ref!(transform, "transform");
         let pose = pose_of(m)?;
-        registry::with_collider(collider, |c| {
-            c.to = pose;
-            Ok(())
-        })
+        registry::with_collider(collider, |c| c.set_target(pose))
     })
 }
 
@@ -79,8 +77,7 @@ pub extern "C" fn sinew_collider_teleport(collider: SinewCollider, transform: *c
         let m = try_ref!(transform, "transform");
         let pose = pose_of(m)?;
         registry::with_collider(collider, |c| {
-            c.from = pose;
-            c.to = pose;
+            c.teleport(pose);
             Ok(())
         })
     })

@@ -174,7 +174,7 @@ impl TriMesh {
         if indices.is_empty() {
             return Err(Error::invalid("a mesh collider needs at least one triangle (the index list is empty)"));
         }
-        if indices.len() % 3 != 0 {
+        if !indices.len().is_multiple_of(3) {
             return Err(Error::invalid(format!("the index count {} is not a multiple of 3 (a triangle list)", indices.len())));
         }
         let n = indices.len() / 3;
@@ -205,7 +205,7 @@ impl TriMesh {
             let area2 = cross.length();
             let longest = (b - a).length().max((c - b).length()).max((a - c).length());
             // Smallest height = 2·area / longest edge.
-            let bad = tri[0] == tri[1] || tri[1] == tri[2] || tri[0] == tri[2] || !(area2 > DEGENERATE_RATIO * longest * longest) || !area2.is_finite();
+            let bad = tri[0] == tri[1] || tri[1] == tri[2] || tri[0] == tri[2] || area2 <= DEGENERATE_RATIO * longest * longest;
             triangles.push(tri);
             normals.push(if bad { Vec3::Y } else { cross / area2 });
             if bad {
@@ -312,7 +312,7 @@ impl TriMesh {
     /// The nearest point of the mesh to `p` no farther than `max_distance`, or `None`. Ties go
     /// to a triangle `p` is in front of, then to the lower triangle index.
     pub fn closest_point(&self, p: Vec3, max_distance: f32) -> Option<Hit> {
-        if !(max_distance >= 0.0) {
+        if max_distance.is_nan() || max_distance < 0.0 {
             return None;
         }
         let mut best: Option<(f32, bool, u32)> = None;
@@ -387,7 +387,8 @@ impl TriMesh {
     /// front of a triangle while approaching it: the centre's path crosses the triangle's
     /// plane moved out by `radius` over the triangle, or crosses the triangle itself (the
     /// time is then where the moved-out plane is crossed, never before 0). A path that starts
-    /// behind a triangle's plane, or moves along or away from its front, does not hit it; nor
+    /// behind a triangle's plane (by more than rounding: 1e-6 of its distance from the
+    /// triangle's first corner), or moves along or away from its front, does not hit it; nor
     /// does a sphere that only grazes an edge or a corner from the side (a caller that needs
     /// those tests the end with [`TriMesh::closest_point`]). Ties go to the lower index.
     pub fn sweep_sphere(&self, a: Vec3, b: Vec3, radius: f32) -> Option<SweepHit> {
@@ -428,16 +429,18 @@ impl TriMesh {
     fn sweep_triangle(&self, t: u32, a: Vec3, seg: Vec3, radius: f32) -> Option<f32> {
         let n = self.normals[t as usize];
         let sn = seg.dot(n);
-        if !(sn < 0.0) {
+        if sn >= 0.0 || sn.is_nan() {
             return None;
         }
         let [v0, v1, v2] = self.triangle(t);
         let s0 = (a - v0).dot(n);
         let s1 = s0 + sn;
-        if s0 < 0.0 || s1 >= radius {
+        // Behind the plane beyond rounding (a start put on the plane may round to just behind).
+        if s0 < -1e-6 * (a - v0).abs().max_element() || s1 >= radius {
             return None;
         }
         let time = if s0 > radius { ((s0 - radius) / -sn).min(1.0) } else { 0.0 };
+        let s0 = s0.max(0.0);
         let p = a + seg * time;
         if inside(p - n * (p - v0).dot(n), v0, v1, v2, n) {
             return Some(time);
@@ -530,7 +533,7 @@ fn area(lo: Vec3, hi: Vec3) -> f32 {
 /// area heuristic; `None` when every centroid falls in one bin or no split beats a leaf's
 /// cost by enough to matter (the caller then splits at the median).
 fn sah_split(boxes: &[(Vec3, Vec3, Vec3)], order: &mut [u32], axis: usize, cmin: f32, extent: f32) -> Option<usize> {
-    if !(extent > 0.0) {
+    if extent <= 0.0 || extent.is_nan() {
         return None;
     }
     let bin_of = |t: u32| (((boxes[t as usize].2[axis] - cmin) / extent * BINS as f32) as usize).min(BINS - 1);
