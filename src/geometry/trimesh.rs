@@ -53,6 +53,13 @@ const DEGENERATE_RATIO: f32 = 1e-6;
 /// SAH bins.
 const BINS: usize = 16;
 
+/// The default mesh of the C ABI's descriptor: a 2 m square floor of two triangles at y = 0,
+/// facing +y (in static memory, so a descriptor can point at it).
+pub static DEFAULT_VERTICES: [Vec3; 4] =
+    [Vec3::new(-1.0, 0.0, -1.0), Vec3::new(-1.0, 0.0, 1.0), Vec3::new(1.0, 0.0, 1.0), Vec3::new(1.0, 0.0, -1.0)];
+/// The default mesh's triangles (see [`DEFAULT_VERTICES`]).
+pub static DEFAULT_INDICES: [u32; 6] = [0, 1, 2, 0, 2, 3];
+
 /// What [`TriMesh::new`] does with a degenerate triangle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Degenerate {
