@@ -9,6 +9,8 @@
 //! cloth/ rope/ strands/  cookers: build particle topologies and bodies from descriptions
 //! particles/             the particle body they share: state, settings, topology as
 //!                        constraint groups, character driving, tearing, readback, stages
+//! ragdoll/               rigid bones and joints: descriptions, the humanoid template, the
+//!                        ragdoll object (kinematic/dynamic bones, impulses, pose readback)
 //! collider/ wind         host-moved shapes; the wind field
 //! solver/                pure kernels over slices: integrate, constraints, contacts,
 //!                        velocities, layouts
@@ -26,6 +28,7 @@ pub mod ffi;
 pub mod geometry;
 pub mod math;
 pub mod particles;
+pub mod ragdoll;
 pub mod rope;
 pub mod solver;
 pub mod strands;

@@ -29,5 +29,6 @@ pub mod constraints;
 pub mod contact;
 pub mod integrate;
 pub mod layout;
+pub mod rigid;
 pub mod velocity;
 pub mod xpbd;

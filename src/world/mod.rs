@@ -20,6 +20,7 @@
 //! sleeping bodies), `pool` (the worker threads, joined on drop).
 
 pub mod arena;
+mod attach;
 mod lod;
 pub mod pairs;
 mod pool;
@@ -38,6 +39,7 @@ use crate::error::{Error, MAX_GRAVITY, Result, check_finite, check_non_negative,
 use crate::math::{Vec3, is_finite3};
 use crate::particles::stages::{self, StepContext, StepParams};
 use crate::particles::{Body, Topology};
+use crate::ragdoll::{Ragdoll, RagdollDesc};
 use crate::rope::{self, RopeSpec};
 use crate::solver::constraints::distance_simd::Kernel;
 use crate::wind::Wind;
@@ -159,6 +161,8 @@ pub struct Event {
 pub struct World {
     pub settings: WorldSettings,
     pub bodies: Arena<Body>,
+    /// Ragdolls (rigid bones and joints), stepped in the same fixed steps and substeps.
+    pub ragdolls: Arena<Ragdoll>,
     /// Simulated time minus host time (s), in [0, h).
     ahead: f64,
     /// Host time since the last frame that ran fixed steps (s): how long the host's inputs
@@ -188,6 +192,8 @@ pub struct World {
     disturbances: Vec<sleep::Disturbance>,
     /// What the last `step` call has to report (reused buffer).
     events: Vec<Event>,
+    /// Pins of particle bodies that follow ragdoll bones (`attach`).
+    attachments: Vec<attach::Attachment>,
 }
 
 impl World {
@@ -196,6 +202,7 @@ impl World {
         Ok(World {
             settings,
             bodies: Arena::new(MAX_SLOTS),
+            ragdolls: Arena::new(MAX_SLOTS),
             ahead: 0.0,
             since_steps: 0.0,
             alpha: 1.0,
@@ -213,6 +220,7 @@ impl World {
             camera: None,
             last_colliders: Vec::new(),
             disturbances: Vec::new(),
+            attachments: Vec::new(),
         })
     }
 
@@ -300,10 +308,26 @@ impl World {
         self.add_body(body)
     }
 
+    /// A ragdoll in its bind pose, at rest.
+    pub fn create_ragdoll(&mut self, desc: &RagdollDesc) -> Result<(usize, u32)> {
+        let r = Ragdoll::new(desc)?;
+        self.ragdolls
+            .insert(r)
+            .ok_or_else(|| Error::too_large(format!("a world holds at most {MAX_SLOTS} ragdolls")))
+    }
+
+    /// Removes a ragdoll; particle bodies attached to it (pins, bone colliders) are released.
+    pub fn remove_ragdoll(&mut self, slot: usize, serial: u32) -> Option<Ragdoll> {
+        let r = self.ragdolls.remove(slot, serial)?;
+        self.unlink_ragdoll((slot, serial));
+        Some(r)
+    }
+
     /// Removes a body and any collision pairs it was part of.
     pub fn remove_body(&mut self, slot: usize, serial: u32) -> Option<Body> {
         let body = self.bodies.remove(slot, serial)?;
         self.pairs.remove_body((slot, serial));
+        self.unlink_body((slot, serial));
         Some(body)
     }
 
@@ -331,6 +355,8 @@ impl World {
     /// bodies on their own in parallel, each with its level of detail; then each group of
     /// bodies joined by collision pairs in lockstep, stage by stage, at the world's rate.
     fn fixed_step(&mut self, params: &StepParams) {
+        // (Ragdolls step here, before the particle bodies.)
+        self.follow_ragdolls(params);
         self.pairs.members(&mut self.paired);
         let paired = &self.paired;
         let ctx = StepContext { colliders: &self.collider_frames, wind: &self.wind };
@@ -450,6 +476,9 @@ impl World {
         self.steps += k as u64;
         self.last_frame_steps = k;
         self.alpha = if self.settings.interpolate { (1.0 - self.ahead / h).clamp(0.0, 1.0) as f32 } else { 1.0 };
+        if !self.attachments.is_empty() {
+            self.show_attached_pins();
+        }
         Ok(())
     }
 

@@ -1,0 +1,292 @@
+//! What a host describes: bones (parent, bind pose, shape, mass, joint) and the ragdoll's
+//! shared settings. Angles are in degrees and axes follow Unity's joints, so numbers copy
+//! across from a `HingeJoint` or a `CharacterJoint`:
+//!
+//! | Sinew (`JointDesc`)          | Unity `HingeJoint`       | Unity `CharacterJoint`            |
+//! |------------------------------|--------------------------|-----------------------------------|
+//! | `anchor` (bone's frame)      | `anchor`                 | `anchor`                          |
+//! | `axis` (bone's frame)        | `axis`                   | `axis` (the twist axis)           |
+//! | `swing_axis` (bone's frame)  | —                        | `swingAxis` (swing 1 turns about it) |
+//! | `Hinge { min, max }`         | `limits.min`, `limits.max` | —                               |
+//! | `SwingTwist { swing1, … }`   | —                        | `swing1Limit`, `swing2Limit`, `lowTwistLimit`, `highTwistLimit` |
+//!
+//! A joint belongs to the child bone and joins it to its parent; the parent's side of the
+//! joint frame is taken from the bind pose, so every joint is exactly satisfied, and every
+//! angle is zero, in the bind pose.
+//!
+//! **Angle signs are Unity's.** A hinge or twist angle `θ` about `axis` means the child has
+//! turned by `−θ` about `axis` from the bind pose relative to its parent (its rotation
+//! relative to the parent is `Quat::from_axis_angle(axis, −θ)`, glam's and Unity's
+//! quaternion formulas being the same). That is the sign Unity's joints report: the Ragdoll
+//! Wizard's knee, a twist axis along the character's right with limits `[−80°, 0°]`, lets the
+//! shin swing backwards, and its hip `[−20°, 70°]` lets the thigh swing 70° forwards. Swing
+//! limits are half-angles (no sign).
+
+use crate::error::{Error, MAX_FACTOR, Result, check_finite, check_non_negative, check_position, check_within};
+use crate::geometry::{Pose, Shape};
+use crate::math::{Quat, Vec3, is_finite3};
+
+/// Most bones in one ragdoll.
+pub const MAX_BONES: usize = 256;
+
+/// The joint that holds a bone to its parent.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum JointKind {
+    /// No joint: the bone moves freely (the root, or a loose part).
+    Free,
+    /// Welded to the parent.
+    Fixed,
+    /// Turns about `axis` only, between `min` and `max` degrees (elbow, knee).
+    Hinge { min: f32, max: f32 },
+    /// Swing-twist ("cone"): the bone's `axis` stays in an elliptical cone of half-angles
+    /// `swing1` (turning about `swing_axis`) and `swing2` (about `axis × swing_axis`), and
+    /// twists about it between `low_twist` and `high_twist` degrees (shoulder, hip, spine).
+    SwingTwist { swing1: f32, swing2: f32, low_twist: f32, high_twist: f32 },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointDesc {
+    pub kind: JointKind,
+    /// Where the joint is, in the bone's frame (m). Usually the origin: the bone's pivot.
+    pub anchor: Vec3,
+    /// The hinge or twist axis, in the bone's frame (normalised on creation).
+    pub axis: Vec3,
+    /// The swing-1 axis, in the bone's frame (made perpendicular to `axis` on creation).
+    pub swing_axis: Vec3,
+    /// Limit softness: a spring (N·m/rad) and damper (N·m·s/rad) instead of a hard stop.
+    /// 0 and 0 give a hard limit.
+    pub limit_spring: f32,
+    pub limit_damper: f32,
+    /// Joint friction: a torque (N·m) the joint resists turning with.
+    pub friction: f32,
+}
+
+impl Default for JointDesc {
+    fn default() -> Self {
+        JointDesc {
+            kind: JointKind::Free,
+            anchor: Vec3::ZERO,
+            axis: Vec3::X,
+            swing_axis: Vec3::Y,
+            limit_spring: 0.0,
+            limit_damper: 0.0,
+            friction: 0.0,
+        }
+    }
+}
+
+/// One bone.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BoneDesc {
+    /// Index of the parent bone, or −1 for a root. Parents come before their children.
+    pub parent: i32,
+    /// The bone's world transform in the bind pose (scale 1).
+    pub bind: Pose,
+    /// The bone's collision shape (sphere, capsule or box; a capsule's axis is its local Y).
+    pub shape: Shape,
+    /// The shape's placement in the bone's frame.
+    pub shape_offset: Vec3,
+    pub shape_rotation: Quat,
+    /// kg; 0 takes the mass from `density` and the shape's volume.
+    pub mass: f32,
+    /// kg/m³, used when `mass` is 0. Default 1000 (water, about a body's).
+    pub density: f32,
+    pub joint: JointDesc,
+}
+
+impl Default for BoneDesc {
+    fn default() -> Self {
+        BoneDesc {
+            parent: -1,
+            bind: Pose { rotation: Quat::IDENTITY, position: Vec3::ZERO, scale: 1.0 },
+            shape: Shape::Capsule { half_height: 0.1, radius0: 0.05, radius1: 0.05 },
+            shape_offset: Vec3::ZERO,
+            shape_rotation: Quat::IDENTITY,
+            mass: 1.0,
+            density: 1000.0,
+            joint: JointDesc::default(),
+        }
+    }
+}
+
+/// Settings shared by every bone of a ragdoll.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RagdollSettings {
+    /// Even out mass ratios along the chain (Jolt's `Stabilize`): a child is at least
+    /// `1/max_mass_ratio` and at most `max_mass_ratio` times its parent's mass, and inertia
+    /// is raised to a solid capsule's of the bone's length. On by default.
+    pub stabilize: bool,
+    /// Default 5.
+    pub max_mass_ratio: f32,
+    /// Bones of the ragdoll collide with each other (not with their parent or children).
+    /// Default on.
+    pub self_collision: bool,
+    /// Parents collide with their children too. Default off.
+    pub collide_parent_child: bool,
+    /// Coulomb friction coefficient of the bones' contacts. Default 0.6.
+    pub friction: f32,
+    /// Restitution (0 = no bounce, 1 = elastic). Default 0.
+    pub restitution: f32,
+    /// Fraction of linear / angular velocity removed per second. Default 0.05 / 0.05.
+    pub linear_damping: f32,
+    pub angular_damping: f32,
+    /// Collider layers the bones meet (`collider.layers & mask != 0`). Default all.
+    pub collider_mask: u32,
+    /// The ragdoll sleeps once every bone has stayed slower than `sleep_threshold` (m/s, and
+    /// rad/s × bone size) for `sleep_time` seconds. Default 0.02 m/s, 0.5 s.
+    pub sleep_threshold: f32,
+    pub sleep_time: f32,
+    /// Start kinematic (animated) instead of dynamic.
+    pub kinematic: bool,
+}
+
+impl Default for RagdollSettings {
+    fn default() -> Self {
+        RagdollSettings {
+            stabilize: true,
+            max_mass_ratio: 5.0,
+            self_collision: true,
+            collide_parent_child: false,
+            friction: 0.6,
+            restitution: 0.0,
+            linear_damping: 0.05,
+            angular_damping: 0.05,
+            collider_mask: u32::MAX,
+            sleep_threshold: 0.02,
+            sleep_time: 0.5,
+            kinematic: false,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RagdollDesc {
+    pub bones: Vec<BoneDesc>,
+    pub settings: RagdollSettings,
+}
+
+impl JointDesc {
+    fn validate(&self, bone: usize) -> Result<()> {
+        let at = |what: &str| format!("bone {bone}: joint {what}");
+        for (v, name) in [(self.anchor, "anchor"), (self.axis, "axis"), (self.swing_axis, "swing_axis")] {
+            if !is_finite3(v) {
+                return Err(Error::non_finite(format!("{} is not finite", at(name))));
+            }
+        }
+        check_position(self.anchor, &at("anchor"))?;
+        if self.axis.length() < 1e-6 {
+            return Err(Error::invalid(format!("{} has zero length", at("axis"))));
+        }
+        if self.axis.normalize().cross(self.swing_axis).length() < 1e-6 {
+            return Err(Error::invalid(format!("{} is zero or parallel to the axis", at("swing_axis"))));
+        }
+        check_within(self.limit_spring, 1e9, &at("limit_spring (N·m/rad)"))?;
+        check_within(self.limit_damper, 1e9, &at("limit_damper (N·m·s/rad)"))?;
+        check_within(self.friction, 1e9, &at("friction (N·m)"))?;
+        let angle = |v: f32, lo: f32, hi: f32, name: &str| -> Result<()> {
+            check_finite(v, &at(name))?;
+            if !(lo..=hi).contains(&v) {
+                return Err(Error::out_of_range(format!("{} must be within [{lo}, {hi}] degrees (got {v})", at(name))));
+            }
+            Ok(())
+        };
+        match self.kind {
+            JointKind::Free | JointKind::Fixed => {}
+            JointKind::Hinge { min, max } => {
+                angle(min, -180.0, 180.0, "hinge min")?;
+                angle(max, -180.0, 180.0, "hinge max")?;
+                if min > max {
+                    return Err(Error::invalid(format!("{}: min {min} is above max {max}", at("hinge limits"))));
+                }
+            }
+            JointKind::SwingTwist { swing1, swing2, low_twist, high_twist } => {
+                angle(swing1, 0.0, 177.0, "swing1")?;
+                angle(swing2, 0.0, 177.0, "swing2")?;
+                angle(low_twist, -180.0, 180.0, "low_twist")?;
+                angle(high_twist, -180.0, 180.0, "high_twist")?;
+                if low_twist > high_twist {
+                    return Err(Error::invalid(format!("{}: low_twist {low_twist} is above high_twist {high_twist}", at("twist limits"))));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl BoneDesc {
+    fn validate(&self, bone: usize) -> Result<()> {
+        let at = |what: &str| format!("bone {bone}: {what}");
+        if self.parent < -1 || self.parent >= bone as i32 {
+            return Err(Error::out_of_range(format!(
+                "{} must be −1 or the index of an earlier bone (got {})",
+                at("parent"),
+                self.parent
+            )));
+        }
+        let b = &self.bind;
+        if !is_finite3(b.position) || !b.rotation.is_finite() || !b.scale.is_finite() {
+            return Err(Error::non_finite(at("bind pose is not finite")));
+        }
+        check_position(b.position, &at("bind position"))?;
+        if (b.rotation.length() - 1.0).abs() > 1e-3 {
+            return Err(Error::invalid(format!("{} is not a unit quaternion (length {})", at("bind rotation"), b.rotation.length())));
+        }
+        if (b.scale - 1.0).abs() > 1e-3 {
+            return Err(Error::invalid(format!("{} must be 1 (got {}): bones are rigid", at("bind scale"), b.scale)));
+        }
+        match self.shape {
+            Shape::Plane => return Err(Error::invalid(at("a bone's shape must be a sphere, capsule or box (got a plane)"))),
+            s => s.validate().map_err(|e| Error::new(e.kind, at(&e.message)))?,
+        }
+        if !is_finite3(self.shape_offset) || !self.shape_rotation.is_finite() {
+            return Err(Error::non_finite(at("shape offset or rotation is not finite")));
+        }
+        check_position(self.shape_offset, &at("shape_offset"))?;
+        if (self.shape_rotation.length() - 1.0).abs() > 1e-3 {
+            return Err(Error::invalid(format!("{} is not a unit quaternion", at("shape_rotation"))));
+        }
+        check_within(self.mass, 1e6, &at("mass (kg)"))?;
+        if self.mass == 0.0 {
+            check_finite(self.density, &at("density"))?;
+            if !(self.density > 0.0 && self.density <= 1e5) {
+                return Err(Error::invalid(format!("{} must be within (0, 1e5] kg/m³ when mass is 0 (got {})", at("density"), self.density)));
+            }
+        }
+        self.joint.validate(bone)?;
+        if self.parent < 0 && !matches!(self.joint.kind, JointKind::Free) {
+            return Err(Error::invalid(at("a root bone (parent −1) has no joint; its joint kind must be Free")));
+        }
+        Ok(())
+    }
+}
+
+impl RagdollSettings {
+    pub fn validate(&self) -> Result<()> {
+        check_finite(self.max_mass_ratio, "max_mass_ratio")?;
+        if !(1.0..=1e4).contains(&self.max_mass_ratio) {
+            return Err(Error::out_of_range(format!("max_mass_ratio must be within [1, 10000] (got {})", self.max_mass_ratio)));
+        }
+        check_within(self.friction, MAX_FACTOR, "friction")?;
+        check_within(self.restitution, 1.0, "restitution")?;
+        check_within(self.linear_damping, 1.0, "linear_damping")?;
+        check_within(self.angular_damping, 1.0, "angular_damping")?;
+        check_non_negative(self.sleep_threshold, "sleep_threshold")?;
+        check_within(self.sleep_time, 1e6, "sleep_time (s)")?;
+        Ok(())
+    }
+}
+
+impl RagdollDesc {
+    pub fn validate(&self) -> Result<()> {
+        if self.bones.is_empty() {
+            return Err(Error::invalid("a ragdoll needs at least one bone (got 0)"));
+        }
+        if self.bones.len() > MAX_BONES {
+            return Err(Error::too_large(format!("a ragdoll holds at most {MAX_BONES} bones (got {})", self.bones.len())));
+        }
+        for (i, b) in self.bones.iter().enumerate() {
+            b.validate(i)?;
+        }
+        self.settings.validate()
+    }
+}
