@@ -683,6 +683,79 @@ typedef struct SinewCollider {
 } SinewCollider;
 
 /*
+ A static triangle-mesh collider for level geometry; fill with
+ `sinew_collider_mesh_desc_default` first. Each triangle's front (the side its normal
+ `(b − a) × (c − a)` points to: counter-clockwise seen from the front in right-handed
+ coordinates, Unity's clockwise front faces as they are) is outside; the mesh may be open.
+ */
+typedef struct SinewColliderMeshDesc {
+  /*
+   Vertices in the mesh's own frame (m), within ±1e6 m. Default: a 2 m square floor at
+   y = 0 facing +y (static memory).
+   */
+  const struct SinewVec3 *vertices;
+  size_t vertex_count;
+  /*
+   Triangle list, 3 indices per triangle, each below `vertex_count`; at least one triangle.
+   */
+  const uint32_t *indices;
+  size_t index_count;
+  /*
+   0: a degenerate triangle (two equal indices, or its smallest height below 1e-6 of its
+   longest edge) refuses the mesh, naming it (`SINEW_INVALID_ARGUMENT`); 1: it is left
+   out (`SinewColliderMeshInfo.skipped_triangles`). Default 0.
+   */
+  uint32_t skip_degenerate;
+  /*
+   Layer bits; bodies meet it when `layers & material.collision_mask != 0`. Default 1.
+   */
+  uint32_t layers;
+  /*
+   The mesh's transform (rotation, uniform scale, translation), column-major. A mesh
+   collider is static: only `sinew_collider_teleport` moves it. Default identity.
+   */
+  struct SinewMat4 transform;
+  /*
+   0: cook the mesh from `vertices` and `indices`. Otherwise an existing mesh collider (of
+   any world) whose cooked mesh the new one shares; then `vertices` and `indices` must be
+   empty (count 0). Default 0.
+   */
+  struct SinewCollider share;
+} SinewColliderMeshDesc;
+
+/*
+ What a mesh collider is made of (`sinew_collider_get_mesh_info`).
+ */
+typedef struct SinewColliderMeshInfo {
+  uint32_t vertex_count;
+  /*
+   Triangles given, degenerate ones included.
+   */
+  uint32_t triangle_count;
+  /*
+   Degenerate triangles left out (with `skip_degenerate`).
+   */
+  uint32_t skipped_triangles;
+  /*
+   Nodes of the bounding-volume hierarchy.
+   */
+  uint32_t node_count;
+  /*
+   Depth of its deepest leaf (the root is 0).
+   */
+  uint32_t depth;
+  /*
+   Bytes of the cooked mesh (shared by every collider made from it).
+   */
+  uint64_t bytes;
+  /*
+   The mesh's bounds in its own frame.
+   */
+  struct SinewVec3 bounds_min;
+  struct SinewVec3 bounds_max;
+} SinewColliderMeshInfo;
+
+/*
  A rope through `points`, each joined to the next.
  */
 typedef struct SinewRopeDesc {
@@ -1154,7 +1227,8 @@ enum SinewResult sinew_collider_create(struct SinewWorld world,
 /*
  Sets where the collider is at the end of the next `sinew_world_step` (rotation, uniform
  scale, translation; column-major, e.g. a bone's `localToWorldMatrix`). During the step it
- sweeps from where it was, so fast limbs do not pass through cloth.
+ sweeps from where it was, so fast limbs do not pass through cloth. A mesh collider is
+ static: `SINEW_INVALID_ARGUMENT` (move it with `sinew_collider_teleport`).
  */
 enum SinewResult sinew_collider_set_transform(struct SinewCollider collider,
                                               const struct SinewMat4 *transform);
@@ -1174,6 +1248,27 @@ enum SinewResult sinew_collider_set_layers(struct SinewCollider collider, uint32
  Destroys a collider. Bodies never hold colliders, so this is safe at any time.
  */
 enum SinewResult sinew_collider_destroy(struct SinewCollider collider);
+
+/*
+ Fills `out_desc` with a 2 m square floor of two triangles at y = 0 facing +y (in static
+ memory), on layer 1, at the origin, which `sinew_collider_create_mesh` takes as passed.
+ */
+enum SinewResult sinew_collider_mesh_desc_default(struct SinewColliderMeshDesc *out_desc);
+
+/*
+ Creates a static triangle-mesh collider (see `SinewColliderMeshDesc`): cooks the mesh and
+ its bounding-volume hierarchy, or shares the cooked mesh of `desc.share`. Cloth, ropes and
+ strands collide with the front of its triangles, swept over each substep.
+ */
+enum SinewResult sinew_collider_create_mesh(struct SinewWorld world,
+                                            const struct SinewColliderMeshDesc *desc,
+                                            struct SinewCollider *out_collider);
+
+/*
+ What a mesh collider is made of; `SINEW_INVALID_ARGUMENT` for a collider of another shape.
+ */
+enum SinewResult sinew_collider_get_mesh_info(struct SinewCollider collider,
+                                              struct SinewColliderMeshInfo *out_info);
 
 /*
  Fills `out_desc` with 1 m of rope (points in static memory), unpinned, bend on, default

@@ -97,6 +97,8 @@ inline SinewClothGridDesc default_grid_desc() { return detail::defaults(&sinew_c
 inline SinewClothMeshDesc default_mesh_desc() { return detail::defaults(&sinew_cloth_mesh_desc_default); }
 inline SinewRopeDesc default_rope_desc() { return detail::defaults(&sinew_rope_desc_default); }
 inline SinewColliderDesc default_collider_desc() { return detail::defaults(&sinew_collider_desc_default); }
+// A 2 m floor of two triangles (static memory): point it at your own vertices and indices.
+inline SinewColliderMeshDesc default_collider_mesh_desc() { return detail::defaults(&sinew_collider_mesh_desc_default); }
 inline SinewDynamics default_dynamics() { return detail::defaults(&sinew_dynamics_default); }
 inline SinewLod default_lod() { return detail::defaults(&sinew_lod_default); }
 inline SinewWind default_wind() { return detail::defaults(&sinew_wind_default); }
@@ -138,6 +140,32 @@ inline SinewColliderDesc box_desc(const SinewVec3& half_extents, std::uint32_t l
     SinewColliderDesc d = default_collider_desc();
     d.shape = SINEW_SHAPE_BOX;
     d.half_extents = half_extents;
+    d.layers = layers;
+    return d;
+}
+
+// A static triangle-mesh collider (level geometry) from `vertex_count` vertices and a
+// triangle list of `index_count` indices, read during the call only (the library copies
+// them); the rest from the library's defaults. See SinewColliderMeshDesc for the winding.
+inline SinewColliderMeshDesc mesh_desc(const SinewVec3* vertices, std::size_t vertex_count, const std::uint32_t* indices,
+                                       std::size_t index_count, std::uint32_t layers = 1) {
+    SinewColliderMeshDesc d = default_collider_mesh_desc();
+    d.vertices = vertices;
+    d.vertex_count = vertex_count;
+    d.indices = indices;
+    d.index_count = index_count;
+    d.layers = layers;
+    return d;
+}
+
+// A mesh collider sharing the cooked mesh of `source` (a mesh collider of any world).
+inline SinewColliderMeshDesc shared_mesh_desc(SinewCollider source, std::uint32_t layers = 1) {
+    SinewColliderMeshDesc d = default_collider_mesh_desc();
+    d.vertices = nullptr;
+    d.vertex_count = 0;
+    d.indices = nullptr;
+    d.index_count = 0;
+    d.share = source;
     d.layers = layers;
     return d;
 }
@@ -388,8 +416,9 @@ private:
     SinewBody handle_{};
 };
 
-// A sphere, tapered capsule, plane or box, owned: its destructor destroys it. Made by
-// World::create_collider. Must not outlive its World (see the top of this file).
+// A sphere, tapered capsule, plane, box or static triangle mesh, owned: its destructor
+// destroys it. Made by World::create_collider or World::create_mesh_collider. Must not
+// outlive its World (see the top of this file).
 class Collider {
 public:
     // An empty Collider, owning nothing; its calls throw SINEW_INVALID_HANDLE.
@@ -438,6 +467,13 @@ public:
 
     // Bodies meet the collider when layers & material.collision_mask != 0.
     void set_layers(std::uint32_t layers) { detail::check(sinew_collider_set_layers(handle_, layers)); }
+
+    // A mesh collider's counts and bounds; throws SINEW_INVALID_ARGUMENT for another shape.
+    SinewColliderMeshInfo mesh_info() const {
+        SinewColliderMeshInfo info{};
+        detail::check(sinew_collider_get_mesh_info(handle_, &info));
+        return info;
+    }
 
 private:
     SinewCollider handle_{};
@@ -560,6 +596,14 @@ public:
     Collider create_collider(const SinewColliderDesc& desc) {
         SinewCollider collider{};
         detail::check(sinew_collider_create(handle_, &desc, &collider));
+        return Collider(collider);
+    }
+
+    // A static triangle-mesh collider: start from mesh_desc, shared_mesh_desc or
+    // default_collider_mesh_desc. It moves only by Collider::teleport (set_transform throws).
+    Collider create_mesh_collider(const SinewColliderMeshDesc& desc) {
+        SinewCollider collider{};
+        detail::check(sinew_collider_create_mesh(handle_, &desc, &collider));
         return Collider(collider);
     }
 

@@ -41,6 +41,12 @@ fn an_object_made_from_each_default_descriptor_steps() {
         let mut c = SinewCollider::default();
         created(&format!("collider of shape {shape}"), sinew_collider_create(world, &d, &mut c));
     }
+    // The mesh collider default: a 2 m floor of two triangles (static memory).
+    let mut mesh = SinewCollider::default();
+    created("mesh collider", sinew_collider_create_mesh(world, &filled(sinew_collider_mesh_desc_default), &mut mesh));
+    let mut info = SinewColliderMeshInfo::default();
+    ok(sinew_collider_get_mesh_info(mesh, &mut info));
+    assert_eq!((info.vertex_count, info.triangle_count, info.skipped_triangles), (4, 2, 0));
     // The per-body and per-world settings' defaults are accepted as they are.
     let (material, dynamics, lod, wind) =
         (filled(sinew_material_default), filled(sinew_dynamics_default), filled(sinew_lod_default), filled(sinew_wind_default));

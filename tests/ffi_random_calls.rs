@@ -78,7 +78,7 @@ fn run(seed: u64) {
         };
         let collider = if colliders.is_empty() || rng.below(5) == 0 { SinewCollider { id: rng.next() } } else { colliders[rng.below(colliders.len() as u64) as usize] };
         let n = rng.count();
-        let r = match rng.below(32) {
+        let r = match rng.below(34) {
             0 => {
                 let mut gd = grid_desc();
                 // Now and then a grid large enough to share its step between two threads.
@@ -238,6 +238,37 @@ fn run(seed: u64) {
                 }
                 r
             }
+            31 => {
+                // A static mesh collider: random vertices (sometimes hostile), indices
+                // (sometimes out of range or degenerate), null buffers, shares and flags.
+                let nv = rng.below(10) as usize;
+                let pos: Vec<SinewVec3> = (0..nv).map(|_| if rng.below(6) == 0 { rng.vec3() } else { v3(rng.below(5) as f32 * 0.3 - 0.6, rng.below(3) as f32 * 0.1 - 0.3, rng.below(5) as f32 * 0.3 - 0.6) }).collect();
+                let tri: Vec<u32> = (0..rng.below(7) * 3 + rng.below(4) / 3).map(|_| rng.below(nv as u64 + 1) as u32).collect();
+                let mut md = mesh_collider_desc();
+                md.vertices = if rng.below(8) == 0 { std::ptr::null() } else { pos.as_ptr() };
+                md.vertex_count = if rng.below(8) == 0 { n } else { pos.len() };
+                md.indices = if rng.below(8) == 0 { std::ptr::null() } else { tri.as_ptr() };
+                md.index_count = if rng.below(8) == 0 { n } else { tri.len() };
+                md.vertex_count = md.vertex_count.min(pos.len().max(if md.vertices.is_null() { usize::MAX } else { 0 }));
+                md.index_count = md.index_count.min(tri.len().max(if md.indices.is_null() { usize::MAX } else { 0 }));
+                md.skip_degenerate = rng.below(3) as u32;
+                md.layers = rng.next() as u32;
+                md.transform = rng.mat();
+                if rng.below(4) == 0 {
+                    md.share = collider;
+                }
+                let mut c = SinewCollider::default();
+                let r = sinew_collider_create_mesh(w, &md, &mut c);
+                if r == SINEW_OK {
+                    colliders.push(c);
+                }
+                r
+            }
+            32 => match rng.below(3) {
+                0 => sinew_collider_teleport(collider, &rng.mat()),
+                1 => sinew_collider_set_layers(collider, rng.next() as u32),
+                _ => sinew_collider_get_mesh_info(collider, &mut SinewColliderMeshInfo::default()),
+            },
             _ => sinew_world_step(w, match rng.below(6) {
                 0 => rng.float(),
                 1 => 1.0,

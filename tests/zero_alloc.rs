@@ -91,6 +91,12 @@ fn scene(threads: u32) -> (SinewWorld, Vec<SinewBody>, SinewCollider) {
     cd.radius1 = 0.05;
     cd.transform = translation(0.0, -0.6, 0.2);
     let capsule = create_collider(w, &cd);
+    // Level geometry under everything: a mesh floor the hanging cloths, rope and hair reach,
+    // and a tessellated sphere mesh beside the large grid.
+    let (fv, fi) = floor_mesh(6.0);
+    create_mesh_collider(w, &fv, &fi, translation(0.0, -0.9, 0.0));
+    let (sv, si) = sphere_mesh(v3(3.6, -0.5, 0.45), 0.3, 2);
+    create_mesh_collider(w, &sv, &si, SinewMat4::identity());
     let mut wnd = wind();
     wnd.speed = 5.0;
     ok(sinew_world_set_wind(w, &wnd));

@@ -55,6 +55,9 @@ fn sleeping_and_waking_allocate_nothing() {
     cd.radius = 0.05;
     cd.transform = translation(0.0, 0.2, 0.5);
     let poker = create_collider(w, &cd);
+    // A static mesh floor the drape's edges hang down to.
+    let (fv, fi) = floor_mesh(3.0);
+    create_mesh_collider(w, &fv, &fi, translation(0.0, -0.2, 0.0));
     let mut gd = grid_desc();
     (gd.columns, gd.rows, gd.spacing) = (12, 12, 0.05);
     gd.pin_mode = SinewPinMode::SINEW_PIN_NONE as u32;

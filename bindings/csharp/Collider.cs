@@ -1,4 +1,5 @@
-// Hand-written. `sinew_collider_*`: shapes the host moves from its bones each frame.
+// Hand-written. `sinew_collider_*`: shapes the host moves from its bones each frame, and
+// static triangle meshes for level geometry.
 using System;
 using System.Runtime.InteropServices;
 
@@ -76,6 +77,87 @@ namespace Sinew
         public static Collider Box<TVector>(World world, TVector halfExtents, uint layers = 1u) where TVector : struct
         {
             return Create(world, SinewColliderDesc.Box(SinewVec3.From(halfExtents), layers));
+        }
+
+        /// <summary>
+        /// A static triangle-mesh collider (level geometry): <paramref name="vertices"/> (any plain
+        /// 12-byte vector struct, e.g. Unity's <c>Vector3</c>) in the mesh's own frame and a triangle
+        /// list (e.g. <c>Mesh.triangles</c>: Unity's winding is the front as it is), placed at
+        /// <paramref name="transform"/> (any 64-byte column-major matrix struct). Cloth and ropes meet
+        /// the front of each triangle. It moves only by <see cref="Teleport(SinewMat4)"/>
+        /// (<see cref="SetTransform(SinewMat4)"/> throws). Creation copies the arrays and cooks the mesh;
+        /// <paramref name="skipDegenerate"/> leaves out degenerate triangles instead of refusing them.
+        /// </summary>
+        public static Collider Mesh<TVector, TMatrix>(World world, ReadOnlySpan<TVector> vertices, ReadOnlySpan<int> indices, TMatrix transform,
+            uint layers = 1u, bool skipDegenerate = false) where TVector : struct where TMatrix : struct
+        {
+            return Mesh(world, Blit.AsVec3(vertices, "vertices"), MemoryMarshal.Cast<int, uint>(indices), SinewMat4.From(transform), layers, skipDegenerate);
+        }
+
+        /// <inheritdoc cref="Mesh{TVector, TMatrix}(World, ReadOnlySpan{TVector}, ReadOnlySpan{int}, TMatrix, uint, bool)"/>
+        public static Collider Mesh<TVector, TMatrix>(World world, TVector[] vertices, int[] indices, TMatrix transform,
+            uint layers = 1u, bool skipDegenerate = false) where TVector : struct where TMatrix : struct
+        {
+            return Mesh(world, new ReadOnlySpan<TVector>(vertices), new ReadOnlySpan<int>(indices), transform, layers, skipDegenerate);
+        }
+
+        static unsafe Collider Mesh(World world, ReadOnlySpan<SinewVec3> vertices, ReadOnlySpan<uint> indices, SinewMat4 transform, uint layers, bool skipDegenerate)
+        {
+            if (world == null)
+            {
+                throw new ArgumentNullException("world");
+            }
+            SinewColliderMeshDesc d = SinewColliderMeshDesc.Default;
+            fixed (SinewVec3* v = &MemoryMarshal.GetReference(vertices))
+            fixed (uint* i = &MemoryMarshal.GetReference(indices))
+            {
+                d.vertices = v;
+                d.vertex_count = Blit.Count(vertices.Length);
+                d.indices = i;
+                d.index_count = Blit.Count(indices.Length);
+                d.skip_degenerate = skipDegenerate ? 1u : 0u;
+                d.layers = layers;
+                d.transform = transform;
+                SinewCollider c;
+                SinewException.Check(NativeMethods.sinew_collider_create_mesh(world.Handle, &d, &c));
+                return new Collider(world, c);
+            }
+        }
+
+        /// <summary>A mesh collider in <paramref name="world"/> (any world) sharing the cooked mesh of
+        /// <paramref name="source"/>, a mesh collider: no copy, no second cooking.</summary>
+        public static unsafe Collider SharedMesh<TMatrix>(World world, Collider source, TMatrix transform, uint layers = 1u) where TMatrix : struct
+        {
+            if (world == null)
+            {
+                throw new ArgumentNullException("world");
+            }
+            if (source == null)
+            {
+                throw new ArgumentNullException("source");
+            }
+            SinewColliderMeshDesc d = SinewColliderMeshDesc.Default;
+            d.vertices = null;
+            d.vertex_count = Blit.Count(0);
+            d.indices = null;
+            d.index_count = Blit.Count(0);
+            d.share = source.handle;
+            d.layers = layers;
+            d.transform = SinewMat4.From(transform);
+            SinewCollider c;
+            SinewException.Check(NativeMethods.sinew_collider_create_mesh(world.Handle, &d, &c));
+            return new Collider(world, c);
+        }
+
+        /// <summary>A mesh collider's counts and bounds (<c>SINEW_INVALID_ARGUMENT</c> for another shape).</summary>
+        public unsafe SinewColliderMeshInfo MeshInfo
+        {
+            get
+            {
+                SinewColliderMeshInfo info;
+                SinewException.Check(NativeMethods.sinew_collider_get_mesh_info(handle, &info));
+                return info;
+            }
         }
 
         /// <summary>The world this collider lives in.</summary>

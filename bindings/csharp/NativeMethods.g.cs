@@ -341,7 +341,8 @@ namespace Sinew
         /// <summary>
         ///  Sets where the collider is at the end of the next `sinew_world_step` (rotation, uniform
         ///  scale, translation; column-major, e.g. a bone's `localToWorldMatrix`). During the step it
-        ///  sweeps from where it was, so fast limbs do not pass through cloth.
+        ///  sweeps from where it was, so fast limbs do not pass through cloth. A mesh collider is
+        ///  static: `SINEW_INVALID_ARGUMENT` (move it with `sinew_collider_teleport`).
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_collider_set_transform", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_collider_set_transform(SinewCollider collider, SinewMat4* transform);
@@ -363,6 +364,27 @@ namespace Sinew
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_collider_destroy", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_collider_destroy(SinewCollider collider);
+
+        /// <summary>
+        ///  Fills `out_desc` with a 2 m square floor of two triangles at y = 0 facing +y (in static
+        ///  memory), on layer 1, at the origin, which `sinew_collider_create_mesh` takes as passed.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_collider_mesh_desc_default", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_collider_mesh_desc_default(SinewColliderMeshDesc* out_desc);
+
+        /// <summary>
+        ///  Creates a static triangle-mesh collider (see `SinewColliderMeshDesc`): cooks the mesh and
+        ///  its bounding-volume hierarchy, or shares the cooked mesh of `desc.share`. Cloth, ropes and
+        ///  strands collide with the front of its triangles, swept over each substep.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_collider_create_mesh", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_collider_create_mesh(SinewWorld world, SinewColliderMeshDesc* desc, SinewCollider* out_collider);
+
+        /// <summary>
+        ///  What a mesh collider is made of; `SINEW_INVALID_ARGUMENT` for a collider of another shape.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_collider_get_mesh_info", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_collider_get_mesh_info(SinewCollider collider, SinewColliderMeshInfo* out_info);
 
         /// <summary>
         ///  Sets linear blend skinning: per host vertex four bones and weights (Unity's `BoneWeight`
@@ -747,6 +769,83 @@ namespace Sinew
         ///  Initial transform, column-major. Default identity.
         /// </summary>
         public SinewMat4 transform;
+    }
+
+    /// <summary>
+    ///  A static triangle-mesh collider for level geometry; fill with
+    ///  `sinew_collider_mesh_desc_default` first. Each triangle's front (the side its normal
+    ///  `(b − a) × (c − a)` points to: counter-clockwise seen from the front in right-handed
+    ///  coordinates, Unity's clockwise front faces as they are) is outside; the mesh may be open.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe partial struct SinewColliderMeshDesc
+    {
+        /// <summary>
+        ///  Vertices in the mesh's own frame (m), within ±1e6 m. Default: a 2 m square floor at
+        ///  y = 0 facing +y (static memory).
+        /// </summary>
+        public SinewVec3* vertices;
+        public System.UIntPtr vertex_count;
+        /// <summary>
+        ///  Triangle list, 3 indices per triangle, each below `vertex_count`; at least one triangle.
+        /// </summary>
+        public uint* indices;
+        public System.UIntPtr index_count;
+        /// <summary>
+        ///  0: a degenerate triangle (two equal indices, or its smallest height below 1e-6 of its
+        ///  longest edge) refuses the mesh, naming it (`SINEW_INVALID_ARGUMENT`); 1: it is left
+        ///  out (`SinewColliderMeshInfo.skipped_triangles`). Default 0.
+        /// </summary>
+        public uint skip_degenerate;
+        /// <summary>
+        ///  Layer bits; bodies meet it when `layers &amp; material.collision_mask != 0`. Default 1.
+        /// </summary>
+        public uint layers;
+        /// <summary>
+        ///  The mesh's transform (rotation, uniform scale, translation), column-major. A mesh
+        ///  collider is static: only `sinew_collider_teleport` moves it. Default identity.
+        /// </summary>
+        public SinewMat4 transform;
+        /// <summary>
+        ///  0: cook the mesh from `vertices` and `indices`. Otherwise an existing mesh collider (of
+        ///  any world) whose cooked mesh the new one shares; then `vertices` and `indices` must be
+        ///  empty (count 0). Default 0.
+        /// </summary>
+        public SinewCollider share;
+    }
+
+    /// <summary>
+    ///  What a mesh collider is made of (`sinew_collider_get_mesh_info`).
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe partial struct SinewColliderMeshInfo
+    {
+        public uint vertex_count;
+        /// <summary>
+        ///  Triangles given, degenerate ones included.
+        /// </summary>
+        public uint triangle_count;
+        /// <summary>
+        ///  Degenerate triangles left out (with `skip_degenerate`).
+        /// </summary>
+        public uint skipped_triangles;
+        /// <summary>
+        ///  Nodes of the bounding-volume hierarchy.
+        /// </summary>
+        public uint node_count;
+        /// <summary>
+        ///  Depth of its deepest leaf (the root is 0).
+        /// </summary>
+        public uint depth;
+        /// <summary>
+        ///  Bytes of the cooked mesh (shared by every collider made from it).
+        /// </summary>
+        public ulong bytes;
+        /// <summary>
+        ///  The mesh's bounds in its own frame.
+        /// </summary>
+        public SinewVec3 bounds_min;
+        public SinewVec3 bounds_max;
     }
 
     /// <summary>

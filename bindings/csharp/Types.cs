@@ -250,6 +250,22 @@ namespace Sinew
         }
     }
 
+    public unsafe partial struct SinewColliderMeshDesc
+    {
+        /// <summary>The library's default mesh collider (<c>sinew_collider_mesh_desc_default</c>): a 2 m
+        /// floor of two triangles in the library's static memory, layer 1, identity transform.</summary>
+        public static SinewColliderMeshDesc Default
+        {
+            get
+            {
+                SinewLibrary.EnsureCompatible();
+                SinewColliderMeshDesc d;
+                SinewException.Check(NativeMethods.sinew_collider_mesh_desc_default(&d));
+                return d;
+            }
+        }
+    }
+
     public partial struct SinewBodyInfo
     {
         /// <summary><see cref="kind"/> as an enum.</summary>

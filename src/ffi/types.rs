@@ -328,6 +328,55 @@ pub struct SinewColliderDesc {
     pub transform: SinewMat4,
 }
 
+/// A static triangle-mesh collider for level geometry; fill with
+/// `sinew_collider_mesh_desc_default` first. Each triangle's front (the side its normal
+/// `(b − a) × (c − a)` points to: counter-clockwise seen from the front in right-handed
+/// coordinates, Unity's clockwise front faces as they are) is outside; the mesh may be open.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct SinewColliderMeshDesc {
+    /// Vertices in the mesh's own frame (m), within ±1e6 m. Default: a 2 m square floor at
+    /// y = 0 facing +y (static memory).
+    pub vertices: *const SinewVec3,
+    pub vertex_count: usize,
+    /// Triangle list, 3 indices per triangle, each below `vertex_count`; at least one triangle.
+    pub indices: *const u32,
+    pub index_count: usize,
+    /// 0: a degenerate triangle (two equal indices, or its smallest height below 1e-6 of its
+    /// longest edge) refuses the mesh, naming it (`SINEW_INVALID_ARGUMENT`); 1: it is left
+    /// out (`SinewColliderMeshInfo.skipped_triangles`). Default 0.
+    pub skip_degenerate: u32,
+    /// Layer bits; bodies meet it when `layers & material.collision_mask != 0`. Default 1.
+    pub layers: u32,
+    /// The mesh's transform (rotation, uniform scale, translation), column-major. A mesh
+    /// collider is static: only `sinew_collider_teleport` moves it. Default identity.
+    pub transform: SinewMat4,
+    /// 0: cook the mesh from `vertices` and `indices`. Otherwise an existing mesh collider (of
+    /// any world) whose cooked mesh the new one shares; then `vertices` and `indices` must be
+    /// empty (count 0). Default 0.
+    pub share: SinewCollider,
+}
+
+/// What a mesh collider is made of (`sinew_collider_get_mesh_info`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SinewColliderMeshInfo {
+    pub vertex_count: u32,
+    /// Triangles given, degenerate ones included.
+    pub triangle_count: u32,
+    /// Degenerate triangles left out (with `skip_degenerate`).
+    pub skipped_triangles: u32,
+    /// Nodes of the bounding-volume hierarchy.
+    pub node_count: u32,
+    /// Depth of its deepest leaf (the root is 0).
+    pub depth: u32,
+    /// Bytes of the cooked mesh (shared by every collider made from it).
+    pub bytes: u64,
+    /// The mesh's bounds in its own frame.
+    pub bounds_min: SinewVec3,
+    pub bounds_max: SinewVec3,
+}
+
 impl SinewMat4 {
     /// The identity transform.
     pub const fn identity() -> SinewMat4 {

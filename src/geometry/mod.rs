@@ -1,4 +1,5 @@
-//! Shapes and poses: plain data shared by colliders, (next) ragdoll bones and the kernels.
+//! Shapes and poses: plain data shared by colliders, (next) ragdoll bones and the kernels;
+//! [`trimesh`], the static triangle mesh with its hierarchy and queries.
 //!
 //! Every shape is described by its signed distance `φ(p)` in local space and the unit
 //! gradient `∇φ` (the outward normal). The swept contact test in `solver/contact/shape.rs`
@@ -14,6 +15,10 @@
 //!
 //! A [`Pose`] is a rigid transform with a uniform scale; [`Pose::lerp`] moves between two
 //! (position lerp, rotation slerp), which is how a shape sweeps across a substep.
+
+pub mod trimesh;
+
+pub use trimesh::TriMesh;
 
 use crate::error::{Error, MAX_LENGTH, Result, check_finite, check_length, check_transform, check_within};
 use crate::math::{Mat4, Quat, Vec3, is_finite3};

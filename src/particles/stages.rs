@@ -36,7 +36,7 @@
 //! bits; the plan only decides speed.
 
 use super::Body;
-use crate::collider::ColliderFrame;
+use crate::collider::{ColliderFrame, Geometry};
 use crate::math::{Vec3, all_finite};
 use crate::solver::aero::{self, AeroParams};
 use crate::solver::constraints::distance::{self, KIND_BEND, KIND_STRETCH};
@@ -532,7 +532,7 @@ impl Body {
             let (t0, t1) = p.substep_span(s);
             let soa = self.candidates.iter().all(|&k| {
                 let c = &ctx.colliders[k as usize];
-                contact::shape::collide_soa_supported(&c.shape, &c.from.lerp(&c.to, t0), &c.from.lerp(&c.to, t1))
+                c.shape().is_some_and(|shape| contact::shape::collide_soa_supported(shape, &c.from.lerp(&c.to, t0), &c.from.lerp(&c.to, t1)))
             });
             self.soa_colliders |= u64::from(soa) << s;
         }
@@ -541,7 +541,7 @@ impl Body {
         // step: spheres that do not turn.
         let spheres = self.candidates.iter().all(|&k| {
             let c = &ctx.colliders[k as usize];
-            contact::shape::collide_soa_supported(&c.shape, &c.from, &c.to)
+            c.shape().is_some_and(|shape| contact::shape::collide_soa_supported(shape, &c.from, &c.to))
         });
         let banded_groups = GROUPS.iter().all(|g| g.in_bands() || !g.active(self, p));
         let two = cfg!(target_arch = "x86_64")
@@ -637,10 +637,17 @@ impl Body {
                 p0.position -= self.soa.frame.origin;
                 p1.position -= self.soa.frame.origin;
             }
-            if self.soa.home {
-                self.soa.all().collide(&c.shape, &p0, &p1, &contact);
-            } else {
-                contact::shape::collide(&mut self.x, &self.x_prev, &self.w, &c.shape, &p0, &p1, &contact, self.step_margin);
+            match &c.geometry {
+                Geometry::Shape(shape) if self.soa.home => self.soa.all().collide(shape, &p0, &p1, &contact),
+                Geometry::Shape(shape) => contact::shape::collide(&mut self.x, &self.x_prev, &self.w, shape, &p0, &p1, &contact, self.step_margin),
+                Geometry::Mesh(mesh) => {
+                    // (Never on the structure-of-arrays layout: `choose_plan` saw to that.)
+                    let (mut lo, mut hi) = c.bounds.expect("a mesh is bounded");
+                    if self.soa.frame.active {
+                        (lo, hi) = (lo - self.soa.frame.origin, hi - self.soa.frame.origin);
+                    }
+                    contact::mesh::collide(&mut self.x, &self.x_prev, &self.w, mesh, &p0, &p1, (lo, hi), &contact, self.step_margin);
+                }
             }
         }
     }

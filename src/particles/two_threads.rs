@@ -129,7 +129,8 @@ impl Body {
                             let (t0, t1) = p.substep_span(s as u32);
                             for &c in &self.candidates {
                                 let c = &ctx.colliders[c as usize];
-                                band.collide(&c.shape, &c.from.lerp(&c.to, t0), &c.from.lerp(&c.to, t1), &contact);
+                                let shape = c.shape().expect("the two-thread plan takes spheres only (`choose_plan`)");
+                                band.collide(shape, &c.from.lerp(&c.to, t0), &c.from.lerp(&c.to, t1), &contact);
                             }
                             band.update_velocity(p.h);
                             if self.dynamics.max_speed > 0.0 {

@@ -65,8 +65,12 @@ impl World {
         }
         let isl = &mut self.ragdoll_islands;
         isl.obstacles.clear();
+        // Analytic shapes; mesh colliders reach the bones through `Contacts::collect_mesh`
+        // once it is wired to `TriMesh` (not yet: the bones do not meet meshes).
         for c in self.collider_frames.iter().filter(|c| c.owner == 0) {
-            isl.obstacles.push(ObstacleShape { shape: c.shape, layers: c.layers, from: c.from, to: c.to });
+            if let Some(&shape) = c.shape() {
+                isl.obstacles.push(ObstacleShape { shape, layers: c.layers, from: c.from, to: c.to });
+            }
         }
         let step = p.h * p.substeps as f32;
         let slots = self.ragdolls.slots_mut();

@@ -1579,12 +1579,94 @@ static void collider_errors(void) {
     OK(sinew_world_step(world, FRAME));
 }
 
+/* Static triangle-mesh colliders: the default, a cloth resting on a two-triangle floor at
+ * one thickness above it, and each bad input with its code (the scene unchanged). */
+static void mesh_colliders(void) {
+    static const SinewVec3 floor_v[4] = {{-5.0f, 0.0f, -5.0f}, {-5.0f, 0.0f, 5.0f}, {5.0f, 0.0f, 5.0f}, {5.0f, 0.0f, -5.0f}};
+    static const uint32_t floor_i[6] = {0, 1, 2, 0, 2, 3};
+    static const uint32_t bad_i[6] = {0, 1, 2, 0, 2, 4};
+    SinewVec3 nan_v[4];
+    SinewColliderMeshDesc md;
+    SinewColliderMeshInfo info;
+    SinewCollider floor, sphere, c_out;
+    SinewColliderDesc cd;
+    SinewClothGridDesc gd;
+    SinewBody cloth;
+    SinewVec3 p[SHAPE_CLOTH];
+    SinewWorld w;
+    float worst = 0.0f;
+    char label[256];
+    int i, f;
+
+    printf("-- mesh colliders\n");
+    OK(sinew_collider_mesh_desc_default(&md));
+    CHECK(md.vertex_count == 4 && md.index_count == 6 && md.vertices != NULL && md.indices != NULL && md.layers == 1 && md.share.id == 0 && md.skip_degenerate == 0,
+          "mesh collider default: a floor of two triangles on layer 1, cooked, refusing degenerate triangles");
+    w = collision_world(v3(0.0f, -9.81f, 0.0f));
+    md.vertices = floor_v;
+    md.vertex_count = 4;
+    md.indices = floor_i;
+    md.index_count = 6;
+    md.transform = mat_translate(0.0f, -0.3f, 0.0f);
+    OK(sinew_collider_create_mesh(w, &md, &floor));
+    OK(sinew_collider_get_mesh_info(floor, &info));
+    CHECK(info.triangle_count == 2 && info.vertex_count == 4 && info.skipped_triangles == 0 && info.node_count == 1 && info.bytes > 0, "mesh info: 2 triangles in one leaf");
+    gd = free_cloth(v3(-0.2f, 0.0f, -0.2f));
+    OK(sinew_cloth_create_grid(w, &gd, &cloth));
+    for (f = 0; f < 120; f++) OK(sinew_world_step(w, FRAME));
+    OK(sinew_body_read_positions(cloth, p, SHAPE_CLOTH));
+    for (i = 0; i < SHAPE_CLOTH; i++) worst = fmaxf(worst, fabsf(p[i].y - (-0.3f + gd.material.thickness)));
+    snprintf(label, sizeof label, "the cloth rests one thickness above the mesh floor (worst %.2g m)", (double)worst);
+    CHECK(worst < 1e-3f, label);
+    FAILS_ONLY(SINEW_INVALID_ARGUMENT, sinew_collider_set_transform(floor, &md.transform));
+    OK(sinew_collider_teleport(floor, &md.transform));
+    OK(sinew_world_destroy(w));
+
+    /* Bad input, in the scene's world: each refused, the scene unchanged. */
+    OK(sinew_collider_mesh_desc_default(&md));
+    md.transform = mat_translate(0.0f, -100.0f, 0.0f);
+    c_out.id = 12345;
+    FAILS(SINEW_NULL_POINTER, sinew_collider_mesh_desc_default(NULL));
+    FAILS(SINEW_NULL_POINTER, sinew_collider_create_mesh(g_scene.world, NULL, &c_out));
+    FAILS(SINEW_NULL_POINTER, sinew_collider_create_mesh(g_scene.world, &md, NULL));
+    md.indices = bad_i;
+    FAILS(SINEW_OUT_OF_RANGE, sinew_collider_create_mesh(g_scene.world, &md, &c_out));
+    OK(sinew_collider_mesh_desc_default(&md));
+    for (i = 0; i < 4; i++) nan_v[i] = floor_v[i];
+    nan_v[2].y = NAN;
+    md.vertices = nan_v;
+    FAILS(SINEW_NON_FINITE, sinew_collider_create_mesh(g_scene.world, &md, &c_out));
+    md.vertices = NULL; /* with vertex_count 4 */
+    FAILS(SINEW_NULL_POINTER, sinew_collider_create_mesh(g_scene.world, &md, &c_out));
+    OK(sinew_collider_mesh_desc_default(&md));
+    md.indices = NULL;
+    md.index_count = 0; /* no triangles */
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_collider_create_mesh(g_scene.world, &md, &c_out));
+    OK(sinew_collider_mesh_desc_default(&md));
+    md.skip_degenerate = 2;
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_collider_create_mesh(g_scene.world, &md, &c_out));
+    CHECK(c_out.id == 12345, "refused mesh creations leave out_collider untouched");
+    cd = collider_desc(SINEW_SHAPE_SPHERE);
+    cd.transform = mat_translate(0.0f, -100.0f, 0.0f);
+    OK(sinew_collider_create(g_scene.world, &cd, &sphere));
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_collider_get_mesh_info(sphere, &info));
+    OK(sinew_collider_mesh_desc_default(&md));
+    md.vertices = NULL;
+    md.vertex_count = 0;
+    md.indices = NULL;
+    md.index_count = 0;
+    md.share = sphere;
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_collider_create_mesh(g_scene.world, &md, &c_out));
+    OK(sinew_collider_destroy(sphere));
+}
+
 static void colliders(void) {
     moving_shapes();
     sphere_drape();
     collider_layers();
     collider_teleport();
     collision_pairs();
+    mesh_colliders();
     collider_errors();
 }
 

@@ -166,3 +166,73 @@ pub fn hanging_chain(world: SinewWorld, top: SinewVec3, n: usize, rest: f32, m: 
     create_rope(world, &rd)
 }
 
+
+pub fn mesh_collider_desc() -> SinewColliderMeshDesc {
+    let mut d = std::mem::MaybeUninit::uninit();
+    ok(sinew_collider_mesh_desc_default(d.as_mut_ptr()));
+    unsafe { d.assume_init() }
+}
+
+/// A mesh collider from `vertices` and a triangle list, on layer 1, at `transform`.
+pub fn create_mesh_collider(world: SinewWorld, vertices: &[SinewVec3], indices: &[u32], transform: SinewMat4) -> SinewCollider {
+    let mut d = mesh_collider_desc();
+    (d.vertices, d.vertex_count, d.indices, d.index_count) = (vertices.as_ptr(), vertices.len(), indices.as_ptr(), indices.len());
+    d.transform = transform;
+    let mut c = SinewCollider::default();
+    ok(sinew_collider_create_mesh(world, &d, &mut c));
+    c
+}
+
+/// A square of side `2·half` at y = 0 facing +y: two triangles.
+pub fn floor_mesh(half: f32) -> (Vec<SinewVec3>, Vec<u32>) {
+    (vec![v3(-half, 0.0, -half), v3(-half, 0.0, half), v3(half, 0.0, half), v3(half, 0.0, -half)], vec![0, 1, 2, 0, 2, 3])
+}
+
+/// An icosahedron subdivided `levels` times onto the sphere of `radius` about `centre`, each
+/// face wound to face outwards.
+pub fn sphere_mesh(centre: SinewVec3, radius: f32, levels: u32) -> (Vec<SinewVec3>, Vec<u32>) {
+    let t = (1.0 + 5f64.sqrt()) / 2.0;
+    let mut v: Vec<[f64; 3]> = vec![
+        [-1.0, t, 0.0], [1.0, t, 0.0], [-1.0, -t, 0.0], [1.0, -t, 0.0],
+        [0.0, -1.0, t], [0.0, 1.0, t], [0.0, -1.0, -t], [0.0, 1.0, -t],
+        [t, 0.0, -1.0], [t, 0.0, 1.0], [-t, 0.0, -1.0], [-t, 0.0, 1.0],
+    ];
+    let mut f: Vec<[u32; 3]> = vec![
+        [0, 11, 5], [0, 5, 1], [0, 1, 7], [0, 7, 10], [0, 10, 11], [1, 5, 9], [5, 11, 4], [11, 10, 2], [10, 7, 6], [7, 1, 8],
+        [3, 9, 4], [3, 4, 2], [3, 2, 6], [3, 6, 8], [3, 8, 9], [4, 9, 5], [2, 4, 11], [6, 2, 10], [8, 6, 7], [9, 8, 1],
+    ];
+    let norm = |p: [f64; 3]| {
+        let l = (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt();
+        [p[0] / l, p[1] / l, p[2] / l]
+    };
+    for p in &mut v {
+        *p = norm(*p);
+    }
+    for _ in 0..levels {
+        let mut mid = std::collections::HashMap::new();
+        let mut next = Vec::new();
+        for [a, b, c] in f {
+            let mut m = |i: u32, j: u32| {
+                *mid.entry((i.min(j), i.max(j))).or_insert_with(|| {
+                    let (p, q) = (v[i as usize], v[j as usize]);
+                    v.push(norm([p[0] + q[0], p[1] + q[1], p[2] + q[2]]));
+                    v.len() as u32 - 1
+                })
+            };
+            let (ab, bc, ca) = (m(a, b), m(b, c), m(c, a));
+            next.extend([[a, ab, ca], [b, bc, ab], [c, ca, bc], [ab, bc, ca]]);
+        }
+        f = next;
+    }
+    let pos: Vec<SinewVec3> =
+        v.iter().map(|p| v3(centre.x + (p[0] * radius as f64) as f32, centre.y + (p[1] * radius as f64) as f32, centre.z + (p[2] * radius as f64) as f32)).collect();
+    let mut idx = Vec::new();
+    for [a, b, c] in f {
+        let (pa, pb, pc) = (v[a as usize], v[b as usize], v[c as usize]);
+        let (e1, e2) = ([pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]], [pc[0] - pa[0], pc[1] - pa[1], pc[2] - pa[2]]);
+        let n = [e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]];
+        let out = n[0] * pa[0] + n[1] * pa[1] + n[2] * pa[2] > 0.0;
+        idx.extend(if out { [a, b, c] } else { [a, c, b] });
+    }
+    (pos, idx)
+}

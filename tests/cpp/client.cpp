@@ -606,6 +606,37 @@ void colliders() {
         CHECK(world.stats().body_count == 1, "still 1 body, the world still steps");
     }
 
+    std::printf("-- mesh colliders (RAII)\n");
+    {
+        sinew::World world(collision_world_desc());
+        const std::vector<SinewVec3> floor_v{v3(-3.0f, 0.0f, -3.0f), v3(-3.0f, 0.0f, 3.0f), v3(3.0f, 0.0f, 3.0f), v3(3.0f, 0.0f, -3.0f)};
+        const std::vector<std::uint32_t> floor_i{0, 1, 2, 0, 2, 3};
+        SinewColliderMeshDesc md = sinew::mesh_desc(floor_v.data(), floor_v.size(), floor_i.data(), floor_i.size());
+        md.transform = translation(0.0f, -0.4f, 0.0f);
+        sinew::Collider floor = world.create_mesh_collider(md);
+        CHECK(floor.mesh_info().triangle_count == 2, "create_mesh_collider gives an owning Collider of a 2-triangle mesh");
+        sinew::World other(collision_world_desc());
+        sinew::Collider shared = other.create_mesh_collider(sinew::shared_mesh_desc(floor.handle()));
+        CHECK(shared.mesh_info().bytes == floor.mesh_info().bytes, "shared_mesh_desc shares the cooked mesh across worlds");
+        sinew::Body cloth = world.create_grid(free_cloth(4, v3(0.0f, 0.0f, 0.0f)));
+        for (int f = 0; f < 90; f++) OK(world.step(kFrame));
+        float worst = 0.0f;
+        for (const SinewVec3& p : cloth.read_positions()) worst = std::fmax(worst, std::fabs(p.y - (-0.4f + 0.01f)));
+        CHECK(worst < 1e-3f, "the cloth rests one thickness above the mesh floor");
+        THROWS(SINEW_INVALID_ARGUMENT, floor.set_transform(translation(0.0f, 0.0f, 0.0f)));
+        OK(floor.teleport(translation(0.0f, -0.5f, 0.0f)));
+        const std::vector<std::uint32_t> bad_i{0, 1, 2, 0, 2, 7};
+        THROWS(SINEW_OUT_OF_RANGE, world.create_mesh_collider(sinew::mesh_desc(floor_v.data(), floor_v.size(), bad_i.data(), bad_i.size())));
+        THROWS(SINEW_NULL_POINTER, world.create_mesh_collider(sinew::mesh_desc(nullptr, 4, floor_i.data(), floor_i.size())));
+        THROWS(SINEW_INVALID_ARGUMENT, world.create_mesh_collider(sinew::mesh_desc(floor_v.data(), floor_v.size(), nullptr, 0)));
+        std::vector<SinewVec3> nan_v = floor_v;
+        nan_v[1].z = std::numeric_limits<float>::quiet_NaN();
+        THROWS(SINEW_NON_FINITE, world.create_mesh_collider(sinew::mesh_desc(nan_v.data(), nan_v.size(), floor_i.data(), floor_i.size())));
+        sinew::Collider sphere = world.create_collider(sinew::sphere_desc(0.1f));
+        THROWS(SINEW_INVALID_ARGUMENT, sphere.mesh_info());
+        OK(world.step(kFrame));
+    }
+
     std::printf("-- collider ownership\n");
     {
         sinew::World world(collision_world_desc());

@@ -265,6 +265,7 @@ namespace Sinew.Tests
             Check.Group("colliders: layers, collision_mask, material conveniences", ColliderLayers);
             Check.Group("colliders: errors throw SinewException with the native message", ColliderErrors);
             Check.Group("colliders: finalisers after the world is gone", ColliderFinalisers);
+            Check.Group("mesh colliders: a floor of two triangles, sharing, errors", MeshColliders);
             Check.Group("asynchronous step: begin/end", AsyncStep);
             Check.Group("errors: stale handles throw SinewException with the native message", StaleHandles);
             Check.Group("errors: wrong buffers and arguments", WrongBuffers);
@@ -854,6 +855,61 @@ namespace Sinew.Tests
             }
         }
 
+        static void MeshColliders()
+        {
+            var floorV = new[] { new Vec3(-4f, 0f, -4f), new Vec3(-4f, 0f, 4f), new Vec3(4f, 0f, 4f), new Vec3(4f, 0f, -4f) };
+            var floorI = new[] { 0, 1, 2, 0, 2, 3 };
+            using (var world = CollisionWorld())
+            using (var other = CollisionWorld())
+            {
+                Collider floor = Collider.Mesh(world, floorV, floorI, Mat4.Translation(0f, 0.3f, 0f));
+                SinewColliderMeshInfo info = floor.MeshInfo;
+                Check.That(info.triangle_count == 2 && info.vertex_count == 4 && info.skipped_triangles == 0, "Collider.Mesh: two triangles, four vertices",
+                    info.triangle_count + " triangles");
+                Collider shared = Collider.SharedMesh(other, floor, Mat4.Translation(0f, 0f, 0f));
+                Check.That(shared.MeshInfo.bytes == info.bytes, "Collider.SharedMesh shares the cooked mesh with another world", shared.MeshInfo.bytes + " bytes");
+                Cloth cloth = FreeCloth(world, 8, 0.05f, 0f, 0.5f, 0f);
+                for (int f = 0; f < 90; f++)
+                {
+                    world.Step(1f / 60f);
+                }
+                var p = new Vec3[cloth.VertexCount];
+                cloth.ReadPositions(p);
+                float worst = 0f;
+                foreach (Vec3 q in p)
+                {
+                    worst = Math.Max(worst, Math.Abs(q.y - (0.3f + 0.01f)));
+                }
+                Check.That(worst < 1e-3f, "the cloth rests one thickness above the mesh floor", "worst " + worst);
+
+                Check.ThrowsSinew("SetTransform on a static mesh collider", SinewResult.SINEW_INVALID_ARGUMENT,
+                    () => floor.SetTransform(Mat4.Translation(0f, 0f, 0f)), "static");
+                floor.Teleport(Mat4.Translation(0f, 0.2f, 0f));
+                Check.ThrowsSinew("an index out of range", SinewResult.SINEW_OUT_OF_RANGE,
+                    () => Collider.Mesh(world, floorV, new[] { 0, 1, 2, 0, 2, 4 }, Mat4.Translation(0f, -5f, 0f)), "out of range");
+                var nanV = (Vec3[])floorV.Clone();
+                nanV[3].z = float.NaN;
+                Check.ThrowsSinew("a NaN vertex", SinewResult.SINEW_NON_FINITE,
+                    () => Collider.Mesh(world, nanV, floorI, Mat4.Translation(0f, -5f, 0f)), "mesh vertex 3");
+                Check.ThrowsSinew("no triangles", SinewResult.SINEW_INVALID_ARGUMENT,
+                    () => Collider.Mesh(world, floorV, new int[0], Mat4.Translation(0f, -5f, 0f)), "at least one triangle");
+                Check.ThrowsSinew("a degenerate triangle", SinewResult.SINEW_INVALID_ARGUMENT,
+                    () => Collider.Mesh(world, floorV, new[] { 0, 1, 2, 0, 0, 3 }, Mat4.Translation(0f, -5f, 0f)), "triangle 1");
+                Collider skipped = Collider.Mesh(world, floorV, new[] { 0, 1, 2, 0, 0, 3 }, Mat4.Translation(0f, -5f, 0f), 1u, true);
+                Check.That(skipped.MeshInfo.skipped_triangles == 1, "skipDegenerate leaves the degenerate triangle out and counts it", "");
+                Collider sphere = Collider.Sphere(world, 0.1f);
+                sphere.Teleport(Mat4.Translation(0f, -5f, 0f));
+                Check.ThrowsSinew("MeshInfo of a sphere", SinewResult.SINEW_INVALID_ARGUMENT, () => { var unused = sphere.MeshInfo; }, "not a mesh");
+                Check.ThrowsSinew("SharedMesh from a sphere", SinewResult.SINEW_INVALID_ARGUMENT,
+                    () => Collider.SharedMesh(world, sphere, Mat4.Translation(0f, 0f, 0f)), "not a mesh");
+                Check.Throws<ArgumentException>("vertices that are not 12 bytes are refused before any native call",
+                    () => Collider.Mesh(world, new[] { 1.0, 2.0 }, floorI, Mat4.Translation(0f, 0f, 0f)));
+                world.Step(1f / 60f);
+                cloth.ReadPositions(p);
+                Check.That(p[0].y > 0.2f, "the world still steps, the cloth on the teleported floor", "y " + p[0].y);
+            }
+        }
+
         static void ColliderErrors()
         {
             using (var world = CollisionWorld())
@@ -1282,6 +1338,10 @@ namespace Sinew.Tests
                 pinTargets[1] = positions[ReferenceScene.GridColumns - 1];
 
                 Collider bone = Collider.Create(scene.World, SinewColliderDesc.Default);
+                // Level geometry under the scene: a static mesh floor (creation may allocate).
+                Collider floor = Collider.Mesh(scene.World,
+                    new[] { new Vec3(-9f, 0f, -9f), new Vec3(-9f, 0f, 9f), new Vec3(9f, 0f, 9f), new Vec3(9f, 0f, -9f) },
+                    new[] { 0, 1, 2, 0, 2, 3 }, Mat4.Translation(0f, -1.2f, 0f));
 
                 var character = new CharacterFrame();
                 SinewClothGridDesc gd = SinewClothGridDesc.Default;

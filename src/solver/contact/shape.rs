@@ -201,13 +201,13 @@ impl<'a> MovingSphere<'a> {
 }
 
 /// What friction leaves of a contact, in the collider's frame.
-struct Friction {
+pub(super) struct Friction {
     /// The corrected end (a contact that slides).
-    fixed: Vec3,
+    pub(super) fixed: Vec3,
     /// The contact sticks: the particle keeps its place on the collider, moved only along
     /// the normal by `off`.
-    stuck: bool,
-    off: Vec3,
+    pub(super) stuck: bool,
+    pub(super) off: Vec3,
 }
 
 /// Position-based Coulomb friction on a contact that moved the particle `depth` along
@@ -218,7 +218,7 @@ struct Friction {
 /// still collider stays exactly where it is (going through the collider's frame and back
 /// would round it a little further, the same way, every substep: a creep).
 #[inline]
-fn with_friction(fixed: Vec3, l0: Vec3, l1: Vec3, normal: Vec3, depth: f32, c: &ContactParams) -> Friction {
+pub(super) fn with_friction(fixed: Vec3, l0: Vec3, l1: Vec3, normal: Vec3, depth: f32, c: &ContactParams) -> Friction {
     let moved = fixed - l0;
     let along = moved.dot(normal);
     let off = normal * along;
