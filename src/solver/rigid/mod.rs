@@ -16,6 +16,7 @@
 //! inertia from a shape), `contact` (bodies against shapes and each other).
 
 pub mod contact;
+pub mod contact_mesh;
 pub mod contact_narrow;
 pub mod integrate;
 pub mod joint;
