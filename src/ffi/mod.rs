@@ -17,6 +17,7 @@ pub mod body;
 pub mod character;
 pub mod cloth;
 pub mod collider;
+pub mod ragdoll;
 pub mod registry;
 pub mod result;
 pub mod rope;
