@@ -2,7 +2,7 @@
 # The C and C++ clients of the C ABI: builds libsinew (debug), compiles tests/c/*.c as
 # strict C99 against the committed include/sinew.h (client.c: the core API; character.c:
 # skinning, tethers, root, wind, LOD, tearing, generators, kernels; include_twice.c: the
-# header's guards; ragdoll.c: every ragdoll call, its error paths ("errors") and its physics
+# header's guards; ragdoll.c (and tests/cpp/ragdoll.cpp through sinew::Ragdoll): every ragdoll call, its error paths ("errors") and its physics
 # ("physics", which needs the rigid-body core)) and tests/cpp/client.cpp as strict C++17
 # against include/sinew.hpp, runs them, then runs the clients under valgrind (0 errors,
 # 0 bytes definitely or indirectly lost). The library is built with the cargo feature
@@ -87,6 +87,7 @@ check compile-c-include-twice gcc "${cflags[@]}" tests/c/include_twice.c -o "$ou
 check header-without-debug-panic bash -c "gcc -std=c99 -Wall -Wextra -Werror -pedantic -Iinclude -fsyntax-only tests/c/include_twice.c \
     && ! gcc -std=c99 -Iinclude -E -P include/sinew.h | grep -q sinew_debug_trigger_panic"
 check compile-cpp-client g++ "${cxxflags[@]}" tests/cpp/client.cpp -o "$out/cpp_client" "${ldflags[@]}"
+check compile-cpp-ragdoll g++ "${cxxflags[@]}" tests/cpp/ragdoll.cpp -o "$out/cpp_ragdoll" "${ldflags[@]}"
 
 # ---- run -------------------------------------------------------------------------------
 check run-c-client "$out/client"
@@ -95,6 +96,8 @@ check run-c-include-twice "$out/include_twice"
 check run-c-ragdoll-errors "$out/ragdoll" errors
 check run-c-ragdoll-physics "$out/ragdoll" physics
 check run-cpp-client "$out/cpp_client"
+check run-cpp-ragdoll-errors "$out/cpp_ragdoll" errors
+check run-cpp-ragdoll-physics "$out/cpp_ragdoll" physics
 # The panic-guard checks ran (they are compiled only with SINEW_DEBUG_PANIC).
 check panic-guard-checked bash -c "grep -q 'ok   SINEW_PANIC *sinew_debug_trigger_panic()' '$out/run-c-client.log' \
     && grep -q 'ok   sinew_debug_trigger_panic() returns SINEW_PANIC' '$out/run-cpp-client.log'"
@@ -124,5 +127,6 @@ check valgrind-c-character under_valgrind valgrind-c-character "$out/character"
 check valgrind-cpp-client under_valgrind valgrind-cpp-client "$out/cpp_client"
 check valgrind-c-ragdoll-errors under_valgrind valgrind-c-ragdoll-errors "$out/ragdoll" errors
 check valgrind-c-ragdoll-physics under_valgrind valgrind-c-ragdoll-physics "$out/ragdoll" physics
+check valgrind-cpp-ragdoll-errors under_valgrind valgrind-cpp-ragdoll-errors "$out/cpp_ragdoll" errors
 
 summary
