@@ -51,14 +51,24 @@ pub struct ColliderFrame {
     pub to: Pose,
     /// World bounds over the step, `None` for unbounded shapes.
     pub bounds: Option<(Vec3, Vec3)>,
+    /// Who the shape belongs to: 0 for the world's colliders (every body meets them, by
+    /// layer), otherwise the object whose shape it is (a ragdoll's bone), met only by bodies
+    /// that asked for it.
+    pub owner: u32,
 }
 
 impl ColliderFrame {
+    /// A shape of object `owner` moving from `from` to `to` over the fixed step.
+    pub fn owned(shape: Shape, from: Pose, to: Pose, owner: u32) -> ColliderFrame {
+        let step = Collider { shape, layers: u32::MAX, from, to };
+        ColliderFrame { shape, layers: u32::MAX, from, to, bounds: step.swept_bounds(), owner }
+    }
+
     /// The collider over the fixed step `[t0, t1]` on its motion from `from` (0) to `to` (1),
     /// carried on at its velocity beyond 1 (simulated time ahead of host time).
     pub fn of(c: &Collider, t0: f32, t1: f32) -> ColliderFrame {
         let (from, to) = (c.from.extrapolate(&c.to, t0), c.from.extrapolate(&c.to, t1));
         let step = Collider { shape: c.shape, layers: c.layers, from, to };
-        ColliderFrame { shape: c.shape, layers: c.layers, from, to, bounds: step.swept_bounds() }
+        ColliderFrame { shape: c.shape, layers: c.layers, from, to, bounds: step.swept_bounds(), owner: 0 }
     }
 }

@@ -18,6 +18,7 @@
 //! [`skin`], [`tear`], [`readback`], [`sleep`].
 
 pub mod character;
+mod follow;
 pub mod readback;
 pub mod settings;
 pub mod skin;
@@ -154,6 +155,8 @@ pub struct Body {
     plan: stages::Plan,
     /// Substeps (bit `s`) whose collider contacts all have a structure-of-arrays version.
     soa_colliders: u64,
+    /// Other objects whose colliders this body meets (`follow`): ragdolls' bone shapes.
+    pub(crate) collider_owners: Vec<u32>,
     /// Largest distance a particle can travel in the current fixed step (m), for broad phases.
     pub(crate) step_margin: f32,
     /// A step on two threads (`two_threads.rs`): the passes of one substep, the dependencies
@@ -210,6 +213,7 @@ impl Body {
             soa: SoaState::default(),
             plan: stages::Plan::Vec3,
             soa_colliders: 0,
+            collider_owners: Vec::new(),
             step_margin: 0.0,
             band_passes: Vec::new(),
             band_back: Vec::new(),

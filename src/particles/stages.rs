@@ -441,7 +441,7 @@ impl Body {
             let (lo, hi) = self.bounds();
             let (lo, hi) = (lo - Vec3::splat(self.step_margin), hi + Vec3::splat(self.step_margin));
             for (k, c) in ctx.colliders.iter().enumerate() {
-                if c.layers & self.material.collision_mask == 0 {
+                if c.layers & self.material.collision_mask == 0 || !self.meets_owner(c.owner) {
                     continue;
                 }
                 let near = match c.bounds {

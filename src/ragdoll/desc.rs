@@ -13,6 +13,14 @@
 //! A joint belongs to the child bone and joins it to its parent; the parent's side of the
 //! joint frame is taken from the bind pose, so every joint is exactly satisfied, and every
 //! angle is zero, in the bind pose.
+//!
+//! **Angle signs are Unity's.** A hinge or twist angle `θ` about `axis` means the child has
+//! turned by `−θ` about `axis` from the bind pose relative to its parent (its rotation
+//! relative to the parent is `Quat::from_axis_angle(axis, −θ)`, glam's and Unity's
+//! quaternion formulas being the same). That is the sign Unity's joints report: the Ragdoll
+//! Wizard's knee, a twist axis along the character's right with limits `[−80°, 0°]`, lets the
+//! shin swing backwards, and its hip `[−20°, 70°]` lets the thigh swing 70° forwards. Swing
+//! limits are half-angles (no sign).
 
 use crate::error::{Error, MAX_FACTOR, Result, check_finite, check_non_negative, check_position, check_within};
 use crate::geometry::{Pose, Shape};

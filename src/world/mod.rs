@@ -20,6 +20,7 @@
 //! sleeping bodies), `pool` (the worker threads, joined on drop).
 
 pub mod arena;
+mod attach;
 mod lod;
 pub mod pairs;
 mod pool;
@@ -191,6 +192,8 @@ pub struct World {
     disturbances: Vec<sleep::Disturbance>,
     /// What the last `step` call has to report (reused buffer).
     events: Vec<Event>,
+    /// Pins of particle bodies that follow ragdoll bones (`attach`).
+    attachments: Vec<attach::Attachment>,
 }
 
 impl World {
@@ -217,6 +220,7 @@ impl World {
             camera: None,
             last_colliders: Vec::new(),
             disturbances: Vec::new(),
+            attachments: Vec::new(),
         })
     }
 
@@ -314,26 +318,16 @@ impl World {
 
     /// Removes a ragdoll; particle bodies attached to it (pins, bone colliders) are released.
     pub fn remove_ragdoll(&mut self, slot: usize, serial: u32) -> Option<Ragdoll> {
-        self.ragdolls.remove(slot, serial)
-    }
-
-    /// Pins particles of a particle body to bones of a ragdoll: particle `particles[i]` follows
-    /// bone `bones[i]` at `offsets[i]` in the bone's frame, inside the step (no host round
-    /// trip). SKELETON: being written.
-    pub fn attach_pins_to_ragdoll(&mut self, _body: BodyId, _ragdoll: (usize, u32), _particles: &[u32], _bones: &[u32], _offsets: &[Vec3]) -> Result<()> {
-        todo!()
-    }
-
-    /// Makes a ragdoll's bone shapes colliders of a particle body (swept across substeps), or
-    /// stops it. SKELETON: being written.
-    pub fn set_ragdoll_collision(&mut self, _body: BodyId, _ragdoll: (usize, u32), _enabled: bool) -> Result<()> {
-        todo!()
+        let r = self.ragdolls.remove(slot, serial)?;
+        self.unlink_ragdoll((slot, serial));
+        Some(r)
     }
 
     /// Removes a body and any collision pairs it was part of.
     pub fn remove_body(&mut self, slot: usize, serial: u32) -> Option<Body> {
         let body = self.bodies.remove(slot, serial)?;
         self.pairs.remove_body((slot, serial));
+        self.unlink_body((slot, serial));
         Some(body)
     }
 
@@ -361,6 +355,8 @@ impl World {
     /// bodies on their own in parallel, each with its level of detail; then each group of
     /// bodies joined by collision pairs in lockstep, stage by stage, at the world's rate.
     fn fixed_step(&mut self, params: &StepParams) {
+        // (Ragdolls step here, before the particle bodies.)
+        self.follow_ragdolls(params);
         self.pairs.members(&mut self.paired);
         let paired = &self.paired;
         let ctx = StepContext { colliders: &self.collider_frames, wind: &self.wind };
@@ -480,6 +476,9 @@ impl World {
         self.steps += k as u64;
         self.last_frame_steps = k;
         self.alpha = if self.settings.interpolate { (1.0 - self.ahead / h).clamp(0.0, 1.0) as f32 } else { 1.0 };
+        if !self.attachments.is_empty() {
+            self.show_attached_pins();
+        }
         Ok(())
     }
 

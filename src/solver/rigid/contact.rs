@@ -1,8 +1,118 @@
-//! Contacts of rigid bodies: bone shapes against static or moving shapes and against each
-//! other. SKELETON: being written — until then no contacts are found.
+//! Contacts of rigid bodies: bone shapes against static or moving shapes (obstacles) and
+//! against each other, solved by XPBD (Müller et al. 2020, §3.5 positions, §3.6 velocities).
+//!
+//! # The substep
+//!
+//! Per substep of length `h` the caller runs
+//!
+//! 1. the prediction `v ← v + h·g`, `x ← x + h·v`, `q ← q + ½h(ω,0)⊗q` (keeping the start
+//!    in `prev_x`, `prev_q`);
+//! 2. [`Contacts::collect`] — after the prediction, so that `x − prev_x` is the substep's
+//!    motion and `v` the pre-solve velocity;
+//! 3. joints and [`Contacts::solve_positions`];
+//! 4. `v ← (x − prev_x)/h`, `ω ← 2·vec(q·prev_q⁻¹)/h`;
+//! 5. [`Contacts::solve_velocities`].
+//!
+//! # Collection: speculative contacts at the start of the substep
+//!
+//! The narrow phase ([`super::contact_narrow`]) runs on the shapes at the **start** of the
+//! substep (`prev_x`, `prev_q`; obstacles at fraction `t0` of their motion from `from` to
+//! `to`), and reports every feature whose gap is below a margin
+//!
+//! `margin = skin + sweepₐ + sweep_b`, `sweep = |x − prev_x| + θ·(|offset| + R)`,
+//!
+//! where `θ` is the angle the body turns over the substep and `R` its shape's bounding
+//! radius (for an obstacle: the motion of its pose between `t0` and `t1` at the body's
+//! distance). The contact keeps its two points in the frames of their owners (the body
+//! frame; for an obstacle the world points at `t0` and `t1`), its normal `n` (from B to A; an
+//! obstacle's turned with it to `t1`) and the start gap `g₀`. Since the normal is taken
+//! before the motion, a sphere crossing a 2 cm box at 50 m/s (10 cm per substep) meets the
+//! face it is coming from, with a positive `g₀` that the motion makes negative — it stops on
+//! the near side. (The classic speculative contact: a contact with a positive gap does
+//! nothing until the motion closes it.)
+//!
+//! Body pairs: a sweep-and-prune over bounding spheres (centre, radius grown by the sweep)
+//! along x, in a deterministic order (sorted by the interval's start, ties by index), then
+//! `i < j`, `pair(i, j)`, the sphere test, and the narrow phase. Obstacles: the layer test
+//! `layers & mask ≠ 0`, a sphere (plane: half-space) test, the narrow phase. A kinematic body
+//! (`inv_mass = 0`) meets obstacles and other kinematic bodies not at all.
+//!
+//! # Positions (paper §3.5)
+//!
+//! Per contact, with `pₐ = xₐ + qₐ·rₐ`, `p_b` likewise (an obstacle's point at `t1`), the gap
+//! `g = (pₐ − p_b)·n` must reach the target `g* = min(0, g₀ + v_dep·h)`: zero for a contact
+//! that starts apart or touching, and for one that starts overlapping a depenetration of at
+//! most `v_dep·h` per substep (`v_dep` = [`Contacts::max_depenetration_speed`], 3 m/s by
+//! default): bones spawned inside each other or inside a wall come out at a bounded speed
+//! instead of exploding. With `c = g − g* < 0` the one Lagrange update with compliance 0
+//! is `Δλₙ = −c/(w̃ₐ + w̃_b)`, `w̃ᵢ = 1/mᵢ + (rᵢ×n)ᵀIᵢ⁻¹(rᵢ×n)`, applied as the positional
+//! impulse `Δλₙ·n` at `pₐ` (and `−Δλₙ·n` at `p_b`); `λₙ` sums over the substep's passes.
+//!
+//! A contact that a later correction has over-pushed gives part of its `λₙ` back (down to 0:
+//! `Δλₙ = max(−c/w̃, −λₙ)`, projected Gauss–Seidel), so the load of a manifold is shared as
+//! it should be and the friction bounds below use the right `λₙ`.
+//!
+//! Static friction, after all the normal corrections of the sweep (so each contact sees its
+//! whole share of the load): the relative motion of the contact points over the substep
+//! `Δp = (pₐ − p̄ₐ) − (p_b − p̄_b)` (`p̄` at the start of the substep: `prev_x + prev_q·r`, an
+//! obstacle's point at `t0`), its tangential part `Δp_t = Δp − (Δp·n)n`, and the positional
+//! impulse `−Δp_t/(w̃ₐ + w̃_b)` that removes it. The paper applies it only when `λ_t < μ·λₙ`;
+//! with a manifold solved one point at a time that rule fails — each corner of a box
+//! carries a quarter of the load but first sees the whole body's slip, so no corner ever
+//! sticks. Here the accumulated tangential impulse `λ_t` (a vector) is instead projected
+//! onto the cone `|λ_t| ≤ μ·λₙ`: within it the slip is removed entirely (the contact sticks,
+//! no creep below the friction angle), beyond it the contact takes `μ·λₙ` of it — Coulomb's
+//! kinetic friction at position level — and the velocity pass adds only what is left.
+//!
+//! The contacts are swept [`Contacts::position_iterations`] times per call (8 by default),
+//! every other sweep backwards (symmetric Gauss–Seidel: the order of a manifold's points does
+//! not bias it, so a box resting flat neither rocks nor drifts).
+//!
+//! # Velocities (paper §3.6)
+//!
+//! For each contact active in the position pass (`λₙ > 0`), with `v` the relative velocity of
+//! the contact points (an obstacle's point velocity is `(p_b(t1) − p_b(t0))/h`), `vₙ = n·v`,
+//! `v_t = v − n vₙ`, and `ṽₙ` the normal velocity before the solve (stored at collection):
+//!
+//! - restitution: `vₙ ← −e·ṽₙ` for an approach (`ṽₙ < 0`), `vₙ ← 0` otherwise, with `e = 0`
+//!   when `|ṽₙ| ≤ 2|g|h` (a body resting under gravity approaches by `|g|h` every substep,
+//!   and must not bounce on it: no jitter). Applied as the impulse `(target − vₙ)/(w̃ₐ + w̃_b)`
+//!   along n. It also takes away the velocity a depenetration gave (a bounded push, not a
+//!   launch).
+//! - dynamic friction: the accumulated friction impulse `P_t` (against `v_t`, the impulse
+//!   `|v_t|/(w̃ₐ + w̃_b)` stops it) is kept within what Coulomb leaves after the position
+//!   pass: `|P_t| ≤ μ·(λₙ/h + Pₙ) − |λ_t|/h`, with `λₙ/h + Pₙ` the contact's whole normal
+//!   impulse over the substep (positions and velocities). The paper writes
+//!   `Δv = −v̂_t·min(hμ|fₙ|, |v_t|)` with `fₙ = λₙ/h²`; as impulses the bound holds for any
+//!   masses and lever arms. A box sliding on a slope accelerates at `g(sin θ − μ cos θ)`.
+//!
+//! Swept [`Contacts::velocity_iterations`] times (8 by default, alternating direction):
+//! a capsule landing flat on its two end contacts bounces without spin only when both
+//! reach their target together.
+//!
+//! The material's one `friction` coefficient is both the static and the dynamic `μ`.
+//!
+//! # Kinematic bodies
+//!
+//! Bodies with `inv_mass = 0` and `inv_inertia = 0` have zero generalised inverse mass: the
+//! updates move only the dynamic side, so a kinematic bone pushes a dynamic one and is not
+//! pushed back. Its velocity (tracked by its owner) enters the relative velocity.
+//!
+//! # Static triangle meshes
+//!
+//! [`StaticMesh`] is the hook for level geometry: any type with a closest-point query (the
+//! BVH of `geometry/trimesh.rs` when it lands) gives contacts through
+//! [`Contacts::collect_mesh`], which samples each body shape's support points (a sphere's
+//! centre, a capsule's two ends and middle, a box's eight vertices and its centre) and asks
+//! the mesh for the closest surface point within radius + margin. Call it after `collect`;
+//! the contacts join the same list and passes.
+//!
+//! Nothing allocates once the buffers have grown to the largest contact count seen.
 
 use super::RigidBody;
+use super::contact_narrow::{self, Feature, Placed};
 use crate::geometry::{Pose, Shape};
+use crate::math::{Quat, Vec3};
 
 /// A body's collision shape, placed in its body frame (centre-of-mass frame).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -28,37 +138,598 @@ pub struct ContactMaterial {
     pub restitution: f32,
 }
 
+/// Marks a contact whose other side is an obstacle (or a mesh), not a body.
+pub const NO_BODY: u32 = u32::MAX;
+
+/// One contact point; see the module docs for the meaning of each field.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Contact {
+    /// Body A (the one pushed along `n`).
+    pub a: u32,
+    /// Body B, or [`NO_BODY`] for an obstacle.
+    pub b: u32,
+    /// Contact point on A in A's body frame.
+    pub ra: Vec3,
+    /// Contact point on B in B's body frame (bodies only).
+    pub rb: Vec3,
+    /// The obstacle's contact point (world) at the start and end of the substep.
+    pub pb0: Vec3,
+    pub pb1: Vec3,
+    /// Unit normal from B to A (world).
+    pub n: Vec3,
+    /// Gap at the start of the substep (m; < 0: overlap).
+    pub gap0: f32,
+    /// `n·(vₐ(pₐ) − v_b(p_b))` of the bodies at collection (an obstacle's motion is taken
+    /// off in the velocity pass, where `h` is known).
+    pub vn_bodies: f32,
+    /// Normal multiplier and tangential positional impulse of the substep (kg·m).
+    pub lambda_n: f32,
+    pub lambda_t: Vec3,
+    /// Normal impulse (N·s, along n) and friction impulse (N·s) of the velocity pass.
+    pub impulse_n: f32,
+    pub impulse_t: Vec3,
+}
+
+/// A static surface the bodies collide with through a closest-point query (a triangle mesh's
+/// BVH). See the module docs.
+pub trait StaticMesh {
+    /// The point of the surface closest to `p` if it is nearer than `max_distance`, with the
+    /// surface's outward unit normal there (for a closed mesh, the side `p` is on counts as
+    /// outside unless the mesh knows better).
+    fn closest_point(&self, p: Vec3, max_distance: f32) -> Option<(Vec3, Vec3)>;
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Bound {
+    /// Shape centre at the start of the substep.
+    c: Vec3,
+    /// Bounding radius.
+    r: f32,
+    /// How far any point of the shape moves over the substep (bound).
+    sweep: f32,
+    placed: Placed,
+    kinematic: bool,
+}
+
 /// The contacts of one group of bodies (reusable buffers: no allocation once warm).
-#[derive(Clone, Debug, Default)]
-pub struct Contacts {}
+#[derive(Clone, Debug)]
+pub struct Contacts {
+    list: Vec<Contact>,
+    bounds: Vec<Bound>,
+    order: Vec<u32>,
+    scratch: Vec<Feature>,
+    /// Largest speed (m/s) at which an overlap present at the start of a substep is
+    /// removed (3 m/s by default).
+    pub max_depenetration_speed: f32,
+    /// Contacts are collected within this distance (m) beyond the substep's motion (5 mm by
+    /// default): resting contacts stay in the list from substep to substep.
+    pub skin: f32,
+    /// Gauss–Seidel sweeps over the contacts per `solve_positions` call (4 by default).
+    pub position_iterations: u32,
+    /// Gauss–Seidel sweeps over the contacts per `solve_velocities` call (4 by default).
+    pub velocity_iterations: u32,
+}
+
+impl Default for Contacts {
+    fn default() -> Contacts {
+        Contacts::new()
+    }
+}
+
+/// Default [`Contacts::max_depenetration_speed`] (m/s).
+pub const MAX_DEPENETRATION_SPEED: f32 = 3.0;
+/// Default [`Contacts::skin`] (m).
+pub const SKIN: f32 = 0.005;
+/// Default [`Contacts::position_iterations`] and [`Contacts::velocity_iterations`].
+pub const ITERATIONS: u32 = 8;
+
+fn is_kinematic(b: &RigidBody) -> bool {
+    b.inv_mass == 0.0 && b.inv_inertia == Vec3::ZERO
+}
+
+/// Angle (rad) of the rotation from `a` to `b`.
+fn turn_angle(a: Quat, b: Quat) -> f32 {
+    let d = b * a.inverse();
+    2.0 * Vec3::new(d.x, d.y, d.z).length().min(1.0).asin()
+}
+
+/// The shape's world pose for a body at `x`, `q`.
+fn shape_pose(s: &BodyShape, x: Vec3, q: Quat) -> Pose {
+    Pose {
+        rotation: q * s.local.rotation,
+        position: x + q * s.local.position,
+        scale: s.local.scale,
+    }
+}
+
+/// Two distinct bodies of a slice, mutably.
+fn two(bodies: &mut [RigidBody], a: usize, b: usize) -> (&mut RigidBody, &mut RigidBody) {
+    debug_assert!(a != b);
+    if a < b {
+        let (l, r) = bodies.split_at_mut(b);
+        (&mut l[a], &mut r[0])
+    } else {
+        let (l, r) = bodies.split_at_mut(a);
+        (&mut r[0], &mut l[b])
+    }
+}
+
+/// Applies a velocity impulse `p` at world offset `r`.
+#[inline]
+fn apply_velocity(body: &mut RigidBody, p: Vec3, r: Vec3) {
+    body.v += p * body.inv_mass;
+    body.w += body.inv_inertia_world(r.cross(p));
+}
 
 impl Contacts {
+    pub fn new() -> Contacts {
+        Contacts {
+            list: Vec::new(),
+            bounds: Vec::new(),
+            order: Vec::new(),
+            scratch: Vec::new(),
+            max_depenetration_speed: MAX_DEPENETRATION_SPEED,
+            skin: SKIN,
+            position_iterations: ITERATIONS,
+            velocity_iterations: ITERATIONS,
+        }
+    }
+
+    /// The contacts of the current substep.
+    pub fn contacts(&self) -> &[Contact] {
+        &self.list
+    }
+
     /// Finds the contacts of the substep running from fraction `t0` to `t1` of the fixed step.
     /// `pair(i, j)` says whether bodies `i < j` may collide; `mask` filters obstacles by layer.
+    /// `shapes[i]` is body `i`'s shape. Call after the prediction (module docs).
     #[allow(clippy::too_many_arguments)]
     pub fn collect(
         &mut self,
-        _bodies: &[RigidBody],
-        _shapes: &[BodyShape],
-        _obstacles: &[ObstacleShape],
-        _mask: u32,
-        _pair: impl Fn(usize, usize) -> bool,
-        _t0: f32,
-        _t1: f32,
+        bodies: &[RigidBody],
+        shapes: &[BodyShape],
+        obstacles: &[ObstacleShape],
+        mask: u32,
+        pair: impl Fn(usize, usize) -> bool,
+        t0: f32,
+        t1: f32,
     ) {
+        debug_assert_eq!(bodies.len(), shapes.len(), "one shape per body");
+        let n = bodies.len().min(shapes.len());
+        self.list.clear();
+        self.bounds.clear();
+        for (b, s) in bodies[..n].iter().zip(&shapes[..n]) {
+            let pose = shape_pose(s, b.prev_x, b.prev_q);
+            let r = s.shape.bounding_radius() * s.local.scale;
+            let sweep = (b.x - b.prev_x).length()
+                + turn_angle(b.prev_q, b.q) * (s.local.position.length() + r);
+            self.bounds.push(Bound {
+                c: pose.position,
+                r,
+                sweep,
+                placed: Placed::new(&s.shape, &pose),
+                kinematic: is_kinematic(b),
+            });
+        }
+
+        // Bodies against obstacles.
+        for o in obstacles {
+            if o.layers & mask == 0 {
+                continue;
+            }
+            let (o0, o1) = (o.from.lerp(&o.to, t0), o.from.lerp(&o.to, t1));
+            let placed = Placed::new(&o.shape, &o0);
+            let o_turn = turn_angle(o0.rotation, o1.rotation);
+            let o_move = (o1.position - o0.position).length();
+            let o_grow = (o1.scale - o0.scale).abs() / o0.scale.max(1e-6);
+            let o_r = o.shape.bounding_radius() * o0.scale;
+            #[allow(clippy::needless_range_loop)] // i indexes bounds, bodies and the contacts
+            for i in 0..n {
+                let bd = self.bounds[i];
+                if bd.kinematic {
+                    continue;
+                }
+                let dist = (bd.c - o0.position).length();
+                let margin = self.skin + bd.sweep + o_move + (o_turn + o_grow) * (dist + bd.r);
+                let far = match placed {
+                    Placed::Plane { p, n } => (bd.c - p).dot(n) - bd.r > margin,
+                    _ => dist > bd.r + o_r + margin,
+                };
+                if far {
+                    continue;
+                }
+                self.scratch.clear();
+                contact_narrow::collide(&bd.placed, &placed, margin, &mut self.scratch);
+                let body = &bodies[i];
+                let turn = o1.rotation * o0.rotation.inverse();
+                for f in &self.scratch {
+                    let ra = body.prev_q.inverse() * (f.pa - body.prev_x);
+                    let pb1 = o1.to_world(o0.to_local(f.pb));
+                    let nn = (turn * f.n).normalize();
+                    let vn_bodies = nn.dot(body.point_velocity(body.q * ra));
+                    self.list.push(Contact {
+                        a: i as u32,
+                        b: NO_BODY,
+                        ra,
+                        rb: Vec3::ZERO,
+                        pb0: f.pb,
+                        pb1,
+                        n: nn,
+                        gap0: f.gap,
+                        vn_bodies,
+                        lambda_n: 0.0,
+                        lambda_t: Vec3::ZERO,
+                        impulse_n: 0.0,
+                        impulse_t: Vec3::ZERO,
+                    });
+                }
+            }
+        }
+
+        // Body pairs: sweep and prune along x.
+        self.order.clear();
+        self.order.extend(0..n as u32);
+        let lo = |b: &Bound| b.c.x - b.r - b.sweep;
+        let bounds = &self.bounds;
+        self.order.sort_unstable_by(|&i, &j| {
+            lo(&bounds[i as usize])
+                .total_cmp(&lo(&bounds[j as usize]))
+                .then(i.cmp(&j))
+        });
+        for ii in 0..n {
+            let i = self.order[ii] as usize;
+            let bi = self.bounds[i];
+            let hi = bi.c.x + bi.r + bi.sweep + self.skin;
+            for jj in ii + 1..n {
+                let j = self.order[jj] as usize;
+                let bj = self.bounds[j];
+                if lo(&bj) > hi {
+                    break;
+                }
+                if bi.kinematic && bj.kinematic {
+                    continue;
+                }
+                let (a, b) = if i < j { (i, j) } else { (j, i) };
+                if !pair(a, b) {
+                    continue;
+                }
+                let (ba, bb) = (self.bounds[a], self.bounds[b]);
+                let margin = self.skin + ba.sweep + bb.sweep;
+                if (ba.c - bb.c).length() > ba.r + bb.r + margin {
+                    continue;
+                }
+                self.scratch.clear();
+                contact_narrow::collide(&ba.placed, &bb.placed, margin, &mut self.scratch);
+                let (body_a, body_b) = (&bodies[a], &bodies[b]);
+                for f in &self.scratch {
+                    let ra = body_a.prev_q.inverse() * (f.pa - body_a.prev_x);
+                    let rb = body_b.prev_q.inverse() * (f.pb - body_b.prev_x);
+                    let vn_bodies = f.n.dot(
+                        body_a.point_velocity(body_a.q * ra) - body_b.point_velocity(body_b.q * rb),
+                    );
+                    self.list.push(Contact {
+                        a: a as u32,
+                        b: b as u32,
+                        ra,
+                        rb,
+                        pb0: Vec3::ZERO,
+                        pb1: Vec3::ZERO,
+                        n: f.n,
+                        gap0: f.gap,
+                        vn_bodies,
+                        lambda_n: 0.0,
+                        lambda_t: Vec3::ZERO,
+                        impulse_n: 0.0,
+                        impulse_t: Vec3::ZERO,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Adds the contacts of the bodies against a static mesh (layer-filtered by the caller);
+    /// call after [`Contacts::collect`] in the same substep. See the module docs.
+    pub fn collect_mesh(
+        &mut self,
+        bodies: &[RigidBody],
+        shapes: &[BodyShape],
+        mesh: &impl StaticMesh,
+    ) {
+        let n = bodies.len().min(shapes.len()).min(self.bounds.len());
+        for i in 0..n {
+            let bd = self.bounds[i];
+            if bd.kinematic {
+                continue;
+            }
+            let margin = self.skin + bd.sweep;
+            let body = &bodies[i];
+            // Support samples: (centre, radius) pairs.
+            let mut samples = [(Vec3::ZERO, 0.0f32); 9];
+            let count = match bd.placed {
+                Placed::Round { a, b, ra, rb } => {
+                    samples[0] = (a, ra);
+                    if a == b {
+                        1
+                    } else {
+                        samples[1] = (b, rb);
+                        samples[2] = (a.lerp(b, 0.5), 0.5 * (ra + rb));
+                        3
+                    }
+                }
+                Placed::Box { .. } => {
+                    let Shape::Box { half_extents } = shapes[i].shape else {
+                        continue;
+                    };
+                    let pose = shape_pose(&shapes[i], body.prev_x, body.prev_q);
+                    for (k, s) in samples.iter_mut().enumerate().take(8) {
+                        let sign = |bit: usize| if k & (1 << bit) != 0 { 1.0 } else { -1.0 };
+                        *s = (
+                            pose.to_world(Vec3::new(sign(0), sign(1), sign(2)) * half_extents),
+                            0.0,
+                        );
+                    }
+                    samples[8] = (pose.position, 0.0);
+                    9
+                }
+                Placed::Plane { .. } => 0,
+            };
+            for &(c, r) in &samples[..count] {
+                let Some((p, nrm)) = mesh.closest_point(c, r + margin) else {
+                    continue;
+                };
+                let h = (c - p).dot(nrm);
+                let gap = h - r;
+                if gap >= margin {
+                    continue;
+                }
+                let pa = c - nrm * r;
+                let ra = body.prev_q.inverse() * (pa - body.prev_x);
+                self.list.push(Contact {
+                    a: i as u32,
+                    b: NO_BODY,
+                    ra,
+                    rb: Vec3::ZERO,
+                    pb0: p,
+                    pb1: p,
+                    n: nrm,
+                    gap0: gap,
+                    vn_bodies: nrm.dot(body.point_velocity(body.q * ra)),
+                    lambda_n: 0.0,
+                    lambda_t: Vec3::ZERO,
+                    impulse_n: 0.0,
+                    impulse_t: Vec3::ZERO,
+                });
+            }
+        }
     }
 
     /// Position pass: non-penetration and static friction (XPBD, paper §3.5).
-    pub fn solve_positions(&mut self, _bodies: &mut [RigidBody], _material: ContactMaterial, _h: f32) {}
+    pub fn solve_positions(&mut self, bodies: &mut [RigidBody], material: ContactMaterial, h: f32) {
+        // Symmetric Gauss–Seidel: every other sweep runs backwards, so that the order of the
+        // contacts does not bias a resting manifold one way (no drift, no rocking).
+        for iteration in 0..self.position_iterations.max(1) {
+            self.position_sweep(bodies, material, h, iteration % 2 == 1);
+        }
+    }
+
+    /// One sweep of the position pass: every normal, then every static friction.
+    fn position_sweep(
+        &mut self,
+        bodies: &mut [RigidBody],
+        material: ContactMaterial,
+        h: f32,
+        backward: bool,
+    ) {
+        let dep = self.max_depenetration_speed.max(0.0) * h;
+        for k in 0..self.list.len() {
+            let idx = if backward { self.list.len() - 1 - k } else { k };
+            let c = &mut self.list[idx];
+            let target = (c.gap0 + dep).min(0.0);
+            let a = c.a as usize;
+            if c.b == NO_BODY {
+                let body = &mut bodies[a];
+                let r = body.q * c.ra;
+                let g = (body.x + r - c.pb1).dot(c.n);
+                let err = g - target;
+                if err >= 0.0 && c.lambda_n <= 0.0 {
+                    continue;
+                }
+                let w = body.positional_weight(r, c.n);
+                if w <= crate::math::WEIGHT_EPSILON {
+                    continue;
+                }
+                let dl = (-err / w).max(-c.lambda_n);
+                c.lambda_n += dl;
+                body.apply_positional(c.n * dl, r);
+            } else {
+                let (ba, bb) = two(bodies, a, c.b as usize);
+                let (r1, r2) = (ba.q * c.ra, bb.q * c.rb);
+                let g = (ba.x + r1 - bb.x - r2).dot(c.n);
+                let err = g - target;
+                if err >= 0.0 && c.lambda_n <= 0.0 {
+                    continue;
+                }
+                let w = ba.positional_weight(r1, c.n) + bb.positional_weight(r2, c.n);
+                if w <= crate::math::WEIGHT_EPSILON {
+                    continue;
+                }
+                let dl = (-err / w).max(-c.lambda_n);
+                c.lambda_n += dl;
+                ba.apply_positional(c.n * dl, r1);
+                bb.apply_positional(-c.n * dl, r2);
+            }
+        }
+        let mu = material.friction.max(0.0);
+        if mu == 0.0 {
+            return;
+        }
+        for k in 0..self.list.len() {
+            let idx = if backward { self.list.len() - 1 - k } else { k };
+            let c = &mut self.list[idx];
+            if c.lambda_n <= 0.0 {
+                continue;
+            }
+            let a = c.a as usize;
+            if c.b == NO_BODY {
+                let body = &mut bodies[a];
+                let r = body.q * c.ra;
+                let moved = (body.x + r - (body.prev_x + body.prev_q * c.ra)) - (c.pb1 - c.pb0);
+                let dt = moved - c.n * moved.dot(c.n);
+                let len = dt.length();
+                if len < 1e-9 {
+                    continue;
+                }
+                let t = dt / len;
+                let w = body.positional_weight(r, t);
+                if w <= crate::math::WEIGHT_EPSILON {
+                    continue;
+                }
+                let p = project_cone(c.lambda_t - t * (len / w), mu * c.lambda_n) - c.lambda_t;
+                c.lambda_t += p;
+                body.apply_positional(p, r);
+            } else {
+                let (ba, bb) = two(bodies, a, c.b as usize);
+                let (r1, r2) = (ba.q * c.ra, bb.q * c.rb);
+                let moved = (ba.x + r1 - (ba.prev_x + ba.prev_q * c.ra))
+                    - (bb.x + r2 - (bb.prev_x + bb.prev_q * c.rb));
+                let dt = moved - c.n * moved.dot(c.n);
+                let len = dt.length();
+                if len < 1e-9 {
+                    continue;
+                }
+                let t = dt / len;
+                let w = ba.positional_weight(r1, t) + bb.positional_weight(r2, t);
+                if w <= crate::math::WEIGHT_EPSILON {
+                    continue;
+                }
+                let p = project_cone(c.lambda_t - t * (len / w), mu * c.lambda_n) - c.lambda_t;
+                c.lambda_t += p;
+                ba.apply_positional(p, r1);
+                bb.apply_positional(-p, r2);
+            }
+        }
+    }
 
     /// Velocity pass after `v ← Δx/h`: restitution and dynamic friction (paper §3.6).
-    pub fn solve_velocities(&mut self, _bodies: &mut [RigidBody], _material: ContactMaterial, _gravity: crate::math::Vec3, _h: f32) {}
+    pub fn solve_velocities(
+        &mut self,
+        bodies: &mut [RigidBody],
+        material: ContactMaterial,
+        gravity: Vec3,
+        h: f32,
+    ) {
+        if h <= 0.0 {
+            return;
+        }
+        for c in self.list.iter_mut() {
+            c.impulse_n = 0.0;
+            c.impulse_t = Vec3::ZERO;
+        }
+        let rest_speed = 2.0 * gravity.length() * h;
+        let mu = material.friction.max(0.0);
+        for iteration in 0..self.velocity_iterations.max(1) {
+            for k in 0..self.list.len() {
+                let idx = if iteration % 2 == 1 {
+                    self.list.len() - 1 - k
+                } else {
+                    k
+                };
+                let c = &mut self.list[idx];
+                if c.lambda_n <= 0.0 {
+                    continue;
+                }
+                let a = c.a as usize;
+                let n = c.n;
+                // Both sides as (body, offset, velocity of the other side's point).
+                let (ba, mut bb, r1, r2, vo) = if c.b == NO_BODY {
+                    let body = &mut bodies[a];
+                    let r = body.q * c.ra;
+                    (body, None, r, Vec3::ZERO, (c.pb1 - c.pb0) / h)
+                } else {
+                    let (ba, bb) = two(bodies, a, c.b as usize);
+                    let (r1, r2) = (ba.q * c.ra, bb.q * c.rb);
+                    (ba, Some(bb), r1, r2, Vec3::ZERO)
+                };
+                let rel = |ba: &RigidBody, bb: &Option<&mut RigidBody>| {
+                    ba.point_velocity(r1) - bb.as_ref().map_or(vo, |b| b.point_velocity(r2))
+                };
+                let weight = |ba: &RigidBody, bb: &Option<&mut RigidBody>, d: Vec3| {
+                    ba.positional_weight(r1, d)
+                        + bb.as_ref().map_or(0.0, |b| b.positional_weight(r2, d))
+                };
+                let vn_before = c.vn_bodies - n.dot(vo);
+                let target = normal_target(vn_before, material.restitution, rest_speed);
+                // Restitution (or rest): the normal velocity to its target.
+                let w = weight(ba, &bb, n);
+                if w <= crate::math::WEIGHT_EPSILON {
+                    continue;
+                }
+                let dp = (target - n.dot(rel(ba, &bb))) / w;
+                c.impulse_n += dp;
+                apply_velocity(ba, n * dp, r1);
+                if let Some(b) = bb.as_mut() {
+                    apply_velocity(b, -n * dp, r2);
+                }
+                if mu == 0.0 {
+                    continue;
+                }
+                // Dynamic friction: the accumulated friction impulse within the Coulomb bound
+                // of the contact's whole normal impulse over the substep.
+                let v = rel(ba, &bb);
+                let vt = v - n * v.dot(n);
+                let len = vt.length();
+                if len <= 1e-9 {
+                    continue;
+                }
+                let t = vt / len;
+                let wt = weight(ba, &bb, t);
+                if wt <= crate::math::WEIGHT_EPSILON {
+                    continue;
+                }
+                let bound =
+                    (mu * (c.lambda_n / h + c.impulse_n) - c.lambda_t.length() / h).max(0.0);
+                let mut total = c.impulse_t - t * (len / wt);
+                let tl = total.length();
+                if tl > bound {
+                    total *= bound / tl;
+                }
+                let p = total - c.impulse_t;
+                c.impulse_t = total;
+                apply_velocity(ba, p, r1);
+                if let Some(b) = bb.as_mut() {
+                    apply_velocity(b, -p, r2);
+                }
+            }
+        }
+    }
 
     pub fn len(&self) -> usize {
-        0
+        self.list.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        true
+        self.list.is_empty()
+    }
+}
+
+/// `v` shortened to length `limit` if longer (the friction cone).
+#[inline]
+fn project_cone(v: Vec3, limit: f32) -> Vec3 {
+    let l = v.length();
+    if l > limit {
+        v * (limit.max(0.0) / l)
+    } else {
+        v
+    }
+}
+
+/// The normal velocity a contact leaves (paper eq. 34): `−e·ṽₙ` for an approach faster than
+/// the rest threshold, else 0.
+#[inline]
+fn normal_target(vn_before: f32, restitution: f32, rest_speed: f32) -> f32 {
+    if vn_before < 0.0 && -vn_before > rest_speed {
+        -restitution.max(0.0) * vn_before
+    } else {
+        0.0
     }
 }

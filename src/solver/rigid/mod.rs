@@ -14,6 +14,7 @@
 //! SKELETON of the shared primitives; integration, joints and contacts are being written.
 
 pub mod contact;
+pub mod contact_narrow;
 
 use crate::math::{Quat, Vec3};
 
