@@ -1648,15 +1648,16 @@ enum SinewResult sinew_ragdoll_set_bone_pair_collision(struct SinewRagdoll ragdo
                                                        uint32_t enabled);
 
 /*
- Pins particles of a particle body to bones of a ragdoll of the same world: particle
- `particles[k]` (a particle index: the vertex index, except for a welded mesh) follows bone
- `bones[k]` at `offsets[k]` (m, in the bone's frame) inside the step, with no host round
- trip. The three counts must be equal.
+ Pins vertices of a particle body to bones of a ragdoll of the same world: vertex
+ `vertices[k]` (the host's vertex index, as for `sinew_body_pin`) follows bone `bones[k]` at
+ `offsets[k]` (m, in the bone's frame) inside the step, with no host round trip. The three
+ counts must be equal. A vertex attached again moves to its new bone; a bad entry refuses the
+ whole call and changes nothing.
  */
 enum SinewResult sinew_body_attach_to_ragdoll(struct SinewBody body,
                                               struct SinewRagdoll ragdoll,
-                                              const uint32_t *particles,
-                                              size_t particle_count,
+                                              const uint32_t *vertices,
+                                              size_t vertex_count,
                                               const uint32_t *bones,
                                               size_t bone_count,
                                               const struct SinewVec3 *offsets,

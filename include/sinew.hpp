@@ -573,11 +573,11 @@ public:
         return out;
     }
 
-    // Pins particles[k] to bone bones[k] of `ragdoll` (same world) at offsets[k] in the
-    // bone's frame; they follow it inside the step.
-    void attach_to_ragdoll(const Ragdoll& ragdoll, const std::vector<std::uint32_t>& particles, const std::vector<std::uint32_t>& bones,
+    // Pins vertices[k] (host vertex indices) to bone bones[k] of `ragdoll` (same world) at
+    // offsets[k] in the bone's frame; they follow it inside the step.
+    void attach_to_ragdoll(const Ragdoll& ragdoll, const std::vector<std::uint32_t>& vertices, const std::vector<std::uint32_t>& bones,
                            const std::vector<SinewVec3>& offsets) {
-        detail::check(sinew_body_attach_to_ragdoll(handle_, ragdoll.handle(), particles.data(), particles.size(), bones.data(), bones.size(),
+        detail::check(sinew_body_attach_to_ragdoll(handle_, ragdoll.handle(), vertices.data(), vertices.size(), bones.data(), bones.size(),
                                                    offsets.data(), offsets.size()));
     }
 

@@ -623,7 +623,7 @@ fn ragdoll_per_bone_calls_check_lengths_indices_and_floats() {
     expect_failure(&s, SINEW_INVALID_ARGUMENT, || sinew_body_attach_to_ragdoll(s.cloth, r, pins.as_ptr(), 2, bones.as_ptr(), 2, offs.as_ptr(), 1));
     let far = [0u32, 30];
     let m = expect_failure(&s, SINEW_OUT_OF_RANGE, || sinew_body_attach_to_ragdoll(s.cloth, r, far.as_ptr(), 2, bones.as_ptr(), 2, offs.as_ptr(), 2));
-    assert!(m.contains("particles[1] = 30") && m.contains("30 particles"), "{m}");
+    assert!(m.contains("vertices[1] = 30") && m.contains("30 vertices"), "{m}");
     let bad_bones = [0u32, 3];
     let m = expect_failure(&s, SINEW_OUT_OF_RANGE, || sinew_body_attach_to_ragdoll(s.cloth, r, pins.as_ptr(), 2, bad_bones.as_ptr(), 2, offs.as_ptr(), 2));
     assert!(m.contains("bones[1] = bone 3"), "{m}");

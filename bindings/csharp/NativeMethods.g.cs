@@ -648,13 +648,14 @@ namespace Sinew
         public static extern SinewResult sinew_ragdoll_set_bone_pair_collision(SinewRagdoll ragdoll, uint a, uint b, uint enabled);
 
         /// <summary>
-        ///  Pins particles of a particle body to bones of a ragdoll of the same world: particle
-        ///  `particles[k]` (a particle index: the vertex index, except for a welded mesh) follows bone
-        ///  `bones[k]` at `offsets[k]` (m, in the bone's frame) inside the step, with no host round
-        ///  trip. The three counts must be equal.
+        ///  Pins vertices of a particle body to bones of a ragdoll of the same world: vertex
+        ///  `vertices[k]` (the host's vertex index, as for `sinew_body_pin`) follows bone `bones[k]` at
+        ///  `offsets[k]` (m, in the bone's frame) inside the step, with no host round trip. The three
+        ///  counts must be equal. A vertex attached again moves to its new bone; a bad entry refuses the
+        ///  whole call and changes nothing.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_body_attach_to_ragdoll", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
-        public static extern SinewResult sinew_body_attach_to_ragdoll(SinewBody body, SinewRagdoll ragdoll, uint* particles, System.UIntPtr particle_count, uint* bones, System.UIntPtr bone_count, SinewVec3* offsets, System.UIntPtr offset_count);
+        public static extern SinewResult sinew_body_attach_to_ragdoll(SinewBody body, SinewRagdoll ragdoll, uint* vertices, System.UIntPtr vertex_count, uint* bones, System.UIntPtr bone_count, SinewVec3* offsets, System.UIntPtr offset_count);
 
         /// <summary>
         ///  Makes the ragdoll's bone shapes colliders of a particle body of the same world (1; swept

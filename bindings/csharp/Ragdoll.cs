@@ -347,16 +347,17 @@ namespace Sinew
 
     public abstract partial class Body
     {
-        /// <summary>Pins <c>particles[k]</c> to bone <c>bones[k]</c> of <paramref name="ragdoll"/>
-        /// (same world) at <c>offsets[k]</c> in the bone's frame: they follow it inside the step.</summary>
-        public unsafe void AttachToRagdoll<TVector>(Ragdoll ragdoll, ReadOnlySpan<int> particles, ReadOnlySpan<int> bones, ReadOnlySpan<TVector> offsets)
+        /// <summary>Pins vertices <c>vertices[k]</c> (host vertex indices) to bone <c>bones[k]</c> of
+        /// <paramref name="ragdoll"/> (same world) at <c>offsets[k]</c> in the bone's frame: they
+        /// follow it inside the step.</summary>
+        public unsafe void AttachToRagdoll<TVector>(Ragdoll ragdoll, ReadOnlySpan<int> vertices, ReadOnlySpan<int> bones, ReadOnlySpan<TVector> offsets)
             where TVector : struct
         {
             if (ragdoll == null)
             {
                 throw new ArgumentNullException("ragdoll");
             }
-            ReadOnlySpan<uint> ps = MemoryMarshal.Cast<int, uint>(particles);
+            ReadOnlySpan<uint> ps = MemoryMarshal.Cast<int, uint>(vertices);
             ReadOnlySpan<uint> bs = MemoryMarshal.Cast<int, uint>(bones);
             ReadOnlySpan<SinewVec3> os = Blit.AsVec3(offsets, "offsets");
             fixed (uint* p = &MemoryMarshal.GetReference(ps))
@@ -369,9 +370,9 @@ namespace Sinew
         }
 
         /// <inheritdoc cref="AttachToRagdoll{TVector}(Ragdoll, ReadOnlySpan{int}, ReadOnlySpan{int}, ReadOnlySpan{TVector})"/>
-        public void AttachToRagdoll<TVector>(Ragdoll ragdoll, int[] particles, int[] bones, TVector[] offsets) where TVector : struct
+        public void AttachToRagdoll<TVector>(Ragdoll ragdoll, int[] vertices, int[] bones, TVector[] offsets) where TVector : struct
         {
-            AttachToRagdoll(ragdoll, new ReadOnlySpan<int>(particles), new ReadOnlySpan<int>(bones), new ReadOnlySpan<TVector>(offsets));
+            AttachToRagdoll(ragdoll, new ReadOnlySpan<int>(vertices), new ReadOnlySpan<int>(bones), new ReadOnlySpan<TVector>(offsets));
         }
 
         /// <summary>The ragdoll's bone shapes as colliders of this body (swept across substeps), or not.</summary>

@@ -733,40 +733,41 @@ fn shared_world(body: SinewBody, ragdoll: SinewRagdoll) -> Result<Shared> {
     Ok((cell, (bs, bser), (rs, rser)))
 }
 
-/// Pins particles of a particle body to bones of a ragdoll of the same world: particle
-/// `particles[k]` (a particle index: the vertex index, except for a welded mesh) follows bone
-/// `bones[k]` at `offsets[k]` (m, in the bone's frame) inside the step, with no host round
-/// trip. The three counts must be equal.
+/// Pins vertices of a particle body to bones of a ragdoll of the same world: vertex
+/// `vertices[k]` (the host's vertex index, as for `sinew_body_pin`) follows bone `bones[k]` at
+/// `offsets[k]` (m, in the bone's frame) inside the step, with no host round trip. The three
+/// counts must be equal. A vertex attached again moves to its new bone; a bad entry refuses the
+/// whole call and changes nothing.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_body_attach_to_ragdoll(
     body: SinewBody,
     ragdoll: SinewRagdoll,
-    particles: *const u32,
-    particle_count: usize,
+    vertices: *const u32,
+    vertex_count: usize,
     bones: *const u32,
     bone_count: usize,
     offsets: *const SinewVec3,
     offset_count: usize,
 ) -> SinewResult {
     ffi_guard!({
-        let p = try_slice!(particles, particle_count, "particles");
+        let v = try_slice!(vertices, vertex_count, "vertices");
         let b = try_slice!(bones, bone_count, "bones");
         let o: &[SinewVec3] = try_slice!(offsets, offset_count, "offsets");
-        if p.len() != b.len() || p.len() != o.len() {
+        if v.len() != b.len() || v.len() != o.len() {
             return Err(Error::invalid(format!(
-                "particles, bones and offsets must have one entry per pin (counts {}, {}, {})",
-                p.len(),
+                "vertices, bones and offsets must have one entry per pin (counts {}, {}, {})",
+                v.len(),
                 b.len(),
                 o.len()
             )));
         }
         let (cell, bid, rid) = shared_world(body, ragdoll)?;
         let mut w = cell.lock()?;
-        let n_particles = w.bodies.get(bid.0, bid.1).ok_or_else(|| registry::stale("body", body.id))?.particle_count();
+        let n_vertices = w.bodies.get(bid.0, bid.1).ok_or_else(|| registry::stale("body", body.id))?.topology.vertex_count();
         let r = w.ragdolls.get(rid.0, rid.1).ok_or_else(|| registry::stale("ragdoll", ragdoll.id))?;
-        for (k, &i) in p.iter().enumerate() {
-            if i as usize >= n_particles {
-                return Err(Error::out_of_range(format!("particles[{k}] = {i} is out of range: the body has {n_particles} particles")));
+        for (k, &i) in v.iter().enumerate() {
+            if i as usize >= n_vertices {
+                return Err(Error::out_of_range(format!("vertices[{k}] = {i} is out of range: the body has {n_vertices} vertices")));
             }
         }
         for (k, &bone) in b.iter().enumerate() {
@@ -775,7 +776,7 @@ pub extern "C" fn sinew_body_attach_to_ragdoll(
         for (k, off) in o.iter().enumerate() {
             position(*off, || format!("offsets[{k}]"))?;
         }
-        w.attach_pins_to_ragdoll(bid, rid, p, b, as_vec3(o))
+        w.attach_pins_to_ragdoll(bid, rid, v, b, as_vec3(o))
     })
 }
 

@@ -331,7 +331,7 @@ static void errors(void) {
     offs[1] = v3(0.0f, -0.1f, 0.0f);
     ERR(sinew_body_attach_to_ragdoll(cloth, r, pins, 2, pin_bones, 1, offs, 2), SINEW_INVALID_ARGUMENT);
     ERR(sinew_body_attach_to_ragdoll(cloth, r, far_pins, 2, pin_bones, 2, offs, 2), SINEW_OUT_OF_RANGE);
-    MESSAGE_HAS("particles[1] = 999");
+    MESSAGE_HAS("vertices[1] = 999");
     ERR(sinew_body_attach_to_ragdoll(cloth, r, pins, 2, bad_bones, 2, offs, 2), SINEW_OUT_OF_RANGE);
     offs[1].z = NAN;
     ERR(sinew_body_attach_to_ragdoll(cloth, r, pins, 2, pin_bones, 2, offs, 2), SINEW_NON_FINITE);

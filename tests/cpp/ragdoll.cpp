@@ -203,7 +203,7 @@ void errors() {
     // Bodies on ragdolls.
     sinew::Body cloth = world.create_grid(sinew::default_grid_desc());
     THROWS(SINEW_INVALID_ARGUMENT, "one entry per pin", cloth.attach_to_ragdoll(r, {0, 1}, {0}, {v3(0, 0, 0), v3(0, 0, 0)}));
-    THROWS(SINEW_OUT_OF_RANGE, "particles[0] = 5000", cloth.attach_to_ragdoll(r, {5000}, {0}, {v3(0, 0, 0)}));
+    THROWS(SINEW_OUT_OF_RANGE, "vertices[0] = 5000", cloth.attach_to_ragdoll(r, {5000}, {0}, {v3(0, 0, 0)}));
     THROWS(SINEW_OUT_OF_RANGE, "bones[0] = bone 3", cloth.attach_to_ragdoll(r, {0}, {3}, {v3(0, 0, 0)}));
     THROWS(SINEW_NON_FINITE, "offsets[0]", cloth.attach_to_ragdoll(r, {0}, {0}, {v3(0, kInf, 0)}));
     {

@@ -160,8 +160,8 @@ namespace Sinew.Tests
                     () => cloth.AttachToRagdoll(r, new[] { 0, 1 }, new[] { 0 }, new[] { new Vec3(), new Vec3() }), "one entry per pin");
                 Check.ThrowsSinew("a pin on bone 3", SinewResult.SINEW_OUT_OF_RANGE,
                     () => cloth.AttachToRagdoll(r, new[] { 0 }, new[] { 3 }, new[] { new Vec3() }), "bones[0] = bone 3");
-                Check.ThrowsSinew("a pin of particle 100000", SinewResult.SINEW_OUT_OF_RANGE,
-                    () => cloth.AttachToRagdoll(r, new[] { 100000 }, new[] { 0 }, new[] { new Vec3() }), "particles[0] = 100000");
+                Check.ThrowsSinew("a pin of vertex 100000", SinewResult.SINEW_OUT_OF_RANGE,
+                    () => cloth.AttachToRagdoll(r, new[] { 100000 }, new[] { 0 }, new[] { new Vec3() }), "vertices[0] = 100000");
                 Check.Throws<ArgumentNullException>("AttachToRagdoll(null)", () => cloth.AttachToRagdoll<Vec3>(null, new int[0], new int[0], new Vec3[0]));
                 Check.Throws<ArgumentNullException>("SetRagdollCollision(null)", () => cloth.SetRagdollCollision(null, true));
                 using (World other = NewWorld())
