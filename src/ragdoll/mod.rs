@@ -3,31 +3,384 @@
 //! humanoid's bone positions ([`humanoid`]); its bones are stepped by the rigid-body kernels
 //! of `solver/rigid` in the world's fixed steps and substeps.
 //!
-//! Every bone is kinematic (moved by the host's animation, like a pin) or dynamic (moved by
-//! physics), switchable at any time and per bone. Bone poses are read back interpolated like
-//! particle positions.
+//! **Frames.** Each bone has its *bone frame* (the host's transform: the bind pose, targets,
+//! readback) and a *body frame*, the frame of its collision shape (`shape_offset`,
+//! `shape_rotation` in the bone frame), whose origin is the centre of mass and whose axes are
+//! the shape's principal axes (`solver::rigid::mass`). The solver moves body frames;
+//! `bone = body ∘ (offset, rotation)⁻¹`.
 //!
-//! SKELETON: the API below is the contract; the bodies marked `todo!` are being written.
+//! **Mass.** `mass`, or `density × volume`; with `settings.stabilize` (on by default) every
+//! child's mass is clamped to `[m_parent/r, m_parent·r]` (`r = max_mass_ratio`, parents
+//! first, inertia scaled along) and each principal moment is raised to at least `1/r` of the
+//! bone's largest (a thin limb's twist moment), which is what keeps long chains and big
+//! ratios converging with few iterations (Jolt's `Ragdoll::Stabilize` does the same).
+//!
+//! **Substep** (for one ragdoll, or an island of touching ones solved together; see the
+//! world): predict dynamic bones (`rigid::integrate`, gravity, forces, damping, gyroscopic
+//! term) and place kinematic ones on their path; collect contacts; `iterations` passes of
+//! the joints (`rigid::joint`) and contact positions; velocities from positions; the contacts'
+//! velocity pass; joint friction.
+//!
+//! **Kinematic bones** follow the host's targets like pins: over a host frame's fixed steps a
+//! bone moves from where it is to its target (carried on at its velocity while simulated time
+//! runs ahead, the world's `pose_t1`), position lerp and rotation slerp at every substep, so
+//! the velocity the substeps derive is the animation's: switching to dynamic carries it on.
+//! A kinematic bone has zero inverse mass: joints and contacts move only what touches it.
+//!
+//! **Readback** interpolates between the last two fixed steps by the world's `alpha`, like
+//! particles; [`Ragdoll::bone_pose_in_step`] is the same motion for the particle bodies that
+//! follow a bone. **Sleep**: once every bone has stayed under `sleep_threshold` (m/s, and
+//! rad/s × the bone's size) for `sleep_time` s the ragdoll stops (velocities zeroed, state
+//! kept bit for bit) until something wakes it: an impulse or force, `set_pose`, a kinematic
+//! switch, a kinematic bone's target moving, gravity changing, a collider moving near it, an
+//! awake ragdoll reaching it. **Recovery**: a step that leaves a bone non-finite is rolled
+//! back and the ragdoll stopped, and the world reports it ([`crate::world::World::ragdoll_events`]).
+//!
+//! Nothing here allocates after creation.
 
 pub mod desc;
 pub mod humanoid;
 
 pub use desc::{BoneDesc, JointDesc, JointKind, MAX_BONES, RagdollDesc, RagdollSettings};
 
-use crate::error::Result;
+use crate::error::{Error, ErrorKind, Result, check_finite, check_non_negative, check_position};
 use crate::geometry::Pose;
-use crate::math::{Mat4, Quat, Vec3};
+use crate::math::{Mat3, Mat4, Quat, Vec3, is_finite3};
+use crate::solver::rigid::contact::{BodyShape, ContactMaterial, Contacts, ObstacleShape};
+use crate::solver::rigid::integrate::{end_angular_velocity, integrate, velocities_from_positions};
+use crate::solver::rigid::joint::{Joint, JointError, JointLimits, joint_friction, solve_joints};
+use crate::solver::rigid::{RigidBody, mass::mass_properties};
+
+/// A rigid pose (body frame) as the solver keeps it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Frame {
+    x: Vec3,
+    q: Quat,
+}
+
+impl Frame {
+    fn of(b: &RigidBody) -> Frame {
+        Frame { x: b.x, q: b.q }
+    }
+    fn lerp(&self, o: &Frame, t: f32) -> Frame {
+        if t <= 0.0 {
+            return *self;
+        }
+        if t >= 1.0 {
+            return *o;
+        }
+        Frame { x: self.x.lerp(o.x, t), q: self.q.slerp(o.q, t).normalize() }
+    }
+}
+
+/// One fixed step as a ragdoll sees it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RagdollStep {
+    /// Substep length (s).
+    pub h: f32,
+    pub substeps: u32,
+    /// Joint and contact passes per substep.
+    pub iterations: u32,
+    pub gravity: Vec3,
+    /// Where this fixed step starts and ends on the kinematic bones' path over the host frame.
+    pub path_t0: f32,
+    pub path_t1: f32,
+}
+
+/// What the solver reads of a ragdoll during a step (nothing here changes in it).
+#[derive(Clone, Debug)]
+pub(crate) struct Core {
+    settings: RagdollSettings,
+    /// Joint of bone `j` (child `j`; roots `Free`).
+    joints: Vec<Joint>,
+    /// The body frame in the bone frame.
+    body_in_bone: Vec<Pose>,
+    /// Dynamic inverse mass and inertia (restored when a bone turns dynamic).
+    inv_mass: Vec<f32>,
+    inv_inertia: Vec<Vec3>,
+    /// Bone size (m) for the angular sleep threshold.
+    size: Vec<f32>,
+    kinematic: Vec<bool>,
+    /// Kinematic bones' path over the host frame (body frames).
+    path_from: Vec<Frame>,
+    path_to: Vec<Frame>,
+    /// Host targets (bone frames): the last frame's and this frame's.
+    target_from: Vec<Pose>,
+    target_to: Vec<Pose>,
+    /// Force and torque about the centre of mass (world) over the next host frame.
+    forces: Vec<(Vec3, Vec3)>,
+    /// Bit `a·n + b` set: bones `a` and `b` collide.
+    pairs: Vec<u64>,
+}
+
+impl Core {
+    fn bone_count(&self) -> usize {
+        self.joints.len()
+    }
+
+    /// Whether bones `a` and `b` may collide.
+    pub(crate) fn collides(&self, a: usize, b: usize) -> bool {
+        let k = a * self.bone_count() + b;
+        self.pairs[k / 64] >> (k % 64) & 1 != 0
+    }
+
+    fn set_pair(&mut self, a: usize, b: usize, on: bool) {
+        let n = self.bone_count();
+        for k in [a * n + b, b * n + a] {
+            if on {
+                self.pairs[k / 64] |= 1 << (k % 64);
+            } else {
+                self.pairs[k / 64] &= !(1 << (k % 64));
+            }
+        }
+    }
+
+    /// Prediction of substep `s`: dynamic bones integrated, kinematic bones on their path at
+    /// fraction `f` of the host frame's.
+    fn predict(&self, bodies: &mut [RigidBody], f: f32, p: &RagdollStep) {
+        let s = &self.settings;
+        integrate(bodies, &self.forces, p.gravity, s.linear_damping, s.angular_damping, p.h);
+        for (i, b) in bodies.iter_mut().enumerate() {
+            if self.kinematic[i] {
+                let at = self.path_from[i].lerp(&self.path_to[i], f);
+                b.x = at.x;
+                b.q = at.q;
+            }
+        }
+    }
+}
+
+/// What the solver changes during a step: the bodies, the joints' multipliers, the contacts.
+/// A ragdoll stepping alone uses its own; an island of ragdolls copies theirs into one.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Scratch {
+    pub(crate) bodies: Vec<RigidBody>,
+    pub(crate) shapes: Vec<BodyShape>,
+    pub(crate) lambdas: Vec<[f32; 4]>,
+    /// (member, bone) of every body.
+    pub(crate) owner: Vec<(u32, u32)>,
+    pub(crate) contacts: Contacts,
+}
+
+/// One fixed step of `count` ragdolls whose bodies lie in `scratch` one after another:
+/// `member(m)` gives member `m`'s core and the index of its first body.
+pub(crate) fn run_step<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, usize), scratch: &mut Scratch, obstacles: &[ObstacleShape], p: &RagdollStep) {
+    let Scratch { bodies, shapes, lambdas, owner, contacts } = scratch;
+    let (mut mask, mut friction, mut restitution) = (0u32, 0.0f32, 0.0f32);
+    for m in 0..count {
+        let s = &member(m).0.settings;
+        mask |= s.collider_mask;
+        friction += s.friction / count as f32;
+        restitution = restitution.max(s.restitution);
+    }
+    let material = ContactMaterial { friction, restitution };
+    let pair = |i: usize, j: usize| {
+        let ((mi, bi), (mj, bj)) = (owner[i], owner[j]);
+        mi != mj || member(mi as usize).0.collides(bi as usize, bj as usize)
+    };
+    let n = p.substeps.max(1);
+    for s in 0..n {
+        let (t0, t1) = (s as f32 / n as f32, (s + 1) as f32 / n as f32);
+        let f = p.path_t0 + (p.path_t1 - p.path_t0) * t1;
+        for m in 0..count {
+            let (core, off) = member(m);
+            core.predict(&mut bodies[off..off + core.bone_count()], f, p);
+        }
+        contacts.collect(bodies, shapes, obstacles, mask, pair, t0, t1);
+        lambdas.iter_mut().for_each(|l| *l = [0.0; 4]);
+        for _ in 0..p.iterations.max(1) {
+            for m in 0..count {
+                let (core, off) = member(m);
+                let r = off..off + core.bone_count();
+                solve_joints(&mut bodies[r.clone()], &core.joints, &mut lambdas[r], p.h);
+            }
+            contacts.solve_positions(bodies, material, p.h);
+        }
+        velocities_from_positions(bodies, p.h);
+        contacts.solve_velocities(bodies, material, p.gravity, p.h);
+        for m in 0..count {
+            let (core, off) = member(m);
+            joint_friction(&mut bodies[off..off + core.bone_count()], &core.joints, p.h);
+        }
+    }
+}
+
+/// Something a ragdoll's step had to repair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u32)]
+pub enum RagdollRecovery {
+    /// A step produced a non-finite state: it was rolled back and the ragdoll stopped.
+    StepNotFinite = 1,
+}
 
 /// A ragdoll in a world.
 pub struct Ragdoll {
     desc: RagdollDesc,
+    pub(crate) core: Core,
+    pub(crate) scratch: Scratch,
+    /// Body frames at the start of the last fixed step.
+    step_start: Vec<Frame>,
+    /// Substep length of the last step (s), for the momentum readback.
+    last_h: f32,
+    asleep: bool,
+    /// Time every bone has been slow (s).
+    still: f32,
+    /// Gravity when it fell asleep (waking when it changes).
+    sleep_gravity: Vec3,
+    pending_recovery: Option<RagdollRecovery>,
 }
+
+/// A host pose for a bone: finite, in the world, a unit rotation (renormalised), scale 1.
+fn check_bone_pose(p: &Pose, bone: usize, what: &str) -> Result<Pose> {
+    if !is_finite3(p.position) || !p.rotation.is_finite() || !p.scale.is_finite() {
+        return Err(Error::non_finite(format!("{what} of bone {bone} is not finite")));
+    }
+    check_position(p.position, &format!("{what} of bone {bone}"))?;
+    if (p.rotation.length() - 1.0).abs() > 1e-3 {
+        return Err(Error::invalid(format!("{what} of bone {bone}: rotation is not a unit quaternion (length {})", p.rotation.length())));
+    }
+    if (p.scale - 1.0).abs() > 1e-3 {
+        return Err(Error::invalid(format!("{what} of bone {bone}: scale must be 1 (got {}): bones are rigid", p.scale)));
+    }
+    Ok(Pose { rotation: p.rotation.normalize(), position: p.position, scale: 1.0 })
+}
+
+fn check_vector(v: Vec3, name: &str, max: f32) -> Result<Vec3> {
+    if !is_finite3(v) {
+        return Err(Error::non_finite(format!("{name} is not finite ({v})")));
+    }
+    if v.abs().max_element() > max {
+        return Err(Error::invalid(format!("{name} ({v}) must be within ±{max} on each axis")));
+    }
+    Ok(v)
+}
+
+/// Largest impulse component (N·s) and force (N) a call accepts.
+const MAX_IMPULSE: f32 = 1e6;
 
 impl Ragdoll {
     /// Builds a ragdoll in its bind pose, at rest.
     pub fn new(desc: &RagdollDesc) -> Result<Ragdoll> {
         desc.validate()?;
-        Ok(Ragdoll { desc: desc.clone() })
+        let n = desc.bones.len();
+        let s = desc.settings;
+        let mut body_in_bone = Vec::with_capacity(n);
+        let mut bodies = Vec::with_capacity(n);
+        let mut masses = Vec::with_capacity(n);
+        let mut inertias: Vec<Vec3> = Vec::with_capacity(n);
+        let mut size = Vec::with_capacity(n);
+        for (i, b) in desc.bones.iter().enumerate() {
+            let local = Pose { rotation: b.shape_rotation.normalize(), position: b.shape_offset, scale: 1.0 };
+            let (mut m, mut inertia) = mass_properties(&b.shape, b.mass, b.density);
+            if !(m > 0.0 && m.is_finite()) {
+                return Err(Error::invalid(format!("bone {i}: mass {m} kg from its density and shape is not positive")));
+            }
+            if s.stabilize && b.parent >= 0 {
+                let mp: f32 = masses[b.parent as usize];
+                let clamped = m.clamp(mp / s.max_mass_ratio, mp * s.max_mass_ratio);
+                inertia *= clamped / m;
+                m = clamped;
+            }
+            if s.stabilize {
+                inertia = inertia.max(Vec3::splat(inertia.max_element() / s.max_mass_ratio));
+            }
+            let bind = Pose { rotation: b.bind.rotation.normalize(), position: b.bind.position, scale: 1.0 };
+            let x = bind.to_world(local.position);
+            let q = (bind.rotation * local.rotation).normalize();
+            bodies.push(RigidBody::new(x, q, m, inertia));
+            masses.push(m);
+            inertias.push(inertia);
+            body_in_bone.push(local);
+            size.push(b.shape.bounding_radius().max(1e-3));
+        }
+        let mut joints = Vec::with_capacity(n);
+        for (i, b) in desc.bones.iter().enumerate() {
+            let j = &b.joint;
+            let axis = j.axis.normalize();
+            let swing = (j.swing_axis - axis * j.swing_axis.dot(axis)).normalize();
+            let frame_bone = Quat::from_mat3(&Mat3::from_cols(axis, swing, axis.cross(swing))).normalize();
+            let local = body_in_bone[i];
+            let frame_child = (local.rotation.inverse() * frame_bone).normalize();
+            let anchor_child = local.rotation.inverse() * (j.anchor - local.position);
+            let (parent, frame_parent, anchor_parent) = if b.parent >= 0 {
+                let p = b.parent as usize;
+                let (bc, bp) = (&bodies[i], &bodies[p]);
+                let world_frame = bc.q * frame_child;
+                let world_anchor = bc.x + bc.q * anchor_child;
+                (p as u32, (bp.q.inverse() * world_frame).normalize(), bp.q.inverse() * (world_anchor - bp.x))
+            } else {
+                (0, Quat::IDENTITY, Vec3::ZERO)
+            };
+            // Unity's signs: an angle θ is a turn by −θ about the axis (see `desc`).
+            let r = |deg: f32| deg.to_radians();
+            let limits = match j.kind {
+                JointKind::Free => JointLimits::Free,
+                _ if b.parent < 0 => JointLimits::Free,
+                JointKind::Fixed => JointLimits::Fixed,
+                JointKind::Hinge { min, max } => JointLimits::Hinge { min: -r(max), max: -r(min) },
+                JointKind::SwingTwist { swing1, swing2, low_twist, high_twist } => {
+                    JointLimits::SwingTwist { swing1: r(swing1), swing2: r(swing2), low_twist: -r(high_twist), high_twist: -r(low_twist) }
+                }
+            };
+            joints.push(Joint {
+                parent,
+                child: i as u32,
+                limits,
+                anchor_child,
+                anchor_parent,
+                frame_child,
+                frame_parent,
+                limit_compliance: if j.limit_spring > 0.0 { 1.0 / j.limit_spring } else { 0.0 },
+                limit_damper: j.limit_damper,
+                friction: j.friction,
+            });
+        }
+        let binds: Vec<Pose> = desc.bones.iter().map(|b| Pose { rotation: b.bind.rotation.normalize(), position: b.bind.position, scale: 1.0 }).collect();
+        let frames: Vec<Frame> = bodies.iter().map(Frame::of).collect();
+        let mut core = Core {
+            settings: s,
+            joints,
+            body_in_bone,
+            inv_mass: bodies.iter().map(|b| b.inv_mass).collect(),
+            inv_inertia: bodies.iter().map(|b| b.inv_inertia).collect(),
+            size,
+            kinematic: vec![false; n],
+            path_from: frames.clone(),
+            path_to: frames.clone(),
+            target_from: binds.clone(),
+            target_to: binds,
+            forces: vec![(Vec3::ZERO, Vec3::ZERO); n],
+            pairs: vec![0; (n * n).div_ceil(64)],
+        };
+        if s.self_collision {
+            for a in 0..n {
+                for b in a + 1..n {
+                    let adjacent = desc.bones[b].parent == a as i32;
+                    core.set_pair(a, b, !adjacent || s.collide_parent_child);
+                }
+            }
+        }
+        let shapes = desc
+            .bones
+            .iter()
+            .map(|b| BodyShape { shape: b.shape, local: Pose { rotation: Quat::IDENTITY, position: Vec3::ZERO, scale: 1.0 } })
+            .collect();
+        let scratch = Scratch { bodies, shapes, lambdas: vec![[0.0; 4]; n], owner: (0..n as u32).map(|i| (0, i)).collect(), contacts: Contacts::default() };
+        let mut r = Ragdoll {
+            desc: desc.clone(),
+            core,
+            scratch,
+            step_start: frames,
+            last_h: 0.0,
+            asleep: false,
+            still: 0.0,
+            sleep_gravity: Vec3::ZERO,
+            pending_recovery: None,
+        };
+        if s.kinematic {
+            r.set_kinematic(true);
+        }
+        Ok(r)
     }
 
     pub fn bone_count(&self) -> usize {
@@ -40,99 +393,446 @@ impl Ragdoll {
         &self.desc
     }
 
+    fn check_bone(&self, bone: usize) -> Result<()> {
+        if bone >= self.bone_count() {
+            return Err(Error::out_of_range(format!("bone {bone} is out of range (the ragdoll has {} bones)", self.bone_count())));
+        }
+        Ok(())
+    }
+
+    fn check_len(&self, len: usize, what: &str) -> Result<()> {
+        if len < self.bone_count() {
+            let kind = if what.contains("buffer") { ErrorKind::BufferTooSmall } else { ErrorKind::InvalidArgument };
+            return Err(Error::new(kind, format!("{what} holds {len} entries; the ragdoll has {} bones", self.bone_count())));
+        }
+        Ok(())
+    }
+
+    /// The current bone pose of `bone` (bone frame).
+    fn bone_of(&self, bone: usize, f: &Frame) -> Pose {
+        let local = &self.core.body_in_bone[bone];
+        let rotation = (f.q * local.rotation.inverse()).normalize();
+        Pose { rotation, position: f.x - rotation * local.position, scale: 1.0 }
+    }
+
+    /// The body frame of `bone` at bone pose `p`.
+    fn body_at(&self, bone: usize, p: &Pose) -> Frame {
+        let local = &self.core.body_in_bone[bone];
+        Frame { x: p.to_world(local.position), q: (p.rotation * local.rotation).normalize() }
+    }
+
+    /// Mass (kg) of `bone` as simulated (after stabilisation), whether or not it is kinematic.
+    pub fn bone_mass(&self, bone: usize) -> Result<f32> {
+        self.check_bone(bone)?;
+        Ok(1.0 / self.core.inv_mass[bone])
+    }
+
+    /// Principal moments of inertia (kg·m²) of `bone` in its shape's frame, as simulated.
+    pub fn bone_inertia(&self, bone: usize) -> Result<Vec3> {
+        self.check_bone(bone)?;
+        Ok(Vec3::ONE / self.core.inv_inertia[bone])
+    }
+
+    /// Centre of mass (world) of `bone` now.
+    pub fn bone_center_of_mass(&self, bone: usize) -> Result<Vec3> {
+        self.check_bone(bone)?;
+        Ok(self.scratch.bodies[bone].x)
+    }
+
+    /// How far bone `bone`'s joint to its parent is from satisfied now: anchor separation (m)
+    /// and the angle (rad) by which it leaves its limits (0 for a root).
+    pub fn joint_error(&self, bone: usize) -> Result<JointError> {
+        self.check_bone(bone)?;
+        Ok(self.core.joints[bone].error(&self.scratch.bodies))
+    }
+
+    /// The joint's angles now (rad, Unity's signs): the twist (a hinge's angle) and the swing
+    /// rotation's components about swing-1 and swing-2.
+    pub fn joint_angles(&self, bone: usize) -> Result<(f32, f32, f32)> {
+        self.check_bone(bone)?;
+        let a = self.core.joints[bone].angles(&self.scratch.bodies);
+        Ok((-a.twist, a.swing1, a.swing2))
+    }
+
     /// Makes every bone kinematic (animated) or dynamic (physics).
-    pub fn set_kinematic(&mut self, _kinematic: bool) {
-        todo!()
+    pub fn set_kinematic(&mut self, kinematic: bool) {
+        for i in 0..self.bone_count() {
+            self.switch(i, kinematic);
+        }
+    }
+
+    fn switch(&mut self, i: usize, kinematic: bool) {
+        if self.core.kinematic[i] == kinematic {
+            return;
+        }
+        self.wake();
+        self.core.kinematic[i] = kinematic;
+        let b = &mut self.scratch.bodies[i];
+        if kinematic {
+            b.inv_mass = 0.0;
+            b.inv_inertia = Vec3::ZERO;
+            // Held where it is until the host gives targets.
+            let here = Frame::of(b);
+            self.core.path_from[i] = here;
+            self.core.path_to[i] = here;
+            let pose = self.bone_of(i, &here);
+            self.core.target_from[i] = pose;
+            self.core.target_to[i] = pose;
+        } else {
+            b.inv_mass = self.core.inv_mass[i];
+            b.inv_inertia = self.core.inv_inertia[i];
+        }
     }
 
     /// Makes one bone kinematic or dynamic (a partial ragdoll).
-    pub fn set_bone_kinematic(&mut self, _bone: usize, _kinematic: bool) -> Result<()> {
-        todo!()
+    pub fn set_bone_kinematic(&mut self, bone: usize, kinematic: bool) -> Result<()> {
+        self.check_bone(bone)?;
+        self.switch(bone, kinematic);
+        Ok(())
     }
 
-    pub fn is_bone_kinematic(&self, _bone: usize) -> Result<bool> {
-        todo!()
+    pub fn is_bone_kinematic(&self, bone: usize) -> Result<bool> {
+        self.check_bone(bone)?;
+        Ok(self.core.kinematic[bone])
     }
 
     /// Where the host's animation puts every bone at the end of this host frame (bone world
     /// transforms, scale 1); kinematic bones move there across the frame's substeps and their
     /// velocity is tracked, dynamic bones ignore it. `poses.len()` must be the bone count.
-    pub fn set_targets(&mut self, _poses: &[Pose]) -> Result<()> {
-        todo!()
+    pub fn set_targets(&mut self, poses: &[Pose]) -> Result<()> {
+        if poses.len() != self.bone_count() {
+            return Err(Error::invalid(format!("set_targets needs {} poses (one per bone), got {}", self.bone_count(), poses.len())));
+        }
+        for (i, p) in poses.iter().enumerate() {
+            check_bone_pose(p, i, "target")?;
+        }
+        for (i, p) in poses.iter().enumerate() {
+            self.set_target(i, check_bone_pose(p, i, "target")?);
+        }
+        Ok(())
     }
 
-    pub fn set_bone_target(&mut self, _bone: usize, _pose: Pose) -> Result<()> {
-        todo!()
+    fn set_target(&mut self, i: usize, p: Pose) {
+        if self.core.kinematic[i] && self.core.target_to[i] != p {
+            self.wake();
+        }
+        self.core.target_to[i] = p;
+    }
+
+    pub fn set_bone_target(&mut self, bone: usize, pose: Pose) -> Result<()> {
+        self.check_bone(bone)?;
+        let p = check_bone_pose(&pose, bone, "target")?;
+        self.set_target(bone, p);
+        Ok(())
     }
 
     /// Teleports every bone to `poses` (bone world transforms); velocities are kept or zeroed.
-    pub fn set_pose(&mut self, _poses: &[Pose], _keep_velocity: bool) -> Result<()> {
-        todo!()
+    /// Kinematic bones are held there (their targets become these poses).
+    pub fn set_pose(&mut self, poses: &[Pose], keep_velocity: bool) -> Result<()> {
+        if poses.len() != self.bone_count() {
+            return Err(Error::invalid(format!("set_pose needs {} poses (one per bone), got {}", self.bone_count(), poses.len())));
+        }
+        for (i, p) in poses.iter().enumerate() {
+            check_bone_pose(p, i, "pose")?;
+        }
+        self.wake();
+        for (i, p) in poses.iter().enumerate() {
+            let p = check_bone_pose(p, i, "pose")?;
+            let f = self.body_at(i, &p);
+            let b = &mut self.scratch.bodies[i];
+            (b.x, b.q, b.prev_x, b.prev_q) = (f.x, f.q, f.x, f.q);
+            if !keep_velocity {
+                b.v = Vec3::ZERO;
+                b.w = Vec3::ZERO;
+            }
+            self.step_start[i] = f;
+            self.core.path_from[i] = f;
+            self.core.path_to[i] = f;
+            self.core.target_from[i] = p;
+            self.core.target_to[i] = p;
+        }
+        Ok(())
     }
 
     /// Applies `impulse` (N·s) at world `point` to the bone whose shape's surface is nearest to
     /// it; returns that bone.
-    pub fn apply_impulse(&mut self, _point: Vec3, _impulse: Vec3) -> Result<usize> {
-        todo!()
+    pub fn apply_impulse(&mut self, point: Vec3, impulse: Vec3) -> Result<usize> {
+        check_position(point, "impulse point")?;
+        check_vector(impulse, "impulse", MAX_IMPULSE)?;
+        let bone = (0..self.bone_count())
+            .map(|i| (i, self.surface_distance(i, point)))
+            .fold((0, f32::INFINITY), |best, c| if c.1 < best.1 { c } else { best })
+            .0;
+        self.apply_bone_impulse(bone, point, impulse)?;
+        Ok(bone)
     }
 
-    /// Applies `impulse` (N·s) at world `point` to `bone`.
-    pub fn apply_bone_impulse(&mut self, _bone: usize, _point: Vec3, _impulse: Vec3) -> Result<()> {
-        todo!()
+    /// Signed distance from `point` to bone `i`'s shape surface now.
+    fn surface_distance(&self, i: usize, point: Vec3) -> f32 {
+        let b = &self.scratch.bodies[i];
+        self.desc.bones[i].shape.distance(b.q.inverse() * (point - b.x)).0
+    }
+
+    /// Applies `impulse` (N·s) at world `point` to `bone`. A kinematic bone follows its
+    /// animation: an impulse on it is refused (make it dynamic first).
+    pub fn apply_bone_impulse(&mut self, bone: usize, point: Vec3, impulse: Vec3) -> Result<()> {
+        self.check_bone(bone)?;
+        check_position(point, "impulse point")?;
+        check_vector(impulse, "impulse", MAX_IMPULSE)?;
+        if self.core.kinematic[bone] {
+            return Err(Error::invalid(format!("bone {bone} is kinematic: an impulse cannot move it (make it dynamic first)")));
+        }
+        self.wake();
+        let b = &mut self.scratch.bodies[bone];
+        b.v += impulse * b.inv_mass;
+        b.w += b.inv_inertia_world((point - b.x).cross(impulse));
+        Ok(())
     }
 
     /// A radial impulse from `centre`: each bone within `radius` gets `impulse·(1 − d/radius)`
-    /// (N·s) away from the centre at its centre of mass (d: distance to its surface).
-    pub fn apply_explosion(&mut self, _centre: Vec3, _impulse: f32, _radius: f32) -> Result<()> {
-        todo!()
+    /// (N·s) away from the centre at its centre of mass (d: distance to its surface, 0 inside
+    /// it). Kinematic bones are skipped (they follow their animation).
+    pub fn apply_explosion(&mut self, centre: Vec3, impulse: f32, radius: f32) -> Result<()> {
+        check_position(centre, "explosion centre")?;
+        check_finite(impulse, "explosion impulse")?;
+        if impulse.abs() > MAX_IMPULSE {
+            return Err(Error::invalid(format!("explosion impulse must be within ±{MAX_IMPULSE} N·s (got {impulse})")));
+        }
+        if !(radius > 0.0 && radius <= crate::error::MAX_LENGTH) {
+            return Err(Error::invalid(format!("explosion radius must be within (0, {}] m (got {radius})", crate::error::MAX_LENGTH)));
+        }
+        let mut woke = false;
+        for i in 0..self.bone_count() {
+            if self.core.kinematic[i] {
+                continue;
+            }
+            let d = self.surface_distance(i, centre).max(0.0);
+            if d >= radius {
+                continue;
+            }
+            let b = &mut self.scratch.bodies[i];
+            let away = b.x - centre;
+            let dir = if away.length() > 1e-6 { away.normalize() } else { Vec3::Y };
+            b.v += dir * (impulse * (1.0 - d / radius) * b.inv_mass);
+            woke = true;
+        }
+        if woke {
+            self.wake();
+        }
+        Ok(())
     }
 
     /// A force (N) at world `point` on `bone`, applied over the fixed steps of the next host
-    /// frame (then cleared).
-    pub fn add_force(&mut self, _bone: usize, _point: Vec3, _force: Vec3) -> Result<()> {
-        todo!()
+    /// frame (then cleared). Forces add up.
+    pub fn add_force(&mut self, bone: usize, point: Vec3, force: Vec3) -> Result<()> {
+        self.check_bone(bone)?;
+        check_position(point, "force point")?;
+        check_vector(force, "force", MAX_IMPULSE)?;
+        self.wake();
+        let x = self.scratch.bodies[bone].x;
+        let f = &mut self.core.forces[bone];
+        f.0 += force;
+        f.1 += (point - x).cross(force);
+        Ok(())
+    }
+
+    /// Body frame of bone `i` at `alpha` between the last two fixed steps.
+    fn frame_at(&self, i: usize, alpha: f32) -> Frame {
+        self.step_start[i].lerp(&Frame::of(&self.scratch.bodies[i]), alpha)
     }
 
     /// Bone world positions and rotations, interpolated by `alpha` between the last two
     /// fixed steps. Each buffer must hold `bone_count` entries.
-    pub fn read_pose(&self, _alpha: f32, _positions: &mut [Vec3], _rotations: &mut [Quat]) -> Result<()> {
-        todo!()
+    pub fn read_pose(&self, alpha: f32, positions: &mut [Vec3], rotations: &mut [Quat]) -> Result<()> {
+        check_non_negative(alpha, "alpha")?;
+        self.check_len(positions.len(), "positions buffer")?;
+        self.check_len(rotations.len(), "rotations buffer")?;
+        for i in 0..self.bone_count() {
+            let p = self.bone_of(i, &self.frame_at(i, alpha));
+            positions[i] = p.position;
+            rotations[i] = p.rotation;
+        }
+        Ok(())
     }
 
     /// Bone world transforms as column-major matrices (Unity's `Matrix4x4` layout).
-    pub fn read_matrices(&self, _alpha: f32, _out: &mut [Mat4]) -> Result<()> {
-        todo!()
+    pub fn read_matrices(&self, alpha: f32, out: &mut [Mat4]) -> Result<()> {
+        check_non_negative(alpha, "alpha")?;
+        self.check_len(out.len(), "matrices buffer")?;
+        for (i, o) in out.iter_mut().enumerate().take(self.bone_count()) {
+            let p = self.bone_of(i, &self.frame_at(i, alpha));
+            *o = Mat4::from_rotation_translation(p.rotation, p.position);
+        }
+        Ok(())
     }
 
-    /// Linear (m/s, of the bone's origin) and angular (rad/s) velocities.
-    pub fn read_velocities(&self, _linear: &mut [Vec3], _angular: &mut [Vec3]) -> Result<()> {
-        todo!()
+    /// Linear (m/s, of the bone's origin) and angular (rad/s) velocities at the end of the
+    /// last fixed step (the angular one from the bone's angular momentum, see
+    /// `solver::rigid::integrate`).
+    pub fn read_velocities(&self, linear: &mut [Vec3], angular: &mut [Vec3]) -> Result<()> {
+        self.check_len(linear.len(), "linear velocity buffer")?;
+        self.check_len(angular.len(), "angular velocity buffer")?;
+        for i in 0..self.bone_count() {
+            let b = &self.scratch.bodies[i];
+            let w = if self.core.kinematic[i] { b.w } else { end_angular_velocity(b, self.last_h) };
+            let origin = self.bone_of(i, &Frame::of(b)).position;
+            linear[i] = b.v + w.cross(origin - b.x);
+            angular[i] = w;
+        }
+        Ok(())
     }
 
     pub fn is_asleep(&self) -> bool {
-        todo!()
+        self.asleep
     }
 
     pub fn wake(&mut self) {
-        todo!()
+        self.asleep = false;
+        self.still = 0.0;
     }
 
     /// Bone `bone`'s world transform at fraction `t` of the last fixed step (0: its start, 1:
     /// its end; position lerp, rotation slerp). The world steps ragdolls before particle
     /// bodies, so during a fixed step this is the motion the particles see (pins that follow
-    /// a bone, bone colliders).
-    pub fn bone_pose_in_step(&self, _bone: usize, _t: f32) -> Pose {
-        todo!()
+    /// a bone, bone colliders). An out-of-range bone gives the root's.
+    pub fn bone_pose_in_step(&self, bone: usize, t: f32) -> Pose {
+        let i = if bone < self.bone_count() { bone } else { 0 };
+        self.bone_of(i, &self.frame_at(i, t))
     }
 
     /// Every bone's collision shape with its world pose (the shape's, offset included) at the
     /// start and end of the last fixed step.
     pub fn bone_shapes_in_step(&self) -> impl Iterator<Item = (crate::geometry::Shape, Pose, Pose)> + '_ {
-        std::iter::from_fn(|| todo!())
+        let pose = |f: Frame| Pose { rotation: f.q, position: f.x, scale: 1.0 };
+        (0..self.bone_count()).map(move |i| (self.desc.bones[i].shape, pose(self.step_start[i]), pose(Frame::of(&self.scratch.bodies[i]))))
     }
 
     /// Turns collision between two bones of this ragdoll on or off.
-    pub fn set_bone_pair_collision(&mut self, _a: usize, _b: usize, _enabled: bool) -> Result<()> {
-        todo!()
+    pub fn set_bone_pair_collision(&mut self, a: usize, b: usize, enabled: bool) -> Result<()> {
+        self.check_bone(a)?;
+        self.check_bone(b)?;
+        if a == b {
+            return Err(Error::invalid(format!("a bone does not collide with itself (both bones are {a})")));
+        }
+        self.core.set_pair(a, b, enabled);
+        self.wake();
+        Ok(())
+    }
+
+    /// Whether two bones collide.
+    pub fn bone_pair_collision(&self, a: usize, b: usize) -> Result<bool> {
+        self.check_bone(a)?;
+        self.check_bone(b)?;
+        Ok(a != b && self.core.collides(a, b))
+    }
+
+    /// The recovery of the last step, once.
+    pub fn take_recovery(&mut self) -> Option<RagdollRecovery> {
+        self.pending_recovery.take()
+    }
+}
+
+/// The world's side: a host frame's start and end, a fixed step's, sleep, bounds.
+impl Ragdoll {
+    /// Start of a host frame that runs fixed steps: kinematic bones get their path, from
+    /// where they are to their target carried on to `pose_t1` of the frame.
+    pub(crate) fn begin_frame(&mut self, pose_t1: f32) {
+        for i in 0..self.bone_count() {
+            if !self.core.kinematic[i] {
+                continue;
+            }
+            let target = self.core.target_from[i].extrapolate(&self.core.target_to[i], pose_t1);
+            self.core.path_from[i] = Frame::of(&self.scratch.bodies[i]);
+            self.core.path_to[i] = self.body_at(i, &target);
+        }
+    }
+
+    /// End of a host frame that ran fixed steps: forces are spent, targets become the last.
+    pub(crate) fn finish_frame(&mut self) {
+        self.core.forces.iter_mut().for_each(|f| *f = (Vec3::ZERO, Vec3::ZERO));
+        self.core.target_from.copy_from_slice(&self.core.target_to);
+    }
+
+    /// Before a fixed step (alone or in an island): remember where it starts.
+    pub(crate) fn begin_step(&mut self, p: &RagdollStep) {
+        for (s, b) in self.step_start.iter_mut().zip(&self.scratch.bodies) {
+            *s = Frame::of(b);
+        }
+        self.last_h = p.h;
+    }
+
+    /// One fixed step on its own.
+    pub(crate) fn step_alone(&mut self, obstacles: &[ObstacleShape], p: &RagdollStep) {
+        self.begin_step(p);
+        let core = &self.core;
+        run_step(1, |_| (core, 0), &mut self.scratch, obstacles, p);
+        self.end_step(p);
+    }
+
+    /// After a fixed step: roll back a non-finite state; count time at rest and sleep.
+    pub(crate) fn end_step(&mut self, p: &RagdollStep) {
+        let finite = self.scratch.bodies.iter().all(|b| is_finite3(b.x) && b.q.is_finite() && is_finite3(b.v) && is_finite3(b.w));
+        if !finite {
+            for (b, s) in self.scratch.bodies.iter_mut().zip(&self.step_start) {
+                (b.x, b.q, b.prev_x, b.prev_q) = (s.x, s.q, s.x, s.q);
+                b.v = Vec3::ZERO;
+                b.w = Vec3::ZERO;
+            }
+            self.pending_recovery = Some(RagdollRecovery::StepNotFinite);
+            self.still = 0.0;
+            return;
+        }
+        let thr = self.core.settings.sleep_threshold;
+        let slow = self.scratch.bodies.iter().zip(&self.core.size).all(|(b, &size)| b.v.length() < thr && b.w.length() * size < thr);
+        let moving_target = (0..self.bone_count()).any(|i| self.core.kinematic[i] && self.core.path_from[i] != self.core.path_to[i]);
+        if slow && !moving_target && self.core.forces.iter().all(|f| f.0 == Vec3::ZERO && f.1 == Vec3::ZERO) {
+            self.still += p.h * p.substeps as f32;
+            if self.still >= self.core.settings.sleep_time {
+                self.asleep = true;
+                self.sleep_gravity = p.gravity;
+                for b in &mut self.scratch.bodies {
+                    b.v = Vec3::ZERO;
+                    b.w = Vec3::ZERO;
+                }
+                // Readback shows the resting state, not a last interpolation.
+                for (s, b) in self.step_start.iter_mut().zip(&self.scratch.bodies) {
+                    *s = Frame::of(b);
+                }
+            }
+        } else {
+            self.still = 0.0;
+        }
+    }
+
+    /// Wakes a sleeping ragdoll whose gravity changed.
+    pub(crate) fn wake_if_driven(&mut self, gravity: Vec3) {
+        if self.asleep && gravity != self.sleep_gravity {
+            self.wake();
+        }
+    }
+
+    /// World bounds of the bones over the next fixed step of `step` s (swept by their speed).
+    pub(crate) fn swept_bounds(&self, step: f32) -> (Vec3, Vec3) {
+        let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
+        for (i, b) in self.scratch.bodies.iter().enumerate() {
+            let r = self.desc.bones[i].shape.bounding_radius();
+            let reach = Vec3::splat(r + (b.v.length() + b.w.length() * r) * step + 0.01);
+            let end = if self.core.kinematic[i] { self.core.path_to[i].x } else { b.x };
+            lo = lo.min(b.x.min(end) - reach);
+            hi = hi.max(b.x.max(end) + reach);
+        }
+        (lo, hi)
+    }
+
+    pub(crate) fn bodies(&self) -> &[RigidBody] {
+        &self.scratch.bodies
+    }
+
+    pub(crate) fn bodies_mut(&mut self) -> &mut [RigidBody] {
+        &mut self.scratch.bodies
+    }
+
+    pub(crate) fn shapes(&self) -> &[BodyShape] {
+        &self.scratch.shapes
     }
 }

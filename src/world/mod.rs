@@ -24,6 +24,7 @@ mod attach;
 mod lod;
 pub mod pairs;
 mod pool;
+mod ragdolls;
 mod sleep;
 
 use std::collections::HashMap;
@@ -32,6 +33,7 @@ use std::sync::{Arc, Weak};
 use rayon::prelude::*;
 
 pub use pool::WorkerPool;
+pub use ragdolls::RagdollEvent;
 
 use crate::cloth::{self, GridKey, GridSpec, MeshSpec};
 use crate::collider::{Collider, ColliderFrame};
@@ -39,7 +41,7 @@ use crate::error::{Error, MAX_GRAVITY, Result, check_finite, check_non_negative,
 use crate::math::{Vec3, is_finite3};
 use crate::particles::stages::{self, StepContext, StepParams};
 use crate::particles::{Body, Topology};
-use crate::ragdoll::{Ragdoll, RagdollDesc};
+use crate::ragdoll::{Ragdoll, RagdollDesc, RagdollStep};
 use crate::rope::{self, RopeSpec};
 use crate::solver::constraints::distance_simd::Kernel;
 use crate::wind::Wind;
@@ -148,6 +150,12 @@ pub struct WorldStats {
     pub alpha: f32,
     /// Bodies the last `step` call had to put back on a finite state (see [`World::events`]).
     pub recovered_bodies: u32,
+    /// Ragdolls and their bones.
+    pub ragdoll_count: u32,
+    pub bone_count: u32,
+    /// Ragdolls the last `step` call had to put back on a finite state
+    /// (see [`World::ragdoll_events`]).
+    pub recovered_ragdolls: u32,
 }
 
 /// Something the host should know about a body, reported by the `step` call it happened in
@@ -194,6 +202,8 @@ pub struct World {
     events: Vec<Event>,
     /// Pins of particle bodies that follow ragdoll bones (`attach`).
     attachments: Vec<attach::Attachment>,
+    /// The ragdolls' step buffers and events (`ragdolls`).
+    ragdoll_islands: ragdolls::RagdollIslands,
 }
 
 impl World {
@@ -221,6 +231,7 @@ impl World {
             last_colliders: Vec::new(),
             disturbances: Vec::new(),
             attachments: Vec::new(),
+            ragdoll_islands: Default::default(),
         })
     }
 
@@ -355,7 +366,7 @@ impl World {
     /// bodies on their own in parallel, each with its level of detail; then each group of
     /// bodies joined by collision pairs in lockstep, stage by stage, at the world's rate.
     fn fixed_step(&mut self, params: &StepParams) {
-        // (Ragdolls step here, before the particle bodies.)
+        // Ragdolls stepped just before (`step_ragdolls`); the particles follow their bones.
         self.follow_ragdolls(params);
         self.pairs.members(&mut self.paired);
         let paired = &self.paired;
@@ -430,6 +441,7 @@ impl World {
         if k > 0 {
             self.wake_bodies();
             self.update_lod();
+            self.ragdolls.values_mut().for_each(|r| r.begin_frame(pose_t1));
             let frame_time = (k as f64 * h) as f32;
             let begin = |entry: &mut Option<(u32, Body)>| {
                 // A sleeping body's root did not move (it would have woken): nothing to apply,
@@ -465,14 +477,25 @@ impl World {
                 parallel: !self.sequential,
             };
             self.prepare_colliders(params.pose_t0, params.pose_t1);
+            let rp = RagdollStep {
+                h: params.h,
+                substeps: params.substeps,
+                iterations: params.iterations,
+                gravity: params.gravity,
+                path_t0: params.pin_t0,
+                path_t1: params.pin_t1,
+            };
+            self.step_ragdolls(&rp);
             self.fixed_step(&params);
             self.time += h;
         }
         if k > 0 {
             self.bodies.values_mut().for_each(Body::finish_frame);
+            self.ragdolls.values_mut().for_each(Ragdoll::finish_frame);
             self.colliders.values_mut().for_each(|c| c.from = c.to);
         }
         self.collect_events();
+        self.collect_ragdoll_events();
         self.steps += k as u64;
         self.last_frame_steps = k;
         self.alpha = if self.settings.interpolate { (1.0 - self.ahead / h).clamp(0.0, 1.0) as f32 } else { 1.0 };
@@ -506,6 +529,11 @@ impl World {
             st.particle_count += b.particle_count() as u32;
             st.constraint_count += b.topology.constraints.len() as u32;
         }
+        for r in self.ragdolls.values() {
+            st.ragdoll_count += 1;
+            st.bone_count += r.bone_count() as u32;
+        }
+        st.recovered_ragdolls = self.ragdoll_islands.events.len() as u32;
         st
     }
 }

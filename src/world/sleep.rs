@@ -1,6 +1,6 @@
 //! Waking sleeping bodies (`particles::sleep`), once per host frame before its fixed steps:
 //! each body checks what drives it (pins, skinned pose, root, gravity, wind), and the world
-//! checks its colliders. A collider concerns a sleeping body when it moved this frame, or
+//! checks its colliders. Sleeping ragdolls wake the same way (gravity, colliders near them). A collider concerns a sleeping body when it moved this frame, or
 //! appeared, disappeared, teleported or changed shape or layers since the last frame, on a
 //! layer the body meets, and its bounds over the frame (before and after) reach the body's
 //! bounds as it fell asleep; an unbounded one (a plane) always reaches.
@@ -75,6 +75,16 @@ impl World {
                 } else {
                     // Not stepped this frame: it runs no substeps.
                     body.last_substeps = 0;
+                }
+            }
+        }
+        let step = self.h() as f32;
+        for r in self.ragdolls.values_mut() {
+            r.wake_if_driven(gravity);
+            if r.is_asleep() {
+                let (lo, hi) = r.swept_bounds(step);
+                if disturbances.iter().any(|d| d.reaches(r.desc().settings.collider_mask, lo, hi)) {
+                    r.wake();
                 }
             }
         }

@@ -11,10 +11,15 @@
 //! body updates `x ± w·p`, `q ± ½ (I⁻¹ (r × p)) ⊗ q` with `p = Δλ·n`. An angular
 //! correction (eqs. 5–7) turns by `Δλ` about axis `n` with `wᵢ = nᵀ Iᵢ⁻¹ n`.
 //!
-//! SKELETON of the shared primitives; integration, joints and contacts are being written.
+//! Kernels: [`integrate`] (prediction with the gyroscopic term, velocities from positions),
+//! [`joint`] (fixed, hinge and swing-twist joints with limits, friction), [`mass`] (mass and
+//! inertia from a shape), `contact` (bodies against shapes and each other).
 
 pub mod contact;
 pub mod contact_narrow;
+pub mod integrate;
+pub mod joint;
+pub mod mass;
 
 use crate::math::{Quat, Vec3};
 

@@ -1,0 +1,319 @@
+//! Joints between rigid bodies by XPBD (Müller et al. 2020, §3.3–3.4 and Algorithm 3).
+//!
+//! A joint joins a child body to its parent. Its frame is fixed in each: anchors `r_c`, `r_p`
+//! and rotations `F_c`, `F_p` (body frame → joint frame, whose X is the hinge or twist axis,
+//! Y the swing-1 axis and Z = X × Y the swing-2 axis). Both sides are taken from the bind
+//! pose, so the bind pose violates nothing and has every angle zero. The relative rotation
+//! is `q_rel = (q_p F_p)⁻¹ (q_c F_c)`, the child's joint frame seen from the parent's.
+//!
+//! Each pass, per joint, in bone order (parents first):
+//!
+//! 1. **Orientation.** Fixed: `Δφ = 2 vec((q_c F_c)(q_p F_p)⁻¹)` (sign-fixed, as an angle
+//!    `2 atan2(|v|, w)` about `v/|v|`) is removed by one angular update (paper eqs. 5–7).
+//!    Hinge: the child's axis `a_c` is turned onto the parent's `a_p` (angle
+//!    `atan2(|a_p × a_c|, a_p·a_c)` about `a_p × a_c`, the paper's eq. for hinge alignment).
+//! 2. **Limits.** Hinge: the angle about the axis `θ = 2 atan2(q_rel.x, q_rel.w)` is clamped
+//!    to `[min, max]` (positive when the child turns about `axis` by
+//!    `Quat::from_axis_angle(axis, θ)` from its parent — the numbers of Unity's
+//!    `HingeJoint.angle` for the same quaternions). Swing-twist: `q_rel = swing · twist`
+//!    with `twist` about X; the twist angle `2 atan2(x, w)` is clamped to
+//!    `[low_twist, high_twist]` about the child's axis, and the swing's rotation vector
+//!    `(φ_y, φ_z)` (about swing-1 and swing-2) is kept in the ellipse
+//!    `(φ_y/swing1)² + (φ_z/swing2)² ≤ 1` by scaling it back radially (a cone whose half-angle
+//!    is under 0.1° on one axis is a box clamp on each, so a 0 locks that axis). Each
+//!    correction is an angular update about the world axis that changes only that angle.
+//! 3. **Position.** The anchors' separation `|p_c − p_p|` goes to zero by one positional
+//!    update (paper eqs. 2–4) — last, so the pass ends with the anchors together.
+//!
+//! **Soft limits**: a limit spring `k` (N·m/rad) is the compliance `α = 1/k`, and a damper
+//! `b` (N·m·s/rad) enters as XPBD damping (Macklin et al. 2016, eq. 26):
+//! `Δλ = (−C − α̃λ − γ·ΔC) / ((1 + γ) w + α̃)` with `α̃ = α/h²`, `γ = α·b/h` and `ΔC` the
+//! change of the violation over the substep. `k = 0` is a hard limit (the damper unused).
+//!
+//! **Joint friction** (N·m), after the velocity pass: the relative angular velocity (about the
+//! hinge axis for a hinge) is removed by an angular impulse of at most `friction · h`.
+//!
+//! Multipliers `λ` live for one substep; the caller zeroes them before its passes. Several
+//! passes per substep (`iterations`) converge long chains and big mass ratios; the world's
+//! `iterations` setting gives them.
+
+use super::{RigidBody, angular, positional};
+use crate::math::{Quat, Vec3};
+
+/// Below this a cone half-angle (rad) counts as locked (box clamp).
+const LOCKED: f32 = 1.0e-3;
+
+/// What a joint constrains, angles in radians.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum JointLimits {
+    /// Nothing (a free body listed among jointed ones).
+    Free,
+    Fixed,
+    Hinge { min: f32, max: f32 },
+    SwingTwist { swing1: f32, swing2: f32, low_twist: f32, high_twist: f32 },
+}
+
+/// A joint between `parent < child` (indices into the body slice).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Joint {
+    pub parent: u32,
+    pub child: u32,
+    pub limits: JointLimits,
+    /// Anchors in each body's frame (m).
+    pub anchor_child: Vec3,
+    pub anchor_parent: Vec3,
+    /// Body frame → joint frame (X axis, Y swing-1, Z swing-2), in each body.
+    pub frame_child: Quat,
+    pub frame_parent: Quat,
+    /// Limit compliance `1/k` (rad/(N·m)), 0 for hard limits; damper (N·m·s/rad).
+    pub limit_compliance: f32,
+    pub limit_damper: f32,
+    /// Friction torque (N·m).
+    pub friction: f32,
+}
+
+/// How far a joint is from satisfied.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct JointError {
+    /// Distance between the two anchors (m).
+    pub separation: f32,
+    /// Largest angle (rad) by which the orientation leaves what the joint allows: the limits,
+    /// the hinge's axis alignment, a fixed joint's whole rotation.
+    pub angle: f32,
+}
+
+/// The angles of a joint's relative rotation (rad).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct JointAngles {
+    /// Twist about the axis (a hinge's angle).
+    pub twist: f32,
+    /// Swing rotation vector components about swing-1 and swing-2.
+    pub swing1: f32,
+    pub swing2: f32,
+}
+
+/// Two bodies of a slice, `p < c`.
+#[inline]
+fn pair_mut(bodies: &mut [RigidBody], p: usize, c: usize) -> (&mut RigidBody, &mut RigidBody) {
+    debug_assert!(p < c);
+    let (lo, hi) = bodies.split_at_mut(c);
+    (&mut lo[p], &mut hi[0])
+}
+
+/// Angle and unit axis of a rotation (sign-fixed to the short way).
+#[inline]
+fn rotation_vector(q: Quat) -> (f32, Vec3) {
+    let q = if q.w < 0.0 { -q } else { q };
+    let v = Vec3::new(q.x, q.y, q.z);
+    let s = v.length();
+    if s < 1e-9 {
+        return (0.0, Vec3::X);
+    }
+    (2.0 * s.atan2(q.w), v / s)
+}
+
+impl Joint {
+    #[inline]
+    fn frames(&self, parent: &RigidBody, child: &RigidBody) -> (Quat, Quat) {
+        (parent.q * self.frame_parent, child.q * self.frame_child)
+    }
+
+    /// Twist and swing of `q_rel`.
+    #[inline]
+    fn decompose(qp: Quat, qc: Quat) -> (f32, Vec3, f32) {
+        let mut rel = qp.inverse() * qc;
+        if rel.w < 0.0 {
+            rel = -rel;
+        }
+        let tl = (rel.x * rel.x + rel.w * rel.w).sqrt();
+        let twist = if tl > 1e-9 { Quat::from_xyzw(rel.x / tl, 0.0, 0.0, rel.w / tl) } else { Quat::IDENTITY };
+        let twist_angle = 2.0 * twist.x.atan2(twist.w);
+        let mut swing = rel * twist.inverse();
+        if swing.w < 0.0 {
+            swing = -swing;
+        }
+        let sv = Vec3::new(0.0, swing.y, swing.z);
+        let s = sv.length();
+        let (dir, phi) = if s > 1e-9 { (sv / s, 2.0 * s.atan2(swing.w)) } else { (Vec3::Y, 0.0) };
+        (twist_angle, dir, phi)
+    }
+
+    /// The joint's angles now.
+    pub fn angles(&self, bodies: &[RigidBody]) -> JointAngles {
+        let (p, c) = (&bodies[self.parent as usize], &bodies[self.child as usize]);
+        let (qp, qc) = self.frames(p, c);
+        let (twist, dir, phi) = Self::decompose(qp, qc);
+        JointAngles { twist, swing1: phi * dir.y, swing2: phi * dir.z }
+    }
+
+    /// Anchor separation and angular violation now.
+    pub fn error(&self, bodies: &[RigidBody]) -> JointError {
+        let (p, c) = (&bodies[self.parent as usize], &bodies[self.child as usize]);
+        let separation = ((p.x + p.q * self.anchor_parent) - (c.x + c.q * self.anchor_child)).length();
+        let (qp, qc) = self.frames(p, c);
+        let over = |v: f32, lo: f32, hi: f32| (lo - v).max(v - hi).max(0.0);
+        let angle = match self.limits {
+            JointLimits::Free => 0.0,
+            JointLimits::Fixed => rotation_vector(qc * qp.inverse()).0,
+            JointLimits::Hinge { min, max } => {
+                let (ap, ac) = (qp * Vec3::X, qc * Vec3::X);
+                let align = ap.cross(ac).length().atan2(ap.dot(ac));
+                let (twist, _, _) = Self::decompose(qp, qc);
+                align.max(over(twist, min, max))
+            }
+            JointLimits::SwingTwist { swing1, swing2, low_twist, high_twist } => {
+                let (twist, dir, phi) = Self::decompose(qp, qc);
+                let (fy, fz) = (phi * dir.y, phi * dir.z);
+                let swing_over = if swing1 > LOCKED && swing2 > LOCKED {
+                    let e = ((fy / swing1).powi(2) + (fz / swing2).powi(2)).sqrt();
+                    if e > 1.0 { phi * (1.0 - 1.0 / e) } else { 0.0 }
+                } else {
+                    over(fy, -swing1, swing1).max(over(fz, -swing2, swing2))
+                };
+                swing_over.max(over(twist, low_twist, high_twist))
+            }
+        };
+        JointError { separation, angle }
+    }
+}
+
+/// A limit's angular update: hard (`α = 0`) or soft with damping (see the module's notes).
+/// `c` is the violation now, `c_start` the same quantity at the substep's start.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn limit_update(p: &mut RigidBody, c_body: &mut RigidBody, n: Vec3, c: f32, c_start: f32, joint: &Joint, lambda: &mut f32, h: f32) {
+    if joint.limit_compliance == 0.0 {
+        angular(c_body, Some(p), n, c, 0.0, lambda, h);
+        return;
+    }
+    let wa = c_body.angular_weight(n);
+    let wb = p.angular_weight(n);
+    let at = joint.limit_compliance / (h * h);
+    let gamma = joint.limit_compliance * joint.limit_damper / h;
+    let den = (1.0 + gamma) * (wa + wb) + at;
+    if den <= crate::math::WEIGHT_EPSILON {
+        return;
+    }
+    let dl = (-c - at * *lambda - gamma * (c - c_start)) / den;
+    *lambda += dl;
+    c_body.apply_angular(n * dl);
+    p.apply_angular(-n * dl);
+}
+
+/// One pass over `joints` (see the module's notes). `lambdas[j]` holds joint `j`'s
+/// multipliers for the substep (orientation, limit 1, limit 2, position).
+pub fn solve_joints(bodies: &mut [RigidBody], joints: &[Joint], lambdas: &mut [[f32; 4]], h: f32) {
+    for (joint, lam) in joints.iter().zip(lambdas.iter_mut()) {
+        if matches!(joint.limits, JointLimits::Free) {
+            continue;
+        }
+        let (p, c) = pair_mut(bodies, joint.parent as usize, joint.child as usize);
+        if p.inv_mass == 0.0 && c.inv_mass == 0.0 && p.inv_inertia == Vec3::ZERO && c.inv_inertia == Vec3::ZERO {
+            continue;
+        }
+        match joint.limits {
+            JointLimits::Free => {}
+            JointLimits::Fixed => {
+                let (qp, qc) = joint.frames(p, c);
+                let (angle, axis) = rotation_vector(qc * qp.inverse());
+                if angle > 0.0 {
+                    angular(c, Some(p), axis, angle, 0.0, &mut lam[0], h);
+                }
+            }
+            JointLimits::Hinge { min, max } => {
+                let (qp, qc) = joint.frames(p, c);
+                let (ap, ac) = (qp * Vec3::X, qc * Vec3::X);
+                let cr = ap.cross(ac);
+                let s = cr.length();
+                if s > 1e-9 {
+                    angular(c, Some(p), cr / s, s.atan2(ap.dot(ac)), 0.0, &mut lam[0], h);
+                }
+                let (qp, qc) = joint.frames(p, c);
+                let (theta, _, _) = Joint::decompose(qp, qc);
+                let v = if theta < min { theta - min } else if theta > max { theta - max } else { 0.0 };
+                if v != 0.0 {
+                    let (qp0, qc0) = (p.prev_q * joint.frame_parent, c.prev_q * joint.frame_child);
+                    let (theta0, _, _) = Joint::decompose(qp0, qc0);
+                    let v0 = if theta < min { theta0 - min } else { theta0 - max };
+                    limit_update(p, c, qc * Vec3::X, v, v0, joint, &mut lam[1], h);
+                }
+            }
+            JointLimits::SwingTwist { swing1, swing2, low_twist, high_twist } => {
+                let (qp, qc) = joint.frames(p, c);
+                let (twist, dir, phi) = Joint::decompose(qp, qc);
+                let (qp0, qc0) = (p.prev_q * joint.frame_parent, c.prev_q * joint.frame_child);
+                let (twist0, dir0, phi0) = Joint::decompose(qp0, qc0);
+                // Swing.
+                let (fy, fz) = (phi * dir.y, phi * dir.z);
+                let target = if swing1 > LOCKED && swing2 > LOCKED {
+                    let e = ((fy / swing1).powi(2) + (fz / swing2).powi(2)).sqrt();
+                    if e > 1.0 { Some((fy / e, fz / e)) } else { None }
+                } else {
+                    let (ty, tz) = (fy.clamp(-swing1, swing1), fz.clamp(-swing2, swing2));
+                    (ty != fy || tz != fz).then_some((ty, tz))
+                };
+                if let Some((ty, tz)) = target {
+                    // The excess as a rotation vector in the parent's joint frame.
+                    let excess = Vec3::new(0.0, fy - ty, fz - tz);
+                    let e = excess.length();
+                    if e > 1e-9 {
+                        let n_local = excess / e;
+                        // The same excess measured at the substep's start, along this axis.
+                        let start = (Vec3::new(0.0, phi0 * dir0.y, phi0 * dir0.z) - Vec3::new(0.0, ty, tz)).dot(n_local);
+                        limit_update(p, c, qp * n_local, e, start, joint, &mut lam[1], h);
+                    }
+                }
+                // Twist, measured again after the swing's correction.
+                let (qp, qc) = joint.frames(p, c);
+                let (twist_now, _, _) = Joint::decompose(qp, qc);
+                let _ = twist;
+                let v = if twist_now < low_twist {
+                    twist_now - low_twist
+                } else if twist_now > high_twist {
+                    twist_now - high_twist
+                } else {
+                    0.0
+                };
+                if v != 0.0 {
+                    let v0 = if twist_now < low_twist { twist0 - low_twist } else { twist0 - high_twist };
+                    limit_update(p, c, qc * Vec3::X, v, v0, joint, &mut lam[2], h);
+                }
+            }
+        }
+        // Position last.
+        let (rp, rc) = (p.q * joint.anchor_parent, c.q * joint.anchor_child);
+        let d = (c.x + rc) - (p.x + rp);
+        let len = d.length();
+        if len > 1e-9 {
+            positional(c, Some(p), rc, rp, d / len, len, 0.0, &mut lam[3], h);
+        }
+    }
+}
+
+/// Joint friction after the velocity pass: each joint's relative angular velocity (about the
+/// axis for a hinge) loses up to `friction · h` of angular impulse.
+pub fn joint_friction(bodies: &mut [RigidBody], joints: &[Joint], h: f32) {
+    for joint in joints {
+        if joint.friction <= 0.0 || matches!(joint.limits, JointLimits::Free | JointLimits::Fixed) {
+            continue;
+        }
+        let (p, c) = pair_mut(bodies, joint.parent as usize, joint.child as usize);
+        let mut rel = c.w - p.w;
+        if let JointLimits::Hinge { .. } = joint.limits {
+            let axis = c.q * joint.frame_child * Vec3::X;
+            rel = axis * rel.dot(axis);
+        }
+        let speed = rel.length();
+        if speed < 1e-9 {
+            continue;
+        }
+        let n = rel / speed;
+        let w = c.angular_weight(n) + p.angular_weight(n);
+        if w <= crate::math::WEIGHT_EPSILON {
+            continue;
+        }
+        let impulse = (speed / w).min(joint.friction * h);
+        c.w -= c.inv_inertia_world(n * impulse);
+        p.w += p.inv_inertia_world(n * impulse);
+    }
+}
