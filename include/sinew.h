@@ -11,7 +11,7 @@
  Version of the C ABI. Bumped on any incompatible change; wrappers compare it at load
  (sinew_abi_version()).
  */
-#define SINEW_ABI_VERSION 5
+#define SINEW_ABI_VERSION 6
 
 /*
  What every fallible `sinew_` function returns.
@@ -1082,6 +1082,15 @@ typedef struct SinewWorldStats {
    `sinew_world_read_events`.
    */
   uint32_t recovered_bodies;
+  /*
+   Ragdolls in the world, and their bones.
+   */
+  uint32_t ragdoll_count;
+  uint32_t bone_count;
+  /*
+   Ragdolls the last `sinew_world_step` had to put back on a finite state.
+   */
+  uint32_t recovered_ragdolls;
 } SinewWorldStats;
 
 /*

@@ -746,6 +746,13 @@ fn ragdoll_defaults_create_as_passed() {
         b.mass = 0.0;
         create_ragdoll(s.world, &st, &[b]);
     }
+    create_ragdoll(s.world, &st, &chain_bones(v3(0.0, 3.0, 0.0), 3));
     ok(sinew_world_step(s.world, 1.0 / 60.0));
+    let mut stats = SinewWorldStats::default();
+    ok(sinew_world_get_stats(s.world, &mut stats));
+    assert_eq!((stats.ragdoll_count, stats.bone_count, stats.recovered_ragdolls), (5, 7, 0), "{stats:?}");
+    ok(sinew_ragdoll_destroy(r));
+    ok(sinew_world_get_stats(s.world, &mut stats));
+    assert_eq!((stats.ragdoll_count, stats.bone_count), (4, 6));
     ok(sinew_world_destroy(s.world));
 }

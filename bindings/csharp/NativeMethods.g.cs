@@ -1021,6 +1021,15 @@ namespace Sinew
         ///  `sinew_world_read_events`.
         /// </summary>
         public uint recovered_bodies;
+        /// <summary>
+        ///  Ragdolls in the world, and their bones.
+        /// </summary>
+        public uint ragdoll_count;
+        public uint bone_count;
+        /// <summary>
+        ///  Ragdolls the last `sinew_world_step` had to put back on a finite state.
+        /// </summary>
+        public uint recovered_ragdolls;
     }
 
     /// <summary>

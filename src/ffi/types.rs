@@ -424,6 +424,11 @@ pub struct SinewWorldStats {
     /// Bodies the last `sinew_world_step` had to put back on a finite state: read which with
     /// `sinew_world_read_events`.
     pub recovered_bodies: u32,
+    /// Ragdolls in the world, and their bones.
+    pub ragdoll_count: u32,
+    pub bone_count: u32,
+    /// Ragdolls the last `sinew_world_step` had to put back on a finite state.
+    pub recovered_ragdolls: u32,
 }
 
 /// What an event reports (`SinewEvent.kind`).
@@ -557,6 +562,9 @@ impl From<WorldStats> for SinewWorldStats {
             last_frame_steps: s.last_frame_steps,
             alpha: s.alpha,
             recovered_bodies: s.recovered_bodies,
+            ragdoll_count: s.ragdoll_count,
+            bone_count: s.bone_count,
+            recovered_ragdolls: s.recovered_ragdolls,
         }
     }
 }

@@ -387,6 +387,11 @@ static void errors(void) {
 
     OK(sinew_ragdoll_get_bone_count(r, &count));
     CHECK(count == CHAIN, "the ragdoll is unchanged by every refused call");
+    {
+        SinewWorldStats st;
+        OK(sinew_world_get_stats(g_world, &st));
+        CHECK(st.ragdoll_count == 1 && st.bone_count == CHAIN && st.recovered_ragdolls == 0, "stats count the ragdoll and its bones");
+    }
     OK(sinew_ragdoll_destroy(r));
     OK(sinew_world_destroy(g_world));
     CHECK(sinew_ragdoll_get_bone_count(r, &count) == SINEW_INVALID_HANDLE, "a destroyed world's ragdolls are invalid");
