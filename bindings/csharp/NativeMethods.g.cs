@@ -1687,7 +1687,8 @@ namespace Sinew
 
     /// <summary>
     ///  Bone indices of the humanoid template's ragdoll (`sinew_ragdoll_create_humanoid`,
-    ///  `sinew_humanoid_bone_descs`), in order; `SINEW_HUMANOID_BONE_COUNT` is their number.
+    ///  `sinew_humanoid_bone_descs`), in order (parents before children); `SINEW_HUMANOID_BONE_COUNT`
+    ///  is their number.
     /// </summary>
     public enum SinewHumanoidBone : uint
     {
@@ -1696,12 +1697,12 @@ namespace Sinew
         SINEW_HUMANOID_LEFT_KNEE = 2,
         SINEW_HUMANOID_RIGHT_HIP = 3,
         SINEW_HUMANOID_RIGHT_KNEE = 4,
-        SINEW_HUMANOID_LEFT_ARM = 5,
-        SINEW_HUMANOID_LEFT_ELBOW = 6,
-        SINEW_HUMANOID_RIGHT_ARM = 7,
-        SINEW_HUMANOID_RIGHT_ELBOW = 8,
-        SINEW_HUMANOID_MIDDLE_SPINE = 9,
-        SINEW_HUMANOID_HEAD = 10,
+        SINEW_HUMANOID_MIDDLE_SPINE = 5,
+        SINEW_HUMANOID_HEAD = 6,
+        SINEW_HUMANOID_LEFT_ARM = 7,
+        SINEW_HUMANOID_LEFT_ELBOW = 8,
+        SINEW_HUMANOID_RIGHT_ARM = 9,
+        SINEW_HUMANOID_RIGHT_ELBOW = 10,
         /// <summary>
         ///  The template's bone count (11), the length of every per-bone buffer of its ragdoll.
         /// </summary>

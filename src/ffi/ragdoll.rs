@@ -37,6 +37,24 @@ const MAX_IMPULSE: f32 = 1e6;
 /// Largest force component (N).
 const MAX_FORCE: f32 = 1e7;
 
+// The C enum of the template's bones is the core's numbering (`ragdoll::humanoid::bone`).
+const _: () = {
+    use crate::ffi::types::SinewHumanoidBone as H;
+    use crate::ragdoll::humanoid::bone;
+    assert!(H::SINEW_HUMANOID_PELVIS as usize == bone::PELVIS);
+    assert!(H::SINEW_HUMANOID_LEFT_HIP as usize == bone::LEFT_HIP);
+    assert!(H::SINEW_HUMANOID_LEFT_KNEE as usize == bone::LEFT_KNEE);
+    assert!(H::SINEW_HUMANOID_RIGHT_HIP as usize == bone::RIGHT_HIP);
+    assert!(H::SINEW_HUMANOID_RIGHT_KNEE as usize == bone::RIGHT_KNEE);
+    assert!(H::SINEW_HUMANOID_MIDDLE_SPINE as usize == bone::MIDDLE_SPINE);
+    assert!(H::SINEW_HUMANOID_HEAD as usize == bone::HEAD);
+    assert!(H::SINEW_HUMANOID_LEFT_ARM as usize == bone::LEFT_ARM);
+    assert!(H::SINEW_HUMANOID_LEFT_ELBOW as usize == bone::LEFT_ELBOW);
+    assert!(H::SINEW_HUMANOID_RIGHT_ARM as usize == bone::RIGHT_ARM);
+    assert!(H::SINEW_HUMANOID_RIGHT_ELBOW as usize == bone::RIGHT_ELBOW);
+    assert!(H::SINEW_HUMANOID_BONE_COUNT as usize == bone::COUNT);
+};
+
 const REST: Pose = Pose { rotation: Quat::IDENTITY, position: Vec3::ZERO, scale: 1.0 };
 
 // ---- descriptors ----

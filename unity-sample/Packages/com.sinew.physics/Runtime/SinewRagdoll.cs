@@ -14,9 +14,9 @@ namespace Sinew.Components
     /// sends the animated bones' transforms as targets, so its bones push cloth and track the
     /// animation's velocity. <see cref="Ragdolling"/> = true (or <see cref="Die"/>) disables the
     /// Animator and makes the bones dynamic; they keep the animation's momentum, and each step's
-    /// bone poses are written back to the rig's transforms (pelvis and spine first, so that no
-    /// parent moves a child already placed). The rig's other bones (chest, neck, feet, hands,
-    /// fingers) follow their parents.</para>
+    /// bone poses are written back to the rig's transforms in the template's order, which lists
+    /// parents first, so that no parent moves a child already placed. The rig's other bones
+    /// (chest, neck, feet, hands, fingers) follow their parents.</para>
     /// <para>The template's bone frames need not match the rig's: the offset of each rig bone to
     /// its ragdoll bone is taken once, at creation, in the bind pose the rig is in then.</para>
     /// <para>No allocation per frame. Getting up again and editor tooling come later; turning
@@ -85,16 +85,13 @@ namespace Sinew.Components
             HumanBodyBones.LeftLowerLeg,
             HumanBodyBones.RightUpperLeg,
             HumanBodyBones.RightLowerLeg,
+            HumanBodyBones.Spine,
+            HumanBodyBones.Head,
             HumanBodyBones.LeftUpperArm,
             HumanBodyBones.LeftLowerArm,
             HumanBodyBones.RightUpperArm,
             HumanBodyBones.RightLowerArm,
-            HumanBodyBones.Spine,
-            HumanBodyBones.Head,
         };
-
-        // Parents before children in the rig's hierarchy: pelvis, spine, head, legs, arms.
-        static readonly int[] WriteOrder = { 0, 9, 10, 1, 2, 3, 4, 5, 6, 7, 8 };
 
         const int BoneCount = 11;
 
@@ -260,14 +257,14 @@ namespace Sinew.Components
             h.right_hip = V(bones[3].position);
             h.right_knee = V(bones[4].position);
             h.right_foot = V(rightFoot.position);
-            h.left_arm = V(bones[5].position);
-            h.left_elbow = V(bones[6].position);
+            h.middle_spine = V(bones[5].position);
+            h.head = V(bones[6].position);
+            h.left_arm = V(bones[7].position);
+            h.left_elbow = V(bones[8].position);
             h.left_hand = V(leftHand.position);
-            h.right_arm = V(bones[7].position);
-            h.right_elbow = V(bones[8].position);
+            h.right_arm = V(bones[9].position);
+            h.right_elbow = V(bones[10].position);
             h.right_hand = V(rightHand.position);
-            h.middle_spine = V(bones[9].position);
-            h.head = V(bones[10].position);
             h.up = V(transform.up);
             h.forward = V(transform.forward);
             h.total_mass = totalMass;
@@ -359,9 +356,10 @@ namespace Sinew.Components
                 return;
             }
             native.ReadPose(positions, rotations);
-            for (int k = 0; k < BoneCount; k++)
+            // The template's order has parents first (pelvis, legs, spine, head, arms), so no
+            // bone is moved by a parent written after it.
+            for (int i = 0; i < BoneCount; i++)
             {
-                int i = WriteOrder[k];
                 Quaternion r = rotations[i] * Quaternion.Inverse(offsetRotations[i]);
                 bones[i].SetPositionAndRotation(positions[i] - r * offsetPositions[i], r);
             }
