@@ -11,7 +11,7 @@
  Version of the C ABI. Bumped on any incompatible change; wrappers compare it at load
  (sinew_abi_version()).
  */
-#define SINEW_ABI_VERSION 5
+#define SINEW_ABI_VERSION 6
 
 /*
  What every fallible `sinew_` function returns.
@@ -287,6 +287,75 @@ enum SinewRecoveryReason
 typedef enum SinewRecoveryReason SinewRecoveryReason;
 #else
 typedef uint32_t SinewRecoveryReason;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/*
+ The joint that holds a bone to its parent (`SinewJointDesc.kind`).
+ */
+enum SinewJointKind
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /*
+   No joint: the bone moves freely (a root's kind, or a loose part).
+   */
+  SINEW_JOINT_FREE = 0,
+  /*
+   Welded to the parent.
+   */
+  SINEW_JOINT_FIXED = 1,
+  /*
+   Turns about `axis` only, between `hinge_min` and `hinge_max` degrees (Unity's `HingeJoint`).
+   */
+  SINEW_JOINT_HINGE = 2,
+  /*
+   Swing-twist ("cone", Unity's `CharacterJoint`): `axis` stays in an elliptical cone of
+   half-angles `swing1` (about `swing_axis`) and `swing2` (about `axis × swing_axis`) and
+   twists about it between `low_twist` and `high_twist` degrees.
+   */
+  SINEW_JOINT_SWING_TWIST = 3,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum SinewJointKind SinewJointKind;
+#else
+typedef uint32_t SinewJointKind;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/*
+ Bone indices of the humanoid template's ragdoll (`sinew_ragdoll_create_humanoid`,
+ `sinew_humanoid_bone_descs`), in order (parents before children); `SINEW_HUMANOID_BONE_COUNT`
+ is their number.
+ */
+enum SinewHumanoidBone
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  SINEW_HUMANOID_PELVIS = 0,
+  SINEW_HUMANOID_LEFT_HIP = 1,
+  SINEW_HUMANOID_LEFT_KNEE = 2,
+  SINEW_HUMANOID_RIGHT_HIP = 3,
+  SINEW_HUMANOID_RIGHT_KNEE = 4,
+  SINEW_HUMANOID_MIDDLE_SPINE = 5,
+  SINEW_HUMANOID_HEAD = 6,
+  SINEW_HUMANOID_LEFT_ARM = 7,
+  SINEW_HUMANOID_LEFT_ELBOW = 8,
+  SINEW_HUMANOID_RIGHT_ARM = 9,
+  SINEW_HUMANOID_RIGHT_ELBOW = 10,
+  /*
+   The template's bone count (11), the length of every per-bone buffer of its ragdoll.
+   */
+  SINEW_HUMANOID_BONE_COUNT = 11,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum SinewHumanoidBone SinewHumanoidBone;
+#else
+typedef uint32_t SinewHumanoidBone;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
@@ -756,6 +825,210 @@ typedef struct SinewColliderMeshInfo {
 } SinewColliderMeshInfo;
 
 /*
+ A bone's joint to its parent; fill with `sinew_joint_desc_default` first. Angles in
+ degrees, axes in the bone's frame, as Unity's joints have them: `axis` is `HingeJoint.axis`
+ / `CharacterJoint.axis` (the twist axis), `swing_axis` is `CharacterJoint.swingAxis`,
+ `hinge_min`/`hinge_max` are `HingeJoint.limits.min`/`max`, `swing1`/`swing2`/`low_twist`/
+ `high_twist` are `swing1Limit`/`swing2Limit`/`lowTwistLimit`/`highTwistLimit`. The fields
+ the kind does not use must still be finite. Every angle is zero, and the joint exactly
+ satisfied, in the bind pose.
+ */
+typedef struct SinewJointDesc {
+  /*
+   A `SinewJointKind`. Default `SINEW_JOINT_FREE`.
+   */
+  uint32_t kind;
+  /*
+   Where the joint is, in the bone's frame (m). Default the origin (the bone's pivot).
+   */
+  struct SinewVec3 anchor;
+  /*
+   Hinge or twist axis (normalised on creation). Default +X.
+   */
+  struct SinewVec3 axis;
+  /*
+   Swing-1 axis (made perpendicular to `axis` on creation; not parallel to it). Default +Y.
+   */
+  struct SinewVec3 swing_axis;
+  /*
+   `SINEW_JOINT_HINGE`: limits in [−180, 180] degrees, min ≤ max. Default −90, 90.
+   */
+  float hinge_min;
+  float hinge_max;
+  /*
+   `SINEW_JOINT_SWING_TWIST`: cone half-angles in [0, 177] degrees. Default 30, 30.
+   */
+  float swing1;
+  float swing2;
+  /*
+   `SINEW_JOINT_SWING_TWIST`: twist limits in [−180, 180] degrees, low ≤ high. Default −20, 20.
+   */
+  float low_twist;
+  float high_twist;
+  /*
+   Limit softness: spring (N·m/rad) and damper (N·m·s/rad); 0 and 0 (the default) give a hard limit.
+   */
+  float limit_spring;
+  float limit_damper;
+  /*
+   Joint friction (N·m). Default 0.
+   */
+  float friction;
+} SinewJointDesc;
+
+/*
+ One bone of a ragdoll; fill with `sinew_bone_desc_default` first. The bind pose is the
+ bone's world position and rotation (Unity's `Transform.position` and `Transform.rotation`,
+ quaternion x, y, z, w), scale 1.
+ */
+typedef struct SinewBoneDesc {
+  /*
+   Index of the parent bone, or −1 for a root. Parents come before their children.
+   */
+  int32_t parent;
+  /*
+   Bind pose: world position (m) and unit rotation. Default the origin, identity.
+   */
+  struct SinewVec3 position;
+  struct SinewQuat rotation;
+  /*
+   A `SinewShape`: sphere, capsule (its axis the local Y) or box; a plane is refused.
+   Default a capsule, half_height 0.1, radii 0.05. The sizes it does not use must be finite.
+   */
+  uint32_t shape;
+  float radius;
+  float half_height;
+  float radius0;
+  float radius1;
+  struct SinewVec3 half_extents;
+  /*
+   The shape's placement in the bone's frame. Default none.
+   */
+  struct SinewVec3 shape_offset;
+  struct SinewQuat shape_rotation;
+  /*
+   kg, within [0, 1e6]; 0 takes the mass from `density` and the shape's volume. Default 1.
+   */
+  float mass;
+  /*
+   kg/m³ in (0, 1e5], used when `mass` is 0. Default 1000.
+   */
+  float density;
+  struct SinewJointDesc joint;
+} SinewBoneDesc;
+
+/*
+ Settings shared by every bone of a ragdoll; fill with `sinew_ragdoll_settings_default` first.
+ */
+typedef struct SinewRagdollSettings {
+  /*
+   1: even out mass ratios along the chain (Jolt's `Stabilize`): a child's mass is kept
+   within `max_mass_ratio` of its parent's and inertia is raised to a solid capsule's of the
+   bone's length. Default 1.
+   */
+  uint32_t stabilize;
+  /*
+   In [1, 10000]. Default 5.
+   */
+  float max_mass_ratio;
+  /*
+   1: bones of the ragdoll collide with each other (not with their parent or children). Default 1.
+   */
+  uint32_t self_collision;
+  /*
+   1: parents collide with their children too. Default 0.
+   */
+  uint32_t collide_parent_child;
+  /*
+   Coulomb friction of the bones' contacts, [0, 100]. Default 0.6.
+   */
+  float friction;
+  /*
+   Restitution, [0, 1]. Default 0.
+   */
+  float restitution;
+  /*
+   Fraction of linear / angular velocity removed per second, [0, 1]. Default 0.05 / 0.05.
+   */
+  float linear_damping;
+  float angular_damping;
+  /*
+   Collider layers the bones meet (`layers & collider_mask != 0`). Default all bits.
+   */
+  uint32_t collider_mask;
+  /*
+   The ragdoll sleeps once every bone has stayed slower than this (m/s) for `sleep_time` (s).
+   Default 0.02 m/s, 0.5 s.
+   */
+  float sleep_threshold;
+  float sleep_time;
+  /*
+   1: start kinematic (animated by `sinew_ragdoll_set_targets`) instead of dynamic. Default 0.
+   */
+  uint32_t kinematic;
+} SinewRagdollSettings;
+
+/*
+ World positions of a humanoid rig's bones in its bind pose (the slots of Unity's Ragdoll
+ Wizard; in Unity, `Animator.GetBoneTransform(HumanBodyBones.…).position`); fill with
+ `sinew_humanoid_bones_default` (a 1.8 m character at the origin facing +Z) first.
+ */
+typedef struct SinewHumanoidBones {
+  /*
+   `Hips`.
+   */
+  struct SinewVec3 pelvis;
+  /*
+   `LeftUpperLeg`, `LeftLowerLeg`, `LeftFoot`.
+   */
+  struct SinewVec3 left_hip;
+  struct SinewVec3 left_knee;
+  struct SinewVec3 left_foot;
+  /*
+   `RightUpperLeg`, `RightLowerLeg`, `RightFoot`.
+   */
+  struct SinewVec3 right_hip;
+  struct SinewVec3 right_knee;
+  struct SinewVec3 right_foot;
+  /*
+   `LeftUpperArm`, `LeftLowerArm`, `LeftHand`.
+   */
+  struct SinewVec3 left_arm;
+  struct SinewVec3 left_elbow;
+  struct SinewVec3 left_hand;
+  /*
+   `RightUpperArm`, `RightLowerArm`, `RightHand`.
+   */
+  struct SinewVec3 right_arm;
+  struct SinewVec3 right_elbow;
+  struct SinewVec3 right_hand;
+  /*
+   `Spine` (or `Chest`).
+   */
+  struct SinewVec3 middle_spine;
+  /*
+   `Head`.
+   */
+  struct SinewVec3 head;
+  /*
+   The character's up and forward directions (world, not parallel). Default +Y, +Z.
+   */
+  struct SinewVec3 up;
+  struct SinewVec3 forward;
+  /*
+   Total mass (kg), in (0, 1e6]. The wizard's default is 20.
+   */
+  float total_mass;
+} SinewHumanoidBones;
+
+/*
+ Handle to a ragdoll. `id == 0` is never valid. Destroyed with its world.
+ */
+typedef struct SinewRagdoll {
+  uint64_t id;
+} SinewRagdoll;
+
+/*
  A rope through `points`, each joined to the next.
  */
 typedef struct SinewRopeDesc {
@@ -883,6 +1156,15 @@ typedef struct SinewWorldStats {
    `sinew_world_read_events`.
    */
   uint32_t recovered_bodies;
+  /*
+   Ragdolls in the world, and their bones.
+   */
+  uint32_t ragdoll_count;
+  uint32_t bone_count;
+  /*
+   Ragdolls the last `sinew_world_step` had to put back on a finite state.
+   */
+  uint32_t recovered_ragdolls;
 } SinewWorldStats;
 
 /*
@@ -1269,6 +1551,230 @@ enum SinewResult sinew_collider_create_mesh(struct SinewWorld world,
  */
 enum SinewResult sinew_collider_get_mesh_info(struct SinewCollider collider,
                                               struct SinewColliderMeshInfo *out_info);
+
+/*
+ Fills `out_desc` with a free joint at the bone's origin: axis +X, swing axis +Y, hinge
+ limits ±90°, swing 30° × 30°, twist ±20°, hard limits, no friction.
+ */
+enum SinewResult sinew_joint_desc_default(struct SinewJointDesc *out_desc);
+
+/*
+ Fills `out_desc` with a root bone at the origin: a 1 kg capsule (half_height 0.1 m, radii
+ 0.05 m) along the bone's Y, density 1000 kg/m³ (used when `mass` is 0), a free joint.
+ */
+enum SinewResult sinew_bone_desc_default(struct SinewBoneDesc *out_desc);
+
+/*
+ Fills `out_settings` with the default ragdoll settings (stabilised masses, self-collision
+ without parent–child pairs, friction 0.6, dynamic).
+ */
+enum SinewResult sinew_ragdoll_settings_default(struct SinewRagdollSettings *out_settings);
+
+/*
+ Fills `out_bones` with a 1.8 m humanoid standing at the origin, facing +Z, 20 kg.
+ */
+enum SinewResult sinew_humanoid_bones_default(struct SinewHumanoidBones *out_bones);
+
+/*
+ Writes the humanoid template's bone list (`SINEW_HUMANOID_BONE_COUNT` bones, in the order of
+ `SinewHumanoidBone`) for `bones` into `out_bones`, to edit before `sinew_ragdoll_create`;
+ `capacity` must be at least `SINEW_HUMANOID_BONE_COUNT`.
+ */
+enum SinewResult sinew_humanoid_bone_descs(const struct SinewHumanoidBones *bones,
+                                           struct SinewBoneDesc *out_bones,
+                                           size_t capacity);
+
+/*
+ Creates a ragdoll from `bone_count` bones (at most 256), in its bind pose and at rest.
+ Every bone is checked (its index in the message): parents before children, a root's joint
+ free, unit rotations, shapes, masses, limits in degrees.
+ */
+enum SinewResult sinew_ragdoll_create(struct SinewWorld world,
+                                      const struct SinewRagdollSettings *settings,
+                                      const struct SinewBoneDesc *bones,
+                                      size_t bone_count,
+                                      struct SinewRagdoll *out_ragdoll);
+
+/*
+ Creates the humanoid template's ragdoll (`SINEW_HUMANOID_BONE_COUNT` bones, in the order of
+ `SinewHumanoidBone`: the Ragdoll Wizard's bodies, masses and limits) from a rig's bone
+ positions, with `settings`.
+ */
+enum SinewResult sinew_ragdoll_create_humanoid(struct SinewWorld world,
+                                               const struct SinewHumanoidBones *bones,
+                                               const struct SinewRagdollSettings *settings,
+                                               struct SinewRagdoll *out_ragdoll);
+
+/*
+ Destroys a ragdoll; particle bodies attached to it are released. A second destroy is
+ `SINEW_INVALID_HANDLE`.
+ */
+enum SinewResult sinew_ragdoll_destroy(struct SinewRagdoll ragdoll);
+
+/*
+ Number of bones: the length of every per-bone buffer.
+ */
+enum SinewResult sinew_ragdoll_get_bone_count(struct SinewRagdoll ragdoll, size_t *out_count);
+
+/*
+ Makes every bone kinematic (`kinematic` = 1: animated by `sinew_ragdoll_set_targets`) or
+ dynamic (0: physics). Bones switched to dynamic keep the velocity their animation gave them.
+ */
+enum SinewResult sinew_ragdoll_set_kinematic(struct SinewRagdoll ragdoll, uint32_t kinematic);
+
+/*
+ Makes one bone kinematic (1) or dynamic (0): a partial ragdoll.
+ */
+enum SinewResult sinew_ragdoll_set_bone_kinematic(struct SinewRagdoll ragdoll,
+                                                  uint32_t bone,
+                                                  uint32_t kinematic);
+
+/*
+ Writes 1 to `out_kinematic` when `bone` is kinematic, 0 when it is dynamic.
+ */
+enum SinewResult sinew_ragdoll_is_bone_kinematic(struct SinewRagdoll ragdoll,
+                                                 uint32_t bone,
+                                                 uint32_t *out_kinematic);
+
+/*
+ Where the host's animation puts every bone at this host frame: world positions and unit
+ rotations, one of each per bone (both counts must be the bone count). Kinematic bones move
+ there across the next step's substeps (like pins, no spikes) and their velocity is tracked;
+ dynamic bones ignore their target. Allocates nothing.
+ */
+enum SinewResult sinew_ragdoll_set_targets(struct SinewRagdoll ragdoll,
+                                           const struct SinewVec3 *positions,
+                                           size_t position_count,
+                                           const struct SinewQuat *rotations,
+                                           size_t rotation_count);
+
+/*
+ As `sinew_ragdoll_set_targets`, from one column-major matrix per bone (Unity's
+ `localToWorldMatrix` of a bone of scale 1; a scale other than 1 is refused).
+ */
+enum SinewResult sinew_ragdoll_set_target_matrices(struct SinewRagdoll ragdoll,
+                                                   const struct SinewMat4 *matrices,
+                                                   size_t matrix_count);
+
+/*
+ Teleports every bone to the given world positions and rotations (one per bone);
+ `keep_velocity` = 1 keeps the bones' velocities, 0 sets them at rest. Wakes the ragdoll.
+ */
+enum SinewResult sinew_ragdoll_set_pose(struct SinewRagdoll ragdoll,
+                                        const struct SinewVec3 *positions,
+                                        size_t position_count,
+                                        const struct SinewQuat *rotations,
+                                        size_t rotation_count,
+                                        uint32_t keep_velocity);
+
+/*
+ Applies `impulse` (N·s, each component within ±1e6) at world `point` to the bone whose
+ shape's surface is nearest to it (linear and angular), and writes that bone to `out_bone`.
+ Wakes the ragdoll.
+ */
+enum SinewResult sinew_ragdoll_apply_impulse(struct SinewRagdoll ragdoll,
+                                             struct SinewVec3 point,
+                                             struct SinewVec3 impulse,
+                                             uint32_t *out_bone);
+
+/*
+ Applies `impulse` (N·s) at world `point` to bone `bone`. Wakes the ragdoll.
+ */
+enum SinewResult sinew_ragdoll_apply_bone_impulse(struct SinewRagdoll ragdoll,
+                                                  uint32_t bone,
+                                                  struct SinewVec3 point,
+                                                  struct SinewVec3 impulse);
+
+/*
+ A radial impulse from `centre`: each bone within `radius` (m, in (0, 1000]) gets
+ `impulse·(1 − d/radius)` N·s (|impulse| ≤ 1e6; negative pulls inwards) away from the centre
+ at its centre of mass, d the distance to its surface. Wakes the ragdoll.
+ */
+enum SinewResult sinew_ragdoll_apply_explosion(struct SinewRagdoll ragdoll,
+                                               struct SinewVec3 centre,
+                                               float impulse,
+                                               float radius);
+
+/*
+ A force (N, each component within ±1e7) at world `point` on bone `bone`, applied over the
+ fixed steps of the next `sinew_world_step` (then cleared: call it every frame to push).
+ */
+enum SinewResult sinew_ragdoll_add_force(struct SinewRagdoll ragdoll,
+                                         uint32_t bone,
+                                         struct SinewVec3 point,
+                                         struct SinewVec3 force);
+
+/*
+ Copies every bone's world position and rotation (x, y, z, w), interpolated between fixed
+ steps by the world's alpha like `sinew_body_read_positions`; each capacity must be at least
+ the bone count. Allocates nothing.
+ */
+enum SinewResult sinew_ragdoll_read_pose(struct SinewRagdoll ragdoll,
+                                         struct SinewVec3 *out_positions,
+                                         size_t position_capacity,
+                                         struct SinewQuat *out_rotations,
+                                         size_t rotation_capacity);
+
+/*
+ Copies every bone's world transform as a column-major matrix (Unity's `Matrix4x4`:
+ rotation in the first three columns, translation in `m[12..15]`), interpolated as
+ `sinew_ragdoll_read_pose`; `capacity` must be at least the bone count. Allocates nothing.
+ */
+enum SinewResult sinew_ragdoll_read_matrices(struct SinewRagdoll ragdoll,
+                                             struct SinewMat4 *out_matrices,
+                                             size_t capacity);
+
+/*
+ Copies every bone's linear velocity (m/s, of its origin) and angular velocity (rad/s, world
+ axes) at the newest fixed step; each capacity must be at least the bone count.
+ */
+enum SinewResult sinew_ragdoll_read_velocities(struct SinewRagdoll ragdoll,
+                                               struct SinewVec3 *out_linear,
+                                               size_t linear_capacity,
+                                               struct SinewVec3 *out_angular,
+                                               size_t angular_capacity);
+
+/*
+ Writes 1 to `out_asleep` while the ragdoll sleeps (at rest, not stepped), else 0.
+ */
+enum SinewResult sinew_ragdoll_is_asleep(struct SinewRagdoll ragdoll, uint32_t *out_asleep);
+
+/*
+ Wakes a sleeping ragdoll (nothing for an awake one).
+ */
+enum SinewResult sinew_ragdoll_wake(struct SinewRagdoll ragdoll);
+
+/*
+ Turns collision between bones `a` and `b` (two different bones) of the ragdoll on (1) or off (0).
+ */
+enum SinewResult sinew_ragdoll_set_bone_pair_collision(struct SinewRagdoll ragdoll,
+                                                       uint32_t a,
+                                                       uint32_t b,
+                                                       uint32_t enabled);
+
+/*
+ Pins vertices of a particle body to bones of a ragdoll of the same world: vertex
+ `vertices[k]` (the host's vertex index, as for `sinew_body_pin`) follows bone `bones[k]` at
+ `offsets[k]` (m, in the bone's frame) inside the step, with no host round trip. The three
+ counts must be equal. A vertex attached again moves to its new bone; a bad entry refuses the
+ whole call and changes nothing.
+ */
+enum SinewResult sinew_body_attach_to_ragdoll(struct SinewBody body,
+                                              struct SinewRagdoll ragdoll,
+                                              const uint32_t *vertices,
+                                              size_t vertex_count,
+                                              const uint32_t *bones,
+                                              size_t bone_count,
+                                              const struct SinewVec3 *offsets,
+                                              size_t offset_count);
+
+/*
+ Makes the ragdoll's bone shapes colliders of a particle body of the same world (1; swept
+ across substeps, so a cape drapes over the falling body), or stops it (0).
+ */
+enum SinewResult sinew_body_set_ragdoll_collision(struct SinewBody body,
+                                                  struct SinewRagdoll ragdoll,
+                                                  uint32_t enabled);
 
 /*
  Fills `out_desc` with 1 m of rope (points in static memory), unpinned, bend on, default

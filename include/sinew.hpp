@@ -25,9 +25,15 @@
 // library's message (sinew_last_error_message(), e.g. "SINEW_OUT_OF_RANGE: vertex index
 // 64 out of range (count 64)"). Destructors never throw.
 //
-// Lifetimes: World, Body and Collider are move-only owners of a handle. A Body or Collider
+// Ragdolls: rigid bones and joints in the same world (see class Ragdoll).
+//
+//   std::vector<SinewBoneDesc> bones = sinew::humanoid_bone_descs(rig);   // or your own list
+//   sinew::Ragdoll body = world.create_ragdoll(sinew::default_ragdoll_settings(), bones);
+//   std::uint32_t hit = body.apply_impulse(point, impulse);
+//
+// Lifetimes: World, Body, Collider and Ragdoll are move-only owners of a handle. A Body, Collider or Ragdoll
 // must not outlive its World: destroy them first. If the world is destroyed first anyway,
-// it has already freed them, and ~Body / ~Collider only get SINEW_INVALID_HANDLE back, which
+// it has already freed them, and ~Body / ~Collider / ~Ragdoll only get SINEW_INVALID_HANDLE back, which
 // they ignore — no crash, no leak; any other call on such an object throws
 // SINEW_INVALID_HANDLE.
 //
@@ -106,6 +112,21 @@ inline SinewStrandsDesc default_strands_desc() { return detail::defaults(&sinew_
 // All three bones at the origin: set the shoulders apart before World::create_cape.
 inline SinewClothCapeDesc default_cape_desc() { return detail::defaults(&sinew_cloth_cape_desc_default); }
 inline SinewClothSkirtDesc default_skirt_desc() { return detail::defaults(&sinew_cloth_skirt_desc_default); }
+// Ragdolls: a root bone (1 kg capsule at the origin, free joint), a free joint (hinge ±90°,
+// swing 30° × 30°, twist ±20° once its kind is set), the shared settings, and a 1.8 m
+// humanoid standing at the origin facing +Z (20 kg).
+inline SinewBoneDesc default_bone_desc() { return detail::defaults(&sinew_bone_desc_default); }
+inline SinewJointDesc default_joint_desc() { return detail::defaults(&sinew_joint_desc_default); }
+inline SinewRagdollSettings default_ragdoll_settings() { return detail::defaults(&sinew_ragdoll_settings_default); }
+inline SinewHumanoidBones default_humanoid_bones() { return detail::defaults(&sinew_humanoid_bones_default); }
+
+// The humanoid template's bone list for `bones` (SINEW_HUMANOID_BONE_COUNT bones, indexed by
+// SinewHumanoidBone), to edit before World::create_ragdoll.
+inline std::vector<SinewBoneDesc> humanoid_bone_descs(const SinewHumanoidBones& bones) {
+    std::vector<SinewBoneDesc> descs(SINEW_HUMANOID_BONE_COUNT);
+    detail::check(sinew_humanoid_bone_descs(&bones, descs.data(), descs.size()));
+    return descs;
+}
 
 // Collider descriptors of each shape, the rest from the library's defaults (layer 1,
 // identity transform). Sizes are in the collider's local frame; see SinewColliderDesc.
@@ -174,6 +195,174 @@ inline SinewColliderMeshDesc shared_mesh_desc(SinewCollider source, std::uint32_
 struct Bounds {
     SinewVec3 min;
     SinewVec3 max;
+};
+
+// A ragdoll (rigid bones joined by hinge, swing-twist, fixed or free joints), owned: its
+// destructor destroys it. Made by World::create_ragdoll or World::create_humanoid_ragdoll.
+// Must not outlive its World (see the top of this file).
+//
+//   sinew::Ragdoll r = world.create_humanoid_ragdoll(bones, settings);   // kinematic: settings.kinematic = 1
+//   r.set_targets(positions, rotations);          // every frame while animated: one per bone
+//   r.set_kinematic(false);                       // die: physics from here on, keeping the animation's momentum
+//   r.apply_impulse(hit_point, hit_impulse);      // at the nearest bone
+//   r.read_pose(positions, rotations);            // every frame: write them to the rig's bones
+//
+// Per-bone buffers hold one entry per bone (bone_count()); read_* resize a std::vector once
+// and then reuse it. Bone transforms are world positions + unit quaternions (x, y, z, w), or
+// column-major matrices of scale 1. The library checks every argument and throws Error
+// (e.g. SINEW_OUT_OF_RANGE for a bone index, SINEW_INVALID_ARGUMENT for a count that is not
+// the bone count, SINEW_NON_FINITE for a NaN).
+class Ragdoll {
+public:
+    // An empty Ragdoll, owning nothing; its calls throw SINEW_INVALID_HANDLE.
+    Ragdoll() noexcept = default;
+
+    // Takes ownership of a handle from the C API.
+    explicit Ragdoll(SinewRagdoll handle) noexcept : handle_(handle) {}
+
+    ~Ragdoll() noexcept { reset(); }
+
+    Ragdoll(Ragdoll&& other) noexcept : handle_(other.release()) {}
+
+    Ragdoll& operator=(Ragdoll&& other) noexcept {
+        if (this != &other) {
+            reset();
+            handle_ = other.release();
+        }
+        return *this;
+    }
+
+    Ragdoll(const Ragdoll&) = delete;
+    Ragdoll& operator=(const Ragdoll&) = delete;
+
+    // Destroys the ragdoll now. Errors are ignored: the handle may already be invalid
+    // because its world was destroyed first.
+    void reset() noexcept {
+        if (handle_.id != 0) {
+            (void)sinew_ragdoll_destroy(handle_);
+            handle_ = SinewRagdoll{};
+        }
+    }
+
+    // Gives up ownership without destroying.
+    SinewRagdoll release() noexcept { return std::exchange(handle_, SinewRagdoll{}); }
+
+    SinewRagdoll handle() const noexcept { return handle_; }
+    explicit operator bool() const noexcept { return handle_.id != 0; }
+
+    // The length of every per-bone buffer.
+    std::size_t bone_count() const {
+        std::size_t count = 0;
+        detail::check(sinew_ragdoll_get_bone_count(handle_, &count));
+        return count;
+    }
+
+    // Every bone kinematic (animated by set_targets) or dynamic (physics); switching to
+    // dynamic keeps the velocity the animation gave the bones.
+    void set_kinematic(bool kinematic) { detail::check(sinew_ragdoll_set_kinematic(handle_, kinematic ? 1u : 0u)); }
+
+    // One bone kinematic or dynamic: a partial ragdoll.
+    void set_bone_kinematic(std::uint32_t bone, bool kinematic) {
+        detail::check(sinew_ragdoll_set_bone_kinematic(handle_, bone, kinematic ? 1u : 0u));
+    }
+
+    bool is_bone_kinematic(std::uint32_t bone) const {
+        std::uint32_t k = 0;
+        detail::check(sinew_ragdoll_is_bone_kinematic(handle_, bone, &k));
+        return k != 0;
+    }
+
+    // Where the animation puts every bone at this frame (world positions and rotations, one
+    // per bone). Kinematic bones move there across the next step's substeps.
+    void set_targets(const SinewVec3* positions, std::size_t position_count, const SinewQuat* rotations, std::size_t rotation_count) {
+        detail::check(sinew_ragdoll_set_targets(handle_, positions, position_count, rotations, rotation_count));
+    }
+    void set_targets(const std::vector<SinewVec3>& positions, const std::vector<SinewQuat>& rotations) {
+        set_targets(positions.data(), positions.size(), rotations.data(), rotations.size());
+    }
+
+    // As set_targets, from one column-major matrix (scale 1) per bone.
+    void set_target_matrices(const SinewMat4* matrices, std::size_t count) {
+        detail::check(sinew_ragdoll_set_target_matrices(handle_, matrices, count));
+    }
+    void set_target_matrices(const std::vector<SinewMat4>& matrices) { set_target_matrices(matrices.data(), matrices.size()); }
+
+    // Teleports every bone; keep_velocity false sets them at rest.
+    void set_pose(const SinewVec3* positions, std::size_t position_count, const SinewQuat* rotations, std::size_t rotation_count, bool keep_velocity) {
+        detail::check(sinew_ragdoll_set_pose(handle_, positions, position_count, rotations, rotation_count, keep_velocity ? 1u : 0u));
+    }
+    void set_pose(const std::vector<SinewVec3>& positions, const std::vector<SinewQuat>& rotations, bool keep_velocity) {
+        set_pose(positions.data(), positions.size(), rotations.data(), rotations.size(), keep_velocity);
+    }
+
+    // An impulse (N·s) at a world point, on the bone whose surface is nearest; returns that bone.
+    std::uint32_t apply_impulse(const SinewVec3& point, const SinewVec3& impulse) {
+        std::uint32_t bone = 0;
+        detail::check(sinew_ragdoll_apply_impulse(handle_, point, impulse, &bone));
+        return bone;
+    }
+
+    // An impulse (N·s) at a world point on one bone.
+    void apply_bone_impulse(std::uint32_t bone, const SinewVec3& point, const SinewVec3& impulse) {
+        detail::check(sinew_ragdoll_apply_bone_impulse(handle_, bone, point, impulse));
+    }
+
+    // impulse·(1 − d/radius) N·s away from `centre` for every bone within `radius` m.
+    void apply_explosion(const SinewVec3& centre, float impulse, float radius) {
+        detail::check(sinew_ragdoll_apply_explosion(handle_, centre, impulse, radius));
+    }
+
+    // A force (N) at a world point on one bone, over the next World::step.
+    void add_force(std::uint32_t bone, const SinewVec3& point, const SinewVec3& force) {
+        detail::check(sinew_ragdoll_add_force(handle_, bone, point, force));
+    }
+
+    // Bone world positions and rotations, interpolated like Body::read_positions.
+    void read_pose(SinewVec3* positions, std::size_t position_capacity, SinewQuat* rotations, std::size_t rotation_capacity) const {
+        detail::check(sinew_ragdoll_read_pose(handle_, positions, position_capacity, rotations, rotation_capacity));
+    }
+    void read_pose(std::vector<SinewVec3>& positions, std::vector<SinewQuat>& rotations) const {
+        const std::size_t n = bone_count();
+        positions.resize(n);
+        rotations.resize(n);
+        read_pose(positions.data(), n, rotations.data(), n);
+    }
+
+    // Bone world transforms as column-major matrices (Unity's Matrix4x4 layout).
+    void read_matrices(SinewMat4* matrices, std::size_t capacity) const {
+        detail::check(sinew_ragdoll_read_matrices(handle_, matrices, capacity));
+    }
+    void read_matrices(std::vector<SinewMat4>& matrices) const {
+        matrices.resize(bone_count());
+        read_matrices(matrices.data(), matrices.size());
+    }
+
+    // Linear (m/s) and angular (rad/s) velocity of every bone.
+    void read_velocities(SinewVec3* linear, std::size_t linear_capacity, SinewVec3* angular, std::size_t angular_capacity) const {
+        detail::check(sinew_ragdoll_read_velocities(handle_, linear, linear_capacity, angular, angular_capacity));
+    }
+    void read_velocities(std::vector<SinewVec3>& linear, std::vector<SinewVec3>& angular) const {
+        const std::size_t n = bone_count();
+        linear.resize(n);
+        angular.resize(n);
+        read_velocities(linear.data(), n, angular.data(), n);
+    }
+
+    bool is_asleep() const {
+        std::uint32_t a = 0;
+        detail::check(sinew_ragdoll_is_asleep(handle_, &a));
+        return a != 0;
+    }
+
+    void wake() { detail::check(sinew_ragdoll_wake(handle_)); }
+
+    // Collision between two different bones of this ragdoll on or off.
+    void set_bone_pair_collision(std::uint32_t a, std::uint32_t b, bool enabled) {
+        detail::check(sinew_ragdoll_set_bone_pair_collision(handle_, a, b, enabled ? 1u : 0u));
+    }
+
+private:
+    SinewRagdoll handle_{};
 };
 
 // A cloth, rope or hair body, owned: its destructor destroys it. Made by World::create_*.
@@ -412,6 +601,19 @@ public:
         return out;
     }
 
+    // Pins vertices[k] (host vertex indices) to bone bones[k] of `ragdoll` (same world) at
+    // offsets[k] in the bone's frame; they follow it inside the step.
+    void attach_to_ragdoll(const Ragdoll& ragdoll, const std::vector<std::uint32_t>& vertices, const std::vector<std::uint32_t>& bones,
+                           const std::vector<SinewVec3>& offsets) {
+        detail::check(sinew_body_attach_to_ragdoll(handle_, ragdoll.handle(), vertices.data(), vertices.size(), bones.data(), bones.size(),
+                                                   offsets.data(), offsets.size()));
+    }
+
+    // The ragdoll's bone shapes as colliders of this body (swept), or not.
+    void set_ragdoll_collision(const Ragdoll& ragdoll, bool enabled) {
+        detail::check(sinew_body_set_ragdoll_collision(handle_, ragdoll.handle(), enabled ? 1u : 0u));
+    }
+
 private:
     SinewBody handle_{};
 };
@@ -605,6 +807,25 @@ public:
         SinewCollider collider{};
         detail::check(sinew_collider_create_mesh(handle_, &desc, &collider));
         return Collider(collider);
+    }
+
+    // A ragdoll from a bone list (start each bone from default_bone_desc(), the settings from
+    // default_ragdoll_settings()), in its bind pose, at rest.
+    Ragdoll create_ragdoll(const SinewRagdollSettings& settings, const SinewBoneDesc* bones, std::size_t bone_count) {
+        SinewRagdoll r{};
+        detail::check(sinew_ragdoll_create(handle_, &settings, bones, bone_count, &r));
+        return Ragdoll(r);
+    }
+    Ragdoll create_ragdoll(const SinewRagdollSettings& settings, const std::vector<SinewBoneDesc>& bones) {
+        return create_ragdoll(settings, bones.data(), bones.size());
+    }
+
+    // The humanoid template's ragdoll (11 bones, indexed by SinewHumanoidBone) from a rig's
+    // bone positions (start from default_humanoid_bones()).
+    Ragdoll create_humanoid_ragdoll(const SinewHumanoidBones& bones, const SinewRagdollSettings& settings) {
+        SinewRagdoll r{};
+        detail::check(sinew_ragdoll_create_humanoid(handle_, &bones, &settings, &r));
+        return Ragdoll(r);
     }
 
 private:

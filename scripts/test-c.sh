@@ -2,7 +2,8 @@
 # The C and C++ clients of the C ABI: builds libsinew (debug), compiles tests/c/*.c as
 # strict C99 against the committed include/sinew.h (client.c: the core API; character.c:
 # skinning, tethers, root, wind, LOD, tearing, generators, kernels; include_twice.c: the
-# header's guards) and tests/cpp/client.cpp as strict C++17
+# header's guards; ragdoll.c (and tests/cpp/ragdoll.cpp through sinew::Ragdoll): every ragdoll call, its error paths ("errors") and its physics
+# ("physics", which needs the rigid-body core)) and tests/cpp/client.cpp as strict C++17
 # against include/sinew.hpp, runs them, then runs the clients under valgrind (0 errors,
 # 0 bytes definitely or indirectly lost). The library is built with the cargo feature
 # debug-panic and the clients with -DSINEW_DEBUG_PANIC, so their panic-guard checks run (a
@@ -80,17 +81,23 @@ check header-matches-src cargo run -q -p xtask -- check include/sinew.h
 # ---- compile -------------------------------------------------------------------------
 check compile-c-client gcc "${cflags[@]}" tests/c/client.c -o "$out/client" "${ldflags[@]}" -lm
 check compile-c-character gcc "${cflags[@]}" tests/c/character.c -o "$out/character" "${ldflags[@]}" -lm
+check compile-c-ragdoll gcc "${cflags[@]}" tests/c/ragdoll.c -o "$out/ragdoll" "${ldflags[@]}" -lm
 check compile-c-include-twice gcc "${cflags[@]}" tests/c/include_twice.c -o "$out/include_twice" "${ldflags[@]}"
 # The header without SINEW_DEBUG_PANIC (a release user's build) declares no panic trigger.
 check header-without-debug-panic bash -c "gcc -std=c99 -Wall -Wextra -Werror -pedantic -Iinclude -fsyntax-only tests/c/include_twice.c \
     && ! gcc -std=c99 -Iinclude -E -P include/sinew.h | grep -q sinew_debug_trigger_panic"
 check compile-cpp-client g++ "${cxxflags[@]}" tests/cpp/client.cpp -o "$out/cpp_client" "${ldflags[@]}"
+check compile-cpp-ragdoll g++ "${cxxflags[@]}" tests/cpp/ragdoll.cpp -o "$out/cpp_ragdoll" "${ldflags[@]}"
 
 # ---- run -------------------------------------------------------------------------------
 check run-c-client "$out/client"
 check run-c-character "$out/character"
 check run-c-include-twice "$out/include_twice"
+check run-c-ragdoll-errors "$out/ragdoll" errors
+check run-c-ragdoll-physics "$out/ragdoll" physics
 check run-cpp-client "$out/cpp_client"
+check run-cpp-ragdoll-errors "$out/cpp_ragdoll" errors
+check run-cpp-ragdoll-physics "$out/cpp_ragdoll" physics
 # The panic-guard checks ran (they are compiled only with SINEW_DEBUG_PANIC).
 check panic-guard-checked bash -c "grep -q 'ok   SINEW_PANIC *sinew_debug_trigger_panic()' '$out/run-c-client.log' \
     && grep -q 'ok   sinew_debug_trigger_panic() returns SINEW_PANIC' '$out/run-cpp-client.log'"
@@ -101,8 +108,9 @@ check panic-guard-checked bash -c "grep -q 'ok   SINEW_PANIC *sinew_debug_trigge
 # are allowed: they are per process, not per world.
 under_valgrind() {
     local name=$1 program=$2 report="$out/$1.valgrind.txt"
+    shift 2
     valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect \
-        --log-file="$report" "$program" >"$out/$name.out" 2>&1 || {
+        --log-file="$report" "$program" "$@" >"$out/$name.out" 2>&1 || {
         tail -n 5 "$out/$name.out"
         echo "valgrind failed; see $report and $out/$name.out"
         return 1
@@ -117,5 +125,8 @@ under_valgrind() {
 check valgrind-c-client under_valgrind valgrind-c-client "$out/client"
 check valgrind-c-character under_valgrind valgrind-c-character "$out/character"
 check valgrind-cpp-client under_valgrind valgrind-cpp-client "$out/cpp_client"
+check valgrind-c-ragdoll-errors under_valgrind valgrind-c-ragdoll-errors "$out/ragdoll" errors
+check valgrind-c-ragdoll-physics under_valgrind valgrind-c-ragdoll-physics "$out/ragdoll" physics
+check valgrind-cpp-ragdoll-errors under_valgrind valgrind-cpp-ragdoll-errors "$out/cpp_ragdoll" errors
 
 summary

@@ -392,3 +392,367 @@ fn unknown_enum_values_are_invalid_arguments() {
     assert!(m.contains("unknown strands mode 2"), "{m}");
     ok(sinew_world_destroy(s.world));
 }
+
+// ---- ragdolls: every new call's bad inputs (these need only the checks, not the rigid-body core) ----
+
+/// The scene, plus a 3-bone ragdoll in its world.
+fn ragdoll_scene() -> (Scene, SinewRagdoll) {
+    let s = scene();
+    let r = create_ragdoll(s.world, &ragdoll_settings(), &chain_bones(v3(0.0, 2.0, 0.0), 3));
+    assert_eq!(bone_count(r), 3);
+    (s, r)
+}
+
+#[test]
+fn ragdoll_null_pointers() {
+    let (s, r) = ragdoll_scene();
+    let bones = chain_bones(v3(0.0, 2.0, 0.0), 3);
+    let set = ragdoll_settings();
+    let mut out = SinewRagdoll::default();
+    let m = expect_failure(&s, SINEW_NULL_POINTER, || sinew_ragdoll_create(s.world, std::ptr::null(), bones.as_ptr(), 3, &mut out));
+    assert!(m.contains("settings"), "{m}");
+    let m = expect_failure(&s, SINEW_NULL_POINTER, || sinew_ragdoll_create(s.world, &set, std::ptr::null(), 3, &mut out));
+    assert!(m.contains("bones"), "{m}");
+    expect_failure(&s, SINEW_NULL_POINTER, || sinew_ragdoll_create(s.world, &set, bones.as_ptr(), 3, std::ptr::null_mut()));
+    assert_eq!(out, SinewRagdoll::default(), "nothing written on failure");
+    let h = SinewHumanoidBones { pelvis: v3(0.0, 1.0, 0.0), up: v3(0.0, 1.0, 0.0), forward: v3(0.0, 0.0, 1.0), total_mass: 20.0, ..unsafe { std::mem::zeroed() } };
+    expect_failure(&s, SINEW_NULL_POINTER, || sinew_ragdoll_create_humanoid(s.world, std::ptr::null(), &set, &mut out));
+    expect_failure(&s, SINEW_NULL_POINTER, || sinew_ragdoll_create_humanoid(s.world, &h, std::ptr::null(), &mut out));
+    expect_failure(&s, SINEW_NULL_POINTER, || sinew_ragdoll_create_humanoid(s.world, &h, &set, std::ptr::null_mut()));
+    expect_failure(&s, SINEW_NULL_POINTER, || sinew_humanoid_bone_descs(std::ptr::null(), std::ptr::null_mut(), 0));
+    let m = expect_failure(&s, SINEW_NULL_POINTER, || sinew_humanoid_bone_descs(&h, std::ptr::null_mut(), 11));
+    assert!(m.contains("out_bones"), "{m}");
+    expect_failure(&s, SINEW_NULL_POINTER, || sinew_bone_desc_default(std::ptr::null_mut()));
+    expect_failure(&s, SINEW_NULL_POINTER, || sinew_joint_desc_default(std::ptr::null_mut()));
+    expect_failure(&s, SINEW_NULL_POINTER, || sinew_ragdoll_settings_default(std::ptr::null_mut()));
+    expect_failure(&s, SINEW_NULL_POINTER, || sinew_humanoid_bones_default(std::ptr::null_mut()));
+    expect_failure(&s, SINEW_NULL_POINTER, || sinew_ragdoll_get_bone_count(r, std::ptr::null_mut()));
+    expect_failure(&s, SINEW_NULL_POINTER, || sinew_ragdoll_is_bone_kinematic(r, 0, std::ptr::null_mut()));
+    expect_failure(&s, SINEW_NULL_POINTER, || sinew_ragdoll_is_asleep(r, std::ptr::null_mut()));
+    let m = expect_failure(&s, SINEW_NULL_POINTER, || sinew_ragdoll_apply_impulse(r, v3(0.0, 0.0, 0.0), v3(1.0, 0.0, 0.0), std::ptr::null_mut()));
+    assert!(m.contains("out_bone"), "{m}");
+    let q = [QUAT_IDENTITY; 3];
+    let p = [v3(0.0, 0.0, 0.0); 3];
+    expect_failure(&s, SINEW_NULL_POINTER, || sinew_ragdoll_set_targets(r, std::ptr::null(), 3, q.as_ptr(), 3));
+    expect_failure(&s, SINEW_NULL_POINTER, || sinew_ragdoll_set_targets(r, p.as_ptr(), 3, std::ptr::null(), 3));
+    expect_failure(&s, SINEW_NULL_POINTER, || sinew_ragdoll_set_target_matrices(r, std::ptr::null(), 3));
+    expect_failure(&s, SINEW_NULL_POINTER, || sinew_ragdoll_set_pose(r, std::ptr::null(), 3, q.as_ptr(), 3, 0));
+    let mut qo = [QUAT_IDENTITY; 3];
+    let mut po = [v3(0.0, 0.0, 0.0); 3];
+    let mut mo = [SinewMat4 { m: [0.0; 16] }; 3];
+    expect_failure(&s, SINEW_NULL_POINTER, || sinew_ragdoll_read_pose(r, std::ptr::null_mut(), 3, qo.as_mut_ptr(), 3));
+    expect_failure(&s, SINEW_NULL_POINTER, || sinew_ragdoll_read_pose(r, po.as_mut_ptr(), 3, std::ptr::null_mut(), 3));
+    expect_failure(&s, SINEW_NULL_POINTER, || sinew_ragdoll_read_matrices(r, std::ptr::null_mut(), 3));
+    expect_failure(&s, SINEW_NULL_POINTER, || sinew_ragdoll_read_velocities(r, std::ptr::null_mut(), 3, po.as_mut_ptr(), 3));
+    let one = [0u32];
+    expect_failure(&s, SINEW_NULL_POINTER, || sinew_body_attach_to_ragdoll(s.cloth, r, std::ptr::null(), 1, one.as_ptr(), 1, p.as_ptr(), 1));
+    expect_failure(&s, SINEW_NULL_POINTER, || sinew_body_attach_to_ragdoll(s.cloth, r, one.as_ptr(), 1, one.as_ptr(), 1, std::ptr::null(), 1));
+    // Short buffers are refused before anything is read.
+    let m = expect_failure(&s, SINEW_BUFFER_TOO_SMALL, || sinew_ragdoll_read_pose(r, po.as_mut_ptr(), 2, qo.as_mut_ptr(), 3));
+    assert!(m.contains("holds 2 elements but the ragdoll has 3 bones"), "{m}");
+    expect_failure(&s, SINEW_BUFFER_TOO_SMALL, || sinew_ragdoll_read_pose(r, po.as_mut_ptr(), 3, qo.as_mut_ptr(), 0));
+    expect_failure(&s, SINEW_BUFFER_TOO_SMALL, || sinew_ragdoll_read_pose(r, std::ptr::null_mut(), 0, std::ptr::null_mut(), 0));
+    expect_failure(&s, SINEW_BUFFER_TOO_SMALL, || sinew_ragdoll_read_matrices(r, mo.as_mut_ptr(), 1));
+    expect_failure(&s, SINEW_BUFFER_TOO_SMALL, || sinew_ragdoll_read_velocities(r, po.as_mut_ptr(), 3, qo.as_mut_ptr().cast(), 0));
+    let mut descs = vec![bone_desc(); 11];
+    let m = expect_failure(&s, SINEW_BUFFER_TOO_SMALL, || sinew_humanoid_bone_descs(&h, descs.as_mut_ptr(), 10));
+    assert!(m.contains("the humanoid template has 11 bones"), "{m}");
+    assert!(mo.iter().all(|m| m.m == [0.0; 16]) && po.iter().all(|p| p.x == 0.0), "nothing written on failure");
+    ok(sinew_world_destroy(s.world));
+}
+
+#[test]
+fn ragdoll_descriptions_are_checked_bone_by_bone() {
+    let (s, _r) = ragdoll_scene();
+    let set = ragdoll_settings();
+    let create = |bones: &[SinewBoneDesc], set: &SinewRagdollSettings| {
+        let mut out = SinewRagdoll::default();
+        let r = sinew_ragdoll_create(s.world, set, bones.as_ptr(), bones.len(), &mut out);
+        assert_eq!(out, SinewRagdoll::default(), "out written on failure");
+        r
+    };
+    let good = chain_bones(v3(0.0, 2.0, 0.0), 3);
+    let bad = |f: &dyn Fn(&mut Vec<SinewBoneDesc>)| {
+        let mut b = good.clone();
+        f(&mut b);
+        b
+    };
+    let cases: Vec<(SinewResult, &str, Vec<SinewBoneDesc>)> = vec![
+        (SINEW_OUT_OF_RANGE, "bone 1: parent", bad(&|b| b[1].parent = 2)),
+        (SINEW_OUT_OF_RANGE, "bone 2: parent", bad(&|b| b[2].parent = 2)),
+        (SINEW_OUT_OF_RANGE, "bone 1: parent", bad(&|b| b[1].parent = -2)),
+        (SINEW_INVALID_ARGUMENT, "bone 0", bad(&|b| b[0].joint.kind = SinewJointKind::SINEW_JOINT_HINGE as u32)),
+        (SINEW_NON_FINITE, "bone 2", bad(&|b| b[2].position.y = f32::NAN)),
+        (SINEW_INVALID_ARGUMENT, "bone 1", bad(&|b| b[1].position.x = 1e7)),
+        (SINEW_NON_FINITE, "bone 1", bad(&|b| b[1].rotation.w = f32::INFINITY)),
+        (SINEW_INVALID_ARGUMENT, "bone 1: bind rotation", bad(&|b| b[1].rotation.w = 2.0)),
+        (SINEW_INVALID_ARGUMENT, "bone 2: a bone's shape", bad(&|b| b[2].shape = SinewShape::SINEW_SHAPE_PLANE as u32)),
+        (SINEW_INVALID_ARGUMENT, "bone 2: unknown collider shape 9", bad(&|b| b[2].shape = 9)),
+        (SINEW_INVALID_ARGUMENT, "bone 1: joint unknown joint kind 4", bad(&|b| b[1].joint.kind = 4)),
+        (SINEW_NON_FINITE, "unused", bad(&|b| b[1].radius = f32::NAN)),
+        (SINEW_NON_FINITE, "swing1 (unused by a hinge)", bad(&|b| b[1].joint.swing1 = f32::NAN)),
+        (SINEW_INVALID_ARGUMENT, "bone 1: joint hinge limits", bad(&|b| (b[1].joint.hinge_min, b[1].joint.hinge_max) = (10.0, -10.0))),
+        (SINEW_OUT_OF_RANGE, "hinge max", bad(&|b| b[1].joint.hinge_max = 270.0)),
+        (SINEW_OUT_OF_RANGE, "swing1", bad(&|b| b[2].joint.swing1 = 200.0)),
+        (SINEW_INVALID_ARGUMENT, "twist limits", bad(&|b| (b[2].joint.low_twist, b[2].joint.high_twist) = (30.0, -30.0))),
+        (SINEW_INVALID_ARGUMENT, "axis", bad(&|b| b[1].joint.axis = v3(0.0, 0.0, 0.0))),
+        (SINEW_INVALID_ARGUMENT, "swing_axis", bad(&|b| b[2].joint.swing_axis = b[2].joint.axis)),
+        (SINEW_INVALID_ARGUMENT, "mass", bad(&|b| b[1].mass = -1.0)),
+        (SINEW_INVALID_ARGUMENT, "density", bad(&|b| (b[1].mass, b[1].density) = (0.0, 0.0))),
+        (SINEW_INVALID_ARGUMENT, "capsule", bad(&|b| b[0].radius0 = -0.1)),
+        (SINEW_INVALID_ARGUMENT, "at least one bone", vec![]),
+        (SINEW_TOO_LARGE, "at most 256 bones", chain_bones(v3(0.0, 2.0, 0.0), 1).repeat(257)),
+    ];
+    for (code, text, bones) in &cases {
+        let m = expect_failure(&s, *code, || create(bones, &set));
+        assert!(m.contains(text), "expected {code:?} mentioning {text:?}: {m}");
+    }
+    let mut st = set;
+    st.max_mass_ratio = 0.5;
+    expect_failure(&s, SINEW_OUT_OF_RANGE, || create(&good, &st));
+    st = set;
+    st.friction = f32::NAN;
+    expect_failure(&s, SINEW_NON_FINITE, || create(&good, &st));
+    st = set;
+    st.restitution = 2.0;
+    expect_failure(&s, SINEW_INVALID_ARGUMENT, || create(&good, &st));
+    expect_failure(&s, SINEW_TOO_LARGE, || sinew_ragdoll_create(s.world, &set, good.as_ptr(), usize::MAX, &mut SinewRagdoll::default()));
+    // A humanoid with a NaN bone, parallel up and forward, no mass.
+    let h = SinewHumanoidBones {
+        pelvis: v3(0.0, 1.0, 0.0),
+        up: v3(0.0, 1.0, 0.0),
+        forward: v3(0.0, 0.0, 1.0),
+        total_mass: 20.0,
+        ..unsafe { std::mem::zeroed() }
+    };
+    let mut out = SinewRagdoll::default();
+    let mut descs = vec![bone_desc(); 11];
+    for (code, text, h) in [
+        (SINEW_NON_FINITE, "humanoid bone head", SinewHumanoidBones { head: v3(f32::NAN, 0.0, 0.0), ..h }),
+        (SINEW_INVALID_ARGUMENT, "humanoid bone left_hand", SinewHumanoidBones { left_hand: v3(0.0, 2e6, 0.0), ..h }),
+        (SINEW_INVALID_ARGUMENT, "parallel", SinewHumanoidBones { forward: v3(0.0, -2.0, 0.0), ..h }),
+        (SINEW_INVALID_ARGUMENT, "forward direction", SinewHumanoidBones { forward: v3(0.0, 0.0, 0.0), ..h }),
+        (SINEW_NON_FINITE, "up direction", SinewHumanoidBones { up: v3(0.0, f32::INFINITY, 0.0), ..h }),
+        (SINEW_INVALID_ARGUMENT, "total_mass", SinewHumanoidBones { total_mass: 0.0, ..h }),
+        (SINEW_NON_FINITE, "total_mass", SinewHumanoidBones { total_mass: f32::NAN, ..h }),
+    ] {
+        let m = expect_failure(&s, code, || sinew_ragdoll_create_humanoid(s.world, &h, &set, &mut out));
+        assert!(m.contains(text), "{m}");
+        let m = expect_failure(&s, code, || sinew_humanoid_bone_descs(&h, descs.as_mut_ptr(), 11));
+        assert!(m.contains(text), "{m}");
+    }
+    st = set;
+    st.sleep_time = -1.0;
+    expect_failure(&s, SINEW_INVALID_ARGUMENT, || sinew_ragdoll_create_humanoid(s.world, &h, &st, &mut out));
+    assert_eq!(out, SinewRagdoll::default());
+    ok(sinew_world_destroy(s.world));
+}
+
+#[test]
+fn ragdoll_per_bone_calls_check_lengths_indices_and_floats() {
+    let (s, r) = ragdoll_scene();
+    let p = [v3(0.0, 2.0, 0.0), v3(0.0, 1.7, 0.0), v3(0.0, 1.4, 0.0)];
+    let q = [QUAT_IDENTITY; 3];
+    let mats = [translation(0.0, 2.0, 0.0), translation(0.0, 1.7, 0.0), translation(0.0, 1.4, 0.0)];
+    // Lengths: one per bone, exactly.
+    let m = expect_failure(&s, SINEW_INVALID_ARGUMENT, || sinew_ragdoll_set_targets(r, p.as_ptr(), 2, q.as_ptr(), 3));
+    assert!(m.contains("positions has 2 entries but the ragdoll has 3 bones"), "{m}");
+    expect_failure(&s, SINEW_INVALID_ARGUMENT, || sinew_ragdoll_set_targets(r, p.as_ptr(), 3, q.as_ptr(), 1));
+    expect_failure(&s, SINEW_INVALID_ARGUMENT, || sinew_ragdoll_set_targets(r, std::ptr::null(), 0, std::ptr::null(), 0));
+    expect_failure(&s, SINEW_INVALID_ARGUMENT, || sinew_ragdoll_set_target_matrices(r, mats.as_ptr(), 2));
+    expect_failure(&s, SINEW_INVALID_ARGUMENT, || sinew_ragdoll_set_pose(r, p.as_ptr(), 3, q.as_ptr(), 2, 1));
+    expect_failure(&s, SINEW_TOO_LARGE, || sinew_ragdoll_set_targets(r, p.as_ptr(), usize::MAX, q.as_ptr(), 3));
+    // Floats.
+    let mut pn = p;
+    pn[1].y = f32::NAN;
+    let m = expect_failure(&s, SINEW_NON_FINITE, || sinew_ragdoll_set_targets(r, pn.as_ptr(), 3, q.as_ptr(), 3));
+    assert!(m.contains("positions[1]"), "{m}");
+    pn[1].y = 2e6;
+    expect_failure(&s, SINEW_INVALID_ARGUMENT, || sinew_ragdoll_set_pose(r, pn.as_ptr(), 3, q.as_ptr(), 3, 0));
+    let mut qn = q;
+    qn[2].w = f32::NAN;
+    let m = expect_failure(&s, SINEW_NON_FINITE, || sinew_ragdoll_set_targets(r, p.as_ptr(), 3, qn.as_ptr(), 3));
+    assert!(m.contains("rotations[2]"), "{m}");
+    qn[2].w = 0.5;
+    let m = expect_failure(&s, SINEW_INVALID_ARGUMENT, || sinew_ragdoll_set_pose(r, p.as_ptr(), 3, qn.as_ptr(), 3, 1));
+    assert!(m.contains("unit quaternion"), "{m}");
+    let mut mn = mats;
+    mn[0].m[13] = f32::INFINITY;
+    expect_failure(&s, SINEW_NON_FINITE, || sinew_ragdoll_set_target_matrices(r, mn.as_ptr(), 3));
+    let mut mn = mats;
+    for k in [0, 5, 10] {
+        mn[1].m[k] = 2.0;
+    }
+    let m = expect_failure(&s, SINEW_INVALID_ARGUMENT, || sinew_ragdoll_set_target_matrices(r, mn.as_ptr(), 3));
+    assert!(m.contains("matrices[1] has scale 2"), "{m}");
+    mn[1].m[5] = 1.0;
+    expect_failure(&s, SINEW_INVALID_ARGUMENT, || sinew_ragdoll_set_target_matrices(r, mn.as_ptr(), 3));
+    let o = v3(0.0, 1.0, 0.0);
+    let mut bone = 77u32;
+    expect_failure(&s, SINEW_NON_FINITE, || sinew_ragdoll_apply_impulse(r, v3(f32::NAN, 0.0, 0.0), o, &mut bone));
+    expect_failure(&s, SINEW_NON_FINITE, || sinew_ragdoll_apply_impulse(r, o, v3(0.0, f32::INFINITY, 0.0), &mut bone));
+    expect_failure(&s, SINEW_INVALID_ARGUMENT, || sinew_ragdoll_apply_impulse(r, o, v3(0.0, 1e9, 0.0), &mut bone));
+    assert_eq!(bone, 77, "out_bone untouched on failure");
+    expect_failure(&s, SINEW_NON_FINITE, || sinew_ragdoll_apply_bone_impulse(r, 0, o, v3(f32::NAN, 0.0, 0.0)));
+    expect_failure(&s, SINEW_INVALID_ARGUMENT, || sinew_ragdoll_apply_bone_impulse(r, 0, v3(-3e6, 0.0, 0.0), o));
+    expect_failure(&s, SINEW_NON_FINITE, || sinew_ragdoll_apply_explosion(r, o, f32::NAN, 1.0));
+    expect_failure(&s, SINEW_NON_FINITE, || sinew_ragdoll_apply_explosion(r, v3(0.0, f32::NAN, 0.0), 1.0, 1.0));
+    expect_failure(&s, SINEW_INVALID_ARGUMENT, || sinew_ragdoll_apply_explosion(r, o, 1.0, 0.0));
+    expect_failure(&s, SINEW_INVALID_ARGUMENT, || sinew_ragdoll_apply_explosion(r, o, 1.0, -2.0));
+    expect_failure(&s, SINEW_NON_FINITE, || sinew_ragdoll_apply_explosion(r, o, 1.0, f32::INFINITY));
+    expect_failure(&s, SINEW_INVALID_ARGUMENT, || sinew_ragdoll_apply_explosion(r, o, 1e9, 1.0));
+    expect_failure(&s, SINEW_NON_FINITE, || sinew_ragdoll_add_force(r, 1, o, v3(0.0, 0.0, f32::NEG_INFINITY)));
+    expect_failure(&s, SINEW_INVALID_ARGUMENT, || sinew_ragdoll_add_force(r, 1, o, v3(0.0, 0.0, 1e9)));
+    // Bone indices.
+    for code_and_call in [
+        expect_failure(&s, SINEW_OUT_OF_RANGE, || sinew_ragdoll_set_bone_kinematic(r, 3, 1)),
+        expect_failure(&s, SINEW_OUT_OF_RANGE, || sinew_ragdoll_is_bone_kinematic(r, 3, &mut 0)),
+        expect_failure(&s, SINEW_OUT_OF_RANGE, || sinew_ragdoll_apply_bone_impulse(r, 3, o, o)),
+        expect_failure(&s, SINEW_OUT_OF_RANGE, || sinew_ragdoll_add_force(r, u32::MAX, o, o)),
+        expect_failure(&s, SINEW_OUT_OF_RANGE, || sinew_ragdoll_set_bone_pair_collision(r, 0, 3, 1)),
+    ] {
+        assert!(code_and_call.contains("out of range: the ragdoll has 3 bones"), "{code_and_call}");
+    }
+    let m = expect_failure(&s, SINEW_INVALID_ARGUMENT, || sinew_ragdoll_set_bone_pair_collision(r, 2, 2, 1));
+    assert!(m.contains("itself"), "{m}");
+    // Bodies on ragdolls.
+    let pins = [0u32, 1];
+    let bones = [0u32, 2];
+    let offs = [v3(0.0, 0.1, 0.0), v3(0.0, -0.1, 0.0)];
+    expect_failure(&s, SINEW_INVALID_ARGUMENT, || sinew_body_attach_to_ragdoll(s.cloth, r, pins.as_ptr(), 2, bones.as_ptr(), 1, offs.as_ptr(), 2));
+    expect_failure(&s, SINEW_INVALID_ARGUMENT, || sinew_body_attach_to_ragdoll(s.cloth, r, pins.as_ptr(), 2, bones.as_ptr(), 2, offs.as_ptr(), 1));
+    let far = [0u32, 30];
+    let m = expect_failure(&s, SINEW_OUT_OF_RANGE, || sinew_body_attach_to_ragdoll(s.cloth, r, far.as_ptr(), 2, bones.as_ptr(), 2, offs.as_ptr(), 2));
+    assert!(m.contains("vertices[1] = 30") && m.contains("30 vertices"), "{m}");
+    let bad_bones = [0u32, 3];
+    let m = expect_failure(&s, SINEW_OUT_OF_RANGE, || sinew_body_attach_to_ragdoll(s.cloth, r, pins.as_ptr(), 2, bad_bones.as_ptr(), 2, offs.as_ptr(), 2));
+    assert!(m.contains("bones[1] = bone 3"), "{m}");
+    let nan_off = [v3(0.0, 0.0, 0.0), v3(f32::NAN, 0.0, 0.0)];
+    expect_failure(&s, SINEW_NON_FINITE, || sinew_body_attach_to_ragdoll(s.cloth, r, pins.as_ptr(), 2, bones.as_ptr(), 2, nan_off.as_ptr(), 2));
+    // A ragdoll of another world.
+    let other = create_world(&world_desc());
+    let foreign = create_ragdoll(other, &ragdoll_settings(), &chain_bones(v3(0.0, 1.0, 0.0), 2));
+    let m = expect_failure(&s, SINEW_INVALID_ARGUMENT, || sinew_body_set_ragdoll_collision(s.cloth, foreign, 1));
+    assert!(m.contains("different worlds"), "{m}");
+    expect_failure(&s, SINEW_INVALID_ARGUMENT, || sinew_body_attach_to_ragdoll(s.cloth, foreign, pins.as_ptr(), 2, bones.as_ptr(), 2, offs.as_ptr(), 2));
+    ok(sinew_world_destroy(other));
+    assert_eq!(bone_count(r), 3, "the ragdoll is unchanged");
+    ok(sinew_world_destroy(s.world));
+}
+
+#[test]
+fn ragdoll_stale_wrong_kind_and_foreign_handles() {
+    let (s, r) = ragdoll_scene();
+    let doomed = create_ragdoll(s.world, &ragdoll_settings(), &chain_bones(v3(1.0, 2.0, 0.0), 2));
+    ok(sinew_ragdoll_destroy(doomed));
+    let o = v3(0.0, 1.0, 0.0);
+    let p = [o; 2];
+    let q = [QUAT_IDENTITY; 2];
+    let mats = [translation(0.0, 1.0, 0.0); 2];
+    let mut pv = [o; 2];
+    let mut qv = [QUAT_IDENTITY; 2];
+    let mut mv = [translation(0.0, 0.0, 0.0); 2];
+    let (mut n, mut k, mut bone) = (0usize, 0u32, 0u32);
+    let pins = [0u32];
+    let b0 = [0u32];
+    let off = [o];
+    let mut stale = |x: SinewRagdoll| -> Vec<SinewResult> {
+        vec![
+            sinew_ragdoll_destroy(x),
+            sinew_ragdoll_get_bone_count(x, &mut n),
+            sinew_ragdoll_set_kinematic(x, 1),
+            sinew_ragdoll_set_bone_kinematic(x, 0, 1),
+            sinew_ragdoll_is_bone_kinematic(x, 0, &mut k),
+            sinew_ragdoll_set_targets(x, p.as_ptr(), 2, q.as_ptr(), 2),
+            sinew_ragdoll_set_target_matrices(x, mats.as_ptr(), 2),
+            sinew_ragdoll_set_pose(x, p.as_ptr(), 2, q.as_ptr(), 2, 0),
+            sinew_ragdoll_apply_impulse(x, o, o, &mut bone),
+            sinew_ragdoll_apply_bone_impulse(x, 0, o, o),
+            sinew_ragdoll_apply_explosion(x, o, 1.0, 1.0),
+            sinew_ragdoll_add_force(x, 0, o, o),
+            sinew_ragdoll_read_pose(x, pv.as_mut_ptr(), 2, qv.as_mut_ptr(), 2),
+            sinew_ragdoll_read_matrices(x, mv.as_mut_ptr(), 2),
+            sinew_ragdoll_read_velocities(x, pv.as_mut_ptr(), 2, pv.as_mut_ptr(), 2),
+            sinew_ragdoll_is_asleep(x, &mut k),
+            sinew_ragdoll_wake(x),
+            sinew_ragdoll_set_bone_pair_collision(x, 0, 1, 0),
+            sinew_body_attach_to_ragdoll(s.cloth, x, pins.as_ptr(), 1, b0.as_ptr(), 1, off.as_ptr(), 1),
+            sinew_body_set_ragdoll_collision(s.cloth, x, 1),
+        ]
+    };
+    // Destroyed, a body or world handle as a ragdoll, zero, made up.
+    for x in [doomed, SinewRagdoll { id: s.cloth.id }, SinewRagdoll { id: s.world.id }, SinewRagdoll { id: 0 }, SinewRagdoll { id: u64::MAX }] {
+        for (i, got) in stale(x).into_iter().enumerate() {
+            assert_eq!(got, SINEW_INVALID_HANDLE, "call {i} with {x:?}: {}", last_error());
+            assert!(last_error().contains("ragdoll handle"), "call {i}: {}", last_error());
+        }
+        ok(sinew_world_step(s.world, 1.0 / 60.0));
+    }
+    // A ragdoll handle where a body is expected.
+    expect_failure(&s, SINEW_INVALID_HANDLE, || sinew_body_destroy(SinewBody { id: r.id }));
+    expect_failure(&s, SINEW_INVALID_HANDLE, || sinew_body_set_ragdoll_collision(SinewBody { id: r.id }, r, 1));
+    // A ragdoll of a destroyed world stays invalid when a new world takes its slot.
+    let other = create_world(&world_desc());
+    let orphan = create_ragdoll(other, &ragdoll_settings(), &chain_bones(o, 2));
+    ok(sinew_world_destroy(other));
+    let reuse = create_world(&world_desc());
+    expect_failure(&s, SINEW_INVALID_HANDLE, || sinew_ragdoll_get_bone_count(orphan, &mut n));
+    expect_failure(&s, SINEW_INVALID_HANDLE, || sinew_ragdoll_destroy(orphan));
+    ok(sinew_world_destroy(reuse));
+    assert_eq!(bone_count(r), 3);
+    ok(sinew_world_destroy(s.world));
+    assert_eq!(sinew_ragdoll_get_bone_count(r, &mut n), SINEW_INVALID_HANDLE, "destroyed with its world");
+}
+
+#[test]
+fn ragdoll_calls_during_an_async_step_are_busy() {
+    let (s, r) = ragdoll_scene();
+    ok(sinew_world_step_begin(s.world, 1.0 / 60.0));
+    let (mut n, mut k) = (0usize, 0u32);
+    let mut out = SinewRagdoll::default();
+    let bones = chain_bones(v3(0.0, 1.0, 0.0), 2);
+    for got in [
+        sinew_ragdoll_get_bone_count(r, &mut n),
+        sinew_ragdoll_set_kinematic(r, 1),
+        sinew_ragdoll_is_asleep(r, &mut k),
+        sinew_ragdoll_destroy(r),
+        sinew_ragdoll_create(s.world, &ragdoll_settings(), bones.as_ptr(), 2, &mut out),
+    ] {
+        assert_eq!(got, SINEW_BUSY, "{}", last_error());
+    }
+    ok(sinew_world_step_end(s.world));
+    assert_eq!(bone_count(r), 3);
+    ok(sinew_ragdoll_destroy(r));
+    assert_eq!(sinew_ragdoll_destroy(r), SINEW_INVALID_HANDLE, "a second destroy");
+    ok(sinew_world_step(s.world, 1.0 / 60.0));
+    ok(sinew_world_destroy(s.world));
+}
+
+#[test]
+fn ragdoll_defaults_create_as_passed() {
+    let s = scene();
+    let one = [bone_desc()];
+    let r = create_ragdoll(s.world, &ragdoll_settings(), &one);
+    assert_eq!(bone_count(r), 1);
+    let j = joint_desc();
+    assert_eq!(j.kind, SinewJointKind::SINEW_JOINT_FREE as u32);
+    assert_eq!((j.hinge_min, j.hinge_max, j.swing1, j.swing2, j.low_twist, j.high_twist), (-90.0, 90.0, 30.0, 30.0, -20.0, 20.0));
+    let st = ragdoll_settings();
+    assert_eq!((st.stabilize, st.self_collision, st.collide_parent_child, st.kinematic, st.collider_mask), (1, 1, 0, 0, u32::MAX));
+    // Every shape kind a bone may have.
+    for shape in [SinewShape::SINEW_SHAPE_SPHERE, SinewShape::SINEW_SHAPE_CAPSULE, SinewShape::SINEW_SHAPE_BOX] {
+        let mut b = bone_desc();
+        b.shape = shape as u32;
+        b.mass = 0.0;
+        create_ragdoll(s.world, &st, &[b]);
+    }
+    create_ragdoll(s.world, &st, &chain_bones(v3(0.0, 3.0, 0.0), 3));
+    ok(sinew_world_step(s.world, 1.0 / 60.0));
+    let mut stats = SinewWorldStats::default();
+    ok(sinew_world_get_stats(s.world, &mut stats));
+    assert_eq!((stats.ragdoll_count, stats.bone_count, stats.recovered_ragdolls), (5, 7, 0), "{stats:?}");
+    ok(sinew_ragdoll_destroy(r));
+    ok(sinew_world_get_stats(s.world, &mut stats));
+    assert_eq!((stats.ragdoll_count, stats.bone_count), (4, 6));
+    ok(sinew_world_destroy(s.world));
+}

@@ -61,6 +61,10 @@ fn run(seed: u64) {
     let w = create_world(&world_desc());
     let mut bodies: Vec<SinewBody> = Vec::new();
     let mut colliders: Vec<SinewCollider> = Vec::new();
+    let mut ragdolls: Vec<SinewRagdoll> = Vec::new();
+    let quats = vec![SinewQuat { x: 0.0, y: 0.0, z: 0.0, w: 1.0 }; 64];
+    let mut quat_out = vec![SinewQuat { x: 0.0, y: 0.0, z: 0.0, w: 1.0 }; 64];
+    let mut mat_out = vec![translation(0.0, 0.0, 0.0); 64];
     let buf = vec![SinewVec3::default(); 64];
     let mut out = vec![SinewVec3::default(); 2048];
     let mut idx_out = vec![0u32; 8192];
@@ -77,8 +81,13 @@ fn run(seed: u64) {
             _ => SinewBody::default(),
         };
         let collider = if colliders.is_empty() || rng.below(5) == 0 { SinewCollider { id: rng.next() } } else { colliders[rng.below(colliders.len() as u64) as usize] };
+        let ragdoll = match rng.below(6) {
+            0 => SinewRagdoll { id: rng.next() },
+            _ if !ragdolls.is_empty() => ragdolls[rng.below(ragdolls.len() as u64) as usize],
+            _ => SinewRagdoll::default(),
+        };
         let n = rng.count();
-        let r = match rng.below(34) {
+        let r = match rng.below(46) {
             0 => {
                 let mut gd = grid_desc();
                 // Now and then a grid large enough to share its step between two threads.
@@ -238,7 +247,93 @@ fn run(seed: u64) {
                 }
                 r
             }
+            // Ragdolls: random bone lists (parents, shapes, joints, limits), the template, and
+            // every per-bone call with random counts, indices and floats.
             31 => {
+                let mut bones = chain_bones(rng.vec3(), rng.below(6) as usize);
+                for b in bones.iter_mut() {
+                    match rng.below(8) {
+                        0 => b.parent = rng.below(8) as i32 - 2,
+                        1 => b.shape = rng.below(6) as u32,
+                        2 => b.joint.kind = rng.below(5) as u32,
+                        3 => (b.joint.hinge_min, b.joint.hinge_max) = (rng.float() * 100.0, rng.float() * 100.0),
+                        4 => b.joint.swing1 = rng.float() * 100.0,
+                        5 => b.mass = rng.float(),
+                        6 => b.rotation.w = rng.float(),
+                        _ => b.radius0 = rng.float(),
+                    }
+                }
+                let mut st = ragdoll_settings();
+                st.kinematic = rng.below(2) as u32;
+                st.friction = rng.float();
+                let mut out = SinewRagdoll::default();
+                let r = sinew_ragdoll_create(w, &st, bones.as_ptr(), if rng.below(8) == 0 { n.min(bones.len()) } else { bones.len() }, &mut out);
+                if r == SINEW_OK {
+                    ragdolls.push(out);
+                }
+                r
+            }
+            32 => {
+                let mut h = std::mem::MaybeUninit::uninit();
+                let r = sinew_humanoid_bones_default(h.as_mut_ptr());
+                if r != SINEW_OK {
+                    r
+                } else {
+                    let mut h: SinewHumanoidBones = unsafe { h.assume_init() };
+                    if rng.below(3) == 0 {
+                        h.head = rng.vec3();
+                        h.total_mass = rng.float();
+                    }
+                    let mut out = SinewRagdoll::default();
+                    let r = sinew_ragdoll_create_humanoid(w, &h, &ragdoll_settings(), &mut out);
+                    if r == SINEW_OK {
+                        ragdolls.push(out);
+                    }
+                    r
+                }
+            }
+            33 => sinew_ragdoll_destroy(ragdoll),
+            34 => match rng.below(3) {
+                0 => sinew_ragdoll_set_kinematic(ragdoll, rng.below(3) as u32),
+                1 => sinew_ragdoll_set_bone_kinematic(ragdoll, rng.below(14) as u32, rng.below(2) as u32),
+                _ => sinew_ragdoll_is_bone_kinematic(ragdoll, rng.below(14) as u32, &mut 0),
+            },
+            35 => {
+                let k = n.min(64);
+                let pos: Vec<SinewVec3> = (0..k).map(|_| if rng.below(10) == 0 { rng.vec3() } else { v3(rng.float(), 1.0 + rng.float(), 0.0) }).collect();
+                match rng.below(3) {
+                    0 => sinew_ragdoll_set_targets(ragdoll, pos.as_ptr(), k, quats.as_ptr(), if rng.below(3) == 0 { rng.count().min(64) } else { k }),
+                    1 => sinew_ragdoll_set_target_matrices(ragdoll, mats.as_ptr(), rng.below(5) as usize),
+                    _ => sinew_ragdoll_set_pose(ragdoll, pos.as_ptr(), k, quats.as_ptr(), k, rng.below(2) as u32),
+                }
+            }
+            36 => match rng.below(4) {
+                0 => sinew_ragdoll_apply_impulse(ragdoll, rng.vec3(), rng.vec3(), &mut 0),
+                1 => sinew_ragdoll_apply_bone_impulse(ragdoll, rng.below(14) as u32, rng.vec3(), rng.vec3()),
+                2 => sinew_ragdoll_apply_explosion(ragdoll, rng.vec3(), rng.float(), rng.float()),
+                _ => sinew_ragdoll_add_force(ragdoll, rng.below(14) as u32, rng.vec3(), rng.vec3()),
+            },
+            37 => match rng.below(3) {
+                0 => sinew_ragdoll_read_pose(ragdoll, out.as_mut_ptr(), n.min(64), quat_out.as_mut_ptr(), rng.count().min(64)),
+                1 => sinew_ragdoll_read_matrices(ragdoll, mat_out.as_mut_ptr(), n.min(64)),
+                _ => sinew_ragdoll_read_velocities(ragdoll, out.as_mut_ptr(), n.min(64), out[64..].as_mut_ptr(), n.min(64)),
+            },
+            38 => match rng.below(4) {
+                0 => sinew_ragdoll_is_asleep(ragdoll, &mut 0),
+                1 => sinew_ragdoll_wake(ragdoll),
+                2 => sinew_ragdoll_get_bone_count(ragdoll, &mut 0),
+                _ => sinew_ragdoll_set_bone_pair_collision(ragdoll, rng.below(14) as u32, rng.below(14) as u32, rng.below(2) as u32),
+            },
+            39 => {
+                let k = n.min(64);
+                let bones: Vec<u32> = (0..k).map(|_| rng.below(14) as u32).collect();
+                if rng.below(2) == 0 {
+                    sinew_body_attach_to_ragdoll(body, ragdoll, idx.as_ptr(), k, bones.as_ptr(), k, buf.as_ptr(), if rng.below(4) == 0 { rng.count().min(64) } else { k })
+                } else {
+                    sinew_body_set_ragdoll_collision(body, ragdoll, rng.below(2) as u32)
+                }
+            }
+            40 => {
                 // A static mesh collider: random vertices (sometimes hostile), indices
                 // (sometimes out of range or degenerate), null buffers, shares and flags.
                 let nv = rng.below(10) as usize;
@@ -264,7 +359,7 @@ fn run(seed: u64) {
                 }
                 r
             }
-            32 => match rng.below(3) {
+            41 => match rng.below(3) {
                 0 => sinew_collider_teleport(collider, &rng.mat()),
                 1 => sinew_collider_set_layers(collider, rng.next() as u32),
                 _ => sinew_collider_get_mesh_info(collider, &mut SinewColliderMeshInfo::default()),
@@ -290,6 +385,12 @@ fn run(seed: u64) {
                 if sinew_body_get_vertex_count(b, &mut n) == SINEW_OK && n <= out.len() {
                     ok(sinew_body_read_positions(b, out.as_mut_ptr(), n));
                     assert!(out[..n].iter().all(|p| p.x.is_finite() && p.y.is_finite() && p.z.is_finite()), "seed {seed:#x}, round {round}: a body holds non-finite positions");
+                }
+            }
+            for &rd in &ragdolls {
+                let mut n = 0usize;
+                if sinew_ragdoll_get_bone_count(rd, &mut n) == SINEW_OK && sinew_ragdoll_read_pose(rd, out.as_mut_ptr(), n, quat_out.as_mut_ptr(), n) == SINEW_OK {
+                    assert!(out[..n].iter().all(|p| p.x.is_finite() && p.y.is_finite() && p.z.is_finite()), "seed {seed:#x}, round {round}: a ragdoll holds non-finite bones");
                 }
             }
         }

@@ -493,6 +493,199 @@ namespace Sinew
         [DllImport(__DllName, EntryPoint = "sinew_strands_create", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_strands_create(SinewWorld world, SinewStrandsDesc* desc, SinewBody* out_body);
 
+        /// <summary>
+        ///  Fills `out_desc` with a free joint at the bone's origin: axis +X, swing axis +Y, hinge
+        ///  limits ±90°, swing 30° × 30°, twist ±20°, hard limits, no friction.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_joint_desc_default", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_joint_desc_default(SinewJointDesc* out_desc);
+
+        /// <summary>
+        ///  Fills `out_desc` with a root bone at the origin: a 1 kg capsule (half_height 0.1 m, radii
+        ///  0.05 m) along the bone's Y, density 1000 kg/m³ (used when `mass` is 0), a free joint.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_bone_desc_default", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_bone_desc_default(SinewBoneDesc* out_desc);
+
+        /// <summary>
+        ///  Fills `out_settings` with the default ragdoll settings (stabilised masses, self-collision
+        ///  without parent–child pairs, friction 0.6, dynamic).
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_settings_default", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_settings_default(SinewRagdollSettings* out_settings);
+
+        /// <summary>
+        ///  Fills `out_bones` with a 1.8 m humanoid standing at the origin, facing +Z, 20 kg.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_humanoid_bones_default", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_humanoid_bones_default(SinewHumanoidBones* out_bones);
+
+        /// <summary>
+        ///  Writes the humanoid template's bone list (`SINEW_HUMANOID_BONE_COUNT` bones, in the order of
+        ///  `SinewHumanoidBone`) for `bones` into `out_bones`, to edit before `sinew_ragdoll_create`;
+        ///  `capacity` must be at least `SINEW_HUMANOID_BONE_COUNT`.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_humanoid_bone_descs", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_humanoid_bone_descs(SinewHumanoidBones* bones, SinewBoneDesc* out_bones, System.UIntPtr capacity);
+
+        /// <summary>
+        ///  Creates a ragdoll from `bone_count` bones (at most 256), in its bind pose and at rest.
+        ///  Every bone is checked (its index in the message): parents before children, a root's joint
+        ///  free, unit rotations, shapes, masses, limits in degrees.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_create", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_create(SinewWorld world, SinewRagdollSettings* settings, SinewBoneDesc* bones, System.UIntPtr bone_count, SinewRagdoll* out_ragdoll);
+
+        /// <summary>
+        ///  Creates the humanoid template's ragdoll (`SINEW_HUMANOID_BONE_COUNT` bones, in the order of
+        ///  `SinewHumanoidBone`: the Ragdoll Wizard's bodies, masses and limits) from a rig's bone
+        ///  positions, with `settings`.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_create_humanoid", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_create_humanoid(SinewWorld world, SinewHumanoidBones* bones, SinewRagdollSettings* settings, SinewRagdoll* out_ragdoll);
+
+        /// <summary>
+        ///  Destroys a ragdoll; particle bodies attached to it are released. A second destroy is
+        ///  `SINEW_INVALID_HANDLE`.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_destroy", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_destroy(SinewRagdoll ragdoll);
+
+        /// <summary>
+        ///  Number of bones: the length of every per-bone buffer.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_get_bone_count", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_get_bone_count(SinewRagdoll ragdoll, System.UIntPtr* out_count);
+
+        /// <summary>
+        ///  Makes every bone kinematic (`kinematic` = 1: animated by `sinew_ragdoll_set_targets`) or
+        ///  dynamic (0: physics). Bones switched to dynamic keep the velocity their animation gave them.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_set_kinematic", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_set_kinematic(SinewRagdoll ragdoll, uint kinematic);
+
+        /// <summary>
+        ///  Makes one bone kinematic (1) or dynamic (0): a partial ragdoll.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_set_bone_kinematic", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_set_bone_kinematic(SinewRagdoll ragdoll, uint bone, uint kinematic);
+
+        /// <summary>
+        ///  Writes 1 to `out_kinematic` when `bone` is kinematic, 0 when it is dynamic.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_is_bone_kinematic", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_is_bone_kinematic(SinewRagdoll ragdoll, uint bone, uint* out_kinematic);
+
+        /// <summary>
+        ///  Where the host's animation puts every bone at this host frame: world positions and unit
+        ///  rotations, one of each per bone (both counts must be the bone count). Kinematic bones move
+        ///  there across the next step's substeps (like pins, no spikes) and their velocity is tracked;
+        ///  dynamic bones ignore their target. Allocates nothing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_set_targets", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_set_targets(SinewRagdoll ragdoll, SinewVec3* positions, System.UIntPtr position_count, SinewQuat* rotations, System.UIntPtr rotation_count);
+
+        /// <summary>
+        ///  As `sinew_ragdoll_set_targets`, from one column-major matrix per bone (Unity's
+        ///  `localToWorldMatrix` of a bone of scale 1; a scale other than 1 is refused).
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_set_target_matrices", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_set_target_matrices(SinewRagdoll ragdoll, SinewMat4* matrices, System.UIntPtr matrix_count);
+
+        /// <summary>
+        ///  Teleports every bone to the given world positions and rotations (one per bone);
+        ///  `keep_velocity` = 1 keeps the bones' velocities, 0 sets them at rest. Wakes the ragdoll.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_set_pose", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_set_pose(SinewRagdoll ragdoll, SinewVec3* positions, System.UIntPtr position_count, SinewQuat* rotations, System.UIntPtr rotation_count, uint keep_velocity);
+
+        /// <summary>
+        ///  Applies `impulse` (N·s, each component within ±1e6) at world `point` to the bone whose
+        ///  shape's surface is nearest to it (linear and angular), and writes that bone to `out_bone`.
+        ///  Wakes the ragdoll.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_apply_impulse", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_apply_impulse(SinewRagdoll ragdoll, SinewVec3 point, SinewVec3 impulse, uint* out_bone);
+
+        /// <summary>
+        ///  Applies `impulse` (N·s) at world `point` to bone `bone`. Wakes the ragdoll.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_apply_bone_impulse", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_apply_bone_impulse(SinewRagdoll ragdoll, uint bone, SinewVec3 point, SinewVec3 impulse);
+
+        /// <summary>
+        ///  A radial impulse from `centre`: each bone within `radius` (m, in (0, 1000]) gets
+        ///  `impulse·(1 − d/radius)` N·s (|impulse| ≤ 1e6; negative pulls inwards) away from the centre
+        ///  at its centre of mass, d the distance to its surface. Wakes the ragdoll.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_apply_explosion", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_apply_explosion(SinewRagdoll ragdoll, SinewVec3 centre, float impulse, float radius);
+
+        /// <summary>
+        ///  A force (N, each component within ±1e7) at world `point` on bone `bone`, applied over the
+        ///  fixed steps of the next `sinew_world_step` (then cleared: call it every frame to push).
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_add_force", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_add_force(SinewRagdoll ragdoll, uint bone, SinewVec3 point, SinewVec3 force);
+
+        /// <summary>
+        ///  Copies every bone's world position and rotation (x, y, z, w), interpolated between fixed
+        ///  steps by the world's alpha like `sinew_body_read_positions`; each capacity must be at least
+        ///  the bone count. Allocates nothing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_read_pose", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_read_pose(SinewRagdoll ragdoll, SinewVec3* out_positions, System.UIntPtr position_capacity, SinewQuat* out_rotations, System.UIntPtr rotation_capacity);
+
+        /// <summary>
+        ///  Copies every bone's world transform as a column-major matrix (Unity's `Matrix4x4`:
+        ///  rotation in the first three columns, translation in `m[12..15]`), interpolated as
+        ///  `sinew_ragdoll_read_pose`; `capacity` must be at least the bone count. Allocates nothing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_read_matrices", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_read_matrices(SinewRagdoll ragdoll, SinewMat4* out_matrices, System.UIntPtr capacity);
+
+        /// <summary>
+        ///  Copies every bone's linear velocity (m/s, of its origin) and angular velocity (rad/s, world
+        ///  axes) at the newest fixed step; each capacity must be at least the bone count.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_read_velocities", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_read_velocities(SinewRagdoll ragdoll, SinewVec3* out_linear, System.UIntPtr linear_capacity, SinewVec3* out_angular, System.UIntPtr angular_capacity);
+
+        /// <summary>
+        ///  Writes 1 to `out_asleep` while the ragdoll sleeps (at rest, not stepped), else 0.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_is_asleep", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_is_asleep(SinewRagdoll ragdoll, uint* out_asleep);
+
+        /// <summary>
+        ///  Wakes a sleeping ragdoll (nothing for an awake one).
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_wake", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_wake(SinewRagdoll ragdoll);
+
+        /// <summary>
+        ///  Turns collision between bones `a` and `b` (two different bones) of the ragdoll on (1) or off (0).
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_set_bone_pair_collision", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_set_bone_pair_collision(SinewRagdoll ragdoll, uint a, uint b, uint enabled);
+
+        /// <summary>
+        ///  Pins vertices of a particle body to bones of a ragdoll of the same world: vertex
+        ///  `vertices[k]` (the host's vertex index, as for `sinew_body_pin`) follows bone `bones[k]` at
+        ///  `offsets[k]` (m, in the bone's frame) inside the step, with no host round trip. The three
+        ///  counts must be equal. A vertex attached again moves to its new bone; a bad entry refuses the
+        ///  whole call and changes nothing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_body_attach_to_ragdoll", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_attach_to_ragdoll(SinewBody body, SinewRagdoll ragdoll, uint* vertices, System.UIntPtr vertex_count, uint* bones, System.UIntPtr bone_count, SinewVec3* offsets, System.UIntPtr offset_count);
+
+        /// <summary>
+        ///  Makes the ragdoll's bone shapes colliders of a particle body of the same world (1; swept
+        ///  across substeps, so a cape drapes over the falling body), or stops it (0).
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_body_set_ragdoll_collision", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_set_ragdoll_collision(SinewBody body, SinewRagdoll ragdoll, uint enabled);
+
 
     }
 
@@ -927,6 +1120,15 @@ namespace Sinew
         ///  `sinew_world_read_events`.
         /// </summary>
         public uint recovered_bodies;
+        /// <summary>
+        ///  Ragdolls in the world, and their bones.
+        /// </summary>
+        public uint ragdoll_count;
+        public uint bone_count;
+        /// <summary>
+        ///  Ragdolls the last `sinew_world_step` had to put back on a finite state.
+        /// </summary>
+        public uint recovered_ragdolls;
     }
 
     /// <summary>
@@ -1192,6 +1394,220 @@ namespace Sinew
         public SinewMaterial material;
     }
 
+    /// <summary>
+    ///  Handle to a ragdoll. `id == 0` is never valid. Destroyed with its world.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe partial struct SinewRagdoll
+    {
+        public ulong id;
+    }
+
+    /// <summary>
+    ///  A bone's joint to its parent; fill with `sinew_joint_desc_default` first. Angles in
+    ///  degrees, axes in the bone's frame, as Unity's joints have them: `axis` is `HingeJoint.axis`
+    ///  / `CharacterJoint.axis` (the twist axis), `swing_axis` is `CharacterJoint.swingAxis`,
+    ///  `hinge_min`/`hinge_max` are `HingeJoint.limits.min`/`max`, `swing1`/`swing2`/`low_twist`/
+    ///  `high_twist` are `swing1Limit`/`swing2Limit`/`lowTwistLimit`/`highTwistLimit`. The fields
+    ///  the kind does not use must still be finite. Every angle is zero, and the joint exactly
+    ///  satisfied, in the bind pose.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe partial struct SinewJointDesc
+    {
+        /// <summary>
+        ///  A `SinewJointKind`. Default `SINEW_JOINT_FREE`.
+        /// </summary>
+        public uint kind;
+        /// <summary>
+        ///  Where the joint is, in the bone's frame (m). Default the origin (the bone's pivot).
+        /// </summary>
+        public SinewVec3 anchor;
+        /// <summary>
+        ///  Hinge or twist axis (normalised on creation). Default +X.
+        /// </summary>
+        public SinewVec3 axis;
+        /// <summary>
+        ///  Swing-1 axis (made perpendicular to `axis` on creation; not parallel to it). Default +Y.
+        /// </summary>
+        public SinewVec3 swing_axis;
+        /// <summary>
+        ///  `SINEW_JOINT_HINGE`: limits in [−180, 180] degrees, min ≤ max. Default −90, 90.
+        /// </summary>
+        public float hinge_min;
+        public float hinge_max;
+        /// <summary>
+        ///  `SINEW_JOINT_SWING_TWIST`: cone half-angles in [0, 177] degrees. Default 30, 30.
+        /// </summary>
+        public float swing1;
+        public float swing2;
+        /// <summary>
+        ///  `SINEW_JOINT_SWING_TWIST`: twist limits in [−180, 180] degrees, low ≤ high. Default −20, 20.
+        /// </summary>
+        public float low_twist;
+        public float high_twist;
+        /// <summary>
+        ///  Limit softness: spring (N·m/rad) and damper (N·m·s/rad); 0 and 0 (the default) give a hard limit.
+        /// </summary>
+        public float limit_spring;
+        public float limit_damper;
+        /// <summary>
+        ///  Joint friction (N·m). Default 0.
+        /// </summary>
+        public float friction;
+    }
+
+    /// <summary>
+    ///  One bone of a ragdoll; fill with `sinew_bone_desc_default` first. The bind pose is the
+    ///  bone's world position and rotation (Unity's `Transform.position` and `Transform.rotation`,
+    ///  quaternion x, y, z, w), scale 1.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe partial struct SinewBoneDesc
+    {
+        /// <summary>
+        ///  Index of the parent bone, or −1 for a root. Parents come before their children.
+        /// </summary>
+        public int parent;
+        /// <summary>
+        ///  Bind pose: world position (m) and unit rotation. Default the origin, identity.
+        /// </summary>
+        public SinewVec3 position;
+        public SinewQuat rotation;
+        /// <summary>
+        ///  A `SinewShape`: sphere, capsule (its axis the local Y) or box; a plane is refused.
+        ///  Default a capsule, half_height 0.1, radii 0.05. The sizes it does not use must be finite.
+        /// </summary>
+        public uint shape;
+        public float radius;
+        public float half_height;
+        public float radius0;
+        public float radius1;
+        public SinewVec3 half_extents;
+        /// <summary>
+        ///  The shape's placement in the bone's frame. Default none.
+        /// </summary>
+        public SinewVec3 shape_offset;
+        public SinewQuat shape_rotation;
+        /// <summary>
+        ///  kg, within [0, 1e6]; 0 takes the mass from `density` and the shape's volume. Default 1.
+        /// </summary>
+        public float mass;
+        /// <summary>
+        ///  kg/m³ in (0, 1e5], used when `mass` is 0. Default 1000.
+        /// </summary>
+        public float density;
+        public SinewJointDesc joint;
+    }
+
+    /// <summary>
+    ///  Settings shared by every bone of a ragdoll; fill with `sinew_ragdoll_settings_default` first.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe partial struct SinewRagdollSettings
+    {
+        /// <summary>
+        ///  1: even out mass ratios along the chain (Jolt's `Stabilize`): a child's mass is kept
+        ///  within `max_mass_ratio` of its parent's and inertia is raised to a solid capsule's of the
+        ///  bone's length. Default 1.
+        /// </summary>
+        public uint stabilize;
+        /// <summary>
+        ///  In [1, 10000]. Default 5.
+        /// </summary>
+        public float max_mass_ratio;
+        /// <summary>
+        ///  1: bones of the ragdoll collide with each other (not with their parent or children). Default 1.
+        /// </summary>
+        public uint self_collision;
+        /// <summary>
+        ///  1: parents collide with their children too. Default 0.
+        /// </summary>
+        public uint collide_parent_child;
+        /// <summary>
+        ///  Coulomb friction of the bones' contacts, [0, 100]. Default 0.6.
+        /// </summary>
+        public float friction;
+        /// <summary>
+        ///  Restitution, [0, 1]. Default 0.
+        /// </summary>
+        public float restitution;
+        /// <summary>
+        ///  Fraction of linear / angular velocity removed per second, [0, 1]. Default 0.05 / 0.05.
+        /// </summary>
+        public float linear_damping;
+        public float angular_damping;
+        /// <summary>
+        ///  Collider layers the bones meet (`layers &amp; collider_mask != 0`). Default all bits.
+        /// </summary>
+        public uint collider_mask;
+        /// <summary>
+        ///  The ragdoll sleeps once every bone has stayed slower than this (m/s) for `sleep_time` (s).
+        ///  Default 0.02 m/s, 0.5 s.
+        /// </summary>
+        public float sleep_threshold;
+        public float sleep_time;
+        /// <summary>
+        ///  1: start kinematic (animated by `sinew_ragdoll_set_targets`) instead of dynamic. Default 0.
+        /// </summary>
+        public uint kinematic;
+    }
+
+    /// <summary>
+    ///  World positions of a humanoid rig's bones in its bind pose (the slots of Unity's Ragdoll
+    ///  Wizard; in Unity, `Animator.GetBoneTransform(HumanBodyBones.…).position`); fill with
+    ///  `sinew_humanoid_bones_default` (a 1.8 m character at the origin facing +Z) first.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe partial struct SinewHumanoidBones
+    {
+        /// <summary>
+        ///  `Hips`.
+        /// </summary>
+        public SinewVec3 pelvis;
+        /// <summary>
+        ///  `LeftUpperLeg`, `LeftLowerLeg`, `LeftFoot`.
+        /// </summary>
+        public SinewVec3 left_hip;
+        public SinewVec3 left_knee;
+        public SinewVec3 left_foot;
+        /// <summary>
+        ///  `RightUpperLeg`, `RightLowerLeg`, `RightFoot`.
+        /// </summary>
+        public SinewVec3 right_hip;
+        public SinewVec3 right_knee;
+        public SinewVec3 right_foot;
+        /// <summary>
+        ///  `LeftUpperArm`, `LeftLowerArm`, `LeftHand`.
+        /// </summary>
+        public SinewVec3 left_arm;
+        public SinewVec3 left_elbow;
+        public SinewVec3 left_hand;
+        /// <summary>
+        ///  `RightUpperArm`, `RightLowerArm`, `RightHand`.
+        /// </summary>
+        public SinewVec3 right_arm;
+        public SinewVec3 right_elbow;
+        public SinewVec3 right_hand;
+        /// <summary>
+        ///  `Spine` (or `Chest`).
+        /// </summary>
+        public SinewVec3 middle_spine;
+        /// <summary>
+        ///  `Head`.
+        /// </summary>
+        public SinewVec3 head;
+        /// <summary>
+        ///  The character's up and forward directions (world, not parallel). Default +Y, +Z.
+        /// </summary>
+        public SinewVec3 up;
+        public SinewVec3 forward;
+        /// <summary>
+        ///  Total mass (kg), in (0, 1e6]. The wizard's default is 20.
+        /// </summary>
+        public float total_mass;
+    }
+
 
     /// <summary>
     ///  The constraint kernel of a world (`SinewWorldDesc.kernel`); all give the same bits.
@@ -1341,6 +1757,55 @@ namespace Sinew
         ///  back on its pose at rest.
         /// </summary>
         SINEW_RECOVERY_STATE_NOT_FINITE = 2,
+    }
+
+    /// <summary>
+    ///  The joint that holds a bone to its parent (`SinewJointDesc.kind`).
+    /// </summary>
+    public enum SinewJointKind : uint
+    {
+        /// <summary>
+        ///  No joint: the bone moves freely (a root's kind, or a loose part).
+        /// </summary>
+        SINEW_JOINT_FREE = 0,
+        /// <summary>
+        ///  Welded to the parent.
+        /// </summary>
+        SINEW_JOINT_FIXED = 1,
+        /// <summary>
+        ///  Turns about `axis` only, between `hinge_min` and `hinge_max` degrees (Unity's `HingeJoint`).
+        /// </summary>
+        SINEW_JOINT_HINGE = 2,
+        /// <summary>
+        ///  Swing-twist ("cone", Unity's `CharacterJoint`): `axis` stays in an elliptical cone of
+        ///  half-angles `swing1` (about `swing_axis`) and `swing2` (about `axis × swing_axis`) and
+        ///  twists about it between `low_twist` and `high_twist` degrees.
+        /// </summary>
+        SINEW_JOINT_SWING_TWIST = 3,
+    }
+
+    /// <summary>
+    ///  Bone indices of the humanoid template's ragdoll (`sinew_ragdoll_create_humanoid`,
+    ///  `sinew_humanoid_bone_descs`), in order (parents before children); `SINEW_HUMANOID_BONE_COUNT`
+    ///  is their number.
+    /// </summary>
+    public enum SinewHumanoidBone : uint
+    {
+        SINEW_HUMANOID_PELVIS = 0,
+        SINEW_HUMANOID_LEFT_HIP = 1,
+        SINEW_HUMANOID_LEFT_KNEE = 2,
+        SINEW_HUMANOID_RIGHT_HIP = 3,
+        SINEW_HUMANOID_RIGHT_KNEE = 4,
+        SINEW_HUMANOID_MIDDLE_SPINE = 5,
+        SINEW_HUMANOID_HEAD = 6,
+        SINEW_HUMANOID_LEFT_ARM = 7,
+        SINEW_HUMANOID_LEFT_ELBOW = 8,
+        SINEW_HUMANOID_RIGHT_ARM = 9,
+        SINEW_HUMANOID_RIGHT_ELBOW = 10,
+        /// <summary>
+        ///  The template's bone count (11), the length of every per-bone buffer of its ragdoll.
+        /// </summary>
+        SINEW_HUMANOID_BONE_COUNT = 11,
     }
 
     /// <summary>

@@ -446,6 +446,7 @@ namespace Sinew
         internal const int Vec3Size = 12;
         internal const int Mat4Size = 64;
         internal const int BoneWeightSize = 32;
+        internal const int QuatSize = 16;
 
         /// <summary>Throws unless <typeparamref name="T"/> is a reference-free struct of <paramref name="bytes"/> bytes.</summary>
         internal static void Require<T>(int bytes, string parameter) where T : struct
@@ -468,6 +469,8 @@ namespace Sinew
                     return "three floats, like Unity's Vector3";
                 case Mat4Size:
                     return "16 floats, column-major, like Unity's Matrix4x4";
+                case QuatSize:
+                    return "four floats x, y, z, w, like Unity's Quaternion";
                 default:
                     return "four float weights, then four int bone indices, like Unity's BoneWeight";
             }
@@ -492,6 +495,27 @@ namespace Sinew
         {
             Require<T>(Mat4Size, parameter);
             return MemoryMarshal.Cast<T, SinewMat4>(span);
+        }
+
+        /// <summary><paramref name="span"/> viewed as C matrices, after the size check.</summary>
+        internal static Span<SinewMat4> AsMat4<T>(Span<T> span, string parameter) where T : struct
+        {
+            Require<T>(Mat4Size, parameter);
+            return MemoryMarshal.Cast<T, SinewMat4>(span);
+        }
+
+        /// <summary><paramref name="span"/> viewed as C quaternions, after the size check.</summary>
+        internal static ReadOnlySpan<SinewQuat> AsQuat<T>(ReadOnlySpan<T> span, string parameter) where T : struct
+        {
+            Require<T>(QuatSize, parameter);
+            return MemoryMarshal.Cast<T, SinewQuat>(span);
+        }
+
+        /// <summary><paramref name="span"/> viewed as C quaternions, after the size check.</summary>
+        internal static Span<SinewQuat> AsQuat<T>(Span<T> span, string parameter) where T : struct
+        {
+            Require<T>(QuatSize, parameter);
+            return MemoryMarshal.Cast<T, SinewQuat>(span);
         }
 
         /// <summary><paramref name="span"/> viewed as C bone weights, after the size check.</summary>

@@ -35,12 +35,14 @@ namespace Sinew
         {
             public ulong Id;
             public bool IsCollider;
+            public bool IsRagdoll;
 
             public static Owned Body(SinewBody b)
             {
                 Owned o;
                 o.Id = b.id;
                 o.IsCollider = false;
+                o.IsRagdoll = false;
                 return o;
             }
 
@@ -49,6 +51,16 @@ namespace Sinew
                 Owned o;
                 o.Id = c.id;
                 o.IsCollider = true;
+                o.IsRagdoll = false;
+                return o;
+            }
+
+            public static Owned Ragdoll(SinewRagdoll r)
+            {
+                Owned o;
+                o.Id = r.id;
+                o.IsCollider = false;
+                o.IsRagdoll = true;
                 return o;
             }
 
@@ -59,6 +71,12 @@ namespace Sinew
                     SinewCollider c;
                     c.id = Id;
                     return NativeMethods.sinew_collider_destroy(c);
+                }
+                if (IsRagdoll)
+                {
+                    SinewRagdoll r;
+                    r.id = Id;
+                    return NativeMethods.sinew_ragdoll_destroy(r);
                 }
                 SinewBody b;
                 b.id = Id;

@@ -174,10 +174,15 @@ impl<'a, T> OutBuf<'a, T> {
     /// The first `needed` elements to write, or `SINEW_BUFFER_TOO_SMALL` naming `what` (the
     /// unit of the count, e.g. "vertices").
     pub fn take(self, needed: usize, what: &str) -> Result<&'a mut [T]> {
+        self.take_of(needed, "the body", what)
+    }
+
+    /// As [`OutBuf::take`], naming the object the count is of (e.g. "the ragdoll").
+    pub fn take_of(self, needed: usize, of: &str, what: &str) -> Result<&'a mut [T]> {
         if self.capacity < needed {
             return Err(Error::new(
                 ErrorKind::BufferTooSmall,
-                format!("{} holds {} elements but the body has {needed} {what}", self.name, self.capacity),
+                format!("{} holds {} elements but {of} has {needed} {what}", self.name, self.capacity),
             ));
         }
         if needed == 0 {

@@ -17,6 +17,7 @@ pub mod body;
 pub mod character;
 pub mod cloth;
 pub mod collider;
+pub mod ragdoll;
 pub mod registry;
 pub mod result;
 pub mod rope;
@@ -29,4 +30,4 @@ pub mod world;
 /// cbindgen emits no Rust constants (they would bring the core's along, see `cbindgen.toml`),
 /// so the header's `#define SINEW_ABI_VERSION` is written in `cbindgen.toml`'s
 /// `after_includes`; bump both (`tests/ffi_contract.rs` checks they agree).
-pub const SINEW_ABI_VERSION: u32 = 5;
+pub const SINEW_ABI_VERSION: u32 = 6;

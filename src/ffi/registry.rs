@@ -12,8 +12,9 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use crate::particles::Body;
 use crate::error::{Error, ErrorKind, Result};
 use crate::collider::Collider;
-use crate::ffi::types::{SinewBody, SinewCollider, SinewWorld};
-use crate::world::arena::{Arena, HandleBits, KIND_BODY, KIND_COLLIDER, KIND_WORLD, MAX_WORLDS};
+use crate::ffi::types::{SinewBody, SinewCollider, SinewRagdoll, SinewWorld};
+use crate::ragdoll::Ragdoll;
+use crate::world::arena::{Arena, HandleBits, KIND_BODY, KIND_COLLIDER, KIND_RAGDOLL, KIND_WORLD, MAX_WORLDS};
 use crate::world::{WorkerPool, World};
 
 pub struct WorldCell {
@@ -104,6 +105,11 @@ pub fn collider_handle(cell: &WorldCell, slot: usize, serial: u32) -> SinewColli
     SinewCollider { id: HandleBits { kind: KIND_COLLIDER, world: cell.slot, slot, serial }.encode() }
 }
 
+/// Handle of ragdoll `(slot, serial)` of the world in `cell`.
+pub fn ragdoll_handle(cell: &WorldCell, slot: usize, serial: u32) -> SinewRagdoll {
+    SinewRagdoll { id: HandleBits { kind: KIND_RAGDOLL, world: cell.slot, slot, serial }.encode() }
+}
+
 /// The world cell owning an object handle of `kind`, and the object's (slot, serial).
 fn owner(raw: u64, kind: u64, what: &str) -> Result<(Arc<WorldCell>, usize, u32)> {
     let h = HandleBits::decode(raw);
@@ -126,6 +132,21 @@ pub fn body_owner(handle: SinewBody) -> Result<(Arc<WorldCell>, usize, u32)> {
 /// The world cell owning a collider handle, and the collider's (slot, serial).
 pub fn collider_owner(handle: SinewCollider) -> Result<(Arc<WorldCell>, usize, u32)> {
     owner(handle.id, KIND_COLLIDER, "collider")
+}
+
+/// The world cell owning a ragdoll handle, and the ragdoll's (slot, serial).
+pub fn ragdoll_owner(handle: SinewRagdoll) -> Result<(Arc<WorldCell>, usize, u32)> {
+    owner(handle.id, KIND_RAGDOLL, "ragdoll")
+}
+
+/// Runs `f` on the ragdoll behind `handle` with its world locked; `f` also gets the world's
+/// readback interpolation factor.
+pub fn with_ragdoll<R>(handle: SinewRagdoll, f: impl FnOnce(&mut Ragdoll, f32) -> Result<R>) -> Result<R> {
+    let (cell, slot, serial) = ragdoll_owner(handle)?;
+    let mut world = cell.lock()?;
+    let alpha = world.alpha();
+    let r = world.ragdolls.get_mut(slot, serial).ok_or_else(|| invalid("ragdoll", handle.id))?;
+    f(r, alpha)
 }
 
 /// Runs `f` on the body behind `handle` with its world locked; `f` also gets the world's

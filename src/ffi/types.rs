@@ -10,6 +10,8 @@
 //! list ([`mirror!`]); the compiler checks the list is complete in both directions.
 
 use crate::particles::{Dynamics, Lod, Material};
+use crate::ragdoll::RagdollSettings;
+use crate::ragdoll::humanoid::HumanoidBones;
 use crate::error::{Error, Result};
 use crate::math::{Mat4, Quat, Vec3};
 use crate::solver::constraints::distance_simd::Kernel;
@@ -471,6 +473,11 @@ pub struct SinewWorldStats {
     /// Bodies the last `sinew_world_step` had to put back on a finite state: read which with
     /// `sinew_world_read_events`.
     pub recovered_bodies: u32,
+    /// Ragdolls in the world, and their bones.
+    pub ragdoll_count: u32,
+    pub bone_count: u32,
+    /// Ragdolls the last `sinew_world_step` had to put back on a finite state.
+    pub recovered_ragdolls: u32,
 }
 
 /// What an event reports (`SinewEvent.kind`).
@@ -604,6 +611,9 @@ impl From<WorldStats> for SinewWorldStats {
             last_frame_steps: s.last_frame_steps,
             alpha: s.alpha,
             recovered_bodies: s.recovered_bodies,
+            ragdoll_count: s.ragdoll_count,
+            bone_count: s.bone_count,
+            recovered_ragdolls: s.recovered_ragdolls,
         }
     }
 }
@@ -808,4 +818,224 @@ pub fn as_vec3(v: &[SinewVec3]) -> &[Vec3] {
 pub fn as_vec3_mut(v: &mut [SinewVec3]) -> &mut [Vec3] {
     // SAFETY: as above.
     unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr().cast(), v.len()) }
+}
+
+// ---- ragdolls ----
+
+/// Handle to a ragdoll. `id == 0` is never valid. Destroyed with its world.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SinewRagdoll {
+    pub id: u64,
+}
+
+/// The joint that holds a bone to its parent (`SinewJointDesc.kind`).
+#[repr(u32)]
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SinewJointKind {
+    /// No joint: the bone moves freely (a root's kind, or a loose part).
+    SINEW_JOINT_FREE = 0,
+    /// Welded to the parent.
+    SINEW_JOINT_FIXED = 1,
+    /// Turns about `axis` only, between `hinge_min` and `hinge_max` degrees (Unity's `HingeJoint`).
+    SINEW_JOINT_HINGE = 2,
+    /// Swing-twist ("cone", Unity's `CharacterJoint`): `axis` stays in an elliptical cone of
+    /// half-angles `swing1` (about `swing_axis`) and `swing2` (about `axis × swing_axis`) and
+    /// twists about it between `low_twist` and `high_twist` degrees.
+    SINEW_JOINT_SWING_TWIST = 3,
+}
+abi_enum!(SinewJointKind, "joint kind", [SINEW_JOINT_FREE, SINEW_JOINT_FIXED, SINEW_JOINT_HINGE, SINEW_JOINT_SWING_TWIST]);
+
+/// Bone indices of the humanoid template's ragdoll (`sinew_ragdoll_create_humanoid`,
+/// `sinew_humanoid_bone_descs`), in order (parents before children); `SINEW_HUMANOID_BONE_COUNT`
+/// is their number.
+#[repr(u32)]
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SinewHumanoidBone {
+    SINEW_HUMANOID_PELVIS = 0,
+    SINEW_HUMANOID_LEFT_HIP = 1,
+    SINEW_HUMANOID_LEFT_KNEE = 2,
+    SINEW_HUMANOID_RIGHT_HIP = 3,
+    SINEW_HUMANOID_RIGHT_KNEE = 4,
+    SINEW_HUMANOID_MIDDLE_SPINE = 5,
+    SINEW_HUMANOID_HEAD = 6,
+    SINEW_HUMANOID_LEFT_ARM = 7,
+    SINEW_HUMANOID_LEFT_ELBOW = 8,
+    SINEW_HUMANOID_RIGHT_ARM = 9,
+    SINEW_HUMANOID_RIGHT_ELBOW = 10,
+    /// The template's bone count (11), the length of every per-bone buffer of its ragdoll.
+    SINEW_HUMANOID_BONE_COUNT = 11,
+}
+
+/// A bone's joint to its parent; fill with `sinew_joint_desc_default` first. Angles in
+/// degrees, axes in the bone's frame, as Unity's joints have them: `axis` is `HingeJoint.axis`
+/// / `CharacterJoint.axis` (the twist axis), `swing_axis` is `CharacterJoint.swingAxis`,
+/// `hinge_min`/`hinge_max` are `HingeJoint.limits.min`/`max`, `swing1`/`swing2`/`low_twist`/
+/// `high_twist` are `swing1Limit`/`swing2Limit`/`lowTwistLimit`/`highTwistLimit`. The fields
+/// the kind does not use must still be finite. Every angle is zero, and the joint exactly
+/// satisfied, in the bind pose.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SinewJointDesc {
+    /// A `SinewJointKind`. Default `SINEW_JOINT_FREE`.
+    pub kind: u32,
+    /// Where the joint is, in the bone's frame (m). Default the origin (the bone's pivot).
+    pub anchor: SinewVec3,
+    /// Hinge or twist axis (normalised on creation). Default +X.
+    pub axis: SinewVec3,
+    /// Swing-1 axis (made perpendicular to `axis` on creation; not parallel to it). Default +Y.
+    pub swing_axis: SinewVec3,
+    /// `SINEW_JOINT_HINGE`: limits in [−180, 180] degrees, min ≤ max. Default −90, 90.
+    pub hinge_min: f32,
+    pub hinge_max: f32,
+    /// `SINEW_JOINT_SWING_TWIST`: cone half-angles in [0, 177] degrees. Default 30, 30.
+    pub swing1: f32,
+    pub swing2: f32,
+    /// `SINEW_JOINT_SWING_TWIST`: twist limits in [−180, 180] degrees, low ≤ high. Default −20, 20.
+    pub low_twist: f32,
+    pub high_twist: f32,
+    /// Limit softness: spring (N·m/rad) and damper (N·m·s/rad); 0 and 0 (the default) give a hard limit.
+    pub limit_spring: f32,
+    pub limit_damper: f32,
+    /// Joint friction (N·m). Default 0.
+    pub friction: f32,
+}
+
+/// One bone of a ragdoll; fill with `sinew_bone_desc_default` first. The bind pose is the
+/// bone's world position and rotation (Unity's `Transform.position` and `Transform.rotation`,
+/// quaternion x, y, z, w), scale 1.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SinewBoneDesc {
+    /// Index of the parent bone, or −1 for a root. Parents come before their children.
+    pub parent: i32,
+    /// Bind pose: world position (m) and unit rotation. Default the origin, identity.
+    pub position: SinewVec3,
+    pub rotation: SinewQuat,
+    /// A `SinewShape`: sphere, capsule (its axis the local Y) or box; a plane is refused.
+    /// Default a capsule, half_height 0.1, radii 0.05. The sizes it does not use must be finite.
+    pub shape: u32,
+    pub radius: f32,
+    pub half_height: f32,
+    pub radius0: f32,
+    pub radius1: f32,
+    pub half_extents: SinewVec3,
+    /// The shape's placement in the bone's frame. Default none.
+    pub shape_offset: SinewVec3,
+    pub shape_rotation: SinewQuat,
+    /// kg, within [0, 1e6]; 0 takes the mass from `density` and the shape's volume. Default 1.
+    pub mass: f32,
+    /// kg/m³ in (0, 1e5], used when `mass` is 0. Default 1000.
+    pub density: f32,
+    pub joint: SinewJointDesc,
+}
+
+/// Settings shared by every bone of a ragdoll; fill with `sinew_ragdoll_settings_default` first.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SinewRagdollSettings {
+    /// 1: even out mass ratios along the chain (Jolt's `Stabilize`): a child's mass is kept
+    /// within `max_mass_ratio` of its parent's and inertia is raised to a solid capsule's of the
+    /// bone's length. Default 1.
+    pub stabilize: u32,
+    /// In [1, 10000]. Default 5.
+    pub max_mass_ratio: f32,
+    /// 1: bones of the ragdoll collide with each other (not with their parent or children). Default 1.
+    pub self_collision: u32,
+    /// 1: parents collide with their children too. Default 0.
+    pub collide_parent_child: u32,
+    /// Coulomb friction of the bones' contacts, [0, 100]. Default 0.6.
+    pub friction: f32,
+    /// Restitution, [0, 1]. Default 0.
+    pub restitution: f32,
+    /// Fraction of linear / angular velocity removed per second, [0, 1]. Default 0.05 / 0.05.
+    pub linear_damping: f32,
+    pub angular_damping: f32,
+    /// Collider layers the bones meet (`layers & collider_mask != 0`). Default all bits.
+    pub collider_mask: u32,
+    /// The ragdoll sleeps once every bone has stayed slower than this (m/s) for `sleep_time` (s).
+    /// Default 0.02 m/s, 0.5 s.
+    pub sleep_threshold: f32,
+    pub sleep_time: f32,
+    /// 1: start kinematic (animated by `sinew_ragdoll_set_targets`) instead of dynamic. Default 0.
+    pub kinematic: u32,
+}
+
+mirror!(SinewRagdollSettings <=> RagdollSettings {
+    stabilize,
+    max_mass_ratio,
+    self_collision,
+    collide_parent_child,
+    friction,
+    restitution,
+    linear_damping,
+    angular_damping,
+    collider_mask,
+    sleep_threshold,
+    sleep_time,
+    kinematic,
+});
+
+/// World positions of a humanoid rig's bones in its bind pose (the slots of Unity's Ragdoll
+/// Wizard; in Unity, `Animator.GetBoneTransform(HumanBodyBones.…).position`); fill with
+/// `sinew_humanoid_bones_default` (a 1.8 m character at the origin facing +Z) first.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SinewHumanoidBones {
+    /// `Hips`.
+    pub pelvis: SinewVec3,
+    /// `LeftUpperLeg`, `LeftLowerLeg`, `LeftFoot`.
+    pub left_hip: SinewVec3,
+    pub left_knee: SinewVec3,
+    pub left_foot: SinewVec3,
+    /// `RightUpperLeg`, `RightLowerLeg`, `RightFoot`.
+    pub right_hip: SinewVec3,
+    pub right_knee: SinewVec3,
+    pub right_foot: SinewVec3,
+    /// `LeftUpperArm`, `LeftLowerArm`, `LeftHand`.
+    pub left_arm: SinewVec3,
+    pub left_elbow: SinewVec3,
+    pub left_hand: SinewVec3,
+    /// `RightUpperArm`, `RightLowerArm`, `RightHand`.
+    pub right_arm: SinewVec3,
+    pub right_elbow: SinewVec3,
+    pub right_hand: SinewVec3,
+    /// `Spine` (or `Chest`).
+    pub middle_spine: SinewVec3,
+    /// `Head`.
+    pub head: SinewVec3,
+    /// The character's up and forward directions (world, not parallel). Default +Y, +Z.
+    pub up: SinewVec3,
+    pub forward: SinewVec3,
+    /// Total mass (kg), in (0, 1e6]. The wizard's default is 20.
+    pub total_mass: f32,
+}
+
+mirror!(SinewHumanoidBones <=> HumanoidBones {
+    pelvis,
+    left_hip,
+    left_knee,
+    left_foot,
+    right_hip,
+    right_knee,
+    right_foot,
+    left_arm,
+    left_elbow,
+    left_hand,
+    right_arm,
+    right_elbow,
+    right_hand,
+    middle_spine,
+    head,
+    up,
+    forward,
+    total_mass,
+});
+
+impl From<Quat> for SinewQuat {
+    fn from(q: Quat) -> SinewQuat {
+        SinewQuat { x: q.x, y: q.y, z: q.z, w: q.w }
+    }
 }

@@ -4,7 +4,7 @@
 //! handles, rapier's arenas). The bits are
 //!
 //! ```text
-//!  63..60  kind    (1 world, 2 body, 3 collider; 0 is never issued, so a zeroed handle is invalid)
+//!  63..60  kind    (1 world, 2 body, 3 collider, 4 ragdoll; 0 is never issued, so a zeroed handle is invalid)
 //!  59..48  world   slot of the owning world in the global registry (12 bits)
 //!  47..28  slot    slot of the object inside its world (20 bits; 0 for a world)
 //!  27..0   serial  creation serial, never 0, unique across the process until it wraps
@@ -18,6 +18,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 pub const KIND_WORLD: u64 = 1;
 pub const KIND_BODY: u64 = 2;
 pub const KIND_COLLIDER: u64 = 3;
+pub const KIND_RAGDOLL: u64 = 4;
 
 pub const MAX_WORLDS: usize = 1 << 12;
 pub const MAX_SLOTS: usize = 1 << 20;

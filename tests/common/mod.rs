@@ -236,3 +236,56 @@ pub fn sphere_mesh(centre: SinewVec3, radius: f32, levels: u32) -> (Vec<SinewVec
     }
     (pos, idx)
 }
+
+pub use sinew::ffi::ragdoll::*;
+
+pub fn bone_desc() -> SinewBoneDesc {
+    let mut d = std::mem::MaybeUninit::uninit();
+    ok(sinew_bone_desc_default(d.as_mut_ptr()));
+    unsafe { d.assume_init() }
+}
+
+pub fn joint_desc() -> SinewJointDesc {
+    let mut d = std::mem::MaybeUninit::uninit();
+    ok(sinew_joint_desc_default(d.as_mut_ptr()));
+    unsafe { d.assume_init() }
+}
+
+pub fn ragdoll_settings() -> SinewRagdollSettings {
+    let mut d = std::mem::MaybeUninit::uninit();
+    ok(sinew_ragdoll_settings_default(d.as_mut_ptr()));
+    unsafe { d.assume_init() }
+}
+
+pub const QUAT_IDENTITY: SinewQuat = SinewQuat { x: 0.0, y: 0.0, z: 0.0, w: 1.0 };
+
+/// A hanging chain of `n` capsule bones from `top` downwards, 0.3 m apart: bone 0 the root,
+/// bone 1 on a hinge about X (−90°..90°), the others on swing-twist joints (30°, 30°, ±20°).
+pub fn chain_bones(top: SinewVec3, n: usize) -> Vec<SinewBoneDesc> {
+    (0..n)
+        .map(|i| {
+            let mut b = bone_desc();
+            b.parent = i as i32 - 1;
+            b.position = v3(top.x, top.y - 0.3 * i as f32, top.z);
+            b.shape_offset = v3(0.0, -0.15, 0.0);
+            b.joint.kind = match i {
+                0 => SinewJointKind::SINEW_JOINT_FREE,
+                1 => SinewJointKind::SINEW_JOINT_HINGE,
+                _ => SinewJointKind::SINEW_JOINT_SWING_TWIST,
+            } as u32;
+            b
+        })
+        .collect()
+}
+
+pub fn create_ragdoll(world: SinewWorld, settings: &SinewRagdollSettings, bones: &[SinewBoneDesc]) -> SinewRagdoll {
+    let mut r = SinewRagdoll::default();
+    ok(sinew_ragdoll_create(world, settings, bones.as_ptr(), bones.len(), &mut r));
+    r
+}
+
+pub fn bone_count(r: SinewRagdoll) -> usize {
+    let mut n = 0usize;
+    ok(sinew_ragdoll_get_bone_count(r, &mut n));
+    n
+}

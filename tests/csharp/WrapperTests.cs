@@ -274,6 +274,7 @@ namespace Sinew.Tests
             Check.Group("dispose twice", DoubleDispose);
             Check.Group("finalisers", Finalisers);
             CharacterTests.Run();
+            RagdollTests.Run();
             Check.Group("no allocation per frame", NoAllocation);
             Check.Group("C# readback equals C readback of the same scene", SameAsC);
             return Check.Finish("WrapperTests");
@@ -1238,7 +1239,7 @@ namespace Sinew.Tests
 
         // Objects made on a thread that has ended are referenced from no stack, so Mono's
         // conservative stack scan cannot keep them alive.
-        static T OnOtherThread<T>(Func<T> make)
+        internal static T OnOtherThread<T>(Func<T> make)
         {
             T result = default(T);
             var t = new Thread(() => { result = make(); });
@@ -1247,7 +1248,7 @@ namespace Sinew.Tests
             return result;
         }
 
-        static bool Collect(WeakReference tracked)
+        internal static bool Collect(WeakReference tracked)
         {
             for (int i = 0; i < 10 && tracked.IsAlive; i++)
             {

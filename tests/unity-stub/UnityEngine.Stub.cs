@@ -65,6 +65,12 @@ namespace UnityEngine
         }
     }
 
+    // SerializeField: "Force Unity to serialize a private field."
+    [AttributeUsage(AttributeTargets.Field, Inherited = true, AllowMultiple = false)]
+    public sealed class SerializeField : Attribute
+    {
+    }
+
     // MinAttribute (2018.3+): "Attribute used to make a float or int variable in a script be restricted to a specific minimum value."
     [AttributeUsage(AttributeTargets.Field, Inherited = true, AllowMultiple = false)]
     public sealed class MinAttribute : PropertyAttribute
@@ -267,6 +273,12 @@ namespace UnityEngine
         }
 
         public static Quaternion operator *(Quaternion lhs, Quaternion rhs)
+        {
+            throw new StubOnlyException();
+        }
+
+        // Quaternion * Vector3: "Rotates the point point with rotation."
+        public static Vector3 operator *(Quaternion rotation, Vector3 point)
         {
             throw new StubOnlyException();
         }
@@ -775,6 +787,48 @@ namespace UnityEngine
     {
     }
 
+    // HumanBodyBones: "Human Body Bones" (the values are Unity's; LastBone is 55).
+    public enum HumanBodyBones
+    {
+        Hips = 0,
+        LeftUpperLeg = 1,
+        RightUpperLeg = 2,
+        LeftLowerLeg = 3,
+        RightLowerLeg = 4,
+        LeftFoot = 5,
+        RightFoot = 6,
+        Spine = 7,
+        Chest = 8,
+        Neck = 9,
+        Head = 10,
+        LeftShoulder = 11,
+        RightShoulder = 12,
+        LeftUpperArm = 13,
+        RightUpperArm = 14,
+        LeftLowerArm = 15,
+        RightLowerArm = 16,
+        LeftHand = 17,
+        RightHand = 18,
+        UpperChest = 54,
+        LastBone = 55,
+    }
+
+    // Animator: "Interface to control the Mecanim animation system."
+    public class Animator : Behaviour
+    {
+        // Animator.isHuman: "Returns true if the current rig is humanoid, false if it is generic."
+        public bool isHuman
+        {
+            get { throw new StubOnlyException(); }
+        }
+
+        // Animator.GetBoneTransform: "Returns Transform mapped to this human bone id" (null if unmapped).
+        public Transform GetBoneTransform(HumanBodyBones humanBoneId)
+        {
+            throw new StubOnlyException();
+        }
+    }
+
     public sealed class GameObject : Object
     {
         public GameObject(string name)
@@ -838,6 +892,13 @@ namespace UnityEngine
         public Vector3 lossyScale
         {
             get { throw new StubOnlyException(); }
+        }
+
+        // Transform.up: "The green axis of the transform in world space."
+        public Vector3 up
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
         }
 
         // Transform.forward: "Returns a normalized vector representing the blue axis of the transform in world space."

@@ -24,6 +24,7 @@ using Sinew.Components;
 using UnityEngine;
 // Sinew.SinewCollider is also the native handle struct: name the component explicitly.
 using SinewColliderComponent = Sinew.Components.SinewCollider;
+using SinewRagdollComponent = Sinew.Components.SinewRagdoll;
 
 static class UnityScriptChecks
 {
@@ -192,6 +193,20 @@ static class UnityScriptChecks
         Same("SinewCollider.halfExtents.y", collider.halfExtents.y, c.half_extents.y);
         Same("SinewCollider.halfExtents.z", collider.halfExtents.z, c.half_extents.z);
         Same("SinewCollider.layers", unchecked((uint)collider.layers.value), c.layers);
+
+        SinewRagdollSettings rs = SinewRagdollSettings.Default;
+        var ragdoll = (SinewRagdollComponent)Activator.CreateInstance(typeof(SinewRagdollComponent));
+        Same("SinewRagdoll.stabilize", ragdoll.stabilize ? 1u : 0u, rs.stabilize);
+        Same("SinewRagdoll.maxMassRatio", ragdoll.maxMassRatio, rs.max_mass_ratio);
+        Same("SinewRagdoll.selfCollision", ragdoll.selfCollision ? 1u : 0u, rs.self_collision);
+        Same("SinewRagdoll.friction", ragdoll.friction, rs.friction);
+        Same("SinewRagdoll.restitution", ragdoll.restitution, rs.restitution);
+        Same("SinewRagdoll.linearDamping", ragdoll.linearDamping, rs.linear_damping);
+        Same("SinewRagdoll.angularDamping", ragdoll.angularDamping, rs.angular_damping);
+        Same("SinewRagdoll.colliderMask", unchecked((uint)ragdoll.colliderMask.value), rs.collider_mask);
+        Same("SinewRagdoll.sleepThreshold", ragdoll.sleepThreshold, rs.sleep_threshold);
+        Same("SinewRagdoll.sleepTime", ragdoll.sleepTime, rs.sleep_time);
+        Check(!ragdoll.Ragdolling, "SinewRagdoll starts animated (Ragdolling false: kinematic, following the Animator)");
 
         var cloth = (SinewCloth)Activator.CreateInstance(typeof(SinewCloth));
         Same("SinewCloth.weldDistance", cloth.weldDistance, mesh.weld_distance);

@@ -91,6 +91,7 @@ namespace Sinew.Components
         bool stepping;
         readonly List<SinewBodyBehaviour> bodies = new List<SinewBodyBehaviour>(32);
         readonly List<SinewCollider> colliders = new List<SinewCollider>(32);
+        readonly List<SinewRagdoll> ragdolls = new List<SinewRagdoll>(8);
         SinewWindZone wind;
         bool windSent;
         long prepareTicks;
@@ -241,7 +242,7 @@ namespace Sinew.Components
         void LateUpdate()
         {
             CompleteStep();
-            if (world == null || world.IsDisposed || (bodies.Count == 0 && colliders.Count == 0))
+            if (world == null || world.IsDisposed || (bodies.Count == 0 && colliders.Count == 0 && ragdolls.Count == 0))
             {
                 return;
             }
@@ -361,6 +362,17 @@ namespace Sinew.Components
 
         void WriteBack()
         {
+            for (int i = 0; i < ragdolls.Count; i++)
+            {
+                try
+                {
+                    ragdolls[i].AfterStepChecked();
+                }
+                catch (Exception e)
+                {
+                    Debug.LogException(e, ragdolls[i]);
+                }
+            }
             for (int i = 0; i < bodies.Count; i++)
             {
                 try
@@ -393,6 +405,19 @@ namespace Sinew.Components
             {
                 colliders.Add(collider);
             }
+        }
+
+        internal void Register(SinewRagdoll ragdoll)
+        {
+            if (!ragdolls.Contains(ragdoll))
+            {
+                ragdolls.Add(ragdoll);
+            }
+        }
+
+        internal void Unregister(SinewRagdoll ragdoll)
+        {
+            ragdolls.Remove(ragdoll);
         }
 
         internal void Unregister(SinewCollider collider)

@@ -1,0 +1,462 @@
+// Hand-written. `sinew_ragdoll_*`: rigid bones joined by joints, animated or simulated; the
+// World and Body calls that make ragdolls and put cloth on them; the descriptors' defaults.
+using System;
+using System.Runtime.InteropServices;
+
+namespace Sinew
+{
+    /// <summary>
+    /// A ragdoll in a <see cref="World"/>: rigid bones (sphere, capsule or box) joined to their
+    /// parents by free, fixed, hinge or swing-twist joints. Make one with
+    /// <see cref="World.CreateRagdoll(SinewRagdollSettings, SinewBoneDesc[])"/> from a bone list or with
+    /// <see cref="World.CreateHumanoidRagdoll"/> from a humanoid rig's bone positions.
+    /// </summary>
+    /// <remarks>
+    /// <para>While kinematic (<see cref="SetKinematic"/>, or <c>settings.kinematic</c>) its bones
+    /// follow <see cref="SetTargets{TVector, TQuaternion}(ReadOnlySpan{TVector}, ReadOnlySpan{TQuaternion})"/>, one
+    /// world position and rotation per bone, every frame; made dynamic, they keep the velocity of
+    /// that animation. <see cref="ReadPose{TVector, TQuaternion}(Span{TVector}, Span{TQuaternion})"/> gives the
+    /// bones back each frame, interpolated like <see cref="Body.ReadPositions{T}(Span{T})"/>.</para>
+    /// <para>Vectors, quaternions and matrices are spans or arrays of any plain struct of the C
+    /// layout — 12-byte vectors (<c>Vector3</c>), 16-byte quaternions x, y, z, w
+    /// (<c>Quaternion</c>), 64-byte column-major matrices (<c>Matrix4x4</c>) — passed with no
+    /// copy. Per-bone spans hold exactly <see cref="BoneCount"/> entries (outputs at least that).
+    /// Bone indices are <c>int</c>; negative ones are out of range.</para>
+    /// <para>No per-frame method allocates managed memory (except when it throws, and once per
+    /// struct type to measure it). Disposal follows the rules of <see cref="Body"/>.</para>
+    /// </remarks>
+    public sealed class Ragdoll : IDisposable
+    {
+        readonly World world;
+        readonly SinewRagdoll handle;
+        bool disposed;
+
+        internal Ragdoll(World world, SinewRagdoll handle)
+        {
+            this.world = world;
+            this.handle = handle;
+        }
+
+        ~Ragdoll()
+        {
+            if (!disposed)
+            {
+                disposed = true;
+                world.DestroyOwned(World.Owned.Ragdoll(handle), true);
+            }
+        }
+
+        /// <summary>The world this ragdoll lives in.</summary>
+        public World World
+        {
+            get { return world; }
+        }
+
+        /// <summary>The native handle, for calls the wrapper does not cover.</summary>
+        public SinewRagdoll Handle
+        {
+            get { return handle; }
+        }
+
+        /// <summary>True once the ragdoll was disposed, or its world was.</summary>
+        public bool IsDisposed
+        {
+            get { return disposed || world.IsDisposed; }
+        }
+
+        /// <summary>Destroys the native ragdoll (bodies attached to it are released). Safe to
+        /// call twice and after the world was disposed.</summary>
+        public void Dispose()
+        {
+            if (!disposed)
+            {
+                disposed = true;
+                GC.SuppressFinalize(this);
+                world.DestroyOwned(World.Owned.Ragdoll(handle), false);
+            }
+        }
+
+        /// <summary>The number of bones: the length of every per-bone span.</summary>
+        public unsafe int BoneCount
+        {
+            get
+            {
+                UIntPtr n;
+                SinewException.Check(NativeMethods.sinew_ragdoll_get_bone_count(handle, &n));
+                return checked((int)n.ToUInt64());
+            }
+        }
+
+        // ---- kinematic / dynamic ----
+
+        /// <summary>Every bone kinematic (animated by <c>SetTargets</c>) or dynamic (physics).</summary>
+        public void SetKinematic(bool kinematic)
+        {
+            SinewException.Check(NativeMethods.sinew_ragdoll_set_kinematic(handle, kinematic ? 1u : 0u));
+        }
+
+        /// <summary>One bone kinematic or dynamic: a partial ragdoll.</summary>
+        public void SetBoneKinematic(int bone, bool kinematic)
+        {
+            SinewException.Check(NativeMethods.sinew_ragdoll_set_bone_kinematic(handle, (uint)bone, kinematic ? 1u : 0u));
+        }
+
+        /// <summary>Whether <paramref name="bone"/> is kinematic.</summary>
+        public unsafe bool IsBoneKinematic(int bone)
+        {
+            uint k;
+            SinewException.Check(NativeMethods.sinew_ragdoll_is_bone_kinematic(handle, (uint)bone, &k));
+            return k != 0;
+        }
+
+        // ---- targets and pose ----
+
+        /// <summary>Where the animation puts every bone at this frame: world positions and unit
+        /// rotations, one per bone. Kinematic bones move there across the next step.</summary>
+        public void SetTargets<TVector, TQuaternion>(ReadOnlySpan<TVector> positions, ReadOnlySpan<TQuaternion> rotations)
+            where TVector : struct
+            where TQuaternion : struct
+        {
+            SetTargets(Blit.AsVec3(positions, "positions"), Blit.AsQuat(rotations, "rotations"));
+        }
+
+        /// <inheritdoc cref="SetTargets{TVector, TQuaternion}(ReadOnlySpan{TVector}, ReadOnlySpan{TQuaternion})"/>
+        public void SetTargets<TVector, TQuaternion>(TVector[] positions, TQuaternion[] rotations)
+            where TVector : struct
+            where TQuaternion : struct
+        {
+            SetTargets(Blit.AsVec3(new ReadOnlySpan<TVector>(positions), "positions"), Blit.AsQuat(new ReadOnlySpan<TQuaternion>(rotations), "rotations"));
+        }
+
+        unsafe void SetTargets(ReadOnlySpan<SinewVec3> positions, ReadOnlySpan<SinewQuat> rotations)
+        {
+            fixed (SinewVec3* p = &MemoryMarshal.GetReference(positions))
+            fixed (SinewQuat* q = &MemoryMarshal.GetReference(rotations))
+            {
+                SinewException.Check(NativeMethods.sinew_ragdoll_set_targets(handle, p, Blit.Count(positions.Length), q, Blit.Count(rotations.Length)));
+            }
+        }
+
+        /// <summary>As <c>SetTargets</c>, from one column-major matrix of scale 1 per bone
+        /// (e.g. <c>Matrix4x4.TRS(position, rotation, Vector3.one)</c>).</summary>
+        public unsafe void SetTargetMatrices<TMatrix>(ReadOnlySpan<TMatrix> matrices) where TMatrix : struct
+        {
+            ReadOnlySpan<SinewMat4> m = Blit.AsMat4(matrices, "matrices");
+            fixed (SinewMat4* p = &MemoryMarshal.GetReference(m))
+            {
+                SinewException.Check(NativeMethods.sinew_ragdoll_set_target_matrices(handle, p, Blit.Count(m.Length)));
+            }
+        }
+
+        /// <inheritdoc cref="SetTargetMatrices{TMatrix}(ReadOnlySpan{TMatrix})"/>
+        public void SetTargetMatrices<TMatrix>(TMatrix[] matrices) where TMatrix : struct
+        {
+            SetTargetMatrices(new ReadOnlySpan<TMatrix>(matrices));
+        }
+
+        /// <summary>Teleports every bone; <paramref name="keepVelocity"/> false sets them at rest.</summary>
+        public unsafe void SetPose<TVector, TQuaternion>(ReadOnlySpan<TVector> positions, ReadOnlySpan<TQuaternion> rotations, bool keepVelocity)
+            where TVector : struct
+            where TQuaternion : struct
+        {
+            ReadOnlySpan<SinewVec3> ps = Blit.AsVec3(positions, "positions");
+            ReadOnlySpan<SinewQuat> qs = Blit.AsQuat(rotations, "rotations");
+            fixed (SinewVec3* p = &MemoryMarshal.GetReference(ps))
+            fixed (SinewQuat* q = &MemoryMarshal.GetReference(qs))
+            {
+                SinewException.Check(NativeMethods.sinew_ragdoll_set_pose(handle, p, Blit.Count(ps.Length), q, Blit.Count(qs.Length), keepVelocity ? 1u : 0u));
+            }
+        }
+
+        /// <inheritdoc cref="SetPose{TVector, TQuaternion}(ReadOnlySpan{TVector}, ReadOnlySpan{TQuaternion}, bool)"/>
+        public void SetPose<TVector, TQuaternion>(TVector[] positions, TQuaternion[] rotations, bool keepVelocity)
+            where TVector : struct
+            where TQuaternion : struct
+        {
+            SetPose(new ReadOnlySpan<TVector>(positions), new ReadOnlySpan<TQuaternion>(rotations), keepVelocity);
+        }
+
+        // ---- impulses and forces ----
+
+        /// <summary>An impulse (N·s) at a world point, on the bone whose surface is nearest to it;
+        /// returns that bone (chapter section 4's <c>Die</c>).</summary>
+        public unsafe int ApplyImpulse<TVector>(TVector point, TVector impulse) where TVector : struct
+        {
+            uint bone;
+            SinewException.Check(NativeMethods.sinew_ragdoll_apply_impulse(handle, SinewVec3.From(point), SinewVec3.From(impulse), &bone));
+            return (int)bone;
+        }
+
+        /// <summary>An impulse (N·s) at a world point on <paramref name="bone"/>.</summary>
+        public void ApplyBoneImpulse<TVector>(int bone, TVector point, TVector impulse) where TVector : struct
+        {
+            SinewException.Check(NativeMethods.sinew_ragdoll_apply_bone_impulse(handle, (uint)bone, SinewVec3.From(point), SinewVec3.From(impulse)));
+        }
+
+        /// <summary><c>impulse·(1 − d/radius)</c> N·s away from <paramref name="centre"/> for each
+        /// bone within <paramref name="radius"/> m (d: distance to the bone's surface).</summary>
+        public void ApplyExplosion<TVector>(TVector centre, float impulse, float radius) where TVector : struct
+        {
+            SinewException.Check(NativeMethods.sinew_ragdoll_apply_explosion(handle, SinewVec3.From(centre), impulse, radius));
+        }
+
+        /// <summary>A force (N) at a world point on <paramref name="bone"/>, over the next step
+        /// (call it every frame to keep pushing).</summary>
+        public void AddForce<TVector>(int bone, TVector point, TVector force) where TVector : struct
+        {
+            SinewException.Check(NativeMethods.sinew_ragdoll_add_force(handle, (uint)bone, SinewVec3.From(point), SinewVec3.From(force)));
+        }
+
+        // ---- readback ----
+
+        /// <summary>Every bone's world position and rotation, interpolated between fixed steps.</summary>
+        public unsafe void ReadPose<TVector, TQuaternion>(Span<TVector> positions, Span<TQuaternion> rotations)
+            where TVector : struct
+            where TQuaternion : struct
+        {
+            Span<SinewVec3> ps = Blit.AsVec3(positions, "positions");
+            Span<SinewQuat> qs = Blit.AsQuat(rotations, "rotations");
+            fixed (SinewVec3* p = &MemoryMarshal.GetReference(ps))
+            fixed (SinewQuat* q = &MemoryMarshal.GetReference(qs))
+            {
+                SinewException.Check(NativeMethods.sinew_ragdoll_read_pose(handle, p, Blit.Count(ps.Length), q, Blit.Count(qs.Length)));
+            }
+        }
+
+        /// <inheritdoc cref="ReadPose{TVector, TQuaternion}(Span{TVector}, Span{TQuaternion})"/>
+        public void ReadPose<TVector, TQuaternion>(TVector[] positions, TQuaternion[] rotations)
+            where TVector : struct
+            where TQuaternion : struct
+        {
+            ReadPose(new Span<TVector>(positions), new Span<TQuaternion>(rotations));
+        }
+
+        /// <summary>Every bone's world transform as a column-major matrix (Unity's <c>Matrix4x4</c>).</summary>
+        public unsafe void ReadMatrices<TMatrix>(Span<TMatrix> matrices) where TMatrix : struct
+        {
+            Span<SinewMat4> m = Blit.AsMat4(matrices, "matrices");
+            fixed (SinewMat4* p = &MemoryMarshal.GetReference(m))
+            {
+                SinewException.Check(NativeMethods.sinew_ragdoll_read_matrices(handle, p, Blit.Count(m.Length)));
+            }
+        }
+
+        /// <inheritdoc cref="ReadMatrices{TMatrix}(Span{TMatrix})"/>
+        public void ReadMatrices<TMatrix>(TMatrix[] matrices) where TMatrix : struct
+        {
+            ReadMatrices(new Span<TMatrix>(matrices));
+        }
+
+        /// <summary>Every bone's linear (m/s) and angular (rad/s) velocity.</summary>
+        public unsafe void ReadVelocities<TVector>(Span<TVector> linear, Span<TVector> angular) where TVector : struct
+        {
+            Span<SinewVec3> l = Blit.AsVec3(linear, "linear");
+            Span<SinewVec3> a = Blit.AsVec3(angular, "angular");
+            fixed (SinewVec3* pl = &MemoryMarshal.GetReference(l))
+            fixed (SinewVec3* pa = &MemoryMarshal.GetReference(a))
+            {
+                SinewException.Check(NativeMethods.sinew_ragdoll_read_velocities(handle, pl, Blit.Count(l.Length), pa, Blit.Count(a.Length)));
+            }
+        }
+
+        /// <inheritdoc cref="ReadVelocities{TVector}(Span{TVector}, Span{TVector})"/>
+        public void ReadVelocities<TVector>(TVector[] linear, TVector[] angular) where TVector : struct
+        {
+            ReadVelocities(new Span<TVector>(linear), new Span<TVector>(angular));
+        }
+
+        // ---- sleep, self-collision ----
+
+        /// <summary>True while the ragdoll sleeps (at rest, not stepped).</summary>
+        public unsafe bool IsAsleep
+        {
+            get
+            {
+                uint a;
+                SinewException.Check(NativeMethods.sinew_ragdoll_is_asleep(handle, &a));
+                return a != 0;
+            }
+        }
+
+        /// <summary>Wakes a sleeping ragdoll.</summary>
+        public void Wake()
+        {
+            SinewException.Check(NativeMethods.sinew_ragdoll_wake(handle));
+        }
+
+        /// <summary>Collision between two different bones of this ragdoll on or off.</summary>
+        public void SetBonePairCollision(int a, int b, bool enabled)
+        {
+            SinewException.Check(NativeMethods.sinew_ragdoll_set_bone_pair_collision(handle, (uint)a, (uint)b, enabled ? 1u : 0u));
+        }
+
+        // ---- the humanoid template ----
+
+        /// <summary>The humanoid template's bone list for <paramref name="bones"/>
+        /// (<see cref="SinewHumanoidBone"/> order), to edit before
+        /// <see cref="World.CreateRagdoll(SinewRagdollSettings, SinewBoneDesc[])"/>.</summary>
+        public static SinewBoneDesc[] HumanoidBoneDescs(SinewHumanoidBones bones)
+        {
+            SinewBoneDesc[] descs = new SinewBoneDesc[(int)SinewHumanoidBone.SINEW_HUMANOID_BONE_COUNT];
+            HumanoidBoneDescs(bones, descs);
+            return descs;
+        }
+
+        /// <summary>As <see cref="HumanoidBoneDescs(SinewHumanoidBones)"/>, into a caller buffer of at
+        /// least <c>SINEW_HUMANOID_BONE_COUNT</c> entries.</summary>
+        public static unsafe void HumanoidBoneDescs(SinewHumanoidBones bones, Span<SinewBoneDesc> destination)
+        {
+            SinewLibrary.EnsureCompatible();
+            fixed (SinewBoneDesc* d = &MemoryMarshal.GetReference(destination))
+            {
+                SinewException.Check(NativeMethods.sinew_humanoid_bone_descs(&bones, d, Blit.Count(destination.Length)));
+            }
+        }
+    }
+
+    public sealed partial class World
+    {
+        /// <summary>A ragdoll from a bone list (start each from <see cref="SinewBoneDesc.Default"/>,
+        /// parents before children), in its bind pose and at rest.</summary>
+        /// <exception cref="SinewException">The library's checks, naming the bone.</exception>
+        public unsafe Ragdoll CreateRagdoll(SinewRagdollSettings settings, ReadOnlySpan<SinewBoneDesc> bones)
+        {
+            SinewRagdoll r;
+            fixed (SinewBoneDesc* b = &MemoryMarshal.GetReference(bones))
+            {
+                SinewException.Check(NativeMethods.sinew_ragdoll_create(handle, &settings, b, Blit.Count(bones.Length), &r));
+            }
+            return new Ragdoll(this, r);
+        }
+
+        /// <inheritdoc cref="CreateRagdoll(SinewRagdollSettings, ReadOnlySpan{SinewBoneDesc})"/>
+        public Ragdoll CreateRagdoll(SinewRagdollSettings settings, SinewBoneDesc[] bones)
+        {
+            return CreateRagdoll(settings, new ReadOnlySpan<SinewBoneDesc>(bones));
+        }
+
+        /// <summary>The humanoid template's ragdoll (11 bones, <see cref="SinewHumanoidBone"/> order:
+        /// the Ragdoll Wizard's bodies, masses and limits) from a rig's bone positions.</summary>
+        public unsafe Ragdoll CreateHumanoidRagdoll(SinewHumanoidBones bones, SinewRagdollSettings settings)
+        {
+            SinewRagdoll r;
+            SinewException.Check(NativeMethods.sinew_ragdoll_create_humanoid(handle, &bones, &settings, &r));
+            return new Ragdoll(this, r);
+        }
+    }
+
+    public abstract partial class Body
+    {
+        /// <summary>Pins vertices <c>vertices[k]</c> (host vertex indices) to bone <c>bones[k]</c> of
+        /// <paramref name="ragdoll"/> (same world) at <c>offsets[k]</c> in the bone's frame: they
+        /// follow it inside the step.</summary>
+        public unsafe void AttachToRagdoll<TVector>(Ragdoll ragdoll, ReadOnlySpan<int> vertices, ReadOnlySpan<int> bones, ReadOnlySpan<TVector> offsets)
+            where TVector : struct
+        {
+            if (ragdoll == null)
+            {
+                throw new ArgumentNullException("ragdoll");
+            }
+            ReadOnlySpan<uint> ps = MemoryMarshal.Cast<int, uint>(vertices);
+            ReadOnlySpan<uint> bs = MemoryMarshal.Cast<int, uint>(bones);
+            ReadOnlySpan<SinewVec3> os = Blit.AsVec3(offsets, "offsets");
+            fixed (uint* p = &MemoryMarshal.GetReference(ps))
+            fixed (uint* b = &MemoryMarshal.GetReference(bs))
+            fixed (SinewVec3* o = &MemoryMarshal.GetReference(os))
+            {
+                SinewException.Check(NativeMethods.sinew_body_attach_to_ragdoll(
+                    Handle, ragdoll.Handle, p, Blit.Count(ps.Length), b, Blit.Count(bs.Length), o, Blit.Count(os.Length)));
+            }
+        }
+
+        /// <inheritdoc cref="AttachToRagdoll{TVector}(Ragdoll, ReadOnlySpan{int}, ReadOnlySpan{int}, ReadOnlySpan{TVector})"/>
+        public void AttachToRagdoll<TVector>(Ragdoll ragdoll, int[] vertices, int[] bones, TVector[] offsets) where TVector : struct
+        {
+            AttachToRagdoll(ragdoll, new ReadOnlySpan<int>(vertices), new ReadOnlySpan<int>(bones), new ReadOnlySpan<TVector>(offsets));
+        }
+
+        /// <summary>The ragdoll's bone shapes as colliders of this body (swept across substeps), or not.</summary>
+        public void SetRagdollCollision(Ragdoll ragdoll, bool enabled)
+        {
+            if (ragdoll == null)
+            {
+                throw new ArgumentNullException("ragdoll");
+            }
+            SinewException.Check(NativeMethods.sinew_body_set_ragdoll_collision(Handle, ragdoll.Handle, enabled ? 1u : 0u));
+        }
+    }
+
+    public unsafe partial struct SinewBoneDesc
+    {
+        /// <summary>A root bone: a 1 kg capsule at the origin, free joint (<c>sinew_bone_desc_default</c>).</summary>
+        public static SinewBoneDesc Default
+        {
+            get
+            {
+                SinewLibrary.EnsureCompatible();
+                SinewBoneDesc d;
+                SinewException.Check(NativeMethods.sinew_bone_desc_default(&d));
+                return d;
+            }
+        }
+    }
+
+    public unsafe partial struct SinewJointDesc
+    {
+        /// <summary>A free joint with the default limits (<c>sinew_joint_desc_default</c>).</summary>
+        public static SinewJointDesc Default
+        {
+            get
+            {
+                SinewLibrary.EnsureCompatible();
+                SinewJointDesc d;
+                SinewException.Check(NativeMethods.sinew_joint_desc_default(&d));
+                return d;
+            }
+        }
+
+        /// <summary><see cref="kind"/> as the enum.</summary>
+        public SinewJointKind Kind
+        {
+            get { return (SinewJointKind)kind; }
+            set { kind = (uint)value; }
+        }
+    }
+
+    public unsafe partial struct SinewRagdollSettings
+    {
+        /// <summary>The default ragdoll settings (<c>sinew_ragdoll_settings_default</c>).</summary>
+        public static SinewRagdollSettings Default
+        {
+            get
+            {
+                SinewLibrary.EnsureCompatible();
+                SinewRagdollSettings s;
+                SinewException.Check(NativeMethods.sinew_ragdoll_settings_default(&s));
+                return s;
+            }
+        }
+
+        /// <summary><see cref="kinematic"/> as a bool: the ragdoll starts animated.</summary>
+        public bool Kinematic
+        {
+            get { return kinematic != 0; }
+            set { kinematic = value ? 1u : 0u; }
+        }
+    }
+
+    public unsafe partial struct SinewHumanoidBones
+    {
+        /// <summary>A 1.8 m humanoid standing at the origin facing +Z, 20 kg (<c>sinew_humanoid_bones_default</c>).</summary>
+        public static SinewHumanoidBones Default
+        {
+            get
+            {
+                SinewLibrary.EnsureCompatible();
+                SinewHumanoidBones h;
+                SinewException.Check(NativeMethods.sinew_humanoid_bones_default(&h));
+                return h;
+            }
+        }
+    }
+}

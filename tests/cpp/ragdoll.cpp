@@ -1,0 +1,340 @@
+// sinew::Ragdoll (include/sinew.hpp) from strict C++17 (scripts/test-c.sh): every method,
+// its errors as sinew::Error with the right code and message, the ownership rules (move-only,
+// destructors that never throw, a Ragdoll outliving its World without a crash).
+//
+//   ragdoll_cpp errors    needs only the library's checks
+//   ragdoll_cpp physics   the calls succeeding against laws (needs the rigid-body core)
+//   ragdoll_cpp           both
+//
+// One line per check; the first failure exits with status 1.
+
+#include "sinew.hpp"
+
+#define CHECK_RESULT_NAME_ONLY
+#include "../c/check.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+static_assert(!std::is_copy_constructible<sinew::Ragdoll>::value && !std::is_copy_assignable<sinew::Ragdoll>::value, "Ragdoll is move-only");
+static_assert(std::is_nothrow_move_constructible<sinew::Ragdoll>::value && std::is_nothrow_move_assignable<sinew::Ragdoll>::value, "Ragdoll moves never throw");
+static_assert(std::is_nothrow_destructible<sinew::Ragdoll>::value, "~Ragdoll never throws");
+
+namespace {
+
+int g_passed = 0;
+const float kFrame = 1.0f / 60.0f;
+const float kNaN = std::numeric_limits<float>::quiet_NaN();
+const float kInf = std::numeric_limits<float>::infinity();
+
+[[noreturn]] void fail(int line, const std::string& what, const std::string& detail) {
+    std::printf("FAIL %s\n     at ragdoll.cpp:%d: %s\n", what.c_str(), line, detail.c_str());
+    std::printf("cpp-ragdoll: %d checks passed, then a failure\n", g_passed);
+    std::fflush(stdout);
+    std::exit(1);
+}
+
+void pass(const std::string& what) {
+    std::printf("ok   %s\n", what.c_str());
+    ++g_passed;
+}
+
+#define CHECK(cond, what) ((cond) ? pass(what) : fail(__LINE__, (what), #cond))
+
+#define OK(call)                                                                    \
+    do {                                                                            \
+        try {                                                                       \
+            call;                                                                   \
+        } catch (const sinew::Error& e_) {                                          \
+            fail(__LINE__, #call, std::string("threw sinew::Error: ") + e_.what()); \
+        }                                                                           \
+        pass(#call);                                                                \
+    } while (0)
+
+// `f` must throw sinew::Error with `want`, whose what() starts with "<NAME>: " and contains `text`.
+void expect_error(int line, const char* what, SinewResult want, const char* text, const std::function<void()>& f) {
+    const std::string name = result_name(want);
+    try {
+        f();
+    } catch (const sinew::Error& e) {
+        const std::string message = e.what();
+        if (e.code() != want) fail(line, what, "threw " + std::string(result_name(e.code())) + ", expected " + name + ": " + message);
+        if (message.compare(0, name.size() + 2, name + ": ") != 0) fail(line, what, "message \"" + message + "\" does not start with \"" + name + ": \"");
+        if (message.find(text) == std::string::npos) fail(line, what, "message \"" + message + "\" does not mention \"" + text + "\"");
+        char label[600];
+        std::snprintf(label, sizeof label, "%-24s %s  -> \"%s\"", name.c_str(), what, message.c_str());
+        pass(label);
+        return;
+    } catch (const std::exception& e) {
+        fail(line, what, std::string("threw something other than sinew::Error: ") + e.what());
+    }
+    fail(line, what, "did not throw (expected " + name + ")");
+}
+
+#define THROWS(code, text, call) expect_error(__LINE__, #call, (code), (text), [&]() { call; })
+
+SinewVec3 v3(float x, float y, float z) { return SinewVec3{x, y, z}; }
+const SinewQuat kIdentity{0.0f, 0.0f, 0.0f, 1.0f};
+
+float dist(const SinewVec3& a, const SinewVec3& b) { return std::sqrt((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y) + (a.z - b.z) * (a.z - b.z)); }
+
+SinewMat4 translation(float x, float y, float z) {
+    SinewMat4 m{};
+    m.m[0] = m.m[5] = m.m[10] = m.m[15] = 1.0f;
+    m.m[12] = x;
+    m.m[13] = y;
+    m.m[14] = z;
+    return m;
+}
+
+sinew::World make_world() {
+    SinewWorldDesc d = sinew::default_world_desc();
+    d.thread_count = 1;
+    return sinew::World(d);
+}
+
+std::vector<SinewBoneDesc> chain(SinewVec3 top, int n) {
+    std::vector<SinewBoneDesc> bones;
+    for (int i = 0; i < n; ++i) {
+        SinewBoneDesc b = sinew::default_bone_desc();
+        b.parent = i - 1;
+        b.position = v3(top.x, top.y - 0.3f * static_cast<float>(i), top.z);
+        b.shape_offset = v3(0.0f, -0.15f, 0.0f);
+        b.joint.kind = i == 0 ? SINEW_JOINT_FREE : i == 1 ? SINEW_JOINT_HINGE : SINEW_JOINT_SWING_TWIST;
+        bones.push_back(b);
+    }
+    return bones;
+}
+
+SinewHumanoidBones plain_humanoid() {
+    SinewHumanoidBones h{};
+    h.pelvis = v3(0.0f, 1.0f, 0.0f);
+    h.up = v3(0.0f, 1.0f, 0.0f);
+    h.forward = v3(0.0f, 0.0f, 1.0f);
+    h.total_mass = 20.0f;
+    return h;
+}
+
+void errors() {
+    sinew::World world = make_world();
+    const SinewRagdollSettings settings = sinew::default_ragdoll_settings();
+    CHECK(settings.stabilize == 1 && settings.kinematic == 0, "default_ragdoll_settings");
+    const SinewJointDesc joint = sinew::default_joint_desc();
+    CHECK(joint.kind == SINEW_JOINT_FREE && joint.hinge_max == 90.0f, "default_joint_desc");
+    std::vector<SinewBoneDesc> bones = chain(v3(0.0f, 2.0f, 0.0f), 3);
+    sinew::Ragdoll r = world.create_ragdoll(settings, bones);
+    CHECK(r && r.bone_count() == 3, "create_ragdoll: 3 bones");
+    world.step(kFrame);
+
+    // Moves.
+    sinew::Ragdoll moved(std::move(r));
+    CHECK(!r && moved && moved.bone_count() == 3, "a moved-from Ragdoll owns nothing");
+    r = std::move(moved);
+    CHECK(r && !moved, "move assignment");
+    THROWS(SINEW_INVALID_HANDLE, "ragdoll handle", moved.bone_count());
+
+    // Descriptions.
+    std::vector<SinewBoneDesc> bad = bones;
+    bad[1].parent = 2;
+    THROWS(SINEW_OUT_OF_RANGE, "bone 1: parent", world.create_ragdoll(settings, bad));
+    bad = bones;
+    bad[2].joint.low_twist = 50.0f;
+    THROWS(SINEW_INVALID_ARGUMENT, "twist", world.create_ragdoll(settings, bad));
+    bad = bones;
+    bad[0].position.z = kInf;
+    THROWS(SINEW_NON_FINITE, "bone 0", world.create_ragdoll(settings, bad));
+    THROWS(SINEW_INVALID_ARGUMENT, "at least one bone", world.create_ragdoll(settings, std::vector<SinewBoneDesc>{}));
+    THROWS(SINEW_NULL_POINTER, "bones", world.create_ragdoll(settings, nullptr, 3));
+    SinewRagdollSettings bad_settings = settings;
+    bad_settings.angular_damping = 3.0f;
+    THROWS(SINEW_INVALID_ARGUMENT, "angular_damping", world.create_ragdoll(bad_settings, bones));
+    SinewHumanoidBones h = plain_humanoid();
+    h.left_knee.y = kNaN;
+    THROWS(SINEW_NON_FINITE, "left_knee", world.create_humanoid_ragdoll(h, settings));
+    THROWS(SINEW_NON_FINITE, "left_knee", sinew::humanoid_bone_descs(h));
+    h = plain_humanoid();
+    h.up = h.forward;
+    THROWS(SINEW_INVALID_ARGUMENT, "parallel", world.create_humanoid_ragdoll(h, settings));
+
+    // Per-bone calls.
+    std::vector<SinewVec3> p{v3(0, 2, 0), v3(0, 1.7f, 0), v3(0, 1.4f, 0)};
+    std::vector<SinewQuat> q(3, kIdentity);
+    std::vector<SinewMat4> m{translation(0, 2, 0), translation(0, 1.7f, 0), translation(0, 1.4f, 0)};
+    THROWS(SINEW_INVALID_ARGUMENT, "positions has 2 entries", r.set_targets(p.data(), 2, q.data(), 3));
+    THROWS(SINEW_INVALID_ARGUMENT, "rotations has 1 entries", r.set_pose(p.data(), 3, q.data(), 1, true));
+    THROWS(SINEW_INVALID_ARGUMENT, "matrices has 2 entries", r.set_target_matrices(m.data(), 2));
+    THROWS(SINEW_NULL_POINTER, "rotations", r.set_targets(p.data(), 3, nullptr, 3));
+    p[0].y = kNaN;
+    THROWS(SINEW_NON_FINITE, "positions[0]", r.set_targets(p, q));
+    p[0].y = 2.0f;
+    q[1].w = 2.0f;
+    THROWS(SINEW_INVALID_ARGUMENT, "rotations[1] is not a unit quaternion", r.set_pose(p, q, false));
+    q[1].w = 1.0f;
+    m[2].m[0] = 3.0f;
+    THROWS(SINEW_INVALID_ARGUMENT, "matrices[2]", r.set_target_matrices(m));
+    m[2].m[0] = 1.0f;
+    SinewVec3 pv[3], lv[3], av[3];
+    SinewQuat qv[3];
+    SinewMat4 mv[3];
+    THROWS(SINEW_BUFFER_TOO_SMALL, "holds 2 elements but the ragdoll has 3 bones", r.read_pose(pv, 2, qv, 3));
+    THROWS(SINEW_BUFFER_TOO_SMALL, "out_matrices", r.read_matrices(mv, 0));
+    THROWS(SINEW_BUFFER_TOO_SMALL, "out_angular", r.read_velocities(lv, 3, av, 1));
+    THROWS(SINEW_NULL_POINTER, "out_positions", r.read_pose(nullptr, 3, qv, 3));
+    THROWS(SINEW_OUT_OF_RANGE, "bone 3 is out of range", r.set_bone_kinematic(3, true));
+    THROWS(SINEW_OUT_OF_RANGE, "bone 9", r.is_bone_kinematic(9));
+    THROWS(SINEW_OUT_OF_RANGE, "bone 3", r.apply_bone_impulse(3, v3(0, 1, 0), v3(1, 0, 0)));
+    THROWS(SINEW_OUT_OF_RANGE, "bone 4", r.add_force(4, v3(0, 1, 0), v3(1, 0, 0)));
+    THROWS(SINEW_OUT_OF_RANGE, "bone b 3", r.set_bone_pair_collision(0, 3, false));
+    THROWS(SINEW_INVALID_ARGUMENT, "itself", r.set_bone_pair_collision(1, 1, false));
+    THROWS(SINEW_NON_FINITE, "point", r.apply_impulse(v3(kNaN, 0, 0), v3(1, 0, 0)));
+    THROWS(SINEW_INVALID_ARGUMENT, "impulse", r.apply_impulse(v3(0, 1, 0), v3(2e6f, 0, 0)));
+    THROWS(SINEW_NON_FINITE, "impulse", r.apply_bone_impulse(0, v3(0, 1, 0), v3(0, kInf, 0)));
+    THROWS(SINEW_INVALID_ARGUMENT, "radius", r.apply_explosion(v3(0, 1, 0), 5.0f, 0.0f));
+    THROWS(SINEW_NON_FINITE, "force", r.add_force(0, v3(0, 1, 0), v3(0, kNaN, 0)));
+
+    // Bodies on ragdolls.
+    sinew::Body cloth = world.create_grid(sinew::default_grid_desc());
+    THROWS(SINEW_INVALID_ARGUMENT, "one entry per pin", cloth.attach_to_ragdoll(r, {0, 1}, {0}, {v3(0, 0, 0), v3(0, 0, 0)}));
+    THROWS(SINEW_OUT_OF_RANGE, "vertices[0] = 5000", cloth.attach_to_ragdoll(r, {5000}, {0}, {v3(0, 0, 0)}));
+    THROWS(SINEW_OUT_OF_RANGE, "bones[0] = bone 3", cloth.attach_to_ragdoll(r, {0}, {3}, {v3(0, 0, 0)}));
+    THROWS(SINEW_NON_FINITE, "offsets[0]", cloth.attach_to_ragdoll(r, {0}, {0}, {v3(0, kInf, 0)}));
+    {
+        sinew::World other = make_world();
+        sinew::Ragdoll foreign = other.create_ragdoll(settings, chain(v3(0, 1, 0), 2));
+        THROWS(SINEW_INVALID_ARGUMENT, "different worlds", cloth.set_ragdoll_collision(foreign, true));
+        THROWS(SINEW_INVALID_ARGUMENT, "different worlds", cloth.attach_to_ragdoll(foreign, {0}, {0}, {v3(0, 0, 0)}));
+    }
+    // A destroyed ragdoll's handle, through the wrapper.
+    sinew::Ragdoll doomed = world.create_ragdoll(settings, chain(v3(2, 2, 0), 2));
+    const SinewRagdoll stale = doomed.handle();
+    doomed.reset();
+    CHECK(!doomed, "reset empties it");
+    sinew::Ragdoll zombie(stale);
+    THROWS(SINEW_INVALID_HANDLE, "ragdoll handle", zombie.bone_count());
+    THROWS(SINEW_INVALID_HANDLE, "ragdoll handle", zombie.set_kinematic(true));
+    THROWS(SINEW_INVALID_HANDLE, "ragdoll handle", zombie.wake());
+    THROWS(SINEW_INVALID_HANDLE, "ragdoll handle", zombie.is_asleep());
+    THROWS(SINEW_INVALID_HANDLE, "ragdoll handle", zombie.read_pose(pv, 3, qv, 3));
+    THROWS(SINEW_INVALID_HANDLE, "ragdoll handle", cloth.set_ragdoll_collision(zombie, true));
+    (void)zombie.release();
+    // Busy during an asynchronous step.
+    world.step_begin(kFrame);
+    THROWS(SINEW_BUSY, "stepping", r.bone_count());
+    THROWS(SINEW_BUSY, "stepping", world.create_ragdoll(settings, bones));
+    world.step_end();
+    CHECK(r.bone_count() == 3, "the ragdoll is unchanged by every refused call");
+    world.step(kFrame);
+
+    // A Ragdoll outliving its World: its destructor meets SINEW_INVALID_HANDLE and ignores it.
+    sinew::Ragdoll survivor;
+    {
+        sinew::World short_lived = make_world();
+        survivor = short_lived.create_ragdoll(settings, bones);
+    }
+    THROWS(SINEW_INVALID_HANDLE, "ragdoll handle", survivor.bone_count());
+}
+
+void physics() {
+    sinew::World world = make_world();
+    SinewRagdollSettings s = sinew::default_ragdoll_settings();
+    s.linear_damping = 0.0f;
+    s.angular_damping = 0.0f;
+    s.sleep_threshold = 0.0f;
+    SinewBoneDesc b = sinew::default_bone_desc();
+    b.shape = SINEW_SHAPE_SPHERE;
+    b.radius = 0.1f;
+    b.position = v3(0.0f, 10.0f, 0.0f);
+    b.mass = 2.0f;
+    sinew::Ragdoll ball = world.create_ragdoll(s, &b, 1);
+    for (int i = 0; i < 30; ++i) world.step(kFrame);
+    std::vector<SinewVec3> pos, lin, ang;
+    std::vector<SinewQuat> rot;
+    OK(ball.read_pose(pos, rot));
+    const float t = 30.0f * kFrame, fall = 0.5f * 9.81f * t * t;
+    CHECK(std::fabs((10.0f - pos[0].y) - fall) < 0.01f * fall, "free fall: 1/2 g t^2 within 1 %");
+
+    world.set_gravity(v3(0, 0, 0));
+    std::vector<SinewVec3> here{v3(0, 1, 0)};
+    std::vector<SinewQuat> still{kIdentity};
+    OK(ball.set_pose(here, still, false));
+    OK(ball.read_velocities(lin, ang));
+    CHECK(lin[0].x == 0.0f && lin[0].y == 0.0f, "set_pose(keep_velocity false) is at rest");
+    OK(ball.apply_bone_impulse(0, v3(0, 1, 0), v3(1, 0, 0)));
+    world.step(kFrame);
+    OK(ball.read_velocities(lin, ang));
+    CHECK(std::fabs(lin[0].x - 0.5f) < 1e-4f, "1 N s on 2 kg: 0.5 m/s");
+
+    // Kinematic: follows, then keeps its velocity.
+    OK(ball.set_kinematic(true));
+    CHECK(ball.is_bone_kinematic(0), "kinematic");
+    float x = 0.0f;
+    for (int i = 0; i < 20; ++i) {
+        x += 0.05f;
+        here[0] = v3(x, 1.0f, 0.0f);
+        OK(ball.set_targets(here, still));
+        world.step(kFrame);
+    }
+    OK(ball.read_pose(pos, rot));
+    CHECK(dist(pos[0], here[0]) < 1e-4f, "a kinematic bone is at its target");
+    OK(ball.set_bone_kinematic(0, false));
+    world.step(kFrame);
+    OK(ball.read_velocities(lin, ang));
+    CHECK(std::fabs(lin[0].x - 3.0f) < 0.03f, "released, it keeps the animation's 3 m/s");
+    OK(ball.add_force(0, pos[0], v3(0, 0, 120.0f)));
+    world.step(kFrame);
+    OK(ball.read_velocities(lin, ang));
+    CHECK(std::fabs(lin[0].z - 1.0f) < 1e-3f, "120 N over 1/60 s on 2 kg: 1 m/s");
+    OK(ball.apply_explosion(v3(x, 0.0f, 0.0f), 1.0f, 3.0f));
+    std::vector<SinewMat4> mats;
+    OK(ball.set_bone_kinematic(0, true));
+    OK(ball.set_target_matrices({translation(4, 1, 0)}));
+    world.step(kFrame);
+    OK(ball.read_matrices(mats));
+    CHECK(std::fabs(mats[0].m[12] - 4.0f) < 1e-4f && mats[0].m[15] == 1.0f, "matrix targets, matrix readback");
+
+    // The humanoid, edited, with a cape.
+    world.set_gravity(v3(0, -9.81f, 0));
+    const SinewHumanoidBones h = sinew::default_humanoid_bones();
+    sinew::Ragdoll hum = world.create_humanoid_ragdoll(h, sinew::default_ragdoll_settings());
+    CHECK(hum.bone_count() == SINEW_HUMANOID_BONE_COUNT, "11 bones");
+    std::vector<SinewBoneDesc> descs = sinew::humanoid_bone_descs(h);
+    descs[SINEW_HUMANOID_HEAD].mass = 3.0f;
+    sinew::Ragdoll edited = world.create_ragdoll(sinew::default_ragdoll_settings(), descs);
+    std::uint32_t hit = edited.apply_impulse(h.head, v3(0, 0, -5.0f));
+    CHECK(hit == SINEW_HUMANOID_HEAD, "a hit at the head hits the head");
+    OK(edited.set_bone_pair_collision(SINEW_HUMANOID_LEFT_KNEE, SINEW_HUMANOID_RIGHT_KNEE, false));
+    SinewClothGridDesc gd = sinew::default_grid_desc();
+    gd.pin_mode = SINEW_PIN_NONE;
+    gd.origin = v3(h.middle_spine.x, h.middle_spine.y, h.middle_spine.z - 0.2f);
+    sinew::Body cape = world.create_grid(gd);
+    OK(cape.attach_to_ragdoll(hum, {0, 1}, {SINEW_HUMANOID_MIDDLE_SPINE, SINEW_HUMANOID_MIDDLE_SPINE}, {v3(-0.1f, 0, -0.2f), v3(0.1f, 0, -0.2f)}));
+    OK(cape.set_ragdoll_collision(hum, true));
+    OK(hum.wake());
+    CHECK(!hum.is_asleep(), "awake");
+    for (int i = 0; i < 30; ++i) world.step(kFrame);
+    OK(hum.read_pose(pos, rot));
+    CHECK(pos[SINEW_HUMANOID_PELVIS].y < h.pelvis.y - 0.1f, "the humanoid falls");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);
+    const bool all = argc < 2;
+    try {
+        if (all || std::strcmp(argv[1], "errors") == 0) errors();
+        if (all || std::strcmp(argv[1], "physics") == 0) physics();
+    } catch (const sinew::Error& e) {
+        fail(__LINE__, "an unexpected sinew::Error", e.what());
+    }
+    std::printf("cpp-ragdoll: all %d checks passed\n", g_passed);
+    return 0;
+}
