@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The main demo: builds Sinew in release mode and runs examples/demo.rs, which drives a
+# The main demo: builds Sinew in release mode and runs examples/demo/, which drives a
 # curtain on a moving bar plus a rope, and a capsule character with a cape and a ponytail
 # (walk, run, stop, teleport, turn, wind), through the C ABI, prints a summary and draws
 # moments of each run into a picture.
@@ -26,3 +26,4 @@ cargo run --release --example demo -- --out "$out"
 echo
 echo "pictures: $(pwd)/$out/demo.png"
 echo "          $(pwd)/$out/character.png"
+echo "          $(pwd)/$out/ragdoll.png"

@@ -15,6 +15,8 @@
 //! - `DIR/character.png`: six moments of the character run as a 3 × 2 contact sheet (the
 //!   capsules tessellated into shaded solids, the cape two-sided, the hair as thin strands,
 //!   a camera that follows the character, its path and the teleport's two ends on the ground);
+//! - `DIR/ragdoll.png`: six moments of a ragdoll with a cape that walks, animated, is hit and
+//!   falls (`ragdoll.rs`);
 //! - `DIR/summary.txt`: counts, stretch, teleport checks and step times of both (also printed).
 //!
 //! The curtain: a 40 × 30 grid cloth (0.05 m spacing) whose top row is pinned to a horizontal
@@ -36,6 +38,8 @@
 //! Both scenes run at 60 host frames per second. The PNG encoder is written here too (zlib
 //! stored blocks, CRC-32, Adler-32), so the demo needs no dependency beyond Sinew itself. It
 //! exits non-zero if any call fails or any position or normal read back is not finite.
+
+mod ragdoll;
 
 use std::f32::consts::PI;
 use std::path::{Path, PathBuf};
@@ -1855,12 +1859,15 @@ fn run() -> Res<()> {
     std::fs::create_dir_all(&out_dir).map_err(|e| format!("cannot create {}: {e}", out_dir.display()))?;
     let png_path = out_dir.join("demo.png");
     let character_path = out_dir.join("character.png");
+    let ragdoll_path = out_dir.join("ragdoll.png");
 
     let curtain = simulate(&png_path)?;
     let character = simulate_character(&character_path)?;
     write_png(&png_path, contact_sheet(&curtain.snapshots, 2, render_curtain_panel, |s| &s.caption))?;
     write_png(&character_path, contact_sheet(&character.snapshots, 3, render_character_panel, |s| &s.caption))?;
-    let summary = format!("{}{}", curtain.summary, character.summary);
+    let falling = ragdoll::simulate_ragdoll()?;
+    write_png(&ragdoll_path, contact_sheet(&falling.snapshots, 3, ragdoll::render_ragdoll_panel, |s| &s.caption))?;
+    let summary = format!("{}{}{}", curtain.summary, character.summary, falling.summary);
     let summary_path = out_dir.join("summary.txt");
     std::fs::write(&summary_path, &summary).map_err(|e| format!("cannot write {}: {e}", summary_path.display()))?;
     print!("{summary}");
