@@ -330,8 +330,8 @@ fn draw_box(cam: &Camera, centre: Vec3, rotation: Quat, half: Vec3, paint: Paint
 
 pub fn render_ragdoll_panel(s: &RagdollSnapshot) -> Vec<Vec3> {
     let (w, h) = (PANEL_W * SS, PANEL_H * SS);
-    let eye = s.target + Vec3::new(2.6, 1.5, 2.3);
-    let cam = Camera::new(eye, s.target, Vec3::new(0.5, 0.9, 0.6), w, h);
+    let eye = s.target + Vec3::new(2.4, 1.7, -2.6);
+    let cam = Camera::new(eye, s.target, Vec3::new(0.5, 0.9, -0.6), w, h);
     let mut shadow = GroundMap::new((s.target.x, s.target.z), 3.0, cam.light);
     for shape in &s.shapes {
         match *shape {
