@@ -169,7 +169,7 @@ int main(void) {
     }
     /* Die(hitPoint, hitForce): a blow to the chest from the front. */
     SinewVec3 hit_point = v3(0.0f, 1.45f, speed * 1.0f + 0.2f);
-    SinewVec3 hit_force = v3(0.0f, 0.0f, -60.0f);
+    SinewVec3 hit_force = v3(0.0f, 0.0f, -25.0f);
     uint32_t hit_bone = 0;
     CALL(sinew_ragdoll_set_kinematic(ragdoll, 0));
     CALL(sinew_ragdoll_apply_impulse(ragdoll, hit_point, hit_force, &hit_bone));

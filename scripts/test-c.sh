@@ -2,7 +2,7 @@
 # The C and C++ clients of the C ABI: builds libsinew (debug), compiles tests/c/*.c as
 # strict C99 against the committed include/sinew.h (client.c: the core API; character.c:
 # skinning, tethers, root, wind, LOD, tearing, generators, kernels; include_twice.c: the
-# header's guards; ragdoll.c (and tests/cpp/ragdoll.cpp through sinew::Ragdoll): every ragdoll call, its error paths ("errors") and its physics
+# header's guards; ragdoll.c (and tests/cpp/ragdoll.cpp through sinew::Ragdoll): every ragdoll call, its error paths ("errors") and its physics; examples/ragdoll_chapter.c: the chapter's sections 1–4 as one program
 # ("physics", which needs the rigid-body core)) and tests/cpp/client.cpp as strict C++17
 # against include/sinew.hpp, runs them, then runs the clients under valgrind (0 errors,
 # 0 bytes definitely or indirectly lost). The library is built with the cargo feature
@@ -82,6 +82,7 @@ check header-matches-src cargo run -q -p xtask -- check include/sinew.h
 check compile-c-client gcc "${cflags[@]}" tests/c/client.c -o "$out/client" "${ldflags[@]}" -lm
 check compile-c-character gcc "${cflags[@]}" tests/c/character.c -o "$out/character" "${ldflags[@]}" -lm
 check compile-c-ragdoll gcc "${cflags[@]}" tests/c/ragdoll.c -o "$out/ragdoll" "${ldflags[@]}" -lm
+check compile-c-ragdoll-chapter gcc "${cflags[@]}" examples/ragdoll_chapter.c -o "$out/ragdoll_chapter" "${ldflags[@]}" -lm
 check compile-c-include-twice gcc "${cflags[@]}" tests/c/include_twice.c -o "$out/include_twice" "${ldflags[@]}"
 # The header without SINEW_DEBUG_PANIC (a release user's build) declares no panic trigger.
 check header-without-debug-panic bash -c "gcc -std=c99 -Wall -Wextra -Werror -pedantic -Iinclude -fsyntax-only tests/c/include_twice.c \
@@ -96,6 +97,7 @@ check run-c-include-twice "$out/include_twice"
 check run-c-ragdoll-errors "$out/ragdoll" errors
 check run-c-ragdoll-physics "$out/ragdoll" physics
 check run-cpp-client "$out/cpp_client"
+check run-c-ragdoll-chapter "$out/ragdoll_chapter"
 check run-cpp-ragdoll-errors "$out/cpp_ragdoll" errors
 check run-cpp-ragdoll-physics "$out/cpp_ragdoll" physics
 # The panic-guard checks ran (they are compiled only with SINEW_DEBUG_PANIC).
@@ -127,6 +129,7 @@ check valgrind-c-character under_valgrind valgrind-c-character "$out/character"
 check valgrind-cpp-client under_valgrind valgrind-cpp-client "$out/cpp_client"
 check valgrind-c-ragdoll-errors under_valgrind valgrind-c-ragdoll-errors "$out/ragdoll" errors
 check valgrind-c-ragdoll-physics under_valgrind valgrind-c-ragdoll-physics "$out/ragdoll" physics
+check valgrind-c-ragdoll-chapter under_valgrind valgrind-c-ragdoll-chapter "$out/ragdoll_chapter"
 check valgrind-cpp-ragdoll-errors under_valgrind valgrind-cpp-ragdoll-errors "$out/cpp_ragdoll" errors
 
 summary
