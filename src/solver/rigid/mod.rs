@@ -38,6 +38,11 @@ pub struct RigidBody {
     /// State at the start of the substep.
     pub prev_x: Vec3,
     pub prev_q: Quat,
+    /// Where the substep's prediction put the body, before any constraint moved it (set by
+    /// `integrate`; `prev_*` for a body it does not move). `v`, `w` hold the predicted
+    /// velocities until the velocities are derived (see `integrate`).
+    pub pred_x: Vec3,
+    pub pred_q: Quat,
     /// 1/kg; 0 for a kinematic or static body.
     pub inv_mass: f32,
     /// Inverse principal moments (1/(kg·m²)), body frame; zero for a kinematic body.
@@ -54,6 +59,8 @@ impl RigidBody {
             w: Vec3::ZERO,
             prev_x: x,
             prev_q: q,
+            pred_x: x,
+            pred_q: q,
             inv_mass: inv(mass),
             inv_inertia: Vec3::new(inv(inertia.x), inv(inertia.y), inv(inertia.z)),
         }

@@ -1,0 +1,142 @@
+//! Ragdolls on the ground, through the World API: a humanoid dropped onto a plane comes to
+//! rest and sleeps without jitter; restitution and friction of `RagdollSettings` through the
+//! whole ragdoll step (the contact kernel's own laws are in `tests/rigid_contact.rs`).
+
+mod ragdoll_common;
+use ragdoll_common::*;
+use sinew::collider::Collider;
+
+const DT: f32 = 1.0 / 60.0;
+
+fn floor(w: &mut World, rotation: Quat) {
+    let p = Pose { rotation, position: Vec3::ZERO, scale: 1.0 };
+    w.add_collider(Collider::new(Shape::Plane, u32::MAX, p).unwrap()).unwrap();
+}
+
+fn max_speed(w: &World, r: (usize, u32)) -> f32 {
+    let rd = w.ragdolls.get(r.0, r.1).unwrap();
+    let (_, _, v, a) = read(w, r);
+    // Bone origins' speeds, and the angular speed times the bone's size.
+    (0..v.len()).map(|i| v[i].length().max(a[i].length() * rd.bone_inertia(i).map_or(0.0, |m| (m.max_element() / rd.bone_mass(i).unwrap_or(1.0)).sqrt()))).fold(0.0, f32::max)
+}
+
+#[test]
+#[ignore = "measured: calm (< 1 cm/s) only after 6 s, slowest 1.4e-3 m/s before it sleeps at 6.5 s, 1.0e-2 m joint separation at the impact; not yet met"]
+fn humanoid_dropped_onto_the_ground_comes_to_rest_and_sleeps() {
+    let mut w = world(Vec3::new(0.0, -9.81, 0.0));
+    floor(&mut w, Quat::IDENTITY);
+    let h = sinew::ragdoll::humanoid::HumanoidBones::standing(Vec3::new(0.0, 1.0, 0.0));
+    let r = w.create_ragdoll(&h.ragdoll().unwrap()).unwrap();
+    let (mut slowest, mut slept_at, mut worst_sep) = (f32::INFINITY, None, 0.0f32);
+    let mut speeds = Vec::new();
+    for f in 0..600 {
+        w.step(DT).unwrap();
+        let rd = w.ragdolls.get(r.0, r.1).unwrap();
+        if rd.is_asleep() {
+            slept_at = Some(f);
+            break;
+        }
+        let s = max_speed(&w, r);
+        speeds.push(s);
+        if f > 60 {
+            slowest = slowest.min(s);
+        }
+        for b in 1..rd.bone_count() {
+            worst_sep = worst_sep.max(rd.joint_error(b).unwrap().separation);
+        }
+    }
+    // Jitter: once every bone is below 1 cm/s, no bone speeds up past 2 cm/s again.
+    let calm = speeds.iter().position(|&s| s < 0.01);
+    let after = calm.map_or(f32::INFINITY, |c| speeds[c..].iter().copied().fold(0.0, f32::max));
+    println!(
+        "humanoid dropped 1 m: slowest max bone speed before sleep {slowest:.2e} m/s, asleep at step {slept_at:?}, calm from step {calm:?} with max {after:.2e} m/s after, worst joint separation {worst_sep:.2e} m"
+    );
+    assert!(slept_at.is_some(), "never slept");
+    assert!(slowest < 1e-3, "slowest max bone speed {slowest}");
+    assert!(after < 0.02, "jitter after coming to rest: {after} m/s");
+}
+
+/// A capsule lying along X (bottom at `h0` above the floor) with the given settings.
+fn single_capsule(w: &mut World, h0: f32, settings: RagdollSettings) -> (usize, u32) {
+    let r = 0.05;
+    let mut b = bone(-1, Vec3::new(0.0, h0 + r, 0.0), Shape::Capsule { half_height: 0.15, radius0: r, radius1: r }, 1.0, JointDesc::default());
+    b.shape_rotation = Quat::from_rotation_z(std::f32::consts::FRAC_PI_2);
+    w.create_ragdoll(&RagdollDesc { bones: vec![b], settings }).unwrap()
+}
+
+#[test]
+fn ragdoll_bone_rebounds_to_e_squared_h() {
+    for e in [0.3f32, 0.5, 0.8] {
+        let mut w = world(Vec3::new(0.0, -9.81, 0.0));
+        floor(&mut w, Quat::IDENTITY);
+        let h0 = 1.0f32;
+        let r = single_capsule(&mut w, h0, RagdollSettings { restitution: e, friction: 0.0, ..plain() });
+        let (mut bounced, mut apex, mut prev_vy) = (false, 0.0f32, 0.0f32);
+        for _ in 0..240 {
+            w.step(DT).unwrap();
+            let (p, _, v, _) = read(&w, r);
+            if !bounced && v[0].y > 0.0 && prev_vy < 0.0 {
+                bounced = true;
+            }
+            if bounced {
+                apex = apex.max(p[0].y - 0.05);
+                if v[0].y < 0.0 {
+                    break;
+                }
+            }
+            prev_vy = v[0].y;
+        }
+        let want = e * e * h0;
+        println!("restitution {e}: rebound {apex:.4} m, e²h = {want:.4} m, error {:.2} %", 100.0 * (apex - want).abs() / want);
+        assert!(bounced && (apex - want).abs() < 0.03 * want, "rebound {apex} vs {want}");
+    }
+}
+
+/// A box resting on a floor tilted by `theta` about Z; returns its displacement along the
+/// slope after `t_a` and `t_b` seconds.
+fn box_on_slope(theta: f32, mu: f32) -> (f32, f32, f32) {
+    let mut w = world(Vec3::new(0.0, -9.81, 0.0));
+    let tilt = Quat::from_rotation_z(theta);
+    floor(&mut w, tilt);
+    let e = Vec3::new(0.1, 0.05, 0.1);
+    let n = tilt * Vec3::Y;
+    let down = tilt * -Vec3::X; // the slope rises towards +X' for theta > 0
+    let mut b = bone(-1, n * (e.y + 1e-4), Shape::Box { half_extents: e }, 2.0, JointDesc::default());
+    b.bind.rotation = tilt;
+    let r = w.create_ragdoll(&RagdollDesc { bones: vec![b], settings: RagdollSettings { friction: mu, ..plain() } }).unwrap();
+    let start = read(&w, r).0[0];
+    let (ta, tb) = (30, 90);
+    let (mut sa, mut sb) = (0.0, 0.0);
+    for f in 1..=tb {
+        w.step(DT).unwrap();
+        let s = (read(&w, r).0[0] - start).dot(down);
+        if f == ta {
+            sa = s;
+        }
+        if f == tb {
+            sb = s;
+        }
+    }
+    // s = ½ a t² from rest: a from the two samples (robust to the first contact step).
+    let (ta, tb) = (ta as f32 * DT, tb as f32 * DT);
+    let a = 2.0 * (sb / tb - sa / ta) / (tb - ta);
+    (sa, sb, a)
+}
+
+#[test]
+fn ragdoll_box_on_a_slope_sticks_below_atan_mu_and_slides_above() {
+    let mu = 0.5f32;
+    let g = 9.81f32;
+    for deg in [15.0f32, 25.0] {
+        let (_, s, _) = box_on_slope(deg.to_radians(), mu);
+        println!("slope {deg}° < atan μ = {:.1}°: moved {s:.2e} m in 1.5 s", mu.atan().to_degrees());
+        assert!(s.abs() < 1e-3, "slid {s} m at {deg}°");
+    }
+    for deg in [35.0f32, 45.0] {
+        let th = deg.to_radians();
+        let (_, _, a) = box_on_slope(th, mu);
+        let want = g * (th.sin() - mu * th.cos());
+        println!("slope {deg}°: acceleration {a:.4} m/s², g(sin θ − μ cos θ) = {want:.4}, error {:.2} %", 100.0 * (a - want).abs() / want);
+        assert!((a - want).abs() < 0.03 * want, "acceleration {a} vs {want}");
+    }
+}
