@@ -15,6 +15,7 @@ use sinew::world::{World, WorldSettings};
 const COLUMNS: u32 = 8;
 const ROWS: u32 = 10;
 const SPACING: f32 = 0.05;
+const THICKNESS: f32 = 0.01;
 
 struct Scene {
     world: World,
@@ -44,7 +45,7 @@ fn scene() -> Scene {
         // Local XZ plane turned so that +Z (rows) points down.
         orientation: Quat::from_rotation_x(std::f32::consts::FRAC_PI_2),
         pins: GridPins::None,
-        material: Material { thickness: 0.01, ..Material::default() },
+        material: Material { thickness: THICKNESS, ..Material::default() },
     };
     let cape = world.create_grid(&spec).unwrap();
     let spine = desc.bones[bone::MIDDLE_SPINE].bind;
@@ -60,7 +61,6 @@ fn scene() -> Scene {
 }
 
 #[test]
-#[ignore = "regressed on branch ragdoll-fidelity: the cape is squeezed to −0.0100008 m (bound −0.01; −0.008 before). The bones now land elsewhere (lowest origin 0.079 m vs 0.052 m) and the one-way bone→cloth push squeezes the cloth under a bone by its thickness; to fix in the coupling, not the bound"]
 fn a_cape_stays_on_a_falling_ragdoll_and_drapes_outside_its_bones() {
     let mut s = scene();
     let n = (COLUMNS * ROWS) as usize;
@@ -69,7 +69,7 @@ fn a_cape_stays_on_a_falling_ragdoll_and_drapes_outside_its_bones() {
     let (mut pos, mut rot) = (vec![Vec3::ZERO; bones], vec![Quat::IDENTITY; bones]);
     // Knock it backwards so that it falls onto its cape.
     s.world.ragdolls.get_mut(s.ragdoll.0, s.ragdoll.1).unwrap().apply_bone_impulse(bone::MIDDLE_SPINE, Vec3::new(0.0, 1.4, 0.0), Vec3::new(0.0, 0.0, -8.0)).unwrap();
-    let (mut worst_pin, mut worst_depth) = (0.0f32, 0.0f32);
+    let (mut worst_pin, mut worst_depth, mut trapped_depth) = (0.0f32, 0.0f32, 0.0f32);
     for frame in 0..240 {
         s.world.step(1.0 / 60.0).unwrap();
         let alpha = s.world.alpha();
@@ -81,6 +81,8 @@ fn a_cape_stays_on_a_falling_ragdoll_and_drapes_outside_its_bones() {
             worst_pin = worst_pin.max((x[v as usize] - spine.to_world(s.offsets[k])).length());
         }
         // Non-penetration, once the cape has had a few frames to settle against the back.
+        // Cloth trapped between a bone and the floor (within two thicknesses of it) cannot be
+        // outside both with a one-way coupling; the floor wins there and it is counted apart.
         if frame >= 10 {
             for (shape, _, pose) in r.bone_shapes_in_step() {
                 for (i, p) in x.iter().enumerate() {
@@ -88,7 +90,11 @@ fn a_cape_stays_on_a_falling_ragdoll_and_drapes_outside_its_bones() {
                         continue;
                     }
                     let (d, _) = shape.distance(pose.to_local(*p));
-                    worst_depth = worst_depth.max(-d);
+                    if p.y > 2.0 * THICKNESS {
+                        worst_depth = worst_depth.max(-d);
+                    } else {
+                        trapped_depth = trapped_depth.max(-d);
+                    }
                 }
             }
         }
@@ -98,14 +104,14 @@ fn a_cape_stays_on_a_falling_ragdoll_and_drapes_outside_its_bones() {
     // must stay above the floor.
     let lowest = x.iter().enumerate().filter(|(i, _)| !s.pinned.contains(&(*i as u32))).fold(f32::INFINITY, |m, (_, p)| m.min(p.y));
     let ragdoll_y = pos.iter().fold(f32::INFINITY, |m, p| m.min(p.y));
-    println!("worst pin offset {worst_pin:.2e} m, worst depth inside a bone {worst_depth:.4} m, lowest cape point {lowest:.3} m, lowest bone origin {ragdoll_y:.3} m");
+    println!("worst pin offset {worst_pin:.2e} m, worst depth inside a bone {worst_depth:.4} m (trapped against the floor {trapped_depth:.4} m), lowest cape point {lowest:.3} m, lowest bone origin {ragdoll_y:.3} m");
     assert!(worst_pin < 1e-4, "pinned vertices left their bone by {worst_pin} m");
-    assert!(worst_depth < 0.01, "cloth {worst_depth} m inside a bone");
+    assert!(worst_depth < 0.005, "cloth {worst_depth} m inside a bone");
+    assert!(trapped_depth < 1.5 * THICKNESS, "cloth trapped under a bone {trapped_depth} m inside it");
     // It fell: the spine, 1.2 m up at the start, lies near the floor.
     assert!(pos[bone::MIDDLE_SPINE].y < 0.45, "spine at {} m: the ragdoll did not fall", pos[bone::MIDDLE_SPINE].y);
-    // Cloth trapped between a bone lying on it and the floor is squeezed (the coupling is one
-    // way: bones push cloth, cloth does not hold bones up): by less than its thickness.
-    assert!(lowest > -0.01, "cape through the floor: {lowest}");
+    // Cloth trapped between a bone lying on it and the floor: the floor has the last word.
+    assert!(lowest > -1e-3, "cape through the floor: {lowest}");
 }
 
 #[test]

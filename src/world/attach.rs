@@ -151,6 +151,7 @@ impl World {
         if self.bodies.values().all(|b| b.collider_owners().is_empty()) {
             return;
         }
+        let world_colliders = self.collider_frames.len();
         for (slot, entry) in self.ragdolls.slots_mut().iter().enumerate() {
             let Some((serial, r)) = entry else { continue };
             let owner = owner_of((slot, *serial));
@@ -161,6 +162,11 @@ impl World {
                 self.collider_frames.push(ColliderFrame::owned(shape, from, to, owner));
             }
         }
+        // Bones first, the world's colliders last: cloth trapped between a bone lying on it
+        // and the floor ends each substep on the floor's side (the bone, one-way, cannot be
+        // pushed back; the cloth under it is hidden by it).
+        let bones = self.collider_frames.len() - world_colliders;
+        self.collider_frames.rotate_right(bones);
     }
 
     /// After the frame: attached pins are shown where their bones are at readback's `alpha`.
