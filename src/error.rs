@@ -129,6 +129,12 @@ pub fn check_position(p: glam::Vec3, name: &str) -> Result<glam::Vec3> {
     Ok(p)
 }
 
+/// As [`check_position`], the name made only on failure (per-frame paths allocate nothing).
+pub fn check_position_with(p: glam::Vec3, name: impl Fn() -> String) -> Result<glam::Vec3> {
+    position_problem(p, name)?;
+    Ok(p)
+}
+
 /// As [`check_position`], the name made only on failure (the per-frame paths allocate nothing).
 fn position_problem(p: glam::Vec3, name: impl Fn() -> String) -> Result<()> {
     if !(p.x.is_finite() && p.y.is_finite() && p.z.is_finite()) {

@@ -43,7 +43,7 @@ pub mod humanoid;
 
 pub use desc::{BoneDesc, JointDesc, JointKind, MAX_BONES, RagdollDesc, RagdollSettings};
 
-use crate::error::{Error, ErrorKind, Result, check_finite, check_non_negative, check_position};
+use crate::error::{Error, ErrorKind, Result, check_finite, check_non_negative, check_position, check_position_with};
 use crate::geometry::Pose;
 use crate::math::{Mat3, Mat4, Quat, Vec3, is_finite3};
 use crate::solver::rigid::contact::{BodyShape, ContactMaterial, Contacts, ObstacleShape};
@@ -243,7 +243,7 @@ fn check_bone_pose(p: &Pose, bone: usize, what: &str) -> Result<Pose> {
     if !is_finite3(p.position) || !p.rotation.is_finite() || !p.scale.is_finite() {
         return Err(Error::non_finite(format!("{what} of bone {bone} is not finite")));
     }
-    check_position(p.position, &format!("{what} of bone {bone}"))?;
+    check_position_with(p.position, || format!("{what} of bone {bone}"))?;
     if (p.rotation.length() - 1.0).abs() > 1e-3 {
         return Err(Error::invalid(format!("{what} of bone {bone}: rotation is not a unit quaternion (length {})", p.rotation.length())));
     }
