@@ -49,6 +49,7 @@ use crate::math::{Mat3, Mat4, Quat, Vec3, is_finite3};
 use crate::solver::rigid::contact::{BodyShape, ContactMaterial, Contacts, ObstacleShape};
 use crate::solver::rigid::integrate::{end_angular_velocity, integrate, velocities_from_positions};
 use crate::solver::rigid::joint::{Joint, JointError, JointLimits, joint_friction, solve_joints};
+use crate::solver::rigid::tree::{TreeWork, solve_tree};
 use crate::solver::rigid::{RigidBody, mass::mass_properties};
 
 /// A rigid pose (body frame) as the solver keeps it.
@@ -160,12 +161,18 @@ pub(crate) struct Scratch {
     /// (member, bone) of every body.
     pub(crate) owner: Vec<(u32, u32)>,
     pub(crate) contacts: Contacts,
+    /// The tree solve's workspace, for one ragdoll at a time (an island's members are solved
+    /// one after another): sized at creation, grown once for an island's largest member.
+    pub(crate) tree: TreeWork,
 }
 
 /// One fixed step of `count` ragdolls whose bodies lie in `scratch` one after another:
 /// `member(m)` gives member `m`'s core and the index of its first body.
 pub(crate) fn run_step<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, usize), scratch: &mut Scratch, obstacles: &[ObstacleShape], p: &RagdollStep) {
-    let Scratch { bodies, shapes, lambdas, owner, contacts } = scratch;
+    let Scratch { bodies, shapes, lambdas, owner, contacts, tree } = scratch;
+    let largest = (0..count).map(|m| member(m).0.bone_count()).max().unwrap_or(0);
+    tree.reserve_bones(largest);
+    let mode = tree_mode();
     let (mut mask, mut friction, mut restitution) = (0u32, 0.0f32, 0.0f32);
     for m in 0..count {
         let s = &member(m).0.settings;
@@ -192,7 +199,11 @@ pub(crate) fn run_step<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, us
             for m in 0..count {
                 let (core, off) = member(m);
                 let r = off..off + core.bone_count();
-                solve_joints(&mut bodies[r.clone()], &core.joints, &mut lambdas[r], p.h);
+                if mode.0 {
+                    solve_tree(&mut bodies[r.clone()], &core.joints, &mut lambdas[r], tree, p.h, 1);
+                } else {
+                    solve_joints(&mut bodies[r.clone()], &core.joints, &mut lambdas[r], p.h);
+                }
             }
             contacts.solve_positions(bodies, material, p.h);
         }
@@ -202,7 +213,11 @@ pub(crate) fn run_step<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, us
         for m in 0..count {
             let (core, off) = member(m);
             let r = off..off + core.bone_count();
-            solve_joints(&mut bodies[r.clone()], &core.joints, &mut lambdas[r], p.h);
+            if mode.1 > 0 {
+                solve_tree(&mut bodies[r.clone()], &core.joints, &mut lambdas[r], tree, p.h, mode.1);
+            } else {
+                solve_joints(&mut bodies[r.clone()], &core.joints, &mut lambdas[r], p.h);
+            }
         }
         velocities_from_positions(bodies, p.h);
         contacts.solve_velocities(bodies, material, p.gravity, p.h);
@@ -211,6 +226,18 @@ pub(crate) fn run_step<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, us
             joint_friction(&mut bodies[off..off + core.bone_count()], &core.joints, p.h);
         }
     }
+}
+
+/// EXPERIMENT: (tree in the iterations, Newton passes of the last tree pass; 0 = block GS).
+fn tree_mode() -> (bool, u32) {
+    static M: std::sync::OnceLock<(bool, u32)> = std::sync::OnceLock::new();
+    *M.get_or_init(|| {
+        let v = std::env::var("SINEW_TREE").unwrap_or_default();
+        let mut it = v.split(',');
+        let a = it.next().map_or(false, |s| s == "1");
+        let b = it.next().and_then(|s| s.parse().ok()).unwrap_or(1);
+        (a, b)
+    })
 }
 
 /// Something a ragdoll's step had to repair.
@@ -373,7 +400,10 @@ impl Ragdoll {
             .iter()
             .map(|b| BodyShape { shape: b.shape, local: Pose { rotation: Quat::IDENTITY, position: Vec3::ZERO, scale: 1.0 } })
             .collect();
-        let scratch = Scratch { bodies, shapes, lambdas: vec![[0.0; 4]; n], owner: (0..n as u32).map(|i| (0, i)).collect(), contacts: Contacts::default() };
+        let scratch = Scratch { bodies, shapes, lambdas: vec![[0.0; 4]; n], owner: (0..n as u32).map(|i| (0, i)).collect(),
+            contacts: Contacts::default(),
+            tree: TreeWork::with_bones(n),
+        };
         let mut r = Ragdoll {
             desc: desc.clone(),
             core,
