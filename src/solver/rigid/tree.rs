@@ -95,7 +95,8 @@ struct JointWork {
     c: V6,
     limit: [bool; R],
     kind: [u8; R],
-    /// `Gᵀ` (r × 6), the Cholesky factor of `K`, skipped pivots, `e`, `λ`.
+    /// `Gᵀ` (r × 6; after the elimination `L⁻¹ Gᵀ`), the Cholesky factor `L` of `K`, skipped
+    /// pivots, `e` (after the elimination `L⁻¹ e`), `λ`.
     gt: [V6; R],
     l: M6,
     skip: [bool; R],
@@ -200,9 +201,10 @@ fn factor(k: &mut M6, skip: &mut [bool; R], m: usize) {
     }
 }
 
-/// `K⁻¹ b` from `factor`'s result (skipped rows give 0).
+/// `L⁻¹ b` (forward substitution) from `factor`'s result; skipped rows give 0.
+#[inline]
 #[allow(clippy::needless_range_loop)]
-fn solve(l: &M6, skip: &[bool; R], m: usize, b: &V6) -> V6 {
+fn forward(l: &M6, skip: &[bool; R], m: usize, b: &V6) -> V6 {
     let mut y = [0.0; 6];
     for i in 0..m {
         if skip[i] {
@@ -214,6 +216,13 @@ fn solve(l: &M6, skip: &[bool; R], m: usize, b: &V6) -> V6 {
         }
         y[i] = v / l[i][i];
     }
+    y
+}
+
+/// `L⁻ᵀ y` (backward substitution); skipped rows give 0.
+#[inline]
+#[allow(clippy::needless_range_loop)]
+fn backward(l: &M6, skip: &[bool; R], m: usize, mut y: V6) -> V6 {
     for i in (0..m).rev() {
         if skip[i] {
             y[i] = 0.0;
@@ -297,35 +306,42 @@ fn eliminate(bodies: &[RigidBody], joints: &[Joint], work: &mut TreeWork) {
             }
         }
         factor(&mut jw.l, &mut jw.skip, m);
-        // A_p ← A_p − G K⁻¹ Gᵀ, z_p ← z_p + G K⁻¹ e.
-        let mut x = [[0.0; 6]; 6]; // K⁻¹ Gᵀ, column by column of Gᵀ (6 columns of r)
-        for col in 0..6 {
-            let mut b = [0.0; 6];
-            for r in 0..m {
-                b[r] = jw.gt[r][col];
+        // With K = L Lᵀ and Y = L⁻¹ Gᵀ (r × 6): A_p ← A_p − Yᵀ Y, z_p ← z_p + Yᵀ L⁻¹ e.
+        // `gt` is overwritten by Y, `e` by L⁻¹ e (what the back-substitution needs).
+        let (l, skip) = (&jw.l, &jw.skip);
+        for i in 0..m {
+            if skip[i] {
+                jw.gt[i] = [0.0; 6];
+                continue;
             }
-            let s = solve(&jw.l, &jw.skip, m, &b);
-            for r in 0..m {
-                x[r][col] = s[r];
+            let inv = 1.0 / l[i][i];
+            let mut row = jw.gt[i];
+            for p in 0..i {
+                let lp = l[i][p];
+                for a in 0..6 {
+                    row[a] -= lp * jw.gt[p][a];
+                }
             }
+            for v in row.iter_mut() {
+                *v *= inv;
+            }
+            jw.gt[i] = row;
         }
+        jw.e = forward(l, skip, m, &jw.e);
         for a in 0..6 {
             for b in 0..=a {
                 let mut s = 0.0;
                 for r in 0..m {
-                    s += jw.gt[r][a] * x[r][b];
+                    s += jw.gt[r][a] * jw.gt[r][b];
                 }
                 bp.a[a][b] -= s;
                 if a != b {
                     bp.a[b][a] -= s;
                 }
             }
-        }
-        let ke = solve(&jw.l, &jw.skip, m, &jw.e);
-        for a in 0..6 {
             let mut s = 0.0;
             for r in 0..m {
-                s += jw.gt[r][a] * ke[r];
+                s += jw.gt[r][a] * jw.e[r];
             }
             bp.z[a] += s;
         }
@@ -343,7 +359,8 @@ fn eliminate(bodies: &[RigidBody], joints: &[Joint], work: &mut TreeWork) {
         for r in 0..m {
             rhs[r] = jw.e[r] - dot6(&jw.gt[r], &bp.g);
         }
-        jw.lam = solve(&jw.l, &jw.skip, m, &rhs);
+        // λ = K⁻¹ (e − G ᵀg) = L⁻ᵀ (L⁻¹e − Y g).
+        jw.lam = backward(&jw.l, &jw.skip, m, rhs);
         for r in 0..m {
             let l = jw.lam[r];
             for a in 0..6 {
