@@ -6,8 +6,9 @@
 //! pose, so the bind pose violates nothing and has every angle zero. The relative rotation
 //! is `q_rel = (q_p F_p)⁻¹ (q_c F_c)`, the child's joint frame seen from the parent's.
 //!
-//! Each pass, per joint, in bone order (parents first), **one block solve** of the joint's
-//! hard rows together:
+//! The hard rows of a joint (built by `hard_rows`; a pass of [`solve_joints`] solves them per
+//! joint, in bone order (parents first), as **one block solve**; `super::tree` solves all
+//! joints' rows together):
 //!
 //! - 3 positional rows: the anchors' separation `d = p_c − p_p` along world X, Y, Z;
 //! - the orientation rows. Fixed: the rotation vector of `(q_c F_c)(q_p F_p)⁻¹` on world X,
@@ -40,9 +41,12 @@
 //! and a ≤ 6 × 6 Cholesky, about 600 flops per joint and pass instead of ~300 for the three
 //! separate updates — and no need for more passes to close the joints.
 //!
-//! Chains are still Gauss–Seidel across joints: each joint exact, their coupling iterated one
-//! pass per substep. At mass ratios of 1:100 along a chain that does not converge (see the
-//! ragdoll's `stabilize` and the report in `tests/ragdoll_physics.rs`).
+//! [`solve_joints`] is Gauss–Seidel across joints: each joint exact, their coupling iterated
+//! one pass at a time. At mass ratios of 1:100 along a chain that does not converge (9.4e-2
+//! of the link length in `tests/ragdoll_physics.rs`'s chain), nor does one pass close an
+//! impact. Ragdolls therefore solve their hard rows with the direct tree solve (`super::tree`,
+//! which takes the same rows from `hard_rows` and the same inequality rule); the block solve
+//! stays as the kernel for a single joint and for comparison.
 //!
 //! **Soft limits** (solved after, on their own, not in the block): a limit spring `k` (N·m/rad) is the compliance `α = 1/k`, and a damper
 //! `b` (N·m·s/rad) enters as XPBD damping (Macklin et al. 2016, eq. 26):
