@@ -60,7 +60,9 @@
 //! r = 5 (~1 900 flops, in f64), plus `M⁻¹` per body (~100) and the rows themselves (the same
 //! as the block solve's, whose own solve is ~600 flops). Measured on S4 (40 humanoids, 8
 //! substeps, 1 iteration: two joint passes per substep), every pass a tree solve instead of
-//! a Gauss–Seidel block pass: 7 325 → 7 601 µs per step (+3.8 %); a second linearisation of
+//! a Gauss–Seidel block pass: 7 350–7 430 → 7 680–7 970 µs per step (+4.5–7 %; over the
+//! first 2 s, the fall, where joints are most of the work, 3 900 → 5 100–5 300 µs, about
+//! 2 µs more per humanoid pass, 0.2 µs per joint); a second linearisation of
 //! the last pass (`LAST_PASS_NEWTON = 2` in `ragdoll`) costs +25 % more and takes S4's peak
 //! joint separation from 1.2 to 0.03 mm. Workspace: ~1.3 KB per bone, allocated with the
 //! ragdoll (an island's shared one grows once to its largest member); nothing is allocated
