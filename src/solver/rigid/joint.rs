@@ -6,8 +6,9 @@
 //! pose, so the bind pose violates nothing and has every angle zero. The relative rotation
 //! is `q_rel = (q_p F_p)⁻¹ (q_c F_c)`, the child's joint frame seen from the parent's.
 //!
-//! Each pass, per joint, in bone order (parents first), **one block solve** of the joint's
-//! hard rows together:
+//! The hard rows of a joint (built by `hard_rows`; a pass of [`solve_joints`] solves them per
+//! joint, in bone order (parents first), as **one block solve**; `super::tree` solves all
+//! joints' rows together):
 //!
 //! - 3 positional rows: the anchors' separation `d = p_c − p_p` along world X, Y, Z;
 //! - the orientation rows. Fixed: the rotation vector of `(q_c F_c)(q_p F_p)⁻¹` on world X,
@@ -40,9 +41,12 @@
 //! and a ≤ 6 × 6 Cholesky, about 600 flops per joint and pass instead of ~300 for the three
 //! separate updates — and no need for more passes to close the joints.
 //!
-//! Chains are still Gauss–Seidel across joints: each joint exact, their coupling iterated one
-//! pass per substep. At mass ratios of 1:100 along a chain that does not converge (see the
-//! ragdoll's `stabilize` and the report in `tests/ragdoll_physics.rs`).
+//! [`solve_joints`] is Gauss–Seidel across joints: each joint exact, their coupling iterated
+//! one pass at a time. At mass ratios of 1:100 along a chain that does not converge (9.4e-2
+//! of the link length in `tests/ragdoll_physics.rs`'s chain), nor does one pass close an
+//! impact. Ragdolls therefore solve their hard rows with the direct tree solve (`super::tree`,
+//! which takes the same rows from `hard_rows` and the same inequality rule); the block solve
+//! stays as the kernel for a single joint and for comparison.
 //!
 //! **Soft limits** (solved after, on their own, not in the block): a limit spring `k` (N·m/rad) is the compliance `α = 1/k`, and a damper
 //! `b` (N·m·s/rad) enters as XPBD damping (Macklin et al. 2016, eq. 26):
@@ -379,108 +383,141 @@ fn solve_block(p: &mut RigidBody, c: &mut RigidBody, rp: Vec3, rc: Vec3, d: Vec3
     }
 }
 
+/// A joint's hard rows at the current pose, as the block and the tree solve take them:
+/// anchor offsets `rp`, `rc` (world), the anchors' separation `d = p_c − p_p`, and up to
+/// three angular rows `(world axis n, violation, inequality)`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct HardRows {
+    pub rp: Vec3,
+    pub rc: Vec3,
+    pub d: Vec3,
+    pub rows: [(Vec3, f32, bool); 3],
+    pub nr: usize,
+}
+
+/// Builds joint `joint`'s hard rows on `p`, `c` now. With `soft`, a violated soft limit is
+/// solved on the spot (before the positional rows are taken), as a Gauss–Seidel pass does;
+/// without, soft limits are left alone.
+pub(crate) fn hard_rows(joint: &Joint, p: &mut RigidBody, c: &mut RigidBody, lam: &mut [f32; 4], h: f32, soft: bool) -> HardRows {
+    let hard = joint.limit_compliance == 0.0;
+    // Angular rows (world axis, violation, inequality) of the block.
+    let mut rows = [(Vec3::ZERO, 0.0f32, false); 3];
+    let mut nr = 0;
+    let (qp, qc) = joint.frames(p, c);
+    match joint.limits {
+        JointLimits::Free => {}
+        JointLimits::Fixed => {
+            let (angle, axis) = rotation_vector(qc * qp.inverse());
+            let v = axis * angle;
+            for (k, e) in Vec3::AXES.iter().enumerate() {
+                rows[k] = (*e, v.dot(*e), false);
+            }
+            nr = 3;
+        }
+        JointLimits::Hinge { min, max } => {
+            let (ap, ac) = (qp * Vec3::X, qc * Vec3::X);
+            let cr = ap.cross(ac);
+            let s = cr.length();
+            // The turn taking a_c onto a_p, as a rotation vector on two axes ⊥ a_p.
+            let v = if s > 1e-9 { cr * (s.atan2(ap.dot(ac)) / s) } else { Vec3::ZERO };
+            let (b1, b2) = (qp * Vec3::Y, qp * Vec3::Z);
+            rows[0] = (b1, v.dot(b1), false);
+            rows[1] = (b2, v.dot(b2), false);
+            nr = 2;
+            let (theta, _, _) = Joint::decompose(qp, qc);
+            let viol = if theta < min { theta - min } else if theta > max { theta - max } else { 0.0 };
+            if viol != 0.0 {
+                if hard {
+                    rows[2] = (ac, viol, true);
+                    nr = 3;
+                } else if soft {
+                    let (qp0, qc0) = (p.prev_q * joint.frame_parent, c.prev_q * joint.frame_child);
+                    let (theta0, _, _) = Joint::decompose(qp0, qc0);
+                    let v0 = if theta < min { theta0 - min } else { theta0 - max };
+                    limit_update(p, c, ac, viol, v0, joint, &mut lam[1], h);
+                }
+            }
+        }
+        JointLimits::SwingTwist { swing1, swing2, low_twist, high_twist } => {
+            let (twist, dir, phi) = Joint::decompose(qp, qc);
+            let (fy, fz) = (phi * dir.y, phi * dir.z);
+            let target = if swing1 > LOCKED && swing2 > LOCKED {
+                let e = ((fy / swing1).powi(2) + (fz / swing2).powi(2)).sqrt();
+                if e > 1.0 { Some((fy / e, fz / e)) } else { None }
+            } else {
+                let (ty, tz) = (fy.clamp(-swing1, swing1), fz.clamp(-swing2, swing2));
+                (ty != fy || tz != fz).then_some((ty, tz))
+            };
+            let twist_viol = if twist < low_twist {
+                twist - low_twist
+            } else if twist > high_twist {
+                twist - high_twist
+            } else {
+                0.0
+            };
+            let (pq0, cq0) = (p.prev_q, c.prev_q);
+            let start = || Joint::decompose(pq0 * joint.frame_parent, cq0 * joint.frame_child);
+            if let Some((ty, tz)) = target {
+                let excess = Vec3::new(0.0, fy - ty, fz - tz);
+                let e = excess.length();
+                if e > 1e-9 {
+                    let n_local = excess / e;
+                    if hard {
+                        rows[nr] = (qp * n_local, e, true);
+                        nr += 1;
+                    } else if soft {
+                        let (_, dir0, phi0) = start();
+                        let s0 = (Vec3::new(0.0, phi0 * dir0.y, phi0 * dir0.z) - Vec3::new(0.0, ty, tz)).dot(n_local);
+                        limit_update(p, c, qp * n_local, e, s0, joint, &mut lam[1], h);
+                    }
+                }
+            }
+            if twist_viol != 0.0 {
+                if hard {
+                    rows[nr] = (qc * Vec3::X, twist_viol, true);
+                    nr += 1;
+                } else if soft {
+                    let (twist0, _, _) = start();
+                    let v0 = if twist < low_twist { twist0 - low_twist } else { twist0 - high_twist };
+                    let (qp, qc) = joint.frames(p, c);
+                    let (tn, _, _) = Joint::decompose(qp, qc);
+                    let vn = if twist < low_twist { tn - low_twist } else { tn - high_twist };
+                    limit_update(p, c, qc * Vec3::X, vn, v0, joint, &mut lam[2], h);
+                }
+            }
+        }
+    }
+    let (rp, rc) = (p.q * joint.anchor_parent, c.q * joint.anchor_child);
+    let d = (c.x + rc) - (p.x + rp);
+    HardRows { rp, rc, d, rows, nr }
+}
+
+/// Whether a joint moves anything: not `Free`, and one of its bodies dynamic.
+#[inline]
+pub(crate) fn is_active(joint: &Joint, bodies: &[RigidBody]) -> bool {
+    if matches!(joint.limits, JointLimits::Free) {
+        return false;
+    }
+    let (p, c) = (&bodies[joint.parent as usize], &bodies[joint.child as usize]);
+    !(p.inv_mass == 0.0 && c.inv_mass == 0.0 && p.inv_inertia == Vec3::ZERO && c.inv_inertia == Vec3::ZERO)
+}
+
+/// Two bodies of a slice, `p < c` (for the tree solve).
+#[inline]
+pub(crate) fn bodies_of<'a>(bodies: &'a mut [RigidBody], joint: &Joint) -> (&'a mut RigidBody, &'a mut RigidBody) {
+    pair_mut(bodies, joint.parent as usize, joint.child as usize)
+}
+
 /// One pass over `joints` (see the module's notes). `lambdas[j]` holds joint `j`'s
 /// multipliers for the substep (orientation, limit 1, limit 2, position).
 pub fn solve_joints(bodies: &mut [RigidBody], joints: &[Joint], lambdas: &mut [[f32; 4]], h: f32) {
     for (joint, lam) in joints.iter().zip(lambdas.iter_mut()) {
-        if matches!(joint.limits, JointLimits::Free) {
+        if !is_active(joint, bodies) {
             continue;
         }
         let (p, c) = pair_mut(bodies, joint.parent as usize, joint.child as usize);
-        if p.inv_mass == 0.0 && c.inv_mass == 0.0 && p.inv_inertia == Vec3::ZERO && c.inv_inertia == Vec3::ZERO {
-            continue;
-        }
-        let hard = joint.limit_compliance == 0.0;
-        // Angular rows (world axis, violation, inequality) of the block.
-        let mut rows = [(Vec3::ZERO, 0.0f32, false); 3];
-        let mut nr = 0;
-        let (qp, qc) = joint.frames(p, c);
-        match joint.limits {
-            JointLimits::Free => {}
-            JointLimits::Fixed => {
-                let (angle, axis) = rotation_vector(qc * qp.inverse());
-                let v = axis * angle;
-                for (k, e) in Vec3::AXES.iter().enumerate() {
-                    rows[k] = (*e, v.dot(*e), false);
-                }
-                nr = 3;
-            }
-            JointLimits::Hinge { min, max } => {
-                let (ap, ac) = (qp * Vec3::X, qc * Vec3::X);
-                let cr = ap.cross(ac);
-                let s = cr.length();
-                // The turn taking a_c onto a_p, as a rotation vector on two axes ⊥ a_p.
-                let v = if s > 1e-9 { cr * (s.atan2(ap.dot(ac)) / s) } else { Vec3::ZERO };
-                let (b1, b2) = (qp * Vec3::Y, qp * Vec3::Z);
-                rows[0] = (b1, v.dot(b1), false);
-                rows[1] = (b2, v.dot(b2), false);
-                nr = 2;
-                let (theta, _, _) = Joint::decompose(qp, qc);
-                let viol = if theta < min { theta - min } else if theta > max { theta - max } else { 0.0 };
-                if viol != 0.0 {
-                    if hard {
-                        rows[2] = (ac, viol, true);
-                        nr = 3;
-                    } else {
-                        let (qp0, qc0) = (p.prev_q * joint.frame_parent, c.prev_q * joint.frame_child);
-                        let (theta0, _, _) = Joint::decompose(qp0, qc0);
-                        let v0 = if theta < min { theta0 - min } else { theta0 - max };
-                        limit_update(p, c, ac, viol, v0, joint, &mut lam[1], h);
-                    }
-                }
-            }
-            JointLimits::SwingTwist { swing1, swing2, low_twist, high_twist } => {
-                let (twist, dir, phi) = Joint::decompose(qp, qc);
-                let (fy, fz) = (phi * dir.y, phi * dir.z);
-                let target = if swing1 > LOCKED && swing2 > LOCKED {
-                    let e = ((fy / swing1).powi(2) + (fz / swing2).powi(2)).sqrt();
-                    if e > 1.0 { Some((fy / e, fz / e)) } else { None }
-                } else {
-                    let (ty, tz) = (fy.clamp(-swing1, swing1), fz.clamp(-swing2, swing2));
-                    (ty != fy || tz != fz).then_some((ty, tz))
-                };
-                let twist_viol = if twist < low_twist {
-                    twist - low_twist
-                } else if twist > high_twist {
-                    twist - high_twist
-                } else {
-                    0.0
-                };
-                let (pq0, cq0) = (p.prev_q, c.prev_q);
-                let start = || Joint::decompose(pq0 * joint.frame_parent, cq0 * joint.frame_child);
-                if let Some((ty, tz)) = target {
-                    let excess = Vec3::new(0.0, fy - ty, fz - tz);
-                    let e = excess.length();
-                    if e > 1e-9 {
-                        let n_local = excess / e;
-                        if hard {
-                            rows[nr] = (qp * n_local, e, true);
-                            nr += 1;
-                        } else {
-                            let (_, dir0, phi0) = start();
-                            let s0 = (Vec3::new(0.0, phi0 * dir0.y, phi0 * dir0.z) - Vec3::new(0.0, ty, tz)).dot(n_local);
-                            limit_update(p, c, qp * n_local, e, s0, joint, &mut lam[1], h);
-                        }
-                    }
-                }
-                if twist_viol != 0.0 {
-                    if hard {
-                        rows[nr] = (qc * Vec3::X, twist_viol, true);
-                        nr += 1;
-                    } else {
-                        let (twist0, _, _) = start();
-                        let v0 = if twist < low_twist { twist0 - low_twist } else { twist0 - high_twist };
-                        let (qp, qc) = joint.frames(p, c);
-                        let (tn, _, _) = Joint::decompose(qp, qc);
-                        let vn = if twist < low_twist { tn - low_twist } else { tn - high_twist };
-                        limit_update(p, c, qc * Vec3::X, vn, v0, joint, &mut lam[2], h);
-                    }
-                }
-            }
-        }
-        let (rp, rc) = (p.q * joint.anchor_parent, c.q * joint.anchor_child);
-        let d = (c.x + rc) - (p.x + rp);
-        solve_block(p, c, rp, rc, d, &rows[..nr], lam);
+        let r = hard_rows(joint, p, c, lam, h, true);
+        solve_block(p, c, r.rp, r.rc, r.d, &r.rows[..r.nr], lam);
     }
 }
 

@@ -12,7 +12,8 @@
 //! correction (eqs. 5–7) turns by `Δλ` about axis `n` with `wᵢ = nᵀ Iᵢ⁻¹ n`.
 //!
 //! Kernels: [`integrate`] (prediction with the gyroscopic term, velocities from positions),
-//! [`joint`] (fixed, hinge and swing-twist joints with limits, friction), [`mass`] (mass and
+//! [`joint`] (fixed, hinge and swing-twist joints with limits, friction), [`tree`] (the direct
+//! solve of a ragdoll's hard joint rows over its whole tree), [`mass`] (mass and
 //! inertia from a shape), `contact` (bodies against shapes and each other).
 
 pub mod contact;
@@ -21,6 +22,7 @@ pub mod contact_narrow;
 pub mod integrate;
 pub mod joint;
 pub mod mass;
+pub mod tree;
 
 use crate::math::{Quat, Vec3};
 

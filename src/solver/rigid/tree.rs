@@ -1,0 +1,463 @@
+//! A direct solve of a ragdoll's hard joint rows over its whole joint tree, in O(n) (Baraff
+//! 1996, "Linear-Time Dynamics using Lagrange Multipliers"; the same elimination inside XPBD:
+//! Deul, Kugelstadt, Weiler, Bender 2018, "Direct Position-Based Solver for Stiff Rods").
+//!
+//! **Why.** The per-joint block solve (`joint`) makes each joint exact on its own, but the
+//! joints of a chain are coupled through the bodies they share and a Gauss–Seidel sweep over
+//! them converges like `(1 − m_light/m_heavy)^k`: at a 1:100 mass ratio one sweep per substep
+//! leaves 0.15 of the link length of separation, and an impact (the contacts moving a few
+//! bones by centimetres) is not closed in one sweep either. Solving every hard row of the
+//! ragdoll at once closes all joints to linearisation error in one pass, whatever the masses.
+//!
+//! **The system.** Rows `C(x) = 0` of every joint (3 anchor rows, the fixed or hinge alignment
+//! rows, violated hard limits as one-sided rows), linearised at the current pose: the
+//! correction is `Δx = M⁻¹ Jᵀ λ` (per body `Δx = w·f`, `Δθ = I⁻¹_world τ`, the XPBD updates of
+//! Müller et al. 2020 eqs. 2–7 for all rows at once, compliance 0) with
+//! `(J M⁻¹ Jᵀ) λ = −C`. `J M⁻¹ Jᵀ` couples two joints when they share a body: for a tree of
+//! bodies that is not a tree of joints (the joints at one body form a clique), but the
+//! bipartite graph of bodies and joints is a tree, and eliminating it from the leaves costs
+//! O(n) with no fill (Baraff §4–§7).
+//!
+//! **Elimination, leaves first, in the inverse-mass form.** Bodies are in the ragdoll's order,
+//! parents before children, and joint `j` joins body `j` to its parent `p(j) < j`. Each body
+//! keeps `A_b` (6 × 6), its *articulated inverse mass*: the response `Δx_b = A_b f + z_b` of
+//! body `b` with the subtree of its already-eliminated children to a generalised impulse `f`
+//! from outside that subtree, the children's rows satisfied; `z_b` is the motion the
+//! subtree's own errors cause. Initially `A_b = M_b⁻¹`, `z_b = 0`. For `j = n−1 … 1`, with
+//! child `c = j` complete (all its children have larger indices) and parent `p`:
+//!
+//! ```text
+//!     G  = A_p J_pᵀ                          (6 × r)
+//!     K  = J_c A_c J_cᵀ + J_p G              (r × r, Cholesky)
+//!     e  = −C − J_c z_c − J_p z_p
+//!     A_p ← A_p − G K⁻¹ Gᵀ,   z_p ← z_p + G K⁻¹ e        (Woodbury: joint j eliminated)
+//! ```
+//!
+//! Then, for `j = 1 … n−1` (parents first), `λ_j = K⁻¹ (e − Gᵀ g_p)`, where `g_p` is the
+//! impulse on `p` from every row eliminated at `p` after `j` (the children of `p` with smaller
+//! indices and `p`'s own parent joint — exactly those already back-solved), and `g_p += J_pᵀ λ`,
+//! `g_c += J_cᵀ λ`. Finally every body moves by `M⁻¹ g_b`. This form (rather than Baraff's
+//! `[M Jᵀ; J 0]` with `M`) takes kinematic bodies without a special case: `M⁻¹ = 0` gives
+//! `A = 0` and no motion, and a dynamic body between a kinematic parent and a kinematic child
+//! (a loop through the ground) has a singular `K`, whose vanishing pivots the Cholesky skips
+//! (those rows get `λ = 0`, the rest are exact). The sums run in f64: `A_p − G K⁻¹ Gᵀ` is a
+//! difference of nearly equal terms where a joint pins a direction, and at 1:100 mass
+//! ratios f32 lost the rows' last digits there.
+//!
+//! **Limits** are inequalities: after the solve, a violated hard limit row whose `λ` pulls
+//! the bone into the limit is dropped and the tree solved again, once (the block solve's
+//! rule). **Newton**: the rows are linear at the pose they were built at; the remaining error
+//! is second order in the correction (an impact's centimetres leave micrometres), and each
+//! further pass (re-linearise, solve, apply) squares it. A tree whose rows are all below
+//! round-off (2e-7 m, rad) is left alone, as the block solve leaves a joint.
+//!
+//! **Soft limits** are not in the tree: a tree pass first runs them as the Gauss–Seidel pass
+//! does (their own compliant update, joint by joint), then solves the hard rows.
+//!
+//! **Cost**, per joint with `r` rows (r = 3…6, typically 5), in multiply–adds: `A_c J_cᵀ` and
+//! `Gᵀ = J_p A_p` `2·36r`, `e` `12r`, `K` `6r(r+1)`, Cholesky `r³/6`, `Y = L⁻¹Gᵀ`
+//! `3r(r−1)`, `A_p −= YᵀY` `21r`, `z_p` `6r`, back-substitution `18r + r²/2`: about 970 for
+//! r = 5 (~1 900 flops, in f64), plus `M⁻¹` per body (~100) and the rows themselves (the same
+//! as the block solve's, whose own solve is ~600 flops). Measured on S4 (40 humanoids, 8
+//! substeps, 1 iteration: two joint passes per substep), every pass a tree solve instead of
+//! a Gauss–Seidel block pass: 7 350–7 430 → 7 680–7 970 µs per step (+4.5–7 %; over the
+//! first 2 s, the fall, where joints are most of the work, 3 900 → 5 100–5 300 µs, about
+//! 2 µs more per humanoid pass, 0.2 µs per joint); a second linearisation of
+//! the last pass (`LAST_PASS_NEWTON = 2` in `ragdoll`) costs +25 % more and takes S4's peak
+//! joint separation from 1.2 to 0.03 mm. Workspace: ~1.3 KB per bone, allocated with the
+//! ragdoll (an island's shared one grows once to its largest member); nothing is allocated
+//! per step, and nothing is threaded (the order of operations is fixed).
+//!
+//! **Figures** (defaults: 8 substeps × 1 iteration), Gauss–Seidel block passes → tree solve:
+//! three-link chain 1:10:100 from horizontal, worst separation 9.4e-2 → 4.6e-6 of the link
+//! length; humanoid dropped 1 m onto the ground, worst separation 4.4 → 0.024 mm;
+//! `examples/ragdoll_chapter.c` (1 kg bones, hit and fall), 5.6 → 0.049 mm; S4, joint
+//! separation at the end / peak 0.59 / 9.1 → 0.002 / 1.2 mm, limits 0.16° / 4.3° → 0.07° /
+//! 2.4°.
+
+use super::RigidBody;
+use super::joint::{HardRows, Joint, bodies_of, hard_rows, is_active};
+use crate::math::Vec3;
+
+/// Rows per joint: 3 positional, up to 3 angular.
+const R: usize = 6;
+
+/// A joint's rows below this (m, rad) count as satisfied.
+const ROUND_OFF: f32 = 2.0e-7;
+
+type V6 = [f64; 6];
+type M6 = [[f64; 6]; 6];
+
+#[derive(Clone, Copy, Debug, Default)]
+struct BodyWork {
+    /// Articulated inverse mass (symmetric).
+    a: M6,
+    z: V6,
+    /// Accumulated impulse.
+    g: V6,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct JointWork {
+    /// Rows of the joint in this attempt (0: the joint is not in the tree).
+    m: usize,
+    /// Row Jacobians on the child and the parent (linear, angular).
+    jc: [V6; R],
+    jp: [V6; R],
+    /// Violations, and whether a row is a one-sided limit; `kind` is where its λ is recorded
+    /// (0 orientation, 1 and 2 limits, 3 position).
+    c: V6,
+    limit: [bool; R],
+    kind: [u8; R],
+    /// `Gᵀ` (r × 6; after the elimination `L⁻¹ Gᵀ`), the Cholesky factor `L` of `K`, skipped
+    /// pivots, `e` (after the elimination `L⁻¹ e`), `λ`.
+    gt: [V6; R],
+    l: M6,
+    skip: [bool; R],
+    e: V6,
+    lam: V6,
+}
+
+/// Per-ragdoll workspace of the tree solve (see the module's notes).
+#[derive(Clone, Debug, Default)]
+pub struct TreeWork {
+    bodies: Vec<BodyWork>,
+    joints: Vec<JointWork>,
+}
+
+impl TreeWork {
+    pub fn with_bones(n: usize) -> TreeWork {
+        TreeWork { bodies: vec![BodyWork::default(); n], joints: vec![JointWork::default(); n] }
+    }
+
+    /// Grows to `n` bones (no allocation once it is that large).
+    pub fn reserve_bones(&mut self, n: usize) {
+        if self.bodies.len() < n {
+            self.bodies.resize(n, BodyWork::default());
+            self.joints.resize(n, JointWork::default());
+        }
+    }
+}
+
+#[inline]
+fn v6(lin: Vec3, ang: Vec3) -> V6 {
+    [lin.x as f64, lin.y as f64, lin.z as f64, ang.x as f64, ang.y as f64, ang.z as f64]
+}
+
+#[inline]
+fn dot6(a: &V6, b: &V6) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5]
+}
+
+/// `A v` for symmetric `A`.
+#[inline]
+fn mul6(a: &M6, v: &V6) -> V6 {
+    let mut o = [0.0; 6];
+    for (i, row) in a.iter().enumerate() {
+        o[i] = dot6(row, v);
+    }
+    o
+}
+
+/// `M⁻¹` of a body: `w·I` and the world inverse inertia.
+fn inverse_mass(b: &RigidBody) -> M6 {
+    let mut a = [[0.0; 6]; 6];
+    let w = b.inv_mass as f64;
+    for (i, row) in a.iter_mut().enumerate().take(3) {
+        row[i] = w;
+    }
+    if b.inv_inertia != Vec3::ZERO {
+        for (k, e) in Vec3::AXES.iter().enumerate() {
+            let col = b.inv_inertia_world(*e);
+            for i in 0..3 {
+                a[3 + i][3 + k] = col[i] as f64;
+            }
+        }
+        // Symmetric to the bit.
+        for i in 0..3 {
+            for k in 0..i {
+                let s = 0.5 * (a[3 + i][3 + k] + a[3 + k][3 + i]);
+                a[3 + i][3 + k] = s;
+                a[3 + k][3 + i] = s;
+            }
+        }
+    }
+    a
+}
+
+/// Cholesky of the first `m` rows of `k` in place (lower); a pivot that vanishes (a direction
+/// nothing can move in) is skipped.
+#[allow(clippy::needless_range_loop)]
+fn factor(k: &mut M6, skip: &mut [bool; R], m: usize) {
+    for j in 0..m {
+        let diag = k[j][j];
+        let mut d = diag;
+        for p in 0..j {
+            d -= k[j][p] * k[j][p];
+        }
+        skip[j] = !(d > 1e-9 * diag.abs() && d > 1e-30);
+        if skip[j] {
+            k[j][j] = 1.0;
+            for i in j + 1..m {
+                k[i][j] = 0.0;
+            }
+            continue;
+        }
+        let l = d.sqrt();
+        k[j][j] = l;
+        for i in j + 1..m {
+            let mut v = k[i][j];
+            for p in 0..j {
+                v -= k[i][p] * k[j][p];
+            }
+            k[i][j] = v / l;
+        }
+    }
+}
+
+/// `L⁻¹ b` (forward substitution) from `factor`'s result; skipped rows give 0.
+#[inline]
+#[allow(clippy::needless_range_loop)]
+fn forward(l: &M6, skip: &[bool; R], m: usize, b: &V6) -> V6 {
+    let mut y = [0.0; 6];
+    for i in 0..m {
+        if skip[i] {
+            continue;
+        }
+        let mut v = b[i];
+        for p in 0..i {
+            v -= l[i][p] * y[p];
+        }
+        y[i] = v / l[i][i];
+    }
+    y
+}
+
+/// `L⁻ᵀ y` (backward substitution); skipped rows give 0.
+#[inline]
+#[allow(clippy::needless_range_loop)]
+fn backward(l: &M6, skip: &[bool; R], m: usize, mut y: V6) -> V6 {
+    for i in (0..m).rev() {
+        if skip[i] {
+            y[i] = 0.0;
+            continue;
+        }
+        let mut v = y[i];
+        for p in i + 1..m {
+            v -= l[p][i] * y[p];
+        }
+        y[i] = v / l[i][i];
+    }
+    y
+}
+
+/// Fills joint `jw`'s rows from `r`, all active; returns whether any is above round-off.
+fn load_rows(jw: &mut JointWork, r: &HardRows) -> bool {
+    let mut m = 0;
+    let mut big = false;
+    for (i, e) in Vec3::AXES.iter().enumerate() {
+        jw.jc[m] = v6(*e, r.rc.cross(*e));
+        jw.jp[m] = v6(-*e, -r.rp.cross(*e));
+        jw.c[m] = r.d[i] as f64;
+        jw.limit[m] = false;
+        jw.kind[m] = 3;
+        m += 1;
+    }
+    big |= r.d.length_squared() >= ROUND_OFF * ROUND_OFF;
+    for (k, &(n, cv, limit)) in r.rows[..r.nr].iter().enumerate() {
+        jw.jc[m] = v6(Vec3::ZERO, n);
+        jw.jp[m] = v6(Vec3::ZERO, -n);
+        jw.c[m] = cv as f64;
+        jw.limit[m] = limit;
+        jw.kind[m] = k.min(2) as u8;
+        big |= cv.abs() >= ROUND_OFF;
+        m += 1;
+    }
+    jw.m = m;
+    big
+}
+
+/// Drops row `i` of a joint (a limit that pulls).
+fn drop_row(jw: &mut JointWork, i: usize) {
+    for k in i..jw.m - 1 {
+        jw.jc[k] = jw.jc[k + 1];
+        jw.jp[k] = jw.jp[k + 1];
+        jw.c[k] = jw.c[k + 1];
+        jw.limit[k] = jw.limit[k + 1];
+        jw.kind[k] = jw.kind[k + 1];
+    }
+    jw.m -= 1;
+}
+
+/// Eliminates the tree and back-solves every joint's `λ` (see the module's notes).
+#[allow(clippy::needless_range_loop)]
+fn eliminate(bodies: &[RigidBody], joints: &[Joint], work: &mut TreeWork) {
+    let n = joints.len();
+    for (bw, b) in work.bodies[..n].iter_mut().zip(bodies) {
+        bw.a = inverse_mass(b);
+        bw.z = [0.0; 6];
+        bw.g = [0.0; 6];
+    }
+    for j in (0..n).rev() {
+        let jw = &mut work.joints[j];
+        let m = jw.m;
+        if m == 0 {
+            continue;
+        }
+        let (p, c) = (joints[j].parent as usize, joints[j].child as usize);
+        let (lo, hi) = work.bodies.split_at_mut(c);
+        let (bp, bc) = (&mut lo[p], &hi[0]);
+        // K = J_c A_c J_cᵀ + J_p A_p J_pᵀ, Gᵀ = J_p A_p, e = −C − J_c z_c − J_p z_p.
+        let mut ac_jc = [[0.0; 6]; R];
+        for r in 0..m {
+            ac_jc[r] = mul6(&bc.a, &jw.jc[r]);
+            jw.gt[r] = mul6(&bp.a, &jw.jp[r]);
+            jw.e[r] = -jw.c[r] - dot6(&jw.jc[r], &bc.z) - dot6(&jw.jp[r], &bp.z);
+        }
+        for r in 0..m {
+            for q in 0..=r {
+                jw.l[r][q] = dot6(&jw.jc[r], &ac_jc[q]) + dot6(&jw.jp[r], &jw.gt[q]);
+            }
+        }
+        factor(&mut jw.l, &mut jw.skip, m);
+        // With K = L Lᵀ and Y = L⁻¹ Gᵀ (r × 6): A_p ← A_p − Yᵀ Y, z_p ← z_p + Yᵀ L⁻¹ e.
+        // `gt` is overwritten by Y, `e` by L⁻¹ e (what the back-substitution needs).
+        let (l, skip) = (&jw.l, &jw.skip);
+        for i in 0..m {
+            if skip[i] {
+                jw.gt[i] = [0.0; 6];
+                continue;
+            }
+            let inv = 1.0 / l[i][i];
+            let mut row = jw.gt[i];
+            for p in 0..i {
+                let lp = l[i][p];
+                for a in 0..6 {
+                    row[a] -= lp * jw.gt[p][a];
+                }
+            }
+            for v in row.iter_mut() {
+                *v *= inv;
+            }
+            jw.gt[i] = row;
+        }
+        jw.e = forward(l, skip, m, &jw.e);
+        for a in 0..6 {
+            for b in 0..=a {
+                let mut s = 0.0;
+                for r in 0..m {
+                    s += jw.gt[r][a] * jw.gt[r][b];
+                }
+                bp.a[a][b] -= s;
+                if a != b {
+                    bp.a[b][a] -= s;
+                }
+            }
+            let mut s = 0.0;
+            for r in 0..m {
+                s += jw.gt[r][a] * jw.e[r];
+            }
+            bp.z[a] += s;
+        }
+    }
+    for j in 0..n {
+        let jw = &mut work.joints[j];
+        let m = jw.m;
+        if m == 0 {
+            continue;
+        }
+        let (p, c) = (joints[j].parent as usize, joints[j].child as usize);
+        let (lo, hi) = work.bodies.split_at_mut(c);
+        let (bp, bc) = (&mut lo[p], &mut hi[0]);
+        let mut rhs = [0.0; 6];
+        for r in 0..m {
+            rhs[r] = jw.e[r] - dot6(&jw.gt[r], &bp.g);
+        }
+        // λ = K⁻¹ (e − G ᵀg) = L⁻ᵀ (L⁻¹e − Y g).
+        jw.lam = backward(&jw.l, &jw.skip, m, rhs);
+        for r in 0..m {
+            let l = jw.lam[r];
+            for a in 0..6 {
+                bp.g[a] += jw.jp[r][a] * l;
+                bc.g[a] += jw.jc[r][a] * l;
+            }
+        }
+    }
+}
+
+/// One direct pass over a ragdoll's joint tree (see the module's notes), repeated `newton`
+/// times (each re-linearised at the pose the last left). `bodies` and `joints` are one
+/// ragdoll's (joint `j`'s child is body `j`, its parent a smaller index); `lambdas` as for
+/// `joint::solve_joints`. Returns whether anything moved.
+pub fn solve_tree(bodies: &mut [RigidBody], joints: &[Joint], lambdas: &mut [[f32; 4]], work: &mut TreeWork, h: f32, newton: u32) -> bool {
+    let n = joints.len();
+    debug_assert!(work.bodies.len() >= n && bodies.len() >= n);
+    // Soft limits first, joint by joint, as a Gauss–Seidel pass solves them.
+    for (joint, lam) in joints.iter().zip(lambdas.iter_mut()) {
+        if joint.limit_compliance > 0.0 && is_active(joint, bodies) {
+            let (p, c) = bodies_of(bodies, joint);
+            hard_rows(joint, p, c, lam, h, true);
+        }
+    }
+    let mut moved = false;
+    for _ in 0..newton.max(1) {
+        let mut big = false;
+        for (j, joint) in joints.iter().enumerate() {
+            let jw = &mut work.joints[j];
+            jw.m = 0;
+            if !is_active(joint, bodies) {
+                continue;
+            }
+            let (p, c) = bodies_of(bodies, joint);
+            let r = hard_rows(joint, p, c, &mut lambdas[j], h, false);
+            big |= load_rows(jw, &r);
+        }
+        if !big {
+            break;
+        }
+        eliminate(bodies, joints, work);
+        // A limit row that pulls is dropped, and the tree solved again (once).
+        let mut again = false;
+        for jw in work.joints[..n].iter_mut() {
+            let mut i = 0;
+            while i < jw.m {
+                if jw.limit[i] && jw.lam[i] * jw.c[i] > 0.0 {
+                    let last = i + 1 == jw.m;
+                    drop_row(jw, i);
+                    again = true;
+                    if last {
+                        break;
+                    }
+                    // Shifted λ no longer line up with the rows: re-check the rest after the
+                    // re-solve only.
+                    for k in i..jw.m {
+                        jw.lam[k] = jw.lam[k + 1];
+                    }
+                    continue;
+                }
+                i += 1;
+            }
+        }
+        if again {
+            eliminate(bodies, joints, work);
+        }
+        for (j, jw) in work.joints[..n].iter().enumerate() {
+            for r in 0..jw.m {
+                lambdas[j][jw.kind[r] as usize] += jw.lam[r] as f32;
+            }
+        }
+        for (b, bw) in bodies.iter_mut().zip(&work.bodies[..n]) {
+            let g = &bw.g;
+            let lin = Vec3::new(g[0] as f32, g[1] as f32, g[2] as f32);
+            let ang = Vec3::new(g[3] as f32, g[4] as f32, g[5] as f32);
+            if lin != Vec3::ZERO && b.inv_mass != 0.0 {
+                b.x += lin * b.inv_mass;
+            }
+            if ang != Vec3::ZERO && b.inv_inertia != Vec3::ZERO {
+                b.apply_angular(ang);
+            }
+        }
+        moved = true;
+    }
+    moved
+}
