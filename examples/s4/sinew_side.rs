@@ -38,6 +38,7 @@ impl SinewS4 {
     }
 }
 
+#[allow(dead_code)] // used by examples/s4_profile.rs, not by the bench
 impl SinewS4 {
     /// How many ragdolls sleep now.
     pub fn asleep_count(&self) -> usize {

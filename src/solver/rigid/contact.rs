@@ -276,6 +276,13 @@ fn world_inverse_inertia(bodies: &[RigidBody], out: &mut Vec<Mat3>) {
     }));
 }
 
+/// The rounding of a position at world point `x` in f32 (a few ulps of its largest
+/// coordinate): a correction that small is noise, not a residual, for the stopping rule.
+#[inline]
+fn resolution(x: Vec3) -> f32 {
+    4.0 * f32::EPSILON * x.abs().max_element()
+}
+
 /// Generalised inverse mass along unit `n` at world offset `r`, with world inverse inertia `iw`.
 #[inline]
 fn weight(b: &RigidBody, iw: &Mat3, r: Vec3, n: Vec3) -> f32 {
@@ -591,7 +598,7 @@ impl Contacts {
                     continue;
                 }
                 let dl = (-err / w).max(-c.lambda_n);
-                corrected = corrected.max(dl.abs() * w);
+                corrected = corrected.max(dl.abs() * w - resolution(body.x));
                 c.lambda_n += dl;
                 push_positional(body, iw, c.n * dl, r);
             } else {
@@ -608,7 +615,7 @@ impl Contacts {
                     continue;
                 }
                 let dl = (-err / w).max(-c.lambda_n);
-                corrected = corrected.max(dl.abs() * w);
+                corrected = corrected.max(dl.abs() * w - resolution(ba.x.abs().max(bb.x.abs())));
                 c.lambda_n += dl;
                 push_positional(ba, ia, c.n * dl, r1);
                 push_positional(bb, ib, -c.n * dl, r2);
@@ -641,7 +648,7 @@ impl Contacts {
                     continue;
                 }
                 let p = project_cone(c.lambda_t - t * (len / w), mu * c.lambda_n) - c.lambda_t;
-                corrected = corrected.max(p.length() * w);
+                corrected = corrected.max(p.length() * w - resolution(body.x));
                 c.lambda_t += p;
                 push_positional(body, iw, p, r);
             } else {
@@ -661,7 +668,7 @@ impl Contacts {
                     continue;
                 }
                 let p = project_cone(c.lambda_t - t * (len / w), mu * c.lambda_n) - c.lambda_t;
-                corrected = corrected.max(p.length() * w);
+                corrected = corrected.max(p.length() * w - resolution(ba.x.abs().max(bb.x.abs())));
                 c.lambda_t += p;
                 push_positional(ba, ia, p, r1);
                 push_positional(bb, ib, -p, r2);
