@@ -38,6 +38,28 @@ impl SinewS4 {
     }
 }
 
+#[allow(dead_code)] // used by examples/s4_profile.rs, not by the bench
+impl SinewS4 {
+    /// How many ragdolls sleep now.
+    pub fn asleep_count(&self) -> usize {
+        self.ragdolls.iter().filter(|&&(slot, serial)| self.world.ragdolls.get(slot, serial).expect("ragdoll").is_asleep()).count()
+    }
+
+    /// The fastest bone speed (m/s) of every ragdoll.
+    pub fn fastest_bones(&self) -> Vec<f32> {
+        self.ragdolls
+            .iter()
+            .map(|&(slot, serial)| {
+                let r = self.world.ragdolls.get(slot, serial).expect("ragdoll");
+                let n = r.bone_count();
+                let (mut lin, mut ang) = (vec![Vec3::ZERO; n], vec![Vec3::ZERO; n]);
+                r.read_velocities(&mut lin, &mut ang).expect("velocities");
+                lin.iter().map(|v| v.length()).fold(0.0, f32::max)
+            })
+            .collect()
+    }
+}
+
 impl Solver for SinewS4 {
     fn step(&mut self) {
         self.world.step(DT).expect("step");

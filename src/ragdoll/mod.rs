@@ -718,6 +718,12 @@ impl Ragdoll {
         self.still = 0.0;
     }
 
+    /// Wakes a sleeper that an awake ragdoll may touch, keeping the time it has been still:
+    /// if it stays still it falls asleep again at the end of the step (world islands).
+    pub(crate) fn wake_by_contact(&mut self) {
+        self.asleep = false;
+    }
+
     /// Bone `bone`'s world transform at fraction `t` of the last fixed step (0: its start, 1:
     /// its end; position lerp, rotation slerp). The world steps ragdolls before particle
     /// bodies, so during a fixed step this is the motion the particles see (pins that follow
@@ -788,14 +794,6 @@ impl Ragdoll {
         self.last_h = p.h;
     }
 
-    /// One fixed step on its own.
-    pub(crate) fn step_alone(&mut self, obstacles: &[ObstacleShape], p: &RagdollStep) {
-        self.begin_step(p);
-        let core = &self.core;
-        run_step(1, |_| (core, 0), &mut self.scratch, obstacles, p);
-        self.end_step(p);
-    }
-
     /// After a fixed step: roll back a non-finite state; count time at rest and sleep.
     pub(crate) fn end_step(&mut self, p: &RagdollStep) {
         let finite = self.scratch.bodies.iter().all(|b| is_finite3(b.x) && b.q.is_finite() && is_finite3(b.v) && is_finite3(b.w));
@@ -840,15 +838,29 @@ impl Ragdoll {
 
     /// World bounds of the bones over the next fixed step of `step` s (swept by their speed).
     pub(crate) fn swept_bounds(&self, step: f32) -> (Vec3, Vec3) {
-        let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
-        for (i, b) in self.scratch.bodies.iter().enumerate() {
-            let r = self.desc.bones[i].shape.bounding_radius();
-            let reach = Vec3::splat(r + (b.v.length() + b.w.length() * r) * step + 0.01);
-            let end = if self.core.kinematic[i] { self.core.path_to[i].x } else { b.x };
-            lo = lo.min(b.x.min(end) - reach);
-            hi = hi.max(b.x.max(end) + reach);
-        }
-        (lo, hi)
+        self.swept_bone_bounds(step).fold((Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)), |(lo, hi), (l, h)| (lo.min(l), hi.max(h)))
+    }
+
+    /// Each bone's world bounds over the next fixed step of `step` s: the box around its
+    /// shape as it is now, grown by its speed (the turn at its bounding radius) over the step
+    /// and 1 cm; a kinematic bone's bounding sphere along its path.
+    pub(crate) fn swept_bone_bounds(&self, step: f32) -> impl Iterator<Item = (Vec3, Vec3)> + '_ {
+        self.scratch.bodies.iter().enumerate().map(move |(i, b)| {
+            let shape = &self.desc.bones[i].shape;
+            let r = shape.bounding_radius();
+            let sweep = Vec3::splat((b.v.length() + b.w.length() * r) * step + 0.01);
+            if self.core.kinematic[i] {
+                let end = self.core.path_to[i].x;
+                let reach = Vec3::splat(r) + sweep;
+                return (b.x.min(end) - reach, b.x.max(end) + reach);
+            }
+            let half = match *shape {
+                crate::geometry::Shape::Capsule { half_height, radius0, radius1 } => (b.q * Vec3::Y).abs() * half_height + Vec3::splat(radius0.max(radius1)),
+                crate::geometry::Shape::Box { half_extents: e } => (b.q * Vec3::X).abs() * e.x + (b.q * Vec3::Y).abs() * e.y + (b.q * Vec3::Z).abs() * e.z,
+                _ => Vec3::splat(r),
+            };
+            (b.x - half - sweep, b.x + half + sweep)
+        })
     }
 
     pub(crate) fn bodies(&self) -> &[RigidBody] {

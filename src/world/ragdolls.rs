@@ -3,15 +3,28 @@
 //! contacts' `ObstacleShape`; bone colliders published for particle bodies are not among
 //! them), and against each other.
 //!
-//! **Islands.** Ragdolls whose swept bounds over the step overlap are joined (union–find, the
-//! lowest slot the root) into islands. A ragdoll alone steps on its own state, every such
-//! ragdoll in parallel (rayon; they share nothing mutable). An island of several copies its
-//! members' bodies, in slot order, into one reused buffer and is solved as one set of bodies
-//! (joints per member, contacts across all), then copied back — the same operations in the
-//! same order for any thread count, so the bits do not depend on it. A sleeping ragdoll that
-//! an awake one's bounds reach is woken first.
+//! **Islands.** Two ragdolls belong to one island when a bone of one and a bone of the other
+//! can touch during the step: their bones' swept bounds (each bone's bounding sphere grown by
+//! its motion over the step, [`Ragdoll::swept_bone_bounds`]) overlap. The overlaps come from a
+//! sort-and-sweep over every bone of every ragdoll along the axis on which the bones spread
+//! most (sorted by the bound's start, ties by index: a deterministic order), and the islands
+//! from a union–find over the ragdolls (the lowest slot the root). Bounds of whole ragdolls
+//! would not do: a T-posed humanoid spans about as much as the spacing of a crowd, so every
+//! ragdoll's box overlaps its neighbours' and a grid of them chains into one island.
 //!
-//! Nothing here allocates once the buffers have grown to the number of ragdolls and bones.
+//! An island with an awake member is awake: its sleepers are woken, keeping the time they
+//! have been still (a ragdoll merely touched by an awake one, and still itself, falls asleep
+//! again at the end of the step; one that is pushed starts counting anew). An island of
+//! sleepers costs nothing beyond its bounds.
+//!
+//! Every awake island copies its members' bodies, in slot order, into its own reused buffers
+//! and is solved as one set of bodies (joints per member, contacts across all;
+//! `ragdoll::run_step`), every island in parallel (rayon; they share nothing mutable), then
+//! copied back. The copies and the solve are the same operations in the same order for any
+//! thread count, so the bits do not depend on it.
+//!
+//! Nothing here allocates once the buffers have grown to the number of ragdolls, bones and
+//! islands.
 
 use rayon::prelude::*;
 
@@ -28,19 +41,30 @@ pub struct RagdollEvent {
     pub recovery: RagdollRecovery,
 }
 
+/// One island's reused buffers: its bodies, contacts and multipliers, and where each
+/// member's bodies start.
+#[derive(Default)]
+struct Island {
+    scratch: Scratch,
+    offsets: Vec<usize>,
+}
+
 /// Reused buffers of the ragdolls' step.
 #[derive(Default)]
 pub(super) struct RagdollIslands {
     obstacles: Vec<ObstacleShape>,
-    /// Per slot: swept bounds, awake, union–find parent.
-    bounds: Vec<(Vec3, Vec3)>,
+    /// Per slot: awake, union–find parent.
     awake: Vec<bool>,
     parent: Vec<u32>,
-    /// Members of multi-ragdoll islands, grouped, and each island's start in it.
+    /// Every bone's swept bounds and its ragdoll's slot; the sweep's order.
+    bones: Vec<(Vec3, Vec3, u32)>,
+    order: Vec<u32>,
+    /// Members of awake islands, grouped by island (slot order within), and each island's
+    /// range in it.
     members: Vec<u32>,
-    starts: Vec<u32>,
-    offsets: Vec<usize>,
-    scratch: Scratch,
+    ranges: Vec<(u32, u32)>,
+    /// One per awake island (the pool only grows).
+    islands: Vec<Island>,
     pub(super) events: Vec<RagdollEvent>,
 }
 
@@ -53,8 +77,52 @@ fn find(parent: &mut [u32], mut i: u32) -> u32 {
     i
 }
 
-fn overlap(a: &(Vec3, Vec3), b: &(Vec3, Vec3)) -> bool {
+fn overlap(a: (Vec3, Vec3), b: (Vec3, Vec3)) -> bool {
     a.0.cmple(b.1).all() && b.0.cmple(a.1).all()
+}
+
+impl RagdollIslands {
+    /// Joins the ragdolls whose bones' bounds overlap (sort-and-sweep; module docs).
+    fn join_touching(&mut self) {
+        let bones = &self.bones;
+        if bones.is_empty() {
+            return;
+        }
+        // The axis along which the bones' centres spread most.
+        let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
+        for b in bones {
+            let c = 0.5 * (b.0 + b.1);
+            lo = lo.min(c);
+            hi = hi.max(c);
+        }
+        let spread = hi - lo;
+        let axis = if spread.x >= spread.y && spread.x >= spread.z {
+            0
+        } else if spread.y >= spread.z {
+            1
+        } else {
+            2
+        };
+        self.order.clear();
+        self.order.extend(0..bones.len() as u32);
+        self.order.sort_unstable_by(|&i, &j| bones[i as usize].0[axis].total_cmp(&bones[j as usize].0[axis]).then(i.cmp(&j)));
+        for ii in 0..self.order.len() {
+            let a = bones[self.order[ii] as usize];
+            for &j in &self.order[ii + 1..] {
+                let b = bones[j as usize];
+                if b.0[axis] > a.1[axis] {
+                    break;
+                }
+                if a.2 == b.2 || !overlap((a.0, a.1), (b.0, b.1)) {
+                    continue;
+                }
+                let (ra, rb) = (find(&mut self.parent, a.2), find(&mut self.parent, b.2));
+                if ra != rb {
+                    self.parent[ra.max(rb) as usize] = ra.min(rb);
+                }
+            }
+        }
+    }
 }
 
 impl World {
@@ -64,6 +132,14 @@ impl World {
             return;
         }
         let isl = &mut self.ragdoll_islands;
+        let step = p.h * p.substeps as f32;
+        let slots = self.ragdolls.slots_mut();
+        let n = slots.len();
+        isl.awake.clear();
+        isl.awake.extend(slots.iter().map(|e| e.as_ref().is_some_and(|(_, r)| !r.is_asleep())));
+        if !isl.awake.contains(&true) {
+            return;
+        }
         isl.obstacles.clear();
         // Analytic shapes; mesh colliders reach the bones through `Contacts::collect_mesh`
         // once it is wired to `TriMesh` (not yet: the bones do not meet meshes).
@@ -72,116 +148,95 @@ impl World {
                 isl.obstacles.push(ObstacleShape { shape, layers: c.layers, from: c.from, to: c.to });
             }
         }
-        let step = p.h * p.substeps as f32;
-        let slots = self.ragdolls.slots_mut();
-        let n = slots.len();
-        isl.bounds.clear();
-        isl.awake.clear();
         isl.parent.clear();
+        isl.parent.extend(0..n as u32);
+        isl.bones.clear();
         for (i, entry) in slots.iter().enumerate() {
-            let (b, awake) = match entry {
-                Some((_, r)) => (r.swept_bounds(step), !r.is_asleep()),
-                None => ((Vec3::ZERO, Vec3::ZERO), false),
-            };
-            isl.bounds.push(b);
-            isl.awake.push(awake);
-            isl.parent.push(i as u32);
-        }
-        // Wake sleepers an awake ragdoll reaches, then join overlapping awake ones.
-        for i in 0..n {
-            if slots[i].is_none() || isl.awake[i] {
-                continue;
-            }
-            if (0..n).any(|j| isl.awake[j] && overlap(&isl.bounds[i], &isl.bounds[j]))
-                && let Some((_, r)) = &mut slots[i]
-            {
-                r.wake();
-                isl.awake[i] = true;
+            if let Some((_, r)) = entry {
+                isl.bones.extend(r.swept_bone_bounds(step).map(|(lo, hi)| (lo, hi, i as u32)));
             }
         }
-        let mut grouped = false;
-        for i in 0..n {
-            if !isl.awake[i] {
-                continue;
-            }
-            for j in i + 1..n {
-                if isl.awake[j] && overlap(&isl.bounds[i], &isl.bounds[j]) {
-                    let (a, b) = (find(&mut isl.parent, i as u32), find(&mut isl.parent, j as u32));
-                    if a != b {
-                        isl.parent[a.max(b) as usize] = a.min(b);
-                    }
-                    grouped = true;
-                }
-            }
-        }
+        isl.join_touching();
         for i in 0..n {
             let r = find(&mut isl.parent, i as u32);
             isl.parent[i] = r;
         }
-        // Lone ragdolls: an island of one is its own root and no other slot points to it.
+        // An island with an awake member is awake (its root is marked), its sleepers woken.
+        for i in 0..n {
+            if isl.awake[i] {
+                let root = isl.parent[i] as usize;
+                isl.awake[root] = true;
+            }
+        }
         isl.members.clear();
-        isl.starts.clear();
-        if grouped {
-            for root in 0..n {
-                if !isl.awake[root] || isl.parent[root] != root as u32 {
-                    continue;
-                }
-                let start = isl.members.len();
-                isl.members.extend((root..n).filter(|&j| isl.awake[j] && isl.parent[j] == root as u32).map(|j| j as u32));
-                if isl.members.len() - start > 1 {
-                    isl.starts.push(start as u32);
-                } else {
-                    isl.members.truncate(start);
-                }
+        for (i, entry) in slots.iter_mut().enumerate() {
+            let Some((_, r)) = entry else { continue };
+            if !isl.awake[isl.parent[i] as usize] {
+                continue;
+            }
+            if r.is_asleep() {
+                r.wake_by_contact();
+            }
+            isl.members.push(i as u32);
+        }
+        let parent = &isl.parent;
+        isl.members.sort_unstable_by_key(|&i| (parent[i as usize], i));
+        isl.ranges.clear();
+        let mut start = 0;
+        for k in 1..=isl.members.len() {
+            if k == isl.members.len() || parent[isl.members[k] as usize] != parent[isl.members[start] as usize] {
+                isl.ranges.push((start as u32, k as u32));
+                start = k;
             }
         }
-        let (parent, awake, members, obstacles) = (&isl.parent, &isl.awake, &isl.members, &isl.obstacles);
-        let lone = |i: usize| awake[i] && !members.contains(&(i as u32)) && parent[i] == i as u32;
-        let step_one = |(i, entry): (usize, &mut Option<(u32, Ragdoll)>)| {
-            if let Some((_, r)) = entry
-                && lone(i)
-            {
-                r.step_alone(obstacles, p);
-            }
-        };
-        if self.sequential {
-            slots.iter_mut().enumerate().for_each(step_one);
-        } else {
-            slots.par_iter_mut().enumerate().for_each(step_one);
+        let count = isl.ranges.len();
+        if isl.islands.len() < count {
+            isl.islands.resize_with(count, Island::default);
         }
-        // Islands of several, one after another, in slot order.
-        for k in 0..isl.starts.len() {
-            let start = isl.starts[k] as usize;
-            let end = isl.starts.get(k + 1).map_or(isl.members.len(), |&e| e as usize);
-            let group = &isl.members[start..end];
-            let sc = &mut isl.scratch;
+        // Copy in, island by island.
+        for (island, &(s, e)) in isl.islands.iter_mut().zip(&isl.ranges) {
+            let sc = &mut island.scratch;
             sc.bodies.clear();
             sc.shapes.clear();
             sc.owner.clear();
-            isl.offsets.clear();
-            for (m, &slot) in group.iter().enumerate() {
+            island.offsets.clear();
+            for (m, &slot) in isl.members[s as usize..e as usize].iter().enumerate() {
                 let Some((_, r)) = &mut slots[slot as usize] else { continue };
                 r.begin_step(p);
-                isl.offsets.push(sc.bodies.len());
+                island.offsets.push(sc.bodies.len());
                 sc.bodies.extend_from_slice(r.bodies());
                 sc.shapes.extend_from_slice(r.shapes());
                 sc.owner.extend((0..r.bone_count() as u32).map(|b| (m as u32, b)));
             }
             sc.lambdas.resize(sc.bodies.len(), [0.0; 4]);
-            {
-                let view: &[Option<(u32, Ragdoll)>] = slots;
-                let offsets = &isl.offsets;
+        }
+        // Solve, every island in parallel.
+        {
+            let view: &[Option<(u32, Ragdoll)>] = slots;
+            let (members, obstacles) = (&isl.members, &isl.obstacles);
+            let solve = |(island, &(s, e)): (&mut Island, &(u32, u32))| {
+                let group = &members[s as usize..e as usize];
+                let offsets = &island.offsets;
                 let member = |m: usize| {
                     let r = &view[group[m] as usize].as_ref().expect("island members exist").1;
                     (&r.core, offsets[m])
                 };
-                run_step(group.len(), member, sc, obstacles, p);
+                run_step(group.len(), member, &mut island.scratch, obstacles, p);
+            };
+            let islands = &mut isl.islands[..count];
+            if self.sequential {
+                islands.iter_mut().zip(&isl.ranges).for_each(solve);
+            } else {
+                islands.par_iter_mut().zip(isl.ranges.par_iter()).for_each(solve);
             }
-            for (m, &slot) in group.iter().enumerate() {
+        }
+        // Copy back.
+        for (island, &(s, e)) in isl.islands.iter().zip(&isl.ranges) {
+            for (m, &slot) in isl.members[s as usize..e as usize].iter().enumerate() {
                 let Some((_, r)) = &mut slots[slot as usize] else { continue };
-                let off = isl.offsets[m];
+                let off = island.offsets[m];
                 let count = r.bone_count();
-                r.bodies_mut().copy_from_slice(&sc.bodies[off..off + count]);
+                r.bodies_mut().copy_from_slice(&island.scratch.bodies[off..off + count]);
                 r.end_step(p);
             }
         }
