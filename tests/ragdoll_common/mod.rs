@@ -1,5 +1,5 @@
 //! Shared helpers of the ragdoll tests (Rust World API).
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)]
 
 pub use sinew::geometry::{Pose, Shape};
 pub use sinew::math::{Quat, Vec3};
