@@ -50,6 +50,7 @@ pub use desc::{BoneDesc, JointDesc, JointKind, MAX_BONES, RagdollDesc, RagdollSe
 use crate::error::{Error, ErrorKind, Result, check_finite, check_non_negative, check_position, check_position_with};
 use crate::geometry::Pose;
 use crate::math::{Mat3, Mat4, Quat, Vec3, is_finite3};
+use crate::solver::rigid::contact_mesh::{MeshObstacle, PlacedMesh};
 use crate::solver::rigid::contact::{BodyShape, ContactMaterial, Contacts, ObstacleShape};
 use crate::solver::rigid::integrate::{end_angular_velocity, integrate, velocities_from_positions};
 use crate::solver::rigid::joint::{Joint, JointError, JointLimits, joint_friction};
@@ -172,7 +173,7 @@ pub(crate) struct Scratch {
 
 /// One fixed step of `count` ragdolls whose bodies lie in `scratch` one after another:
 /// `member(m)` gives member `m`'s core and the index of its first body.
-pub(crate) fn run_step<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, usize), scratch: &mut Scratch, obstacles: &[ObstacleShape], p: &RagdollStep) {
+pub(crate) fn run_step<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, usize), scratch: &mut Scratch, obstacles: &[ObstacleShape], meshes: &[MeshObstacle], p: &RagdollStep) {
     let Scratch { bodies, shapes, lambdas, owner, contacts, tree } = scratch;
     let largest = (0..count).map(|m| member(m).0.bone_count()).max().unwrap_or(0);
     tree.reserve_bones(largest);
@@ -197,6 +198,9 @@ pub(crate) fn run_step<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, us
             core.predict(&mut bodies[off..off + core.bone_count()], f, p);
         }
         contacts.collect(bodies, shapes, obstacles, mask, pair, t0, t1);
+        for m in meshes.iter().filter(|m| m.layers & mask != 0) {
+            contacts.collect_mesh(bodies, shapes, &PlacedMesh { mesh: &m.mesh, pose: m.pose });
+        }
         lambdas.iter_mut().for_each(|l| *l = [0.0; 4]);
         for _ in 0..p.iterations.max(1) {
             for m in 0..count {

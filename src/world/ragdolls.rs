@@ -31,7 +31,9 @@ use rayon::prelude::*;
 use super::World;
 use crate::math::Vec3;
 use crate::ragdoll::{Ragdoll, RagdollRecovery, RagdollStep, Scratch, run_step};
+use crate::collider::Geometry;
 use crate::solver::rigid::contact::ObstacleShape;
+use crate::solver::rigid::contact_mesh::MeshObstacle;
 
 /// A ragdoll that had to be put back on a finite state, reported by the `step` call it
 /// happened in.
@@ -53,6 +55,7 @@ struct Island {
 #[derive(Default)]
 pub(super) struct RagdollIslands {
     obstacles: Vec<ObstacleShape>,
+    meshes: Vec<MeshObstacle>,
     /// Per slot: awake, union–find parent.
     awake: Vec<bool>,
     parent: Vec<u32>,
@@ -141,11 +144,12 @@ impl World {
             return;
         }
         isl.obstacles.clear();
-        // Analytic shapes; mesh colliders reach the bones through `Contacts::collect_mesh`
-        // once it is wired to `TriMesh` (not yet: the bones do not meet meshes).
+        isl.meshes.clear();
+        // Analytic shapes as obstacles; static meshes through `Contacts::collect_mesh`.
         for c in self.collider_frames.iter().filter(|c| c.owner == 0) {
-            if let Some(&shape) = c.shape() {
-                isl.obstacles.push(ObstacleShape { shape, layers: c.layers, from: c.from, to: c.to });
+            match &c.geometry {
+                Geometry::Shape(shape) => isl.obstacles.push(ObstacleShape { shape: *shape, layers: c.layers, from: c.from, to: c.to }),
+                Geometry::Mesh(mesh) => isl.meshes.push(MeshObstacle { mesh: mesh.clone(), pose: c.to, layers: c.layers }),
             }
         }
         isl.parent.clear();
@@ -213,7 +217,7 @@ impl World {
         // Solve, every island in parallel.
         {
             let view: &[Option<(u32, Ragdoll)>] = slots;
-            let (members, obstacles) = (&isl.members, &isl.obstacles);
+            let (members, obstacles, meshes) = (&isl.members, &isl.obstacles, &isl.meshes);
             let solve = |(island, &(s, e)): (&mut Island, &(u32, u32))| {
                 let group = &members[s as usize..e as usize];
                 let offsets = &island.offsets;
@@ -221,7 +225,7 @@ impl World {
                     let r = &view[group[m] as usize].as_ref().expect("island members exist").1;
                     (&r.core, offsets[m])
                 };
-                run_step(group.len(), member, &mut island.scratch, obstacles, p);
+                run_step(group.len(), member, &mut island.scratch, obstacles, meshes, p);
             };
             let islands = &mut isl.islands[..count];
             if self.sequential {

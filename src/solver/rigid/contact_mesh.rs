@@ -7,10 +7,21 @@
 //! contact margin) is pushed back to the front; one deeper behind is left alone, so nothing is
 //! dragged through a wall from behind.
 
+use std::sync::Arc;
+
 use super::contact::StaticMesh;
 use crate::geometry::Pose;
 use crate::geometry::trimesh::TriMesh;
 use crate::math::Vec3;
+
+/// A static mesh collider as a step's bodies meet it: the shared cooked mesh, its pose and
+/// its layers (met when `layers & mask ≠ 0`).
+#[derive(Clone, Debug)]
+pub struct MeshObstacle {
+    pub mesh: Arc<TriMesh>,
+    pub pose: Pose,
+    pub layers: u32,
+}
 
 /// A mesh where a collider put it (uniform scale allowed).
 #[derive(Clone, Copy, Debug)]
