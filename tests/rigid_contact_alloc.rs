@@ -7,33 +7,10 @@ use sinew::solver::rigid::RigidBody;
 use sinew::solver::rigid::contact::{
     BodyShape, ContactMaterial, Contacts, ObstacleShape, StaticMesh,
 };
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-
-struct Counting;
-static COUNTING: AtomicBool = AtomicBool::new(false);
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if COUNTING.load(Ordering::Relaxed) {
-            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        }
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        if COUNTING.load(Ordering::Relaxed) {
-            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        }
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+mod counting;
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: counting::Counting = counting::Counting;
 
 struct Floor;
 impl StaticMesh for Floor {
@@ -153,12 +130,11 @@ fn contacts_allocate_nothing_once_warm() {
     );
     let most = contacts.len();
     // Deterministic scene: the warm buffers hold every later substep's contacts.
-    COUNTING.store(true, Ordering::SeqCst);
+    counting::start();
     for _ in 0..500 {
         step(&mut bodies, &mut contacts);
     }
-    COUNTING.store(false, Ordering::SeqCst);
-    let n = ALLOCATIONS.load(Ordering::SeqCst);
+    let n = counting::stop();
     println!("{n} allocations over 500 substeps with ~{most} contacts");
     assert_eq!(n, 0);
 }

@@ -5,34 +5,10 @@
 mod common;
 use common::*;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-
-struct Counting;
-
-static COUNTING: AtomicBool = AtomicBool::new(false);
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if COUNTING.load(Ordering::Relaxed) {
-            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        }
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        if COUNTING.load(Ordering::Relaxed) {
-            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        }
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+mod counting;
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: counting::Counting = counting::Counting;
 
 fn scene(threads: u32) -> (SinewWorld, Vec<SinewBody>, SinewCollider) {
     let mut wd = world_desc();
@@ -127,13 +103,11 @@ fn steps_allocate_nothing_after_the_first() {
         for f in 0..5 {
             frame(w, &bodies, capsule, f, &mut out, &mut normals);
         }
-        ALLOCATIONS.store(0, Ordering::SeqCst);
-        COUNTING.store(true, Ordering::SeqCst);
+        counting::start();
         for f in 5..125 {
             frame(w, &bodies, capsule, f, &mut out, &mut normals);
         }
-        COUNTING.store(false, Ordering::SeqCst);
-        let n = ALLOCATIONS.load(Ordering::SeqCst);
+        let n = counting::stop();
         ok(sinew_world_destroy(w));
         if threads == 1 {
             assert_eq!(n, 0, "one thread: {n} heap allocations in 120 frames");

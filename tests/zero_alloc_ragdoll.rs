@@ -6,34 +6,10 @@
 mod common;
 use common::*;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-
-struct Counting;
-
-static COUNTING: AtomicBool = AtomicBool::new(false);
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if COUNTING.load(Ordering::Relaxed) {
-            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        }
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        if COUNTING.load(Ordering::Relaxed) {
-            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        }
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+mod counting;
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: counting::Counting = counting::Counting;
 
 const BONES: usize = SinewHumanoidBone::SINEW_HUMANOID_BONE_COUNT as usize;
 
@@ -129,13 +105,11 @@ fn ragdoll_steps_allocate_nothing_after_warm_up() {
         for f in 0..240 {
             frame(&s, f, &mut pos, &mut rot, &mut cape);
         }
-        ALLOCATIONS.store(0, Ordering::SeqCst);
-        COUNTING.store(true, Ordering::SeqCst);
+        counting::start();
         for f in 240..420 {
             frame(&s, f, &mut pos, &mut rot, &mut cape);
         }
-        COUNTING.store(false, Ordering::SeqCst);
-        let n = ALLOCATIONS.load(Ordering::SeqCst);
+        let n = counting::stop();
         assert!(cape.iter().all(|p| p.x.is_finite() && p.y.is_finite() && p.z.is_finite()));
         ok(sinew_world_destroy(s.w));
         if threads == 1 {
