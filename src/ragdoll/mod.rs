@@ -50,10 +50,10 @@ pub use desc::{BoneDesc, JointDesc, JointKind, MAX_BONES, RagdollDesc, RagdollSe
 use crate::error::{Error, ErrorKind, Result, check_finite, check_non_negative, check_position, check_position_with};
 use crate::geometry::Pose;
 use crate::math::{Mat3, Mat4, Quat, Vec3, is_finite3};
-use crate::solver::rigid::contact::{BodyShape, ContactMaterial, Contacts, ObstacleShape};
+use crate::solver::rigid::contact::{BodyShape, ContactMaterial, Contacts, NO_BODY, ObstacleShape};
 use crate::solver::rigid::integrate::{end_angular_velocity, integrate, velocities_from_positions};
 use crate::solver::rigid::joint::{Joint, JointError, JointLimits, joint_friction};
-use crate::solver::rigid::tree::{TreeWork, solve_tree};
+use crate::solver::rigid::tree::{HeldRow, TreeWork, solve_tree};
 use crate::solver::rigid::{RigidBody, mass::mass_properties};
 
 /// A rigid pose (body frame) as the solver keeps it.
@@ -213,13 +213,42 @@ pub(crate) fn run_step<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, us
         for m in 0..count {
             let (core, off) = member(m);
             let r = off..off + core.bone_count();
+            held_rows(contacts, r.clone(), material.friction, &mut tree.held);
             solve_tree(&mut bodies[r.clone()], &core.joints, &mut lambdas[r], tree, p.h, LAST_PASS_NEWTON);
+            tree.held.clear();
         }
         velocities_from_positions(bodies, p.h);
         contacts.solve_velocities(bodies, material, p.gravity, p.h);
         for m in 0..count {
             let (core, off) = member(m);
             joint_friction(&mut bodies[off..off + core.bone_count()], &core.joints, p.h);
+        }
+    }
+}
+
+/// The contact directions member bodies `range` hold in the last tree pass: the normal of
+/// every contact active after the position pass (`λₙ > 0`) whose other side is not in the
+/// same ragdoll, and its tangents too where static friction held it (`|λ_t| < μ·λₙ`).
+fn held_rows(contacts: &Contacts, range: std::ops::Range<usize>, mu: f32, out: &mut Vec<HeldRow>) {
+    out.clear();
+    let inside = |i: u32| i != NO_BODY && range.contains(&(i as usize));
+    for c in contacts.contacts() {
+        if c.lambda_n <= 0.0 || (inside(c.a) && inside(c.b)) {
+            continue;
+        }
+        let (body, r_local) = if inside(c.a) {
+            (c.a, c.ra)
+        } else if inside(c.b) {
+            (c.b, c.rb)
+        } else {
+            continue;
+        };
+        let body = body - range.start as u32;
+        out.push(HeldRow { body, r_local, dir: c.n });
+        if c.lambda_t.length() < mu * c.lambda_n * 0.999 {
+            let t1 = c.n.any_orthonormal_vector();
+            out.push(HeldRow { body, r_local, dir: t1 });
+            out.push(HeldRow { body, r_local, dir: c.n.cross(t1) });
         }
     }
 }
@@ -707,6 +736,12 @@ impl Ragdoll {
             angular[i] = w;
         }
         Ok(())
+    }
+
+    /// The contacts of the last substep (diagnostics).
+    #[doc(hidden)]
+    pub fn last_contacts(&self) -> &[crate::solver::rigid::contact::Contact] {
+        self.scratch.contacts.contacts()
     }
 
     pub fn is_asleep(&self) -> bool {

@@ -92,6 +92,10 @@ type M6 = [[f64; 6]; 6];
 struct BodyWork {
     /// Articulated inverse mass (symmetric).
     a: M6,
+    /// The body's own inverse mass with its held contact directions projected out (`M⁻¹`
+    /// when it holds none), and whether it holds any.
+    a0: M6,
+    held: bool,
     z: V6,
     /// Accumulated impulse.
     g: V6,
@@ -118,16 +122,29 @@ struct JointWork {
     lam: V6,
 }
 
+/// A direction a body's contact point must keep during a tree pass (see the module's notes,
+/// *Held contacts*): body `body` (the ragdoll's index), the point in its body frame, a world
+/// unit direction.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HeldRow {
+    pub body: u32,
+    pub r_local: Vec3,
+    pub dir: Vec3,
+}
+
 /// Per-ragdoll workspace of the tree solve (see the module's notes).
 #[derive(Clone, Debug, Default)]
 pub struct TreeWork {
     bodies: Vec<BodyWork>,
     joints: Vec<JointWork>,
+    /// The held contact rows of the next pass, sorted by body (reused; no allocation once
+    /// grown to the most contacts a ragdoll had).
+    pub held: Vec<HeldRow>,
 }
 
 impl TreeWork {
     pub fn with_bones(n: usize) -> TreeWork {
-        TreeWork { bodies: vec![BodyWork::default(); n], joints: vec![JointWork::default(); n] }
+        TreeWork { bodies: vec![BodyWork::default(); n], joints: vec![JointWork::default(); n], held: Vec::new() }
     }
 
     /// Grows to `n` bones (no allocation once it is that large).
@@ -289,6 +306,23 @@ fn drop_row(jw: &mut JointWork, i: usize) {
     jw.m -= 1;
 }
 
+/// `a ← a − (a j)(a j)ᵀ / (jᵀ a j)`: the inverse mass with direction `j` held (a rank-one
+/// Woodbury update; skipped when `j` is already held, or nothing moves along it).
+fn hold(a: &mut M6, j: &V6, scale: f64) {
+    let u = mul6(a, j);
+    let d = dot6(j, &u);
+    if !(d > 1e-9 * scale && d > 1e-30) {
+        return;
+    }
+    for p in 0..6 {
+        for q in 0..=p {
+            let v = a[p][q] - u[p] * u[q] / d;
+            a[p][q] = v;
+            a[q][p] = v;
+        }
+    }
+}
+
 /// Eliminates the tree and back-solves every joint's `λ` (see the module's notes).
 #[allow(clippy::needless_range_loop)]
 fn eliminate(bodies: &[RigidBody], joints: &[Joint], work: &mut TreeWork) {
@@ -297,6 +331,27 @@ fn eliminate(bodies: &[RigidBody], joints: &[Joint], work: &mut TreeWork) {
         bw.a = inverse_mass(b);
         bw.z = [0.0; 6];
         bw.g = [0.0; 6];
+        bw.held = false;
+    }
+    // Held contact directions are rows on one body each: leaves of the tree, eliminated
+    // first (with zero error: the point keeps where the contacts left it along them).
+    for h in &work.held {
+        let i = h.body as usize;
+        if i >= n || bodies[i].inv_mass == 0.0 {
+            continue;
+        }
+        let b = &bodies[i];
+        let r = b.q * h.r_local;
+        let j = v6(h.dir, r.cross(h.dir));
+        let bw = &mut work.bodies[i];
+        let scale = dot6(&j, &mul6(&inverse_mass(b), &j));
+        hold(&mut bw.a, &j, scale);
+        bw.held = true;
+    }
+    for bw in work.bodies[..n].iter_mut() {
+        if bw.held {
+            bw.a0 = bw.a;
+        }
     }
     for j in (0..n).rev() {
         let jw = &mut work.joints[j];
@@ -447,6 +502,17 @@ pub fn solve_tree(bodies: &mut [RigidBody], joints: &[Joint], lambdas: &mut [[f3
             }
         }
         for (b, bw) in bodies.iter_mut().zip(&work.bodies[..n]) {
+            if bw.held {
+                // The motion the joints' impulses give a body that holds contact directions.
+                let d = mul6(&bw.a0, &bw.g);
+                let lin = Vec3::new(d[0] as f32, d[1] as f32, d[2] as f32);
+                let ang = Vec3::new(d[3] as f32, d[4] as f32, d[5] as f32);
+                b.x += lin;
+                if ang != Vec3::ZERO && b.inv_inertia != Vec3::ZERO {
+                    b.rotate_by(ang);
+                }
+                continue;
+            }
             let g = &bw.g;
             let lin = Vec3::new(g[0] as f32, g[1] as f32, g[2] as f32);
             let ang = Vec3::new(g[3] as f32, g[4] as f32, g[5] as f32);
