@@ -213,7 +213,7 @@ pub(crate) fn run_step<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, us
         for m in 0..count {
             let (core, off) = member(m);
             let r = off..off + core.bone_count();
-            held_rows(contacts, r.clone(), material.friction, &mut tree.held);
+            held_rows(contacts, r.clone(), &mut tree.held);
             solve_tree(&mut bodies[r.clone()], &core.joints, &mut lambdas[r], tree, p.h, LAST_PASS_NEWTON);
             tree.held.clear();
         }
@@ -226,30 +226,17 @@ pub(crate) fn run_step<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, us
     }
 }
 
-/// The contact directions member bodies `range` hold in the last tree pass: the normal of
-/// every contact active after the position pass (`λₙ > 0`) whose other side is not in the
-/// same ragdoll, and its tangents too where static friction held it (`|λ_t| < μ·λₙ`).
-fn held_rows(contacts: &Contacts, range: std::ops::Range<usize>, mu: f32, out: &mut Vec<HeldRow>) {
+/// The contact directions member bodies `range` hold in the substep's last tree pass: the
+/// normal of every contact with an obstacle (a collider: it does not move in the pass) still
+/// active after the position pass (`λₙ > 0`). Tangents are not held, nor contacts with other
+/// bodies: holding those measured worse (module docs, *Rest*).
+fn held_rows(contacts: &Contacts, range: std::ops::Range<usize>, out: &mut Vec<HeldRow>) {
     out.clear();
-    let inside = |i: u32| i != NO_BODY && range.contains(&(i as usize));
     for c in contacts.contacts() {
-        if c.lambda_n <= 0.0 || (inside(c.a) && inside(c.b)) {
+        if c.lambda_n <= 0.0 || c.b != NO_BODY || !range.contains(&(c.a as usize)) {
             continue;
         }
-        let (body, r_local) = if inside(c.a) {
-            (c.a, c.ra)
-        } else if inside(c.b) {
-            (c.b, c.rb)
-        } else {
-            continue;
-        };
-        let body = body - range.start as u32;
-        out.push(HeldRow { body, r_local, dir: c.n });
-        if c.lambda_t.length() < mu * c.lambda_n * 0.999 {
-            let t1 = c.n.any_orthonormal_vector();
-            out.push(HeldRow { body, r_local, dir: t1 });
-            out.push(HeldRow { body, r_local, dir: c.n.cross(t1) });
-        }
+        out.push(HeldRow { body: c.a - range.start as u32, r_local: c.ra, dir: c.n });
     }
 }
 

@@ -96,6 +96,10 @@ struct BodyWork {
     /// when it holds none), and whether it holds any.
     a0: M6,
     held: bool,
+    /// `M⁻¹`, and whether the body or a body of its eliminated subtree holds a direction
+    /// (its joints' pivots are then judged against `M⁻¹`, see `factor`).
+    minv: M6,
+    touched: bool,
     z: V6,
     /// Accumulated impulse.
     g: V6,
@@ -203,11 +207,13 @@ fn inverse_mass(b: &RigidBody) -> M6 {
 }
 
 /// Cholesky of the first `m` rows of `k` in place (lower); a pivot that vanishes (a direction
-/// nothing can move in) is skipped.
+/// nothing can move in) is skipped: relative to the row's own diagonal, and to `reference`
+/// (the diagonal with the bodies' plain inverse masses) when given — where held contact
+/// directions lock both bodies of a joint its `K` is round-off, not a stiffness to invert.
 #[allow(clippy::needless_range_loop)]
-fn factor(k: &mut M6, skip: &mut [bool; R], m: usize) {
+fn factor(k: &mut M6, skip: &mut [bool; R], m: usize, reference: Option<&V6>) {
     for j in 0..m {
-        let diag = k[j][j];
+        let diag = k[j][j].max(reference.map_or(0.0, |r| r[j]));
         let mut d = diag;
         for p in 0..j {
             d -= k[j][p] * k[j][p];
@@ -332,6 +338,7 @@ fn eliminate(bodies: &[RigidBody], joints: &[Joint], work: &mut TreeWork) {
         bw.z = [0.0; 6];
         bw.g = [0.0; 6];
         bw.held = false;
+        bw.touched = false;
     }
     // Held contact directions are rows on one body each: leaves of the tree, eliminated
     // first (with zero error: the point keeps where the contacts left it along them).
@@ -344,13 +351,19 @@ fn eliminate(bodies: &[RigidBody], joints: &[Joint], work: &mut TreeWork) {
         let r = b.q * h.r_local;
         let j = v6(h.dir, r.cross(h.dir));
         let bw = &mut work.bodies[i];
-        let scale = dot6(&j, &mul6(&inverse_mass(b), &j));
+        if !bw.held {
+            bw.minv = bw.a;
+        }
+        let scale = dot6(&j, &mul6(&bw.minv, &j));
         hold(&mut bw.a, &j, scale);
         bw.held = true;
+        bw.touched = true;
     }
-    for bw in work.bodies[..n].iter_mut() {
+    for (bw, b) in work.bodies[..n].iter_mut().zip(bodies) {
         if bw.held {
             bw.a0 = bw.a;
+        } else if !work.held.is_empty() {
+            bw.minv = inverse_mass(b);
         }
     }
     for j in (0..n).rev() {
@@ -374,7 +387,15 @@ fn eliminate(bodies: &[RigidBody], joints: &[Joint], work: &mut TreeWork) {
                 jw.l[r][q] = dot6(&jw.jc[r], &ac_jc[q]) + dot6(&jw.jp[r], &jw.gt[q]);
             }
         }
-        factor(&mut jw.l, &mut jw.skip, m);
+        let touched = bc.touched || bp.touched;
+        let mut reference = [0.0; 6];
+        if touched {
+            for r in 0..m {
+                reference[r] = dot6(&jw.jc[r], &mul6(&bc.minv, &jw.jc[r])) + dot6(&jw.jp[r], &mul6(&bp.minv, &jw.jp[r]));
+            }
+            bp.touched = true;
+        }
+        factor(&mut jw.l, &mut jw.skip, m, touched.then_some(&reference));
         // With K = L Lᵀ and Y = L⁻¹ Gᵀ (r × 6): A_p ← A_p − Yᵀ Y, z_p ← z_p + Yᵀ L⁻¹ e.
         // `gt` is overwritten by Y, `e` by L⁻¹ e (what the back-substitution needs).
         let (l, skip) = (&jw.l, &jw.skip);
