@@ -51,6 +51,28 @@
 //! further pass (re-linearise, solve, apply) squares it. A tree whose rows are all below
 //! round-off (2e-7 m, rad) is left alone, as the block solve leaves a joint.
 //!
+//! **Held contacts** (the substep's last pass). The contacts' position pass leaves the
+//! bones out of their obstacles; a last joint pass that then moves them freely pushes some
+//! back in (a bone resting on the ground between two that do not pulls them down with it).
+//! At rest that is a cycle in every substep: the next contact pass pushes out by ~0.1 mm, the
+//! velocity pass takes the push's speed away with a pulling impulse that shrinks the
+//! friction's bound, and what the joints moved sideways is never seen by the static
+//! friction (it measures slip from the substep's start) — a humanoid lying on a plane slid
+//! at 1.5 cm/s and never slept. So the caller may give rows [`HeldRow`] (a point of a body
+//! and a world direction: the normal of a contact with a static obstacle) that the pass
+//! must not move: each is a row on one body, a leaf of the bipartite tree, eliminated first
+//! with zero error — `A_b ← A_b − (A_b j)(A_b j)ᵀ/(jᵀA_b j)`, a rank-one Woodbury update
+//! per row (redundant rows skipped) — and the body then moves by its projected inverse mass
+//! times the joints' impulses. Where the held rows lock both bodies of a joint along a row,
+//! `K`'s pivot is round-off or nearly: pivots of joints at or above a held body are judged
+//! against the same row with the plain inverse masses (`factor`'s `reference`) and skipped
+//! below 1e-3 of it, the row left to the next substep (with 1e-9 a pile of humanoids lying
+//! on their backs blew up: λ from a near-zero pivot; 1e-1 slowed the humanoid's sleep to
+//! 9 s). Holding the
+//! tangents too (sticking contacts) or contacts with other ragdolls' bones measured worse:
+//! bodies locked in all six directions leave joints open (3 mm in the humanoid drop), and
+//! in a pile the held bone–bone contacts set heads spinning.
+//!
 //! **Soft limits** are not in the tree: a tree pass first runs them as the Gauss–Seidel pass
 //! does (their own compliant update, joint by joint), then solves the hard rows.
 //!
@@ -206,19 +228,26 @@ fn inverse_mass(b: &RigidBody) -> M6 {
     a
 }
 
+/// A joint row at or above a held body whose pivot is below this fraction of the same
+/// row's with the plain inverse masses counts as locked by the held directions (skipped).
+const LOCKED: f64 = 1e-3;
+
 /// Cholesky of the first `m` rows of `k` in place (lower); a pivot that vanishes (a direction
-/// nothing can move in) is skipped: relative to the row's own diagonal, and to `reference`
-/// (the diagonal with the bodies' plain inverse masses) when given — where held contact
-/// directions lock both bodies of a joint its `K` is round-off, not a stiffness to invert.
+/// nothing can move in) is skipped: relative to the row's own diagonal, and below
+/// [`LOCKED`] × `reference` (the row's diagonal with the bodies' plain inverse masses) when
+/// given — where held contact directions (nearly) lock both bodies of a joint, its `K` is
+/// round-off or close to it, not a stiffness to invert.
 #[allow(clippy::needless_range_loop)]
 fn factor(k: &mut M6, skip: &mut [bool; R], m: usize, reference: Option<&V6>) {
     for j in 0..m {
-        let diag = k[j][j].max(reference.map_or(0.0, |r| r[j]));
-        let mut d = diag;
+        let own = k[j][j];
+        let diag = own.max(reference.map_or(0.0, |r| r[j]));
+        let mut d = own;
         for p in 0..j {
             d -= k[j][p] * k[j][p];
         }
-        skip[j] = !(d > 1e-9 * diag.abs() && d > 1e-30);
+        let rel = reference.map_or(0.0, |r| r[j] * LOCKED);
+        skip[j] = !(d > 1e-9 * diag.abs() && d > 1e-30 && d > rel);
         if skip[j] {
             k[j][j] = 1.0;
             for i in j + 1..m {
