@@ -29,12 +29,13 @@
 //! on a plane creep at ~1.5 cm/s and never sleep.
 //!
 //! **Rest** (humanoid template dropped 1 m onto a plane, defaults): asleep at 3.0 s (was
-//! 4.7 s, after sliding at 1.5 cm/s until the sleep threshold caught it); calm, no bone
-//! speeds up again. Not yet: below 1e-3 m/s before sleeping — limbs keep rolling about
-//! their long axes at 1–3e-2 rad/s (a capsule rolls on a plane without resistance, and the
-//! contacts have no rolling friction), 4e-3 m/s at the slowest; and piles, where bone
-//! against bone of two ragdolls still fights the joints' last pass (held, those contacts
-//! measured worse).
+//! 4.7 s, after sliding at 1.5 cm/s until the sleep threshold caught it), calm and creeping
+//! no more before it, joints within 1.3 µm (was 0.26 mm). Not yet: below 1e-3 m/s before
+//! sleeping — limbs keep rolling about their long axes at 1–3e-2 rad/s (a capsule rolls on
+//! a plane without resistance, and the contacts have no rolling friction), 9e-3 m/s at the
+//! slowest; and piles, where bone against bone of two ragdolls still fights the joints'
+//! last pass (held, those contacts measured worse): a pile of four still moves at 2–10 cm/s
+//! after 15 s (`tests/ragdoll_contact.rs`, ignored).
 //!
 //! **Kinematic bones** follow the host's targets like pins: over a host frame's fixed steps a
 //! bone moves from where it is to its target (carried on at its velocity while simulated time

@@ -238,7 +238,8 @@ const LOCKED: f64 = 1e-3;
 /// given — where held contact directions (nearly) lock both bodies of a joint, its `K` is
 /// round-off or close to it, not a stiffness to invert.
 #[allow(clippy::needless_range_loop)]
-fn factor(k: &mut M6, skip: &mut [bool; R], m: usize, reference: Option<&V6>) {
+fn factor(k: &mut M6, skip: &mut [bool; R], m: usize, reference: Option<&V6>) -> bool {
+    let mut locked = false;
     for j in 0..m {
         let own = k[j][j];
         let diag = own.max(reference.map_or(0.0, |r| r[j]));
@@ -248,6 +249,7 @@ fn factor(k: &mut M6, skip: &mut [bool; R], m: usize, reference: Option<&V6>) {
         }
         let rel = reference.map_or(0.0, |r| r[j] * LOCKED);
         skip[j] = !(d > 1e-9 * diag.abs() && d > 1e-30 && d > rel);
+        locked |= skip[j] && d > 1e-9 * diag.abs() && d > 1e-30;
         if skip[j] {
             k[j][j] = 1.0;
             for i in j + 1..m {
@@ -265,6 +267,7 @@ fn factor(k: &mut M6, skip: &mut [bool; R], m: usize, reference: Option<&V6>) {
             k[i][j] = v / l;
         }
     }
+    locked
 }
 
 /// `L⁻¹ b` (forward substitution) from `factor`'s result; skipped rows give 0.
@@ -360,7 +363,8 @@ fn hold(a: &mut M6, j: &V6, scale: f64) {
 
 /// Eliminates the tree and back-solves every joint's `λ` (see the module's notes).
 #[allow(clippy::needless_range_loop)]
-fn eliminate(bodies: &[RigidBody], joints: &[Joint], work: &mut TreeWork) {
+fn eliminate(bodies: &[RigidBody], joints: &[Joint], work: &mut TreeWork) -> bool {
+    let mut locked = false;
     let n = joints.len();
     for (bw, b) in work.bodies[..n].iter_mut().zip(bodies) {
         bw.a = inverse_mass(b);
@@ -424,7 +428,7 @@ fn eliminate(bodies: &[RigidBody], joints: &[Joint], work: &mut TreeWork) {
             }
             bp.touched = true;
         }
-        factor(&mut jw.l, &mut jw.skip, m, touched.then_some(&reference));
+        locked |= factor(&mut jw.l, &mut jw.skip, m, touched.then_some(&reference));
         // With K = L Lᵀ and Y = L⁻¹ Gᵀ (r × 6): A_p ← A_p − Yᵀ Y, z_p ← z_p + Yᵀ L⁻¹ e.
         // `gt` is overwritten by Y, `e` by L⁻¹ e (what the back-substitution needs).
         let (l, skip) = (&jw.l, &jw.skip);
@@ -488,6 +492,7 @@ fn eliminate(bodies: &[RigidBody], joints: &[Joint], work: &mut TreeWork) {
             }
         }
     }
+    locked
 }
 
 /// One direct pass over a ragdoll's joint tree (see the module's notes), repeated `newton`
@@ -520,7 +525,12 @@ pub fn solve_tree(bodies: &mut [RigidBody], joints: &[Joint], lambdas: &mut [[f3
         if !big {
             break;
         }
-        eliminate(bodies, joints, work);
+        if eliminate(bodies, joints, work) {
+            // Held contacts lock a joint: this pass is solved without them (joints exact,
+            // as at an impact), the contacts' push-back left to the next substep.
+            work.held.clear();
+            eliminate(bodies, joints, work);
+        }
         // A limit row that pulls is dropped, and the tree solved again (once).
         let mut again = false;
         for jw in work.joints[..n].iter_mut() {
