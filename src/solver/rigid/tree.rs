@@ -51,6 +51,31 @@
 //! further pass (re-linearise, solve, apply) squares it. A tree whose rows are all below
 //! round-off (2e-7 m, rad) is left alone, as the block solve leaves a joint.
 //!
+//! **Held contacts** (the substep's last pass). The contacts' position pass leaves the
+//! bones out of their obstacles; a last joint pass that then moves them freely pushes some
+//! back in (a bone resting on the ground between two that do not pulls them down with it).
+//! At rest that is a cycle in every substep: the next contact pass pushes out by ~0.1 mm, the
+//! velocity pass takes the push's speed away with a pulling impulse that shrinks the
+//! friction's bound, and what the joints moved sideways is never seen by the static
+//! friction (it measures slip from the substep's start) — a humanoid lying on a plane slid
+//! at 1.5 cm/s and never slept. So the caller may give rows [`HeldRow`] (a point of a body
+//! and a world direction: the normal of a contact with a static obstacle) that the pass
+//! must not move: each is a row on one body, a leaf of the bipartite tree, eliminated first
+//! with zero error — `A_b ← A_b − (A_b j)(A_b j)ᵀ/(jᵀA_b j)`, a rank-one Woodbury update
+//! per row (redundant rows skipped) — and the body then moves by its projected inverse mass
+//! times the joints' impulses. Where the held rows lock both bodies of a joint along a row,
+//! `K`'s pivot is round-off or nearly: pivots of joints at or above a held body are judged
+//! against the same row with the plain inverse masses (`factor`'s `reference`) and skipped
+//! below 1e-3 of it (with 1e-9 a pile of humanoids lying on their backs blew up: λ from a
+//! near-zero pivot; 1e-1 slowed the humanoid's sleep to 9 s); a pass in which that happens
+//! is solved again without its held rows, so that the joints close as before (at an impact
+//! the contacts' push-back is then left to the next substep). On S4 that still leaves the
+//! peak joint separation at 2.0 mm (0.29 mm without held rows) and the peak limit
+//! violation at 4.3° (1.4°). Holding the
+//! tangents too (sticking contacts) or contacts with other ragdolls' bones measured worse:
+//! bodies locked in all six directions leave joints open (3 mm in the humanoid drop), and
+//! in a pile the held bone–bone contacts set heads spinning.
+//!
 //! **Soft limits** are not in the tree: a tree pass first runs them as the Gauss–Seidel pass
 //! does (their own compliant update, joint by joint), then solves the hard rows.
 //!
@@ -92,6 +117,14 @@ type M6 = [[f64; 6]; 6];
 struct BodyWork {
     /// Articulated inverse mass (symmetric).
     a: M6,
+    /// The body's own inverse mass with its held contact directions projected out (`M⁻¹`
+    /// when it holds none), and whether it holds any.
+    a0: M6,
+    held: bool,
+    /// `M⁻¹`, and whether the body or a body of its eliminated subtree holds a direction
+    /// (its joints' pivots are then judged against `M⁻¹`, see `factor`).
+    minv: M6,
+    touched: bool,
     z: V6,
     /// Accumulated impulse.
     g: V6,
@@ -118,16 +151,29 @@ struct JointWork {
     lam: V6,
 }
 
+/// A direction a body's contact point must keep during a tree pass (see the module's notes,
+/// *Held contacts*): body `body` (the ragdoll's index), the point in its body frame, a world
+/// unit direction.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HeldRow {
+    pub body: u32,
+    pub r_local: Vec3,
+    pub dir: Vec3,
+}
+
 /// Per-ragdoll workspace of the tree solve (see the module's notes).
 #[derive(Clone, Debug, Default)]
 pub struct TreeWork {
     bodies: Vec<BodyWork>,
     joints: Vec<JointWork>,
+    /// The held contact rows of the next pass, sorted by body (reused; no allocation once
+    /// grown to the most contacts a ragdoll had).
+    pub held: Vec<HeldRow>,
 }
 
 impl TreeWork {
     pub fn with_bones(n: usize) -> TreeWork {
-        TreeWork { bodies: vec![BodyWork::default(); n], joints: vec![JointWork::default(); n] }
+        TreeWork { bodies: vec![BodyWork::default(); n], joints: vec![JointWork::default(); n], held: Vec::new() }
     }
 
     /// Grows to `n` bones (no allocation once it is that large).
@@ -185,17 +231,28 @@ fn inverse_mass(b: &RigidBody) -> M6 {
     a
 }
 
+/// A joint row at or above a held body whose pivot is below this fraction of the same
+/// row's with the plain inverse masses counts as locked by the held directions (skipped).
+const LOCKED: f64 = 1e-3;
+
 /// Cholesky of the first `m` rows of `k` in place (lower); a pivot that vanishes (a direction
-/// nothing can move in) is skipped.
+/// nothing can move in) is skipped: relative to the row's own diagonal, and below
+/// [`LOCKED`] × `reference` (the row's diagonal with the bodies' plain inverse masses) when
+/// given — where held contact directions (nearly) lock both bodies of a joint, its `K` is
+/// round-off or close to it, not a stiffness to invert.
 #[allow(clippy::needless_range_loop)]
-fn factor(k: &mut M6, skip: &mut [bool; R], m: usize) {
+fn factor(k: &mut M6, skip: &mut [bool; R], m: usize, reference: Option<&V6>) -> bool {
+    let mut locked = false;
     for j in 0..m {
-        let diag = k[j][j];
-        let mut d = diag;
+        let own = k[j][j];
+        let diag = own.max(reference.map_or(0.0, |r| r[j]));
+        let mut d = own;
         for p in 0..j {
             d -= k[j][p] * k[j][p];
         }
-        skip[j] = !(d > 1e-9 * diag.abs() && d > 1e-30);
+        let rel = reference.map_or(0.0, |r| r[j] * LOCKED);
+        skip[j] = !(d > 1e-9 * diag.abs() && d > 1e-30 && d > rel);
+        locked |= skip[j] && d > 1e-9 * diag.abs() && d > 1e-30;
         if skip[j] {
             k[j][j] = 1.0;
             for i in j + 1..m {
@@ -213,6 +270,7 @@ fn factor(k: &mut M6, skip: &mut [bool; R], m: usize) {
             k[i][j] = v / l;
         }
     }
+    locked
 }
 
 /// `L⁻¹ b` (forward substitution) from `factor`'s result; skipped rows give 0.
@@ -289,14 +347,60 @@ fn drop_row(jw: &mut JointWork, i: usize) {
     jw.m -= 1;
 }
 
+/// `a ← a − (a j)(a j)ᵀ / (jᵀ a j)`: the inverse mass with direction `j` held (a rank-one
+/// Woodbury update; skipped when `j` is already held, or nothing moves along it).
+fn hold(a: &mut M6, j: &V6, scale: f64) {
+    let u = mul6(a, j);
+    let d = dot6(j, &u);
+    if !(d > 1e-9 * scale && d > 1e-30) {
+        return;
+    }
+    for p in 0..6 {
+        for q in 0..=p {
+            let v = a[p][q] - u[p] * u[q] / d;
+            a[p][q] = v;
+            a[q][p] = v;
+        }
+    }
+}
+
 /// Eliminates the tree and back-solves every joint's `λ` (see the module's notes).
 #[allow(clippy::needless_range_loop)]
-fn eliminate(bodies: &[RigidBody], joints: &[Joint], work: &mut TreeWork) {
+fn eliminate(bodies: &[RigidBody], joints: &[Joint], work: &mut TreeWork) -> bool {
+    let mut locked = false;
     let n = joints.len();
     for (bw, b) in work.bodies[..n].iter_mut().zip(bodies) {
         bw.a = inverse_mass(b);
         bw.z = [0.0; 6];
         bw.g = [0.0; 6];
+        bw.held = false;
+        bw.touched = false;
+    }
+    // Held contact directions are rows on one body each: leaves of the tree, eliminated
+    // first (with zero error: the point keeps where the contacts left it along them).
+    for h in &work.held {
+        let i = h.body as usize;
+        if i >= n || bodies[i].inv_mass == 0.0 {
+            continue;
+        }
+        let b = &bodies[i];
+        let r = b.q * h.r_local;
+        let j = v6(h.dir, r.cross(h.dir));
+        let bw = &mut work.bodies[i];
+        if !bw.held {
+            bw.minv = bw.a;
+        }
+        let scale = dot6(&j, &mul6(&bw.minv, &j));
+        hold(&mut bw.a, &j, scale);
+        bw.held = true;
+        bw.touched = true;
+    }
+    for (bw, b) in work.bodies[..n].iter_mut().zip(bodies) {
+        if bw.held {
+            bw.a0 = bw.a;
+        } else if !work.held.is_empty() {
+            bw.minv = inverse_mass(b);
+        }
     }
     for j in (0..n).rev() {
         let jw = &mut work.joints[j];
@@ -319,7 +423,15 @@ fn eliminate(bodies: &[RigidBody], joints: &[Joint], work: &mut TreeWork) {
                 jw.l[r][q] = dot6(&jw.jc[r], &ac_jc[q]) + dot6(&jw.jp[r], &jw.gt[q]);
             }
         }
-        factor(&mut jw.l, &mut jw.skip, m);
+        let touched = bc.touched || bp.touched;
+        let mut reference = [0.0; 6];
+        if touched {
+            for r in 0..m {
+                reference[r] = dot6(&jw.jc[r], &mul6(&bc.minv, &jw.jc[r])) + dot6(&jw.jp[r], &mul6(&bp.minv, &jw.jp[r]));
+            }
+            bp.touched = true;
+        }
+        locked |= factor(&mut jw.l, &mut jw.skip, m, touched.then_some(&reference));
         // With K = L Lᵀ and Y = L⁻¹ Gᵀ (r × 6): A_p ← A_p − Yᵀ Y, z_p ← z_p + Yᵀ L⁻¹ e.
         // `gt` is overwritten by Y, `e` by L⁻¹ e (what the back-substitution needs).
         let (l, skip) = (&jw.l, &jw.skip);
@@ -383,6 +495,7 @@ fn eliminate(bodies: &[RigidBody], joints: &[Joint], work: &mut TreeWork) {
             }
         }
     }
+    locked
 }
 
 /// One direct pass over a ragdoll's joint tree (see the module's notes), repeated `newton`
@@ -415,7 +528,12 @@ pub fn solve_tree(bodies: &mut [RigidBody], joints: &[Joint], lambdas: &mut [[f3
         if !big {
             break;
         }
-        eliminate(bodies, joints, work);
+        if eliminate(bodies, joints, work) {
+            // Held contacts lock a joint: this pass is solved without them (joints exact,
+            // as at an impact), the contacts' push-back left to the next substep.
+            work.held.clear();
+            eliminate(bodies, joints, work);
+        }
         // A limit row that pulls is dropped, and the tree solved again (once).
         let mut again = false;
         for jw in work.joints[..n].iter_mut() {
@@ -447,6 +565,17 @@ pub fn solve_tree(bodies: &mut [RigidBody], joints: &[Joint], lambdas: &mut [[f3
             }
         }
         for (b, bw) in bodies.iter_mut().zip(&work.bodies[..n]) {
+            if bw.held {
+                // The motion the joints' impulses give a body that holds contact directions.
+                let d = mul6(&bw.a0, &bw.g);
+                let lin = Vec3::new(d[0] as f32, d[1] as f32, d[2] as f32);
+                let ang = Vec3::new(d[3] as f32, d[4] as f32, d[5] as f32);
+                b.x += lin;
+                if ang != Vec3::ZERO && b.inv_inertia != Vec3::ZERO {
+                    b.rotate_by(ang);
+                }
+                continue;
+            }
             let g = &bw.g;
             let lin = Vec3::new(g[0] as f32, g[1] as f32, g[2] as f32);
             let ang = Vec3::new(g[3] as f32, g[4] as f32, g[5] as f32);
