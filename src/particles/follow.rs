@@ -7,15 +7,9 @@
 //! put at `start = a − (b − a)·t0/(t1 − t0)` and `end = start + (b − a)/(t1 − t0)`.
 
 use super::Body;
-use crate::error::Result;
 use crate::math::Vec3;
 
 impl Body {
-    /// Pins `vertices` (host order) so that the world can drive them; checked like `pin`.
-    pub fn pin_driven(&mut self, vertices: &[u32]) -> Result<()> {
-        self.pin(vertices)
-    }
-
     /// Moves pinned vertex `vertex` from `a` (at frame fraction `t0`) to `b` (at `t1`) over
     /// the coming fixed step. A vertex that is no longer pinned is left alone (the host
     /// unpinned it). Wakes the body when the pin moves.
@@ -45,11 +39,15 @@ impl Body {
         }
     }
 
-    /// Meets the colliders of these owners (other objects' shapes, e.g. a ragdoll's bones)
-    /// as well as the world's; owner 0 is the world.
-    pub fn set_collider_owners(&mut self, owners: &[u32]) {
-        self.collider_owners.clear();
-        self.collider_owners.extend_from_slice(owners);
+    /// Meets the colliders of `owner` (another object's shapes, e.g. a ragdoll's bones) as
+    /// well as the world's, or stops meeting them; owner 0 is the world, always met.
+    pub fn set_collider_owner(&mut self, owner: u32, enabled: bool) {
+        let had = self.collider_owners.contains(&owner);
+        if enabled && !had {
+            self.collider_owners.push(owner);
+        } else if !enabled && had {
+            self.collider_owners.retain(|&o| o != owner);
+        }
         self.wake();
     }
 

@@ -68,7 +68,7 @@ impl World {
             check_position(*o, &format!("offsets[{i}]"))?;
         }
         let b = self.bodies.get_mut(body.0, body.1).expect("checked above");
-        b.pin_driven(vertices)?;
+        b.pin(vertices)?;
         // Place the pins on their bones now, so that the first step starts from there.
         let r = self.ragdolls.get(ragdoll.0, ragdoll.1).expect("checked above");
         for k in 0..vertices.len() {
@@ -101,12 +101,7 @@ impl World {
     pub fn set_ragdoll_collision(&mut self, body: BodyId, ragdoll: (usize, u32), enabled: bool) -> Result<()> {
         self.check_link(body, ragdoll)?;
         let owner = owner_of(ragdoll);
-        let b = self.bodies.get_mut(body.0, body.1).expect("checked above");
-        let mut owners: Vec<u32> = b.collider_owners().iter().copied().filter(|&o| o != owner).collect();
-        if enabled {
-            owners.push(owner);
-        }
-        b.set_collider_owners(&owners);
+        self.bodies.get_mut(body.0, body.1).expect("checked above").set_collider_owner(owner, enabled);
         Ok(())
     }
 
@@ -126,11 +121,8 @@ impl World {
             }
         }
         self.attachments.retain(|a| a.ragdoll != ragdoll);
-        for b in self.bodies.values_mut() {
-            if b.collider_owners().contains(&owner) {
-                let owners: Vec<u32> = b.collider_owners().iter().copied().filter(|&o| o != owner).collect();
-                b.set_collider_owners(&owners);
-            }
+        for b in self.bodies.values_mut().filter(|b| b.collider_owners().contains(&owner)) {
+            b.set_collider_owner(owner, false);
         }
     }
 
