@@ -6,9 +6,8 @@
 //! pose, so the bind pose violates nothing and has every angle zero. The relative rotation
 //! is `q_rel = (q_p F_p)⁻¹ (q_c F_c)`, the child's joint frame seen from the parent's.
 //!
-//! The hard rows of a joint (built by `hard_rows`; a pass of [`solve_joints`] solves them per
-//! joint, in bone order (parents first), as **one block solve**; `super::tree` solves all
-//! joints' rows together):
+//! The hard rows of a joint (built by `hard_rows`; `super::tree` solves every joint's rows of
+//! a ragdoll together):
 //!
 //! - 3 positional rows: the anchors' separation `d = p_c − p_p` along world X, Y, Z;
 //! - the orientation rows. Fixed: the rotation vector of `(q_c F_c)(q_p F_p)⁻¹` on world X,
@@ -26,27 +25,16 @@
 //!
 //! With row Jacobians `J` (a positional row along `e` at offsets `r`: linear `±e`, angular
 //! `±r × e`; an angular row about `n`: `±n`) and the bodies' inverse masses and world inverse
-//! inertias `M⁻¹`, the multipliers solve `(J M⁻¹ Jᵀ) λ = −C` (≤ 6 × 6, Cholesky) and the
-//! bodies move by `M⁻¹ Jᵀ λ` — the paper's updates (eqs. 2–7) for all rows at once. Solving
-//! them one after another (angular, then limits, then position, as before) undid each other:
-//! for a capsule on a pivot 80 % of the positional correction is a turn, which re-opened the
-//! limit just closed, and one pass per substep left 0.035 rad (hinge) and 0.05 rad (cone) of
-//! violation at an impact. Solved together, a joint whose other side is kinematic is exact to
-//! second order after one pass (0 and 3e-4 rad in the same tests). A limit row is an
-//! inequality: if its `λ` would pull the bone into the limit, the row is dropped and the
-//! block solved again (at most once). A joint whose rows are all below round-off (2e-7 m,
-//! rad) is left alone, so a ragdoll at rest in its bind pose keeps every bit.
-//!
-//! Cost: building the block (two world inverse inertias, ≤ 6 rows, 21 dot-product entries)
-//! and a ≤ 6 × 6 Cholesky, about 600 flops per joint and pass instead of ~300 for the three
-//! separate updates — and no need for more passes to close the joints.
-//!
-//! [`solve_joints`] is Gauss–Seidel across joints: each joint exact, their coupling iterated
-//! one pass at a time. At mass ratios of 1:100 along a chain that does not converge (9.4e-2
-//! of the link length in `tests/ragdoll_physics.rs`'s chain), nor does one pass close an
-//! impact. Ragdolls therefore solve their hard rows with the direct tree solve (`super::tree`,
-//! which takes the same rows from `hard_rows` and the same inequality rule); the block solve
-//! stays as the kernel for a single joint and for comparison.
+//! inertias `M⁻¹`, the multipliers solve `(J M⁻¹ Jᵀ) λ = −C` and the bodies move by
+//! `M⁻¹ Jᵀ λ` — the paper's updates (eqs. 2–7) for all rows at once. Solving the rows one
+//! after another (angular, then limits, then position) undid each other: for a capsule on a
+//! pivot 80 % of the positional correction is a turn, which re-opened the limit just closed,
+//! and one pass per substep left 0.035 rad (hinge) and 0.05 rad (cone) of violation at an
+//! impact. A limit row is an inequality: if its `λ` would pull the bone into the limit, the
+//! row is dropped and the system solved again (at most once). Solving each joint's rows as
+//! one block, joint after joint (Gauss–Seidel across joints), did not converge along chains:
+//! 9.4e-2 of the link length at a 1:100 mass ratio in `tests/ragdoll_physics.rs`'s chain,
+//! hence the direct tree solve over all joints (`super::tree`).
 //!
 //! **Soft limits** (solved after, on their own, not in the block): a limit spring `k` (N·m/rad) is the compliance `α = 1/k`, and a damper
 //! `b` (N·m·s/rad) enters as XPBD damping (Macklin et al. 2016, eq. 26):
@@ -61,7 +49,7 @@
 //! `iterations` setting gives them.
 
 use super::{RigidBody, angular};
-use crate::math::{Mat3, Quat, Vec3};
+use crate::math::{Quat, Vec3};
 
 /// Below this a cone half-angle (rad) counts as locked (box clamp).
 const LOCKED: f32 = 1.0e-3;
@@ -223,167 +211,7 @@ fn limit_update(p: &mut RigidBody, c_body: &mut RigidBody, n: Vec3, c: f32, c_st
     p.apply_angular(-n * dl);
 }
 
-/// The rows of one joint's block: positional rows along world X, Y, Z, then angular rows.
-const MAX_ROWS: usize = 6;
-
-/// A joint whose separation (m) and angular rows (rad) are all below this is left as it is.
-const ROUND_OFF: f32 = 2.0e-7;
-
-/// World inverse inertia `R diag(I⁻¹) Rᵀ` of a body (zero for a kinematic one).
-#[inline]
-fn world_inv_inertia(b: &RigidBody) -> Mat3 {
-    if b.inv_inertia == Vec3::ZERO {
-        return Mat3::ZERO;
-    }
-    let r = Mat3::from_quat(b.q);
-    r * Mat3::from_diagonal(b.inv_inertia) * r.transpose()
-}
-
-/// Solves `K λ = rhs` for symmetric positive definite `K` (the first `m` rows) by Cholesky;
-/// a row whose pivot vanishes (a direction no body can move in) gets `λ = 0`.
-#[inline]
-#[allow(clippy::needless_range_loop)]
-fn cholesky_solve(k: &mut [[f32; MAX_ROWS]; MAX_ROWS], rhs: &[f32; MAX_ROWS], m: usize) -> [f32; MAX_ROWS] {
-    let mut skip = [false; MAX_ROWS];
-    for j in 0..m {
-        let mut d = k[j][j];
-        for p in 0..j {
-            d -= k[j][p] * k[j][p];
-        }
-        if d <= 1e-12 * (1.0 + k[j][j].abs()) {
-            skip[j] = true;
-            k[j][j] = 1.0;
-            for i in j + 1..m {
-                k[i][j] = 0.0;
-            }
-            continue;
-        }
-        let l = d.sqrt();
-        k[j][j] = l;
-        for i in j + 1..m {
-            let mut v = k[i][j];
-            for p in 0..j {
-                v -= k[i][p] * k[j][p];
-            }
-            k[i][j] = v / l;
-        }
-    }
-    let mut y = [0.0f32; MAX_ROWS];
-    for i in 0..m {
-        let mut v = if skip[i] { 0.0 } else { rhs[i] };
-        for p in 0..i {
-            v -= k[i][p] * y[p];
-        }
-        y[i] = if skip[i] { 0.0 } else { v / k[i][i] };
-    }
-    for i in (0..m).rev() {
-        let mut v = y[i];
-        for p in i + 1..m {
-            v -= k[p][i] * y[p];
-        }
-        y[i] = if skip[i] { 0.0 } else { v / k[i][i] };
-    }
-    y
-}
-
-/// One joint's hard rows solved together (see the module's notes, "block solve"): the
-/// anchors' separation `d` (3 rows) and the angular rows `(n, c, limit)` — a limit row is
-/// an inequality, dropped (and the block solved again) if its `λ` would pull. Each row's
-/// multiplier is added to `lambda[row kind]` for the substep's record.
-#[allow(clippy::too_many_arguments)]
-#[allow(clippy::needless_range_loop)]
-fn solve_block(p: &mut RigidBody, c: &mut RigidBody, rp: Vec3, rc: Vec3, d: Vec3, rows: &[(Vec3, f32, bool)], lam: &mut [f32; 4]) {
-    // Below round-off (f32 positions near 1 m resolve 6e-8 m) there is nothing to correct:
-    // chasing it would only turn round-off into velocity.
-    if d.length_squared() < ROUND_OFF * ROUND_OFF && rows.iter().all(|r| r.1.abs() < ROUND_OFF) {
-        return;
-    }
-    let (ap, ac) = (world_inv_inertia(p), world_inv_inertia(c));
-    let wl = p.inv_mass + c.inv_mass;
-    let mut active = [true; MAX_ROWS];
-    for _attempt in 0..2 {
-        // Row Jacobians (angular parts; the linear part of row i < 3 is ±e_i).
-        let mut idx = [0usize; MAX_ROWS];
-        let mut m = 0;
-        for (i, &on) in active.iter().enumerate().take(3 + rows.len()) {
-            if on {
-                idx[m] = i;
-                m += 1;
-            }
-        }
-        let mut jc = [Vec3::ZERO; MAX_ROWS];
-        let mut jp = [Vec3::ZERO; MAX_ROWS];
-        let mut rhs = [0.0f32; MAX_ROWS];
-        for (r, &i) in idx.iter().enumerate().take(m) {
-            if i < 3 {
-                let e = Vec3::AXES[i];
-                jc[r] = rc.cross(e);
-                jp[r] = -rp.cross(e);
-                rhs[r] = -d[i];
-            } else {
-                let (n, cv, _) = rows[i - 3];
-                jc[r] = n;
-                jp[r] = -n;
-                rhs[r] = -cv;
-            }
-        }
-        let mut ajc = [Vec3::ZERO; MAX_ROWS];
-        let mut ajp = [Vec3::ZERO; MAX_ROWS];
-        for r in 0..m {
-            ajc[r] = ac * jc[r];
-            ajp[r] = ap * jp[r];
-        }
-        let mut k = [[0.0f32; MAX_ROWS]; MAX_ROWS];
-        for r in 0..m {
-            for q in 0..=r {
-                let lin = if idx[r] < 3 && idx[r] == idx[q] { wl } else { 0.0 };
-                k[r][q] = lin + jc[r].dot(ajc[q]) + jp[r].dot(ajp[q]);
-            }
-        }
-        let l = cholesky_solve(&mut k, &rhs, m);
-        // An inequality row that pulls is dropped, once.
-        let mut again = false;
-        for r in 0..m {
-            let i = idx[r];
-            if i >= 3 && rows[i - 3].2 && l[r] * rows[i - 3].1 > 0.0 {
-                active[i] = false;
-                again = true;
-            }
-        }
-        if again && _attempt == 0 {
-            continue;
-        }
-        let (mut lin, mut tc, mut tp) = (Vec3::ZERO, Vec3::ZERO, Vec3::ZERO);
-        for r in 0..m {
-            let i = idx[r];
-            if i >= 3 && rows[i - 3].2 && l[r] * rows[i - 3].1 > 0.0 {
-                continue;
-            }
-            if i < 3 {
-                lin[i] += l[r];
-                lam[3] += l[r];
-            } else {
-                lam[(i - 3).min(2)] += l[r];
-            }
-            tc += ajc[r] * l[r];
-            tp += ajp[r] * l[r];
-        }
-        // Nothing to do leaves the bits alone (a renormalisation would not).
-        if lin != Vec3::ZERO {
-            c.x += lin * c.inv_mass;
-            p.x -= lin * p.inv_mass;
-        }
-        if tc != Vec3::ZERO {
-            c.rotate_by(tc);
-        }
-        if tp != Vec3::ZERO {
-            p.rotate_by(tp);
-        }
-        return;
-    }
-}
-
-/// A joint's hard rows at the current pose, as the block and the tree solve take them:
+/// A joint's hard rows at the current pose, as the tree solve takes them:
 /// anchor offsets `rp`, `rc` (world), the anchors' separation `d = p_c − p_p`, and up to
 /// three angular rows `(world axis n, violation, inequality)`.
 #[derive(Clone, Copy, Debug)]
@@ -396,8 +224,8 @@ pub(crate) struct HardRows {
 }
 
 /// Builds joint `joint`'s hard rows on `p`, `c` now. With `soft`, a violated soft limit is
-/// solved on the spot (before the positional rows are taken), as a Gauss–Seidel pass does;
-/// without, soft limits are left alone.
+/// solved on the spot (before the positional rows are taken); without, soft limits are left
+/// alone.
 pub(crate) fn hard_rows(joint: &Joint, p: &mut RigidBody, c: &mut RigidBody, lam: &mut [f32; 4], h: f32, soft: bool) -> HardRows {
     let hard = joint.limit_compliance == 0.0;
     // Angular rows (world axis, violation, inequality) of the block.
@@ -506,19 +334,6 @@ pub(crate) fn is_active(joint: &Joint, bodies: &[RigidBody]) -> bool {
 #[inline]
 pub(crate) fn bodies_of<'a>(bodies: &'a mut [RigidBody], joint: &Joint) -> (&'a mut RigidBody, &'a mut RigidBody) {
     pair_mut(bodies, joint.parent as usize, joint.child as usize)
-}
-
-/// One pass over `joints` (see the module's notes). `lambdas[j]` holds joint `j`'s
-/// multipliers for the substep (orientation, limit 1, limit 2, position).
-pub fn solve_joints(bodies: &mut [RigidBody], joints: &[Joint], lambdas: &mut [[f32; 4]], h: f32) {
-    for (joint, lam) in joints.iter().zip(lambdas.iter_mut()) {
-        if !is_active(joint, bodies) {
-            continue;
-        }
-        let (p, c) = pair_mut(bodies, joint.parent as usize, joint.child as usize);
-        let r = hard_rows(joint, p, c, lam, h, true);
-        solve_block(p, c, r.rp, r.rc, r.d, &r.rows[..r.nr], lam);
-    }
 }
 
 /// Joint friction after the velocity pass: each joint's relative angular velocity (about the

@@ -2,8 +2,8 @@
 //! 1996, "Linear-Time Dynamics using Lagrange Multipliers"; the same elimination inside XPBD:
 //! Deul, Kugelstadt, Weiler, Bender 2018, "Direct Position-Based Solver for Stiff Rods").
 //!
-//! **Why.** The per-joint block solve (`joint`) makes each joint exact on its own, but the
-//! joints of a chain are coupled through the bodies they share and a Gauss–Seidel sweep over
+//! **Why.** Solving each joint's rows as one block, joint after joint, makes each joint exact
+//! on its own, but the joints of a chain are coupled through the bodies they share and a Gauss–Seidel sweep over
 //! them converges like `(1 − m_light/m_heavy)^k`: at a 1:100 mass ratio one sweep per substep
 //! leaves 0.15 of the link length of separation, and an impact (the contacts moving a few
 //! bones by centimetres) is not closed in one sweep either. Solving every hard row of the
@@ -45,11 +45,10 @@
 //! ratios f32 lost the rows' last digits there.
 //!
 //! **Limits** are inequalities: after the solve, a violated hard limit row whose `λ` pulls
-//! the bone into the limit is dropped and the tree solved again, once (the block solve's
-//! rule). **Newton**: the rows are linear at the pose they were built at; the remaining error
+//! the bone into the limit is dropped and the tree solved again, once. **Newton**: the rows are linear at the pose they were built at; the remaining error
 //! is second order in the correction (an impact's centimetres leave micrometres), and each
 //! further pass (re-linearise, solve, apply) squares it. A tree whose rows are all below
-//! round-off (2e-7 m, rad) is left alone, as the block solve leaves a joint.
+//! round-off (2e-7 m, rad) is left alone, so a ragdoll at rest in its bind pose keeps every bit.
 //!
 //! **Held contacts** (the substep's last pass). The contacts' position pass leaves the
 //! bones out of their obstacles; a last joint pass that then moves them freely pushes some
@@ -83,7 +82,7 @@
 //! `Gᵀ = J_p A_p` `2·36r`, `e` `12r`, `K` `6r(r+1)`, Cholesky `r³/6`, `Y = L⁻¹Gᵀ`
 //! `3r(r−1)`, `A_p −= YᵀY` `21r`, `z_p` `6r`, back-substitution `18r + r²/2`: about 970 for
 //! r = 5 (~1 900 flops, in f64), plus `M⁻¹` per body (~100) and the rows themselves (the same
-//! as the block solve's, whose own solve is ~600 flops). Measured on S4 (40 humanoids, 8
+//! as a per-joint block's, whose own solve was ~600 flops). Measured on S4 (40 humanoids, 8
 //! substeps, 1 iteration: two joint passes per substep), every pass a tree solve instead of
 //! a Gauss–Seidel block pass: 7 350–7 430 → 7 680–7 970 µs per step (+4.5–7 %; over the
 //! first 2 s, the fall, where joints are most of the work, 3 900 → 5 100–5 300 µs, about
@@ -500,8 +499,9 @@ fn eliminate(bodies: &[RigidBody], joints: &[Joint], work: &mut TreeWork) -> boo
 
 /// One direct pass over a ragdoll's joint tree (see the module's notes), repeated `newton`
 /// times (each re-linearised at the pose the last left). `bodies` and `joints` are one
-/// ragdoll's (joint `j`'s child is body `j`, its parent a smaller index); `lambdas` as for
-/// `joint::solve_joints`. Returns whether anything moved.
+/// ragdoll's (joint `j`'s child is body `j`, its parent a smaller index); `lambdas[j]` holds
+/// joint `j`'s multipliers for the substep (orientation, limit 1, limit 2, position). Returns
+/// whether anything moved.
 pub fn solve_tree(bodies: &mut [RigidBody], joints: &[Joint], lambdas: &mut [[f32; 4]], work: &mut TreeWork, h: f32, newton: u32) -> bool {
     let n = joints.len();
     debug_assert!(work.bodies.len() >= n && bodies.len() >= n);
