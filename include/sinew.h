@@ -11,7 +11,7 @@
  Version of the C ABI. Bumped on any incompatible change; wrappers compare it at load
  (sinew_abi_version()).
  */
-#define SINEW_ABI_VERSION 6
+#define SINEW_ABI_VERSION 7
 
 /*
  What every fallible `sinew_` function returns.
@@ -360,6 +360,155 @@ typedef uint32_t SinewHumanoidBone;
 #endif // __cplusplus
 
 /*
+ Which way a ragdoll lies (`SinewGetUpInfo.side`).
+ */
+enum SinewLyingSide
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /*
+   On its back: the front faces up (get up from the back).
+   */
+  SINEW_LYING_FACE_UP = 1,
+  /*
+   On its front (get up from the front: the chapter's `GetUpFront`).
+   */
+  SINEW_LYING_FACE_DOWN = 2,
+  /*
+   On its left side (the left arm on the ground).
+   */
+  SINEW_LYING_LEFT_SIDE = 3,
+  SINEW_LYING_RIGHT_SIDE = 4,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum SinewLyingSide SinewLyingSide;
+#else
+typedef uint32_t SinewLyingSide;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/*
+ Event bits of `sinew_ragdoll_take_events`.
+ */
+enum SinewRagdollEvent
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /*
+   A driven ragdoll's root left its animated position by more than `balance_distance`:
+   every muscle strength and pin weight was set to 0 (limp).
+   */
+  SINEW_RAGDOLL_EVENT_BALANCE_LOST = 1,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum SinewRagdollEvent SinewRagdollEvent;
+#else
+typedef uint32_t SinewRagdollEvent;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/*
+ Handle to a ragdoll. `id == 0` is never valid. Destroyed with its world.
+ */
+typedef struct SinewRagdoll {
+  uint64_t id;
+} SinewRagdoll;
+
+/*
+ A bone's muscle and pin (`sinew_ragdoll_get_drive_state`).
+ */
+typedef struct SinewDriveState {
+  /*
+   As set by the host (a balance loss sets both to 0).
+   */
+  float muscle_strength;
+  float pin_weight;
+  /*
+   Acting now: as set × (1 − hit_loss).
+   */
+  float effective_strength;
+  float effective_pin_weight;
+  /*
+   What a hit took (0–1), recovering over `hit_recovery_time`.
+   */
+  float hit_loss;
+} SinewDriveState;
+
+/*
+ A 3D vector (12 bytes; Unity's `Vector3`).
+ */
+typedef struct SinewVec3 {
+  float x;
+  float y;
+  float z;
+} SinewVec3;
+
+/*
+ A rotation quaternion (16 bytes; Unity's `Quaternion`).
+ */
+typedef struct SinewQuat {
+  float x;
+  float y;
+  float z;
+  float w;
+} SinewQuat;
+
+/*
+ What `sinew_ragdoll_get_up_info` needs to know; fill with `sinew_get_up_query_default` first.
+ */
+typedef struct SinewGetUpQuery {
+  /*
+   Bones standing for the pelvis, the chest and the head. Default the humanoid template's
+   `SINEW_HUMANOID_PELVIS`, `SINEW_HUMANOID_MIDDLE_SPINE`, `SINEW_HUMANOID_HEAD`.
+   */
+  uint32_t pelvis;
+  uint32_t chest;
+  uint32_t head;
+  /*
+   The world's up now. Default (0, 1, 0).
+   */
+  struct SinewVec3 up;
+  /*
+   The character's forward and up in the bind pose (world). Default (0, 0, 1), (0, 1, 0) (Unity's).
+   */
+  struct SinewVec3 bind_forward;
+  struct SinewVec3 bind_up;
+} SinewGetUpQuery;
+
+/*
+ The answer of `sinew_ragdoll_get_up_info`.
+ */
+typedef struct SinewGetUpInfo {
+  /*
+   A `SinewLyingSide`.
+   */
+  uint32_t side;
+  /*
+   1: play the get-up-from-front clip (lying face down, or on a side nearer the front); 0: from the back.
+   */
+  uint32_t from_front;
+  /*
+   The pelvis's and chest's averaged front axis along up: −1 face down … 1 face up.
+   */
+  float front_up;
+  /*
+   Where the get-up clip's root goes: the pelvis projected onto the ground under the body,
+   turned about up so that the character's bind forward points from the pelvis towards the
+   head (face down) or towards the feet (face up).
+   */
+  struct SinewVec3 root_position;
+  struct SinewQuat root_rotation;
+  /*
+   Unit direction from the pelvis to the head in the ground plane.
+   */
+  struct SinewVec3 heading;
+} SinewGetUpInfo;
+
+/*
  Handle to a body (cloth, rope). `id == 0` is never valid.
  */
 typedef struct SinewBody {
@@ -462,15 +611,6 @@ typedef struct SinewMaterial {
    */
   uint32_t self_collision;
 } SinewMaterial;
-
-/*
- A 3D vector (12 bytes; Unity's `Vector3`).
- */
-typedef struct SinewVec3 {
-  float x;
-  float y;
-  float z;
-} SinewVec3;
 
 /*
  A 4×4 matrix, 16 floats, column-major (Unity's `Matrix4x4`); translation in `m[12..15]`.
@@ -576,16 +716,6 @@ typedef struct SinewLod {
    */
   uint32_t freeze_when_invisible;
 } SinewLod;
-
-/*
- A rotation quaternion (16 bytes; Unity's `Quaternion`).
- */
-typedef struct SinewQuat {
-  float x;
-  float y;
-  float z;
-  float w;
-} SinewQuat;
 
 /*
  A rectangular cloth. Particle `row * columns + column` starts at
@@ -966,6 +1096,39 @@ typedef struct SinewRagdollSettings {
    1: start kinematic (animated by `sinew_ragdoll_set_targets`) instead of dynamic. Default 0.
    */
   uint32_t kinematic;
+  /*
+   Powered ragdoll: each joint's muscle at strength 1 is a spring of this natural frequency
+   (Hz, [0, 1000]) whatever the bones' inertias, with this damping ratio ([0, 1000]) and at
+   most this torque (N·m). Default 4 Hz, 1 (critical), 400 N·m.
+   */
+  float muscle_frequency;
+  float muscle_damping_ratio;
+  float muscle_max_torque;
+  /*
+   Pins to the animated world pose at pin weight 1: natural frequency (Hz) and damping
+   ratio. Default 20 Hz (a bone hangs 0.6 mm under its pose against gravity), 1.
+   */
+  float pin_frequency;
+  float pin_damping_ratio;
+  /*
+   Hit reactions: an impulse of `hit_full_impulse` N·s or more on a bone takes
+   `hit_strength_loss` ([0, 1]) of its muscle strength and pin weight, its neighbours lose
+   `hit_neighbour_falloff` ([0, 1]) of that per joint away, and the loss recovers linearly
+   over `hit_recovery_time` s. Default 0.8, 0.5, 20 N·s, 1.5 s.
+   */
+  float hit_strength_loss;
+  float hit_neighbour_falloff;
+  float hit_full_impulse;
+  float hit_recovery_time;
+  /*
+   A driven ragdoll whose root is farther than this (m) from its animated position goes
+   limp and reports `SINEW_RAGDOLL_EVENT_BALANCE_LOST`. 0: never. Default 0.4 m.
+   */
+  float balance_distance;
+  /*
+   The "at rest" clock runs while every bone is slower than this (m/s). Default 0.05.
+   */
+  float rest_speed;
 } SinewRagdollSettings;
 
 /*
@@ -1020,13 +1183,6 @@ typedef struct SinewHumanoidBones {
    */
   float total_mass;
 } SinewHumanoidBones;
-
-/*
- Handle to a ragdoll. `id == 0` is never valid. Destroyed with its world.
- */
-typedef struct SinewRagdoll {
-  uint64_t id;
-} SinewRagdoll;
 
 /*
  A rope through `points`, each joined to the next.
@@ -1223,6 +1379,123 @@ typedef struct SinewWind {
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/*
+ Muscle strength (0–1) of `bone`'s joint motor: 0 (the default) limp, 1 turning the joint
+ to the animated local rotation (from `sinew_ragdoll_set_targets`) at the settings'
+ `muscle_frequency`. Wakes the ragdoll.
+ */
+enum SinewResult sinew_ragdoll_set_muscle_strength(struct SinewRagdoll ragdoll,
+                                                   uint32_t bone,
+                                                   float strength);
+
+/*
+ `sinew_ragdoll_set_muscle_strength` for every bone.
+ */
+enum SinewResult sinew_ragdoll_set_muscle_strength_all(struct SinewRagdoll ragdoll, float strength);
+
+/*
+ Pin weight (0–1) pulling `bone` towards its animated world pose (PuppetMaster's pin
+ weight): 0 (the default) free, 1 following the animation within millimetres.
+ */
+enum SinewResult sinew_ragdoll_set_pin_weight(struct SinewRagdoll ragdoll,
+                                              uint32_t bone,
+                                              float weight);
+
+/*
+ `sinew_ragdoll_set_pin_weight` for every bone.
+ */
+enum SinewResult sinew_ragdoll_set_pin_weight_all(struct SinewRagdoll ragdoll, float weight);
+
+/*
+ `bone`'s muscle strength and pin weight as set and as acting after hits.
+ */
+enum SinewResult sinew_ragdoll_get_drive_state(struct SinewRagdoll ragdoll,
+                                               uint32_t bone,
+                                               struct SinewDriveState *out_state);
+
+/*
+ Writes the ragdoll's event bits since the last call (`SinewRagdollEvent`) and clears them.
+ */
+enum SinewResult sinew_ragdoll_take_events(struct SinewRagdoll ragdoll, uint32_t *out_events);
+
+/*
+ Takes the get-up snapshot: every bone where the last fixed step left it (also taken by
+ `sinew_ragdoll_set_kinematic(…, 1)`, the moment physics lets go).
+ */
+enum SinewResult sinew_ragdoll_capture_snapshot(struct SinewRagdoll ragdoll);
+
+/*
+ Copies the snapshot's bone positions and rotations; each capacity at least the bone count.
+ */
+enum SinewResult sinew_ragdoll_read_snapshot(struct SinewRagdoll ragdoll,
+                                             struct SinewVec3 *out_positions,
+                                             size_t position_capacity,
+                                             struct SinewQuat *out_rotations,
+                                             size_t rotation_capacity);
+
+/*
+ The chapter's get-up blend: from the snapshot to the animated pose (`anim_*`, one per
+ bone) by `alpha` in [0, 1] — position lerp, rotation slerp — into `out_*` (capacities at
+ least the bone count). At 0 exactly the snapshot, at 1 exactly the animated pose.
+ */
+enum SinewResult sinew_ragdoll_blend_from_snapshot(struct SinewRagdoll ragdoll,
+                                                   const struct SinewVec3 *anim_positions,
+                                                   size_t anim_position_count,
+                                                   const struct SinewQuat *anim_rotations,
+                                                   size_t anim_rotation_count,
+                                                   float alpha,
+                                                   struct SinewVec3 *out_positions,
+                                                   size_t position_capacity,
+                                                   struct SinewQuat *out_rotations,
+                                                   size_t rotation_capacity);
+
+/*
+ The same blend between any two poses of `count` bones the host keeps itself: `from_*` and
+ `to_*` hold `count` entries each, `out_*` at least `out_capacity` ≥ `count`.
+ */
+enum SinewResult sinew_pose_blend(const struct SinewVec3 *from_positions,
+                                  const struct SinewQuat *from_rotations,
+                                  const struct SinewVec3 *to_positions,
+                                  const struct SinewQuat *to_rotations,
+                                  size_t count,
+                                  float alpha,
+                                  struct SinewVec3 *out_positions,
+                                  struct SinewQuat *out_rotations,
+                                  size_t out_capacity);
+
+/*
+ `alpha` of a blend that started `time` s ago and lasts `blend_time` s (≥ 0): the
+ chapter's `t / blendTime` held to [0, 1] (1 at once for a zero blend time).
+ */
+enum SinewResult sinew_blend_alpha(float time, float blend_time, float *out_alpha);
+
+/*
+ Fills `out_query` with the defaults: the humanoid template's pelvis, middle spine and head,
+ up +Y, bind forward +Z, bind up +Y.
+ */
+enum SinewResult sinew_get_up_query_default(struct SinewGetUpQuery *out_query);
+
+/*
+ Which side the ragdoll lies on, which get-up clip to play, and where its root goes.
+ */
+enum SinewResult sinew_ragdoll_get_up_info(struct SinewRagdoll ragdoll,
+                                           const struct SinewGetUpQuery *query,
+                                           struct SinewGetUpInfo *out_info);
+
+/*
+ Seconds every bone has been slower than the settings' `rest_speed` (up to the last step
+ the ragdoll was stepped in).
+ */
+enum SinewResult sinew_ragdoll_get_rest_time(struct SinewRagdoll ragdoll, float *out_seconds);
+
+/*
+ Writes 1 once every bone has stayed slower than `rest_speed` for `seconds` (or the ragdoll
+ sleeps): the moment to start getting up.
+ */
+enum SinewResult sinew_ragdoll_is_at_rest(struct SinewRagdoll ragdoll,
+                                          float seconds,
+                                          uint32_t *out_at_rest);
 
 /*
  Destroys a body; its handle becomes invalid. A second destroy is `SINEW_INVALID_HANDLE`.

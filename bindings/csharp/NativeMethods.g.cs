@@ -1551,6 +1551,39 @@ namespace Sinew
         ///  1: start kinematic (animated by `sinew_ragdoll_set_targets`) instead of dynamic. Default 0.
         /// </summary>
         public uint kinematic;
+        /// <summary>
+        ///  Powered ragdoll: each joint's muscle at strength 1 is a spring of this natural frequency
+        ///  (Hz, [0, 1000]) whatever the bones' inertias, with this damping ratio ([0, 1000]) and at
+        ///  most this torque (N·m). Default 4 Hz, 1 (critical), 400 N·m.
+        /// </summary>
+        public float muscle_frequency;
+        public float muscle_damping_ratio;
+        public float muscle_max_torque;
+        /// <summary>
+        ///  Pins to the animated world pose at pin weight 1: natural frequency (Hz) and damping
+        ///  ratio. Default 20 Hz (a bone hangs 0.6 mm under its pose against gravity), 1.
+        /// </summary>
+        public float pin_frequency;
+        public float pin_damping_ratio;
+        /// <summary>
+        ///  Hit reactions: an impulse of `hit_full_impulse` N·s or more on a bone takes
+        ///  `hit_strength_loss` ([0, 1]) of its muscle strength and pin weight, its neighbours lose
+        ///  `hit_neighbour_falloff` ([0, 1]) of that per joint away, and the loss recovers linearly
+        ///  over `hit_recovery_time` s. Default 0.8, 0.5, 20 N·s, 1.5 s.
+        /// </summary>
+        public float hit_strength_loss;
+        public float hit_neighbour_falloff;
+        public float hit_full_impulse;
+        public float hit_recovery_time;
+        /// <summary>
+        ///  A driven ragdoll whose root is farther than this (m) from its animated position goes
+        ///  limp and reports `SINEW_RAGDOLL_EVENT_BALANCE_LOST`. 0: never. Default 0.4 m.
+        /// </summary>
+        public float balance_distance;
+        /// <summary>
+        ///  The "at rest" clock runs while every bone is slower than this (m/s). Default 0.05.
+        /// </summary>
+        public float rest_speed;
     }
 
     /// <summary>

@@ -13,6 +13,7 @@
 
 #[macro_use]
 pub mod guard;
+pub mod getup;
 pub mod body;
 pub mod character;
 pub mod cloth;
@@ -30,4 +31,4 @@ pub mod world;
 /// cbindgen emits no Rust constants (they would bring the core's along, see `cbindgen.toml`),
 /// so the header's `#define SINEW_ABI_VERSION` is written in `cbindgen.toml`'s
 /// `after_includes`; bump both (`tests/ffi_contract.rs` checks they agree).
-pub const SINEW_ABI_VERSION: u32 = 6;
+pub const SINEW_ABI_VERSION: u32 = 7;

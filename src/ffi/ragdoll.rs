@@ -391,7 +391,7 @@ pub extern "C" fn sinew_ragdoll_get_bone_count(ragdoll: SinewRagdoll, out_count:
 
 // ---- checks ----
 
-fn bone_index(r: &Ragdoll, bone: u32, name: &str) -> Result<usize> {
+pub(super) fn bone_index(r: &Ragdoll, bone: u32, name: &str) -> Result<usize> {
     let n = r.bone_count();
     if (bone as usize) < n {
         Ok(bone as usize)
@@ -400,7 +400,7 @@ fn bone_index(r: &Ragdoll, bone: u32, name: &str) -> Result<usize> {
     }
 }
 
-fn check_count(r: &Ragdoll, len: usize, name: &str) -> Result<()> {
+pub(super) fn check_count(r: &Ragdoll, len: usize, name: &str) -> Result<()> {
     let n = r.bone_count();
     if len == n {
         Ok(())
@@ -410,7 +410,7 @@ fn check_count(r: &Ragdoll, len: usize, name: &str) -> Result<()> {
 }
 
 /// A unit rotation from the host (normalised), or why not; the name is made only on failure.
-fn rotation(q: SinewQuat, name: impl Fn() -> String) -> Result<Quat> {
+pub(super) fn rotation(q: SinewQuat, name: impl Fn() -> String) -> Result<Quat> {
     let q: Quat = q.into();
     if !q.is_finite() {
         return Err(Error::non_finite(format!("{} is not finite ({q})", name())));
@@ -422,7 +422,7 @@ fn rotation(q: SinewQuat, name: impl Fn() -> String) -> Result<Quat> {
     Ok(q / len)
 }
 
-fn position(p: SinewVec3, name: impl Fn() -> String) -> Result<Vec3> {
+pub(super) fn position(p: SinewVec3, name: impl Fn() -> String) -> Result<Vec3> {
     let v: Vec3 = p.into();
     if !v.is_finite() || v.abs().max_element() > 1e6 {
         return check_position(v, &name());

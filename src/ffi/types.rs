@@ -961,6 +961,29 @@ pub struct SinewRagdollSettings {
     pub sleep_time: f32,
     /// 1: start kinematic (animated by `sinew_ragdoll_set_targets`) instead of dynamic. Default 0.
     pub kinematic: u32,
+    /// Powered ragdoll: each joint's muscle at strength 1 is a spring of this natural frequency
+    /// (Hz, [0, 1000]) whatever the bones' inertias, with this damping ratio ([0, 1000]) and at
+    /// most this torque (N·m). Default 4 Hz, 1 (critical), 400 N·m.
+    pub muscle_frequency: f32,
+    pub muscle_damping_ratio: f32,
+    pub muscle_max_torque: f32,
+    /// Pins to the animated world pose at pin weight 1: natural frequency (Hz) and damping
+    /// ratio. Default 20 Hz (a bone hangs 0.6 mm under its pose against gravity), 1.
+    pub pin_frequency: f32,
+    pub pin_damping_ratio: f32,
+    /// Hit reactions: an impulse of `hit_full_impulse` N·s or more on a bone takes
+    /// `hit_strength_loss` ([0, 1]) of its muscle strength and pin weight, its neighbours lose
+    /// `hit_neighbour_falloff` ([0, 1]) of that per joint away, and the loss recovers linearly
+    /// over `hit_recovery_time` s. Default 0.8, 0.5, 20 N·s, 1.5 s.
+    pub hit_strength_loss: f32,
+    pub hit_neighbour_falloff: f32,
+    pub hit_full_impulse: f32,
+    pub hit_recovery_time: f32,
+    /// A driven ragdoll whose root is farther than this (m) from its animated position goes
+    /// limp and reports `SINEW_RAGDOLL_EVENT_BALANCE_LOST`. 0: never. Default 0.4 m.
+    pub balance_distance: f32,
+    /// The "at rest" clock runs while every bone is slower than this (m/s). Default 0.05.
+    pub rest_speed: f32,
 }
 
 mirror!(SinewRagdollSettings <=> RagdollSettings {
@@ -976,6 +999,17 @@ mirror!(SinewRagdollSettings <=> RagdollSettings {
     sleep_threshold,
     sleep_time,
     kinematic,
+    muscle_frequency,
+    muscle_damping_ratio,
+    muscle_max_torque,
+    pin_frequency,
+    pin_damping_ratio,
+    hit_strength_loss,
+    hit_neighbour_falloff,
+    hit_full_impulse,
+    hit_recovery_time,
+    balance_distance,
+    rest_speed,
 });
 
 /// World positions of a humanoid rig's bones in its bind pose (the slots of Unity's Ragdoll

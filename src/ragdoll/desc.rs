@@ -138,6 +138,30 @@ pub struct RagdollSettings {
     pub sleep_time: f32,
     /// Start kinematic (animated) instead of dynamic.
     pub kinematic: bool,
+    /// Powered ragdoll (`ragdoll::drive`): each joint's muscle is a spring of this natural
+    /// frequency (Hz) at strength 1, whatever the bones' inertias, with this damping ratio
+    /// and at most this torque (N·m). Default 4 Hz, 1 (critical), 400 N·m.
+    pub muscle_frequency: f32,
+    pub muscle_damping_ratio: f32,
+    pub muscle_max_torque: f32,
+    /// Pins to the animated world pose at pin weight 1: natural frequency (Hz) and damping
+    /// ratio. Default 20 Hz (a bone hangs 0.6 mm under its pose against gravity), 1.
+    pub pin_frequency: f32,
+    pub pin_damping_ratio: f32,
+    /// Hit reactions: an impulse of `hit_full_impulse` N·s or more on a bone takes
+    /// `hit_strength_loss` (0–1) of its muscle strength and pin weight, its neighbours lose
+    /// `hit_neighbour_falloff` of that per joint away, and the loss recovers linearly over
+    /// `hit_recovery_time` s. Default 0.8, 0.5, 20 N·s, 1.5 s.
+    pub hit_strength_loss: f32,
+    pub hit_neighbour_falloff: f32,
+    pub hit_full_impulse: f32,
+    pub hit_recovery_time: f32,
+    /// A driven ragdoll whose root is farther than this (m) from its animated position goes
+    /// limp and reports that it lost its balance. 0: never. Default 0.4 m.
+    pub balance_distance: f32,
+    /// The "at rest" clock runs while every bone is slower than this (m/s, and rad/s × bone
+    /// size). Default 0.05 m/s.
+    pub rest_speed: f32,
 }
 
 impl Default for RagdollSettings {
@@ -155,6 +179,17 @@ impl Default for RagdollSettings {
             sleep_threshold: 0.02,
             sleep_time: 0.5,
             kinematic: false,
+            muscle_frequency: 4.0,
+            muscle_damping_ratio: 1.0,
+            muscle_max_torque: 400.0,
+            pin_frequency: 20.0,
+            pin_damping_ratio: 1.0,
+            hit_strength_loss: 0.8,
+            hit_neighbour_falloff: 0.5,
+            hit_full_impulse: 20.0,
+            hit_recovery_time: 1.5,
+            balance_distance: 0.4,
+            rest_speed: 0.05,
         }
     }
 }
@@ -272,6 +307,17 @@ impl RagdollSettings {
         check_within(self.angular_damping, 1.0, "angular_damping")?;
         check_non_negative(self.sleep_threshold, "sleep_threshold")?;
         check_within(self.sleep_time, 1e6, "sleep_time (s)")?;
+        check_within(self.muscle_frequency, 1e3, "muscle_frequency (Hz)")?;
+        check_within(self.muscle_damping_ratio, 1e3, "muscle_damping_ratio")?;
+        check_within(self.muscle_max_torque, 1e7, "muscle_max_torque (N·m)")?;
+        check_within(self.pin_frequency, 1e3, "pin_frequency (Hz)")?;
+        check_within(self.pin_damping_ratio, 1e3, "pin_damping_ratio")?;
+        check_within(self.hit_strength_loss, 1.0, "hit_strength_loss")?;
+        check_within(self.hit_neighbour_falloff, 1.0, "hit_neighbour_falloff")?;
+        check_within(self.hit_full_impulse, 1e6, "hit_full_impulse (N·s)")?;
+        check_within(self.hit_recovery_time, 1e6, "hit_recovery_time (s)")?;
+        check_within(self.balance_distance, crate::error::MAX_LENGTH, "balance_distance (m)")?;
+        check_within(self.rest_speed, 1e3, "rest_speed (m/s)")?;
         Ok(())
     }
 }

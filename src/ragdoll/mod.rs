@@ -55,9 +55,13 @@
 //! Nothing here allocates after creation.
 
 pub mod desc;
+pub mod drive;
+pub mod getup;
 pub mod humanoid;
 
 pub use desc::{BoneDesc, JointDesc, JointKind, MAX_BONES, RagdollDesc, RagdollSettings};
+pub use drive::BALANCE_LOST;
+pub use getup::{GetUpInfo, GetUpQuery, LyingSide, blend_alpha, blend_poses};
 
 use crate::error::{Error, ErrorKind, Result, check_finite, check_non_negative, check_position, check_position_with};
 use crate::geometry::Pose;
@@ -129,6 +133,17 @@ pub(crate) struct Core {
     forces: Vec<(Vec3, Vec3)>,
     /// Bit `a·n + b` set: bones `a` and `b` collide.
     pairs: Vec<u64>,
+    /// Parent of every bone (−1 for a root).
+    parent: Vec<i32>,
+    /// Powered ragdoll (`drive`): the host's muscle strength and pin weight per bone (0–1),
+    /// the loss after hits (0–1), the animated pose's path over the host frame (bone frames),
+    /// and whether any strength or pin weight is above 0.
+    muscle: Vec<f32>,
+    pin: Vec<f32>,
+    hit_loss: Vec<f32>,
+    drive_from: Vec<Pose>,
+    drive_to: Vec<Pose>,
+    driven: bool,
 }
 
 impl Core {
@@ -181,12 +196,14 @@ pub(crate) struct Scratch {
     /// The tree solve's workspace, for one ragdoll at a time (an island's members are solved
     /// one after another): sized at creation, grown once for an island's largest member.
     pub(crate) tree: TreeWork,
+    /// Muscles' and pins' corrections in the substep (`drive`).
+    pub(crate) drive: Vec<drive::DriveAcc>,
 }
 
 /// One fixed step of `count` ragdolls whose bodies lie in `scratch` one after another:
 /// `member(m)` gives member `m`'s core and the index of its first body.
 pub(crate) fn run_step<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, usize), scratch: &mut Scratch, obstacles: &[ObstacleShape], meshes: &[MeshObstacle], p: &RagdollStep) {
-    let Scratch { bodies, shapes, lambdas, owner, contacts, tree } = scratch;
+    let Scratch { bodies, shapes, lambdas, owner, contacts, tree, drive } = scratch;
     let largest = (0..count).map(|m| member(m).0.bone_count()).max().unwrap_or(0);
     tree.reserve_bones(largest);
     let (mut mask, mut friction, mut restitution) = (0u32, 0.0f32, 0.0f32);
@@ -205,6 +222,7 @@ pub(crate) fn run_step<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, us
     for s in 0..n {
         let (t0, t1) = (s as f32 / n as f32, (s + 1) as f32 / n as f32);
         let f = p.path_t0 + (p.path_t1 - p.path_t0) * t1;
+        let f0 = p.path_t0 + (p.path_t1 - p.path_t0) * t0;
         for m in 0..count {
             let (core, off) = member(m);
             core.predict(&mut bodies[off..off + core.bone_count()], f, p);
@@ -214,11 +232,18 @@ pub(crate) fn run_step<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, us
             contacts.collect_mesh(bodies, shapes, &PlacedMesh { mesh: &m.mesh, pose: m.pose });
         }
         lambdas.iter_mut().for_each(|l| *l = [0.0; 4]);
+        drive.iter_mut().for_each(|d| *d = [Vec3::ZERO; 4]);
         for _ in 0..p.iterations.max(1) {
             for m in 0..count {
                 let (core, off) = member(m);
                 let r = off..off + core.bone_count();
-                solve_tree(&mut bodies[r.clone()], &core.joints, &mut lambdas[r], tree, p.h, 1);
+                solve_tree(&mut bodies[r.clone()], &core.joints, &mut lambdas[r.clone()], tree, p.h, 1);
+                // Muscles and pins after the joints: they see what the substep's load did to
+                // the joints' angles (before, a damped muscle held 16 % less than its
+                // stiffness says); the last joint pass then closes what they opened.
+                if core.driven {
+                    core.drive(&mut bodies[r.clone()], &mut drive[r], f0, f, p.h);
+                }
             }
             contacts.solve_positions(bodies, material, p.h);
         }
@@ -284,6 +309,12 @@ pub struct Ragdoll {
     /// Gravity when it fell asleep (waking when it changes).
     sleep_gravity: Vec3,
     pending_recovery: Option<RagdollRecovery>,
+    /// Bone poses where physics let go (`getup`).
+    snapshot: Vec<Pose>,
+    /// Time every bone has been slower than `rest_speed` (s).
+    rest_time: f32,
+    /// Unread event bits (`drive::BALANCE_LOST`).
+    events: u32,
 }
 
 /// A host pose for a bone: finite, in the world, a unit rotation (renormalised), scale 1.
@@ -404,9 +435,16 @@ impl Ragdoll {
             path_from: frames.clone(),
             path_to: frames.clone(),
             target_from: binds.clone(),
-            target_to: binds,
+            target_to: binds.clone(),
             forces: vec![(Vec3::ZERO, Vec3::ZERO); n],
             pairs: vec![0; (n * n).div_ceil(64)],
+            parent: desc.bones.iter().map(|b| b.parent).collect(),
+            muscle: vec![0.0; n],
+            pin: vec![0.0; n],
+            hit_loss: vec![0.0; n],
+            drive_from: binds.clone(),
+            drive_to: binds.clone(),
+            driven: false,
         };
         if s.self_collision {
             for a in 0..n {
@@ -424,6 +462,7 @@ impl Ragdoll {
         let scratch = Scratch { bodies, shapes, lambdas: vec![[0.0; 4]; n], owner: (0..n as u32).map(|i| (0, i)).collect(),
             contacts: Contacts::default(),
             tree: TreeWork::with_bones(n),
+            drive: vec![[Vec3::ZERO; 4]; n],
         };
         let mut r = Ragdoll {
             desc: desc.clone(),
@@ -435,6 +474,9 @@ impl Ragdoll {
             still: 0.0,
             sleep_gravity: Vec3::ZERO,
             pending_recovery: None,
+            snapshot: binds,
+            rest_time: 0.0,
+            events: 0,
         };
         if s.kinematic {
             r.set_kinematic(true);
@@ -514,7 +556,12 @@ impl Ragdoll {
     }
 
     /// Makes every bone kinematic (animated) or dynamic (physics).
+    /// Turning kinematic takes the get-up snapshot first (`getup`): the bones where physics
+    /// lets go of them.
     pub fn set_kinematic(&mut self, kinematic: bool) {
+        if kinematic && self.core.kinematic.iter().any(|k| !k) {
+            self.capture_snapshot();
+        }
         for i in 0..self.bone_count() {
             self.switch(i, kinematic);
         }
@@ -572,7 +619,7 @@ impl Ragdoll {
     }
 
     fn set_target(&mut self, i: usize, p: Pose) {
-        if self.core.kinematic[i] && self.core.target_to[i] != p {
+        if (self.core.kinematic[i] || self.core.driven) && self.core.target_to[i] != p {
             self.wake();
         }
         self.core.target_to[i] = p;
@@ -645,6 +692,7 @@ impl Ragdoll {
         let b = &mut self.scratch.bodies[bone];
         b.v += impulse * b.inv_mass;
         b.w += b.inv_inertia_world((point - b.x).cross(impulse));
+        self.hit(bone, impulse.length());
         Ok(())
     }
 
@@ -672,8 +720,10 @@ impl Ragdoll {
             let b = &mut self.scratch.bodies[i];
             let away = b.x - centre;
             let dir = if away.length() > 1e-6 { away.normalize() } else { Vec3::Y };
-            b.v += dir * (impulse * (1.0 - d / radius) * b.inv_mass);
+            let j = impulse * (1.0 - d / radius);
+            b.v += dir * (j * b.inv_mass);
             woke = true;
+            self.hit(i, j.abs());
         }
         if woke {
             self.wake();
@@ -807,7 +857,14 @@ impl Ragdoll {
 impl Ragdoll {
     /// Start of a host frame that runs fixed steps: kinematic bones get their path, from
     /// where they are to their target carried on to `pose_t1` of the frame.
-    pub(crate) fn begin_frame(&mut self, pose_t1: f32) {
+    pub(crate) fn begin_frame(&mut self, pose_t0: f32, pose_t1: f32) {
+        if self.core.driven {
+            for i in 0..self.bone_count() {
+                let (from, to) = (self.core.target_from[i], self.core.target_to[i]);
+                self.core.drive_from[i] = from.extrapolate(&to, pose_t0);
+                self.core.drive_to[i] = from.extrapolate(&to, pose_t1);
+            }
+        }
         for i in 0..self.bone_count() {
             if !self.core.kinematic[i] {
                 continue;
@@ -845,9 +902,14 @@ impl Ragdoll {
             self.still = 0.0;
             return;
         }
+        let dt = p.h * p.substeps as f32;
+        self.end_step_drive(p, dt);
+        let slower = |thr: f32| self.scratch.bodies.iter().zip(&self.core.size).all(|(b, &size)| b.v.length() < thr && b.w.length() * size < thr);
+        self.rest_time = if slower(self.core.settings.rest_speed) { self.rest_time + dt } else { 0.0 };
         let thr = self.core.settings.sleep_threshold;
-        let slow = self.scratch.bodies.iter().zip(&self.core.size).all(|(b, &size)| b.v.length() < thr && b.w.length() * size < thr);
-        let moving_target = (0..self.bone_count()).any(|i| self.core.kinematic[i] && self.core.path_from[i] != self.core.path_to[i]);
+        let slow = slower(thr);
+        let moving_target = (0..self.bone_count()).any(|i| self.core.kinematic[i] && self.core.path_from[i] != self.core.path_to[i])
+            || (self.core.driven && self.core.drive_from != self.core.drive_to);
         if slow && !moving_target && self.core.forces.iter().all(|f| f.0 == Vec3::ZERO && f.1 == Vec3::ZERO) {
             self.still += p.h * p.substeps as f32;
             if self.still >= self.core.settings.sleep_time {

@@ -441,7 +441,7 @@ impl World {
         if k > 0 {
             self.wake_bodies();
             self.update_lod();
-            self.ragdolls.values_mut().for_each(|r| r.begin_frame(pose_t1));
+            self.ragdolls.values_mut().for_each(|r| r.begin_frame(pose_t0, pose_t1));
             let frame_time = (k as f64 * h) as f32;
             let begin = |entry: &mut Option<(u32, Body)>| {
                 // A sleeping body's root did not move (it would have woken): nothing to apply,

@@ -213,6 +213,7 @@ impl World {
                 sc.owner.extend((0..r.bone_count() as u32).map(|b| (m as u32, b)));
             }
             sc.lambdas.resize(sc.bodies.len(), [0.0; 4]);
+            sc.drive.resize(sc.bodies.len(), [Vec3::ZERO; 4]);
         }
         // Solve, every island in parallel.
         {
