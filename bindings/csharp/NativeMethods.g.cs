@@ -1566,10 +1566,10 @@ namespace Sinew
         public float pin_frequency;
         public float pin_damping_ratio;
         /// <summary>
-        ///  Hit reactions: an impulse of `hit_full_impulse` N·s or more on a bone takes
-        ///  `hit_strength_loss` ([0, 1]) of its muscle strength and pin weight, its neighbours lose
-        ///  `hit_neighbour_falloff` ([0, 1]) of that per joint away, and the loss recovers linearly
-        ///  over `hit_recovery_time` s. Default 0.8, 0.5, 20 N·s, 1.5 s.
+        ///  Hit reactions: an impulse of `hit_full_impulse` N·s on a bone takes `hit_strength_loss`
+        ///  ([0, 1]) of its muscle strength and pin weight (a larger one proportionally more, up to
+        ///  all), its neighbours lose `hit_neighbour_falloff` ([0, 1]) of that per joint away, and
+        ///  the loss recovers linearly over `hit_recovery_time` s. Default 0.8, 0.5, 20 N·s, 1.5 s.
         /// </summary>
         public float hit_strength_loss;
         public float hit_neighbour_falloff;

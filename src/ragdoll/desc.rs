@@ -148,10 +148,11 @@ pub struct RagdollSettings {
     /// ratio. Default 20 Hz (a bone hangs 0.6 mm under its pose against gravity), 1.
     pub pin_frequency: f32,
     pub pin_damping_ratio: f32,
-    /// Hit reactions: an impulse of `hit_full_impulse` N·s or more on a bone takes
-    /// `hit_strength_loss` (0–1) of its muscle strength and pin weight, its neighbours lose
-    /// `hit_neighbour_falloff` of that per joint away, and the loss recovers linearly over
-    /// `hit_recovery_time` s. Default 0.8, 0.5, 20 N·s, 1.5 s.
+    /// Hit reactions: an impulse of `hit_full_impulse` N·s on a bone takes
+    /// `hit_strength_loss` (0–1) of its muscle strength and pin weight (a larger one
+    /// proportionally more, up to all), its neighbours lose `hit_neighbour_falloff` of that
+    /// per joint away, and the loss recovers linearly over `hit_recovery_time` s. Default
+    /// 0.8, 0.5, 20 N·s, 1.5 s.
     pub hit_strength_loss: f32,
     pub hit_neighbour_falloff: f32,
     pub hit_full_impulse: f32,

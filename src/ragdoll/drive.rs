@@ -33,10 +33,12 @@
 //! of error, `w ω²` (1/s²). At weight 1 and the default 20 Hz a bone hangs `g/ω²` = 0.6 mm
 //! under its animated pose against gravity.
 //!
-//! **Hits** weaken both for a while: an impulse `J` on bone `b` sets its *loss* to
-//! `hit_strength_loss · min(1, |J|/hit_full_impulse)` (if larger), its joint neighbours'
-//! to that times `hit_neighbour_falloff` per joint away; a loss falls back to 0 linearly
-//! over `hit_recovery_time` s. Strength and pin weight act multiplied by `1 − loss`.
+//! **Hits** weaken both for a while: an impulse `J` on bone `b` sets the *loss* of every
+//! bone `d` joints away to `min(1, hit_strength_loss · |J|/hit_full_impulse ·
+//! hit_neighbour_falloff^d)` (if larger than it was): a punch weakens the bone hit and a
+//! little around it, a blow several times `hit_full_impulse` lets go of the whole body,
+//! which then loses its balance. A loss falls back to 0 linearly over `hit_recovery_time` s.
+//! Strength and pin weight act multiplied by `1 − loss`.
 //!
 //! **Balance**: when the root's centre of mass is farther than `balance_distance` (m) from
 //! its animated position at the end of a step, the ragdoll goes limp (every strength and pin
@@ -264,9 +266,9 @@ impl super::Ragdoll {
         if s.hit_full_impulse <= 0.0 && j <= 0.0 {
             return;
         }
-        let full = if s.hit_full_impulse > 0.0 { (j / s.hit_full_impulse).min(1.0) } else { 1.0 };
-        let loss = s.hit_strength_loss * full;
-        if loss <= 0.0 {
+        let scale = if s.hit_full_impulse > 0.0 { j / s.hit_full_impulse } else { f32::INFINITY };
+        let loss = s.hit_strength_loss * scale;
+        if !(loss > 0.0) {
             return;
         }
         for i in 0..self.bone_count() {
@@ -274,7 +276,7 @@ impl super::Ragdoll {
             if d == usize::MAX {
                 continue;
             }
-            let l = loss * s.hit_neighbour_falloff.powi(d.min(64) as i32);
+            let l = (loss * s.hit_neighbour_falloff.powi(d.min(64) as i32)).min(1.0);
             let h = &mut self.core.hit_loss[i];
             *h = h.max(l);
         }
