@@ -5,6 +5,7 @@
 
 mod common;
 use common::*;
+use sinew::ffi::getup::*;
 
 mod counting;
 
@@ -72,6 +73,30 @@ fn scene(threads: u32) -> Scene {
 }
 
 fn frame(s: &Scene, f: usize, pos: &mut [SinewVec3], rot: &mut [SinewQuat], cape: &mut [SinewVec3]) {
+    // The top of the pile is powered (muscles, pins to its own pose), and the get-up calls
+    // run every frame on the first.
+    if f == 0 {
+        ok(sinew_ragdoll_set_muscle_strength_all(s.ragdolls[3], 1.0));
+        ok(sinew_ragdoll_set_pin_weight_all(s.ragdolls[3], 0.5));
+    }
+    ok(sinew_ragdoll_read_pose(s.ragdolls[3], pos.as_mut_ptr(), BONES, rot.as_mut_ptr(), BONES));
+    ok(sinew_ragdoll_set_targets(s.ragdolls[3], pos.as_ptr(), BONES, rot.as_ptr(), BONES));
+    let mut events = 0u32;
+    ok(sinew_ragdoll_take_events(s.ragdolls[3], &mut events));
+    let mut state = sinew::ffi::getup::SinewDriveState::default();
+    ok(sinew_ragdoll_get_drive_state(s.ragdolls[3], 0, &mut state));
+    ok(sinew_ragdoll_capture_snapshot(s.ragdolls[0]));
+    let mut blended_p = [SinewVec3::default(); BONES];
+    let mut blended_q = [SinewQuat { x: 0.0, y: 0.0, z: 0.0, w: 1.0 }; BONES];
+    ok(sinew_ragdoll_blend_from_snapshot(s.ragdolls[0], pos.as_ptr(), BONES, rot.as_ptr(), BONES, 0.5, blended_p.as_mut_ptr(), BONES, blended_q.as_mut_ptr(), BONES));
+    let mut query = std::mem::MaybeUninit::uninit();
+    ok(sinew_get_up_query_default(query.as_mut_ptr()));
+    let query = unsafe { query.assume_init() };
+    let mut info = std::mem::MaybeUninit::uninit();
+    ok(sinew_ragdoll_get_up_info(s.ragdolls[0], &query, info.as_mut_ptr()));
+    let (mut rest, mut at_rest) = (0.0f32, 0u32);
+    ok(sinew_ragdoll_get_rest_time(s.ragdolls[0], &mut rest));
+    ok(sinew_ragdoll_is_at_rest(s.ragdolls[0], 0.5, &mut at_rest));
     // The animated one walks on the spot: its own pose, shifted a little each frame.
     ok(sinew_ragdoll_read_pose(s.animated, pos.as_mut_ptr(), BONES, rot.as_mut_ptr(), BONES));
     let dz = 0.01 * ((f as f32) * 0.1).sin();
