@@ -30,6 +30,7 @@ pub mod math;
 pub mod particles;
 pub mod ragdoll;
 pub mod rope;
+pub mod softbody;
 pub mod solver;
 pub mod strands;
 pub mod wind;

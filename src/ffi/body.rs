@@ -56,6 +56,7 @@ fn info(b: &Body) -> SinewBodyInfo {
         BodyKind::Cloth => SinewBodyKind::SINEW_BODY_CLOTH,
         BodyKind::Rope => SinewBodyKind::SINEW_BODY_ROPE,
         BodyKind::Strands => SinewBodyKind::SINEW_BODY_STRANDS,
+        BodyKind::SoftBody => SinewBodyKind::SINEW_BODY_SOFT,
     };
     SinewBodyInfo {
         kind: kind as u32,

@@ -397,8 +397,10 @@ pub enum SinewBodyKind {
     SINEW_BODY_ROPE = 2,
     /// Hair strands.
     SINEW_BODY_STRANDS = 3,
+    /// A soft body (lattice or tetrahedral mesh).
+    SINEW_BODY_SOFT = 4,
 }
-abi_enum!(SinewBodyKind, "body kind", [SINEW_BODY_CLOTH, SINEW_BODY_ROPE, SINEW_BODY_STRANDS]);
+abi_enum!(SinewBodyKind, "body kind", [SINEW_BODY_CLOTH, SINEW_BODY_ROPE, SINEW_BODY_STRANDS, SINEW_BODY_SOFT]);
 
 /// Long range attachments of `sinew_body_set_tethers` (its `mode`).
 #[repr(u32)]

@@ -64,6 +64,7 @@ pub enum BodyKind {
     Cloth = 1,
     Rope = 2,
     Strands = 3,
+    SoftBody = 4,
 }
 
 /// Pinned particles, the targets the host gave them and the path each follows during the
@@ -118,6 +119,8 @@ pub struct Body {
     pub(crate) limits: MotionLimits,
     pub(crate) tethers: Option<Tethers>,
     pub(crate) root: Option<Root>,
+    /// A soft body's volume constraints and shape matching (`softbody`).
+    pub(crate) soft: Option<Box<crate::softbody::Soft>>,
     /// Size factor from the root's scale (1 as created).
     pub(crate) scale: f32,
     /// Set by the world each frame from the LOD settings.
@@ -193,6 +196,7 @@ impl Body {
             limits: MotionLimits::default(),
             tethers: None,
             root: None,
+            soft: None,
             scale: 1.0,
             frozen: false,
             visible: true,
@@ -230,6 +234,46 @@ impl Body {
 
     pub fn particle_count(&self) -> usize {
         self.x.len()
+    }
+
+    /// Particle velocities after the last fixed step (m/s).
+    pub fn particle_velocities(&self) -> &[Vec3] {
+        &self.v
+    }
+
+    /// Moves every particle to `x` (one per particle, within the world; pinned particles stay
+    /// on their pins), keeping velocities: a deformed state to start from. Wakes the body.
+    pub fn set_positions(&mut self, x: &[Vec3]) -> Result<()> {
+        if x.len() != self.x.len() {
+            return Err(Error::invalid(format!("set_positions needs {} positions (one per particle), got {}", self.x.len(), x.len())));
+        }
+        check_positions(x, "positions")?;
+        for i in 0..x.len() {
+            if self.pin_slot[i] == u32::MAX {
+                self.x[i] = x[i];
+                self.x_prev[i] = x[i];
+                self.x_step_start[i] = x[i];
+            }
+        }
+        self.wake();
+        Ok(())
+    }
+
+    /// Sets every particle's velocity (m/s; one per particle, finite, at most 1e4 m/s per
+    /// axis); pinned particles keep following their pins. Wakes the body.
+    pub fn set_velocities(&mut self, v: &[Vec3]) -> Result<()> {
+        if v.len() != self.x.len() {
+            return Err(Error::invalid(format!("set_velocities needs {} velocities (one per particle), got {}", self.x.len(), v.len())));
+        }
+        if let Some(i) = v.iter().position(|u| !is_finite3(*u)) {
+            return Err(Error::non_finite(format!("velocity {i} is not finite")));
+        }
+        if let Some(i) = v.iter().position(|u| u.abs().max_element() > 1e4) {
+            return Err(Error::invalid(format!("velocity {i} ({}) must be within ±1e4 m/s on each axis", v[i])));
+        }
+        self.v.copy_from_slice(v);
+        self.wake();
+        Ok(())
     }
 
     /// The cooked topology this body runs (shared with every body of its design until it tears).

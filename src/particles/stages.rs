@@ -241,8 +241,52 @@ struct TetherGroup;
 /// (`solver::constraints::motion`).
 struct MotionGroup;
 
+/// A soft body's tetrahedral volumes (`solver::constraints::volume`).
+struct VolumeGroup;
+/// A soft body's shape matching (`solver::constraints::shape_match`).
+struct ShapeMatchGroup;
+
 /// The constraint groups, in projection order.
-pub(crate) const GROUPS: [&dyn ConstraintGroup; 3] = [&DistanceGroup, &TetherGroup, &MotionGroup];
+pub(crate) const GROUPS: [&dyn ConstraintGroup; 5] = [&DistanceGroup, &VolumeGroup, &ShapeMatchGroup, &TetherGroup, &MotionGroup];
+
+impl ConstraintGroup for VolumeGroup {
+    fn active(&self, b: &Body, _: &StepParams) -> bool {
+        b.soft.as_ref().is_some_and(|s| !s.shape.tets.is_empty())
+    }
+
+    fn on_soa(&self, _: &Body, _: &StepParams) -> bool {
+        false
+    }
+
+    fn project(&self, b: &mut Body, p: &StepParams, _s: u32) {
+        let Some(soft) = b.soft.as_deref_mut() else { return };
+        let alpha_tilde = xpbd::scaled_compliance(soft.settings.volume_compliance, p.h);
+        soft.volume_lambda.fill(0.0);
+        for _ in 0..p.iterations {
+            crate::solver::constraints::volume::solve(&mut b.x, &b.w, &soft.shape.tets, &mut soft.volume_lambda, alpha_tilde, b.scale);
+        }
+    }
+
+    fn instance_bytes(&self, b: &Body) -> usize {
+        b.soft.as_ref().map_or(0, |s| bytes(&s.volume_lambda) + bytes(&s.clusters.rotation) + bytes(&s.clusters.plastic))
+    }
+}
+
+impl ConstraintGroup for ShapeMatchGroup {
+    fn active(&self, b: &Body, _: &StepParams) -> bool {
+        b.soft.as_ref().is_some_and(|s| s.settings.shape_stiffness > 0.0 && !s.shape.clusters.is_empty())
+    }
+
+    fn on_soa(&self, _: &Body, _: &StepParams) -> bool {
+        false
+    }
+
+    fn project(&self, b: &mut Body, p: &StepParams, _s: u32) {
+        let Some(soft) = b.soft.as_deref_mut() else { return };
+        let params = soft.match_params(p.h, b.scale);
+        crate::solver::constraints::shape_match::solve(&mut b.x, &b.w, &soft.shape.clusters, &mut soft.clusters, &params);
+    }
+}
 
 impl ConstraintGroup for DistanceGroup {
     fn active(&self, _: &Body, _: &StepParams) -> bool {
@@ -703,7 +747,8 @@ impl Body {
             self.sleep_disturbed();
             return;
         }
-        if self.dynamics.tear_threshold > 0.0 {
+        // Soft bodies do not tear (their tetrahedra and clusters would need splitting too).
+        if self.dynamics.tear_threshold > 0.0 && self.soft.is_none() {
             super::tear::tear_strained(self);
         }
         self.settle();

@@ -304,6 +304,18 @@ impl World {
         self.add_body(body)
     }
 
+    /// A soft body from a lattice (the chapter's jelly).
+    pub fn create_soft_lattice(&mut self, spec: &crate::softbody::LatticeSpec) -> Result<(usize, u32)> {
+        let body = crate::softbody::lattice_body(spec)?;
+        self.add_body(body)
+    }
+
+    /// A soft body from a tetrahedral mesh.
+    pub fn create_soft_tets(&mut self, positions: &[Vec3], tets: &[[u32; 4]], material: crate::particles::Material, soft: crate::softbody::SoftSettings) -> Result<(usize, u32)> {
+        let body = crate::softbody::tet_body(positions, tets, material, soft)?;
+        self.add_body(body)
+    }
+
     pub fn create_strands(&mut self, spec: &crate::strands::StrandsSpec) -> Result<(usize, u32)> {
         let body = crate::strands::new_strands(spec)?;
         self.add_body(body)

@@ -5,3 +5,5 @@ pub mod distance_simd;
 pub mod grid_simd;
 pub mod motion;
 pub mod tether;
+pub mod volume;
+pub mod shape_match;
