@@ -982,7 +982,7 @@ static void powered_physics(void) {
     CHECK(worst < 5e-3f, what);
 
     /* a big hit on the pelvis: weaker at once, then the balance goes, once */
-    OK(sinew_ragdoll_apply_impulse(r, tp[SINEW_HUMANOID_PELVIS], v3(0.0f, 0.0f, 1500.0f), &bone));
+    OK(sinew_ragdoll_apply_impulse(r, tp[SINEW_HUMANOID_PELVIS], v3(0.0f, 0.0f, 4000.0f), &bone));
     CHECK(bone == SINEW_HUMANOID_PELVIS, "the impulse at the pelvis lands on the pelvis");
     OK(sinew_ragdoll_get_drive_state(r, SINEW_HUMANOID_PELVIS, &st));
     CHECK(st.hit_loss > 0.79f && st.effective_pin_weight < 0.21f && st.pin_weight == 1.0f, "the hit takes 80 % of the pelvis's pin weight");
