@@ -30,6 +30,8 @@
 //   std::vector<SinewBoneDesc> bones = sinew::humanoid_bone_descs(rig);   // or your own list
 //   sinew::Ragdoll body = world.create_ragdoll(sinew::default_ragdoll_settings(), bones);
 //   std::uint32_t hit = body.apply_impulse(point, impulse);
+//   body.set_pin_weight_all(1.0f); body.set_muscle_strength_all(1.0f);    // powered: follows set_targets
+//   if (body.is_at_rest(0.5f)) { SinewGetUpInfo info = body.get_up_info(); body.set_kinematic(true); }
 //
 // Lifetimes: World, Body, Collider and Ragdoll are move-only owners of a handle. A Body, Collider or Ragdoll
 // must not outlive its World: destroy them first. If the world is destroyed first anyway,
@@ -126,6 +128,42 @@ inline std::vector<SinewBoneDesc> humanoid_bone_descs(const SinewHumanoidBones& 
     std::vector<SinewBoneDesc> descs(SINEW_HUMANOID_BONE_COUNT);
     detail::check(sinew_humanoid_bone_descs(&bones, descs.data(), descs.size()));
     return descs;
+}
+
+// The get-up query's defaults: the humanoid template's pelvis, middle spine and head, up +Y,
+// bind forward +Z, bind up +Y.
+inline SinewGetUpQuery default_get_up_query() { return detail::defaults(&sinew_get_up_query_default); }
+
+// The get-up blend between two poses of `count` bones the host keeps itself (position lerp,
+// rotation slerp; alpha in [0, 1]) into `out_*` of `out_capacity` >= count entries.
+inline void pose_blend(const SinewVec3* from_positions, const SinewQuat* from_rotations, const SinewVec3* to_positions, const SinewQuat* to_rotations,
+                       std::size_t count, float alpha, SinewVec3* out_positions, SinewQuat* out_rotations, std::size_t out_capacity) {
+    detail::check(sinew_pose_blend(from_positions, from_rotations, to_positions, to_rotations, count, alpha, out_positions, out_rotations, out_capacity));
+}
+// The same with vectors of `count` = from_positions.size() entries each; `out_*` resized to
+// count (once; then reused). The C call takes one count for all four inputs, so unequal sizes
+// are refused here (SINEW_INVALID_ARGUMENT), before the library could read past a vector:
+// the one check this header makes itself.
+inline void pose_blend(const std::vector<SinewVec3>& from_positions, const std::vector<SinewQuat>& from_rotations,
+                       const std::vector<SinewVec3>& to_positions, const std::vector<SinewQuat>& to_rotations, float alpha,
+                       std::vector<SinewVec3>& out_positions, std::vector<SinewQuat>& out_rotations) {
+    const std::size_t n = from_positions.size();
+    if (from_rotations.size() != n || to_positions.size() != n || to_rotations.size() != n) {
+        throw Error(SINEW_INVALID_ARGUMENT, "SINEW_INVALID_ARGUMENT: pose_blend: from_rotations, to_positions and to_rotations must hold " +
+                                                std::to_string(n) + " entries each, as from_positions does");
+    }
+    out_positions.resize(n);
+    out_rotations.resize(n);
+    pose_blend(from_positions.data(), from_rotations.data(), to_positions.data(), to_rotations.data(), n, alpha, out_positions.data(),
+               out_rotations.data(), n);
+}
+
+// alpha of a blend that started `time` s ago and lasts `blend_time` s (>= 0): time / blend_time
+// held to [0, 1] (1 at once for a zero blend time).
+inline float blend_alpha(float time, float blend_time) {
+    float alpha = 0.0f;
+    detail::check(sinew_blend_alpha(time, blend_time, &alpha));
+    return alpha;
 }
 
 // Collider descriptors of each shape, the rest from the library's defaults (layer 1,
@@ -359,6 +397,102 @@ public:
     // Collision between two different bones of this ragdoll on or off.
     void set_bone_pair_collision(std::uint32_t a, std::uint32_t b, bool enabled) {
         detail::check(sinew_ragdoll_set_bone_pair_collision(handle_, a, b, enabled ? 1u : 0u));
+    }
+
+    // ---- powered ragdoll ----------------------------------------------------------------
+    //
+    //   r.set_pin_weight_all(1.0f);                   // follow the animation (set_targets every frame)
+    //   r.set_muscle_strength_all(1.0f);              // joints turn towards the animated local rotations
+    //   if (r.take_events() & SINEW_RAGDOLL_EVENT_BALANCE_LOST) { /* limp: start getting up */ }
+    //
+    // Strengths and weights are within [0, 1] (SINEW_OUT_OF_RANGE otherwise, SINEW_NON_FINITE
+    // for a NaN). None of these allocates.
+
+    // Muscle strength (0–1) of `bone`'s joint motor: 0 limp (the default), 1 at the settings' muscle_frequency.
+    void set_muscle_strength(std::uint32_t bone, float strength) { detail::check(sinew_ragdoll_set_muscle_strength(handle_, bone, strength)); }
+    void set_muscle_strength_all(float strength) { detail::check(sinew_ragdoll_set_muscle_strength_all(handle_, strength)); }
+
+    // Pin weight (0–1) pulling `bone` towards its animated world pose: 0 free (the default), 1 following it.
+    void set_pin_weight(std::uint32_t bone, float weight) { detail::check(sinew_ragdoll_set_pin_weight(handle_, bone, weight)); }
+    void set_pin_weight_all(float weight) { detail::check(sinew_ragdoll_set_pin_weight_all(handle_, weight)); }
+
+    // `bone`'s muscle strength and pin weight as set and as acting after hits.
+    SinewDriveState drive_state(std::uint32_t bone) const {
+        SinewDriveState state{};
+        detail::check(sinew_ragdoll_get_drive_state(handle_, bone, &state));
+        return state;
+    }
+
+    // The event bits (SinewRagdollEvent) since the last call, cleared.
+    std::uint32_t take_events() {
+        std::uint32_t events = 0;
+        detail::check(sinew_ragdoll_take_events(handle_, &events));
+        return events;
+    }
+
+    // ---- getting up ---------------------------------------------------------------------
+    //
+    //   if (r.is_at_rest(0.5f)) {
+    //       SinewGetUpInfo info = r.get_up_info();    // side, from_front: which clip; root_position/rotation: where
+    //       r.set_kinematic(true);                    // takes the snapshot
+    //   }
+    //   // every frame of the blend, t seconds in:
+    //   r.blend_from_snapshot(clip_pos, clip_rot, sinew::blend_alpha(t, 0.5f), pos, rot);
+    //   r.set_targets(pos, rot);
+
+    // The get-up snapshot: every bone where the last fixed step left it (set_kinematic(true) takes it too).
+    void capture_snapshot() { detail::check(sinew_ragdoll_capture_snapshot(handle_)); }
+
+    void read_snapshot(SinewVec3* positions, std::size_t position_capacity, SinewQuat* rotations, std::size_t rotation_capacity) const {
+        detail::check(sinew_ragdoll_read_snapshot(handle_, positions, position_capacity, rotations, rotation_capacity));
+    }
+    // Into vectors resized to bone_count() (once; then reused).
+    void read_snapshot(std::vector<SinewVec3>& positions, std::vector<SinewQuat>& rotations) const {
+        const std::size_t n = bone_count();
+        positions.resize(n);
+        rotations.resize(n);
+        read_snapshot(positions.data(), n, rotations.data(), n);
+    }
+
+    // From the snapshot to the animated pose (one entry per bone) by alpha in [0, 1]: exactly
+    // the snapshot at 0, exactly the animated pose at 1.
+    void blend_from_snapshot(const SinewVec3* anim_positions, std::size_t anim_position_count, const SinewQuat* anim_rotations,
+                             std::size_t anim_rotation_count, float alpha, SinewVec3* out_positions, std::size_t position_capacity,
+                             SinewQuat* out_rotations, std::size_t rotation_capacity) const {
+        detail::check(sinew_ragdoll_blend_from_snapshot(handle_, anim_positions, anim_position_count, anim_rotations, anim_rotation_count, alpha,
+                                                        out_positions, position_capacity, out_rotations, rotation_capacity));
+    }
+    // Into vectors resized to bone_count() (once; then reused).
+    void blend_from_snapshot(const std::vector<SinewVec3>& anim_positions, const std::vector<SinewQuat>& anim_rotations, float alpha,
+                             std::vector<SinewVec3>& out_positions, std::vector<SinewQuat>& out_rotations) const {
+        const std::size_t n = bone_count();
+        out_positions.resize(n);
+        out_rotations.resize(n);
+        blend_from_snapshot(anim_positions.data(), anim_positions.size(), anim_rotations.data(), anim_rotations.size(), alpha, out_positions.data(), n,
+                            out_rotations.data(), n);
+    }
+
+    // Which side the ragdoll lies on, which get-up clip to play and where its root goes
+    // (start the query from default_get_up_query()).
+    SinewGetUpInfo get_up_info(const SinewGetUpQuery& query) const {
+        SinewGetUpInfo info{};
+        detail::check(sinew_ragdoll_get_up_info(handle_, &query, &info));
+        return info;
+    }
+    SinewGetUpInfo get_up_info() const { return get_up_info(default_get_up_query()); }
+
+    // Seconds every bone has been slower than the settings' rest_speed.
+    float rest_time() const {
+        float t = 0.0f;
+        detail::check(sinew_ragdoll_get_rest_time(handle_, &t));
+        return t;
+    }
+
+    // At rest for at least `seconds` (>= 0), or asleep: the moment to get up.
+    bool is_at_rest(float seconds) const {
+        std::uint32_t a = 0;
+        detail::check(sinew_ragdoll_is_at_rest(handle_, seconds, &a));
+        return a != 0;
     }
 
 private:

@@ -3,7 +3,8 @@
 # strict C99 against the committed include/sinew.h (client.c: the core API; character.c:
 # skinning, tethers, root, wind, LOD, tearing, generators, kernels; include_twice.c: the
 # header's guards; ragdoll.c (and tests/cpp/ragdoll.cpp through sinew::Ragdoll): every ragdoll call, its error paths ("errors") and its physics; examples/ragdoll_chapter.c: the chapter's sections 1–4 as one program
-# ("physics", which needs the rigid-body core)) and tests/cpp/client.cpp as strict C++17
+# ("physics", which needs the rigid-body core); examples/ragdoll_getup.c: a powered ragdoll
+# walking, knocked down, getting up (section 5)) and tests/cpp/client.cpp as strict C++17
 # against include/sinew.hpp, runs them, then runs the clients under valgrind (0 errors,
 # 0 bytes definitely or indirectly lost). The library is built with the cargo feature
 # debug-panic and the clients with -DSINEW_DEBUG_PANIC, so their panic-guard checks run (a
@@ -83,6 +84,7 @@ check compile-c-client gcc "${cflags[@]}" tests/c/client.c -o "$out/client" "${l
 check compile-c-character gcc "${cflags[@]}" tests/c/character.c -o "$out/character" "${ldflags[@]}" -lm
 check compile-c-ragdoll gcc "${cflags[@]}" tests/c/ragdoll.c -o "$out/ragdoll" "${ldflags[@]}" -lm
 check compile-c-ragdoll-chapter gcc "${cflags[@]}" examples/ragdoll_chapter.c -o "$out/ragdoll_chapter" "${ldflags[@]}" -lm
+check compile-c-ragdoll-getup gcc "${cflags[@]}" examples/ragdoll_getup.c -o "$out/ragdoll_getup" "${ldflags[@]}" -lm
 check compile-c-include-twice gcc "${cflags[@]}" tests/c/include_twice.c -o "$out/include_twice" "${ldflags[@]}"
 # The header without SINEW_DEBUG_PANIC (a release user's build) declares no panic trigger.
 check header-without-debug-panic bash -c "gcc -std=c99 -Wall -Wextra -Werror -pedantic -Iinclude -fsyntax-only tests/c/include_twice.c \
@@ -98,6 +100,7 @@ check run-c-ragdoll-errors "$out/ragdoll" errors
 check run-c-ragdoll-physics "$out/ragdoll" physics
 check run-cpp-client "$out/cpp_client"
 check run-c-ragdoll-chapter "$out/ragdoll_chapter"
+check run-c-ragdoll-getup "$out/ragdoll_getup"
 check run-cpp-ragdoll-errors "$out/cpp_ragdoll" errors
 check run-cpp-ragdoll-physics "$out/cpp_ragdoll" physics
 # The panic-guard checks ran (they are compiled only with SINEW_DEBUG_PANIC).
@@ -130,6 +133,7 @@ check valgrind-cpp-client under_valgrind valgrind-cpp-client "$out/cpp_client"
 check valgrind-c-ragdoll-errors under_valgrind valgrind-c-ragdoll-errors "$out/ragdoll" errors
 check valgrind-c-ragdoll-physics under_valgrind valgrind-c-ragdoll-physics "$out/ragdoll" physics
 check valgrind-c-ragdoll-chapter under_valgrind valgrind-c-ragdoll-chapter "$out/ragdoll_chapter"
+check valgrind-c-ragdoll-getup under_valgrind valgrind-c-ragdoll-getup "$out/ragdoll_getup"
 check valgrind-cpp-ragdoll-errors under_valgrind valgrind-cpp-ragdoll-errors "$out/cpp_ragdoll" errors
 
 summary

@@ -4,6 +4,7 @@
 
 mod common;
 use common::*;
+use sinew::ffi::getup::*;
 
 /// xorshift64*: deterministic, so a failure replays.
 struct Rng(u64);
@@ -87,7 +88,7 @@ fn run(seed: u64) {
             _ => SinewRagdoll::default(),
         };
         let n = rng.count();
-        let r = match rng.below(46) {
+        let r = match rng.below(49) {
             0 => {
                 let mut gd = grid_desc();
                 // Now and then a grid large enough to share its step between two threads.
@@ -364,6 +365,51 @@ fn run(seed: u64) {
                 1 => sinew_collider_set_layers(collider, rng.next() as u32),
                 _ => sinew_collider_get_mesh_info(collider, &mut SinewColliderMeshInfo::default()),
             },
+            // Powered ragdolls and getting up: strengths and weights in and out of [0, 1],
+            // bone indices past the end, snapshots, blends of random poses and alphas.
+            42 => {
+                let bone = rng.below(14) as u32;
+                let v = if rng.below(3) == 0 { rng.float() } else { rng.below(1001) as f32 / 1000.0 };
+                match rng.below(6) {
+                    0 => sinew_ragdoll_set_muscle_strength(ragdoll, bone, v),
+                    1 => sinew_ragdoll_set_muscle_strength_all(ragdoll, v),
+                    2 => sinew_ragdoll_set_pin_weight(ragdoll, bone, v),
+                    3 => sinew_ragdoll_set_pin_weight_all(ragdoll, v),
+                    4 => sinew_ragdoll_get_drive_state(ragdoll, bone, &mut SinewDriveState::default()),
+                    _ => sinew_ragdoll_take_events(ragdoll, &mut 0),
+                }
+            }
+            43 => {
+                let k = n.min(64);
+                let pos: Vec<SinewVec3> = (0..k).map(|_| if rng.below(10) == 0 { rng.vec3() } else { v3(rng.float(), 1.0 + rng.float(), 0.0) }).collect();
+                let alpha = if rng.below(3) == 0 { rng.float() } else { rng.below(1001) as f32 / 1000.0 };
+                let cap = if rng.below(3) == 0 { rng.count().min(64) } else { k };
+                match rng.below(4) {
+                    0 => sinew_ragdoll_capture_snapshot(ragdoll),
+                    1 => sinew_ragdoll_read_snapshot(ragdoll, out.as_mut_ptr(), cap, quat_out.as_mut_ptr(), rng.count().min(64)),
+                    2 => sinew_ragdoll_blend_from_snapshot(ragdoll, pos.as_ptr(), k, quats.as_ptr(), if rng.below(4) == 0 { rng.count().min(64) } else { k }, alpha, out.as_mut_ptr(), cap, quat_out.as_mut_ptr(), cap),
+                    _ => sinew_pose_blend(buf.as_ptr(), quats.as_ptr(), pos.as_ptr(), quats.as_ptr(), k, alpha, out.as_mut_ptr(), quat_out.as_mut_ptr(), cap),
+                }
+            }
+            44 => match rng.below(5) {
+                0 => sinew_blend_alpha(rng.float(), rng.float(), &mut 0.0),
+                1 => {
+                    let mut q = std::mem::MaybeUninit::uninit();
+                    ok(sinew_get_up_query_default(q.as_mut_ptr()));
+                    let mut q: SinewGetUpQuery = unsafe { q.assume_init() };
+                    match rng.below(4) {
+                        0 => q.head = rng.below(14) as u32,
+                        1 => q.up = rng.vec3(),
+                        2 => q.bind_forward = rng.vec3(),
+                        _ => {}
+                    }
+                    let mut info = std::mem::MaybeUninit::<SinewGetUpInfo>::uninit();
+                    sinew_ragdoll_get_up_info(ragdoll, &q, info.as_mut_ptr())
+                }
+                2 => sinew_ragdoll_get_rest_time(ragdoll, &mut 0.0),
+                3 => sinew_ragdoll_is_at_rest(ragdoll, rng.float(), &mut 0),
+                _ => sinew_get_up_query_default(std::ptr::null_mut()),
+            },
             _ => sinew_world_step(w, match rng.below(6) {
                 0 => rng.float(),
                 1 => 1.0,
@@ -391,6 +437,11 @@ fn run(seed: u64) {
                 let mut n = 0usize;
                 if sinew_ragdoll_get_bone_count(rd, &mut n) == SINEW_OK && sinew_ragdoll_read_pose(rd, out.as_mut_ptr(), n, quat_out.as_mut_ptr(), n) == SINEW_OK {
                     assert!(out[..n].iter().all(|p| p.x.is_finite() && p.y.is_finite() && p.z.is_finite()), "seed {seed:#x}, round {round}: a ragdoll holds non-finite bones");
+                }
+                let mut st = SinewDriveState::default();
+                if sinew_ragdoll_get_drive_state(rd, 0, &mut st) == SINEW_OK {
+                    let all = [st.muscle_strength, st.pin_weight, st.effective_strength, st.effective_pin_weight, st.hit_loss];
+                    assert!(all.iter().all(|v| (0.0..=1.0).contains(v)), "seed {seed:#x}, round {round}: a drive state outside [0, 1]: {st:?}");
                 }
             }
         }

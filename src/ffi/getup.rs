@@ -248,7 +248,10 @@ pub extern "C" fn sinew_ragdoll_blend_from_snapshot(
             let mut arot = [Quat::IDENTITY; MAX_BONES];
             for k in 0..n {
                 apos[k] = position(ap[k], || format!("anim_positions[{k}]"))?;
-                arot[k] = rotation(aq[k], || format!("anim_rotations[{k}]"))?;
+                rotation(aq[k], || format!("anim_rotations[{k}]"))?;
+                // The host's own bits (checked unit above): at alpha 1 the blend returns them
+                // exactly; only a blend in between normalises.
+                arot[k] = aq[k].into();
             }
             let mut pos = [Vec3::ZERO; MAX_BONES];
             let mut rot = [Quat::IDENTITY; MAX_BONES];
@@ -294,9 +297,11 @@ pub extern "C" fn sinew_pose_blend(
             position(tp[k], || format!("to_positions[{k}]"))?;
             rotation(tq[k], || format!("to_rotations[{k}]"))?;
         }
+        // The host's own bits: at alpha 0 and 1 the blend returns them exactly (blend_pose
+        // normalises only a blend in between).
         for k in 0..count {
-            let from = (fp[k].into(), Quat::from(fq[k]).normalize());
-            let to = (tp[k].into(), Quat::from(tq[k]).normalize());
+            let from = (fp[k].into(), Quat::from(fq[k]));
+            let to = (tp[k].into(), Quat::from(tq[k]));
             let (bp, bq) = blend_pose(from, to, a);
             p[k] = bp.into();
             q[k] = bq.into();

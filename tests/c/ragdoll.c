@@ -8,7 +8,10 @@
  *   ragdoll physics   the same calls succeeding against laws: free fall, a kinematic bone
  *                     following its targets and keeping its velocity when released, an
  *                     impulse changing velocity by impulse/mass, readback forms agreeing,
- *                     the humanoid template, a cloth on a ragdoll (needs the rigid-body core)
+ *                     the humanoid template, a cloth on a ragdoll (needs the rigid-body core);
+ *                     powered ragdolls: pinned in the air within 5 mm, a hit on the pelvis
+ *                     losing the balance once, then limp; getting up: face up / face down on
+ *                     a floor once at rest, the blend from the snapshot exact at 0 and 1
  *   ragdoll           both
  *
  * One line per check; the first failure exits with status 1. Everything is destroyed at the
@@ -397,6 +400,299 @@ static void errors(void) {
     CHECK(sinew_ragdoll_get_bone_count(r, &count) == SINEW_INVALID_HANDLE, "a destroyed world's ragdolls are invalid");
 }
 
+/* ---- powered ragdolls and getting up: errors ---------------------------------------------- */
+
+enum { HB = SINEW_HUMANOID_BONE_COUNT };
+
+/* A drive state equal to `want` field for field (bit for bit). */
+static int same_drive(const SinewDriveState *a, const SinewDriveState *b) { return memcmp(a, b, sizeof *a) == 0; }
+
+static void powered_errors(void) {
+    SinewRagdollSettings set;
+    SinewHumanoidBones h;
+    SinewBoneDesc hd[HB], bones[CHAIN];
+    SinewRagdoll r, doomed, small;
+    SinewDriveState st, before, untouched;
+    SinewGetUpQuery gq, bad_q;
+    SinewGetUpInfo info, info0;
+    SinewVec3 ap[HB], op[HB], sp[HB], fp[2], tp[2], bp[2];
+    SinewQuat aq[HB], oq[HB], sq[HB], fq[2], tq[2], bq[2];
+    uint32_t events = 77, at_rest = 77;
+    float alpha = -7.0f, secs = -7.0f;
+    int i;
+
+    g_world = make_world();
+    OK(sinew_ragdoll_settings_default(&set));
+    CHECK(set.muscle_frequency == 4.0f && set.muscle_damping_ratio == 1.0f && set.muscle_max_torque == 400.0f && set.pin_frequency == 20.0f &&
+              set.pin_damping_ratio == 1.0f,
+          "settings defaults: muscles 4 Hz, ratio 1, 400 N m; pins 20 Hz, ratio 1");
+    CHECK(set.hit_strength_loss == 0.8f && set.hit_neighbour_falloff == 0.5f && set.hit_full_impulse == 20.0f && set.hit_recovery_time == 1.5f &&
+              set.balance_distance == 0.4f && set.rest_speed == 0.05f,
+          "settings defaults: hits 0.8, 0.5, 20 N s, 1.5 s; balance 0.4 m; rest 0.05 m/s");
+    OK(sinew_humanoid_bones_default(&h));
+    OK(sinew_ragdoll_create_humanoid(g_world, &h, &set, &r));
+    OK(sinew_humanoid_bone_descs(&h, hd, HB));
+    for (i = 0; i < HB; i++) {
+        ap[i] = hd[i].position;
+        aq[i] = hd[i].rotation;
+        op[i] = v3(-1.0f, -1.0f, -1.0f);
+        oq[i] = quat_identity();
+    }
+    chain(v3(4.0f, 2.0f, 0.0f), bones, CHAIN);
+    OK(sinew_ragdoll_create(g_world, &set, bones, CHAIN, &small));
+    OK(sinew_ragdoll_create(g_world, &set, bones, CHAIN, &doomed));
+    OK(sinew_ragdoll_destroy(doomed));
+    OK(sinew_world_step(g_world, FRAME));
+
+    /* drive state: defaults, then every refused setter leaves it as it was */
+    OK(sinew_ragdoll_get_drive_state(r, SINEW_HUMANOID_HEAD, &st));
+    CHECK(st.muscle_strength == 0.0f && st.pin_weight == 0.0f && st.effective_strength == 0.0f && st.effective_pin_weight == 0.0f &&
+              st.hit_loss == 0.0f,
+          "a new ragdoll is limp: strength 0, pin weight 0, no hit loss");
+    OK(sinew_ragdoll_set_muscle_strength(r, SINEW_HUMANOID_HEAD, 0.25f));
+    OK(sinew_ragdoll_set_pin_weight(r, SINEW_HUMANOID_HEAD, 0.75f));
+    OK(sinew_ragdoll_get_drive_state(r, SINEW_HUMANOID_HEAD, &before));
+    CHECK(before.muscle_strength == 0.25f && before.pin_weight == 0.75f && before.effective_strength == 0.25f && before.effective_pin_weight == 0.75f,
+          "set_muscle_strength and set_pin_weight are read back");
+    ERR(sinew_ragdoll_set_muscle_strength(r, HB, 0.5f), SINEW_OUT_OF_RANGE);
+    MESSAGE_HAS("bone 11 is out of range: the ragdoll has 11 bones");
+    ERR(sinew_ragdoll_set_muscle_strength(r, 0xFFFFFFFFu, 0.5f), SINEW_OUT_OF_RANGE);
+    ERR(sinew_ragdoll_set_muscle_strength(r, SINEW_HUMANOID_HEAD, 1.5f), SINEW_OUT_OF_RANGE);
+    MESSAGE_HAS("muscle strength must be within [0, 1]");
+    ERR(sinew_ragdoll_set_muscle_strength(r, SINEW_HUMANOID_HEAD, -0.01f), SINEW_OUT_OF_RANGE);
+    ERR(sinew_ragdoll_set_muscle_strength(r, SINEW_HUMANOID_HEAD, NAN), SINEW_NON_FINITE);
+    ERR(sinew_ragdoll_set_muscle_strength(r, SINEW_HUMANOID_HEAD, INFINITY), SINEW_NON_FINITE);
+    ERR(sinew_ragdoll_set_muscle_strength_all(r, 2.0f), SINEW_OUT_OF_RANGE);
+    ERR(sinew_ragdoll_set_muscle_strength_all(r, NAN), SINEW_NON_FINITE);
+    ERR(sinew_ragdoll_set_pin_weight(r, HB, 0.5f), SINEW_OUT_OF_RANGE);
+    ERR(sinew_ragdoll_set_pin_weight(r, SINEW_HUMANOID_HEAD, 1.0001f), SINEW_OUT_OF_RANGE);
+    MESSAGE_HAS("pin weight must be within [0, 1]");
+    ERR(sinew_ragdoll_set_pin_weight(r, SINEW_HUMANOID_HEAD, -INFINITY), SINEW_NON_FINITE);
+    ERR(sinew_ragdoll_set_pin_weight_all(r, -1.0f), SINEW_OUT_OF_RANGE);
+    ERR(sinew_ragdoll_set_pin_weight_all(r, NAN), SINEW_NON_FINITE);
+    OK(sinew_ragdoll_get_drive_state(r, SINEW_HUMANOID_HEAD, &st));
+    CHECK(same_drive(&st, &before), "refused setters change nothing: the drive state is as it was");
+    OK(sinew_ragdoll_get_drive_state(r, SINEW_HUMANOID_PELVIS, &st));
+    CHECK(st.muscle_strength == 0.0f && st.pin_weight == 0.0f, "refused _all setters change no other bone");
+    memset(&untouched, 0x5a, sizeof untouched);
+    st = untouched;
+    ERR(sinew_ragdoll_get_drive_state(r, SINEW_HUMANOID_HEAD, NULL), SINEW_NULL_POINTER);
+    MESSAGE_HAS("out_state");
+    ERR(sinew_ragdoll_get_drive_state(r, HB, &st), SINEW_OUT_OF_RANGE);
+    ERR(sinew_ragdoll_get_drive_state(small, CHAIN, &st), SINEW_OUT_OF_RANGE);
+    CHECK(same_drive(&st, &untouched), "out_state untouched on failure");
+    OK(sinew_ragdoll_set_muscle_strength_all(r, 0.0f));
+    OK(sinew_ragdoll_set_pin_weight_all(r, 0.0f));
+    OK(sinew_ragdoll_get_drive_state(r, SINEW_HUMANOID_HEAD, &st));
+    CHECK(st.muscle_strength == 0.0f && st.pin_weight == 0.0f, "the _all setters reach every bone");
+
+    /* events */
+    ERR(sinew_ragdoll_take_events(r, NULL), SINEW_NULL_POINTER);
+    MESSAGE_HAS("out_events");
+    OK(sinew_ragdoll_take_events(r, &events));
+    CHECK(events == 0, "no events yet");
+    events = 77;
+
+    /* the snapshot */
+    ERR(sinew_ragdoll_read_snapshot(r, NULL, HB, sq, HB), SINEW_NULL_POINTER);
+    MESSAGE_HAS("out_positions");
+    ERR(sinew_ragdoll_read_snapshot(r, sp, HB, NULL, HB), SINEW_NULL_POINTER);
+    MESSAGE_HAS("out_rotations");
+    for (i = 0; i < HB; i++) sp[i] = v3(9.0f, 9.0f, 9.0f);
+    ERR(sinew_ragdoll_read_snapshot(r, sp, HB - 1, sq, HB), SINEW_BUFFER_TOO_SMALL);
+    MESSAGE_HAS("holds 10 elements but the ragdoll has 11 bones");
+    ERR(sinew_ragdoll_read_snapshot(r, sp, HB, sq, 1), SINEW_BUFFER_TOO_SMALL);
+    ERR(sinew_ragdoll_read_snapshot(r, NULL, 0, NULL, 0), SINEW_BUFFER_TOO_SMALL);
+    CHECK(sp[0].x == 9.0f && sp[HB - 1].z == 9.0f, "short snapshot buffers are not written");
+    OK(sinew_ragdoll_read_snapshot(r, sp, HB + 3, sq, HB));
+    CHECK(memcmp(&sp[SINEW_HUMANOID_HEAD], &hd[SINEW_HUMANOID_HEAD].position, sizeof sp[0]) == 0 &&
+              memcmp(&sq[SINEW_HUMANOID_LEFT_KNEE], &hd[SINEW_HUMANOID_LEFT_KNEE].rotation, sizeof sq[0]) == 0,
+          "before any capture the snapshot is the bind pose (larger buffers are fine)");
+
+    /* the blend from the snapshot */
+    ERR(sinew_ragdoll_blend_from_snapshot(r, NULL, HB, aq, HB, 0.5f, op, HB, oq, HB), SINEW_NULL_POINTER);
+    MESSAGE_HAS("anim_positions");
+    ERR(sinew_ragdoll_blend_from_snapshot(r, ap, HB, NULL, HB, 0.5f, op, HB, oq, HB), SINEW_NULL_POINTER);
+    ERR(sinew_ragdoll_blend_from_snapshot(r, ap, HB, aq, HB, 0.5f, NULL, HB, oq, HB), SINEW_NULL_POINTER);
+    ERR(sinew_ragdoll_blend_from_snapshot(r, ap, HB, aq, HB, 0.5f, op, HB, NULL, HB), SINEW_NULL_POINTER);
+    ERR(sinew_ragdoll_blend_from_snapshot(r, ap, HB - 1, aq, HB, 0.5f, op, HB, oq, HB), SINEW_INVALID_ARGUMENT);
+    MESSAGE_HAS("anim_positions has 10 entries but the ragdoll has 11 bones");
+    ERR(sinew_ragdoll_blend_from_snapshot(r, ap, HB, aq, 3, 0.5f, op, HB, oq, HB), SINEW_INVALID_ARGUMENT);
+    MESSAGE_HAS("anim_rotations has 3 entries");
+    ERR(sinew_ragdoll_blend_from_snapshot(r, ap, (size_t)-1, aq, HB, 0.5f, op, HB, oq, HB), SINEW_TOO_LARGE);
+    ERR(sinew_ragdoll_blend_from_snapshot(r, ap, HB, aq, HB, 0.5f, op, HB - 1, oq, HB), SINEW_BUFFER_TOO_SMALL);
+    MESSAGE_HAS("out_positions holds 10 elements but the ragdoll has 11 bones");
+    ERR(sinew_ragdoll_blend_from_snapshot(r, ap, HB, aq, HB, 0.5f, op, HB, oq, 0), SINEW_BUFFER_TOO_SMALL);
+    ERR(sinew_ragdoll_blend_from_snapshot(r, ap, HB, aq, HB, -0.001f, op, HB, oq, HB), SINEW_OUT_OF_RANGE);
+    MESSAGE_HAS("alpha must be within [0, 1]");
+    ERR(sinew_ragdoll_blend_from_snapshot(r, ap, HB, aq, HB, 1.001f, op, HB, oq, HB), SINEW_OUT_OF_RANGE);
+    ERR(sinew_ragdoll_blend_from_snapshot(r, ap, HB, aq, HB, NAN, op, HB, oq, HB), SINEW_NON_FINITE);
+    MESSAGE_HAS("alpha");
+    ERR(sinew_ragdoll_blend_from_snapshot(r, ap, HB, aq, HB, INFINITY, op, HB, oq, HB), SINEW_NON_FINITE);
+    ap[3].y = NAN;
+    ERR(sinew_ragdoll_blend_from_snapshot(r, ap, HB, aq, HB, 0.5f, op, HB, oq, HB), SINEW_NON_FINITE);
+    MESSAGE_HAS("anim_positions[3]");
+    ap[3].y = hd[3].position.y;
+    aq[4].w = 3.0f;
+    ERR(sinew_ragdoll_blend_from_snapshot(r, ap, HB, aq, HB, 0.5f, op, HB, oq, HB), SINEW_INVALID_ARGUMENT);
+    MESSAGE_HAS("anim_rotations[4] is not a unit quaternion");
+    aq[4] = hd[4].rotation;
+    ERR(sinew_ragdoll_blend_from_snapshot(small, ap, HB, aq, HB, 0.5f, op, HB, oq, HB), SINEW_INVALID_ARGUMENT);
+    CHECK(op[0].x == -1.0f && op[HB - 1].z == -1.0f && oq[0].w == 1.0f && oq[0].x == 0.0f, "refused blends write nothing");
+
+    /* the blend of two host poses */
+    fp[0] = v3(0.0f, 0.0f, 0.0f);
+    fp[1] = v3(1.0f, 2.0f, 3.0f);
+    tp[0] = v3(2.0f, 0.0f, 0.0f);
+    tp[1] = v3(1.0f, 2.0f, 5.0f);
+    fq[0] = fq[1] = tq[1] = quat_identity();
+    tq[0].x = 0.0f;
+    tq[0].y = 0.70710677f;
+    tq[0].z = 0.0f;
+    tq[0].w = 0.70710677f;
+    bp[0] = bp[1] = v3(-5.0f, -5.0f, -5.0f);
+    bq[0] = bq[1] = quat_identity();
+    ERR(sinew_pose_blend(NULL, fq, tp, tq, 2, 0.5f, bp, bq, 2), SINEW_NULL_POINTER);
+    MESSAGE_HAS("from_positions");
+    ERR(sinew_pose_blend(fp, NULL, tp, tq, 2, 0.5f, bp, bq, 2), SINEW_NULL_POINTER);
+    ERR(sinew_pose_blend(fp, fq, NULL, tq, 2, 0.5f, bp, bq, 2), SINEW_NULL_POINTER);
+    ERR(sinew_pose_blend(fp, fq, tp, NULL, 2, 0.5f, bp, bq, 2), SINEW_NULL_POINTER);
+    MESSAGE_HAS("to_rotations");
+    ERR(sinew_pose_blend(fp, fq, tp, tq, 2, 0.5f, NULL, bq, 2), SINEW_NULL_POINTER);
+    ERR(sinew_pose_blend(fp, fq, tp, tq, 2, 0.5f, bp, NULL, 2), SINEW_NULL_POINTER);
+    ERR(sinew_pose_blend(fp, fq, tp, tq, 2, 0.5f, bp, bq, 1), SINEW_BUFFER_TOO_SMALL);
+    MESSAGE_HAS("holds 1 elements but the pose has 2 bones");
+    ERR(sinew_pose_blend(fp, fq, tp, tq, 2, 0.5f, NULL, NULL, 0), SINEW_BUFFER_TOO_SMALL);
+    ERR(sinew_pose_blend(fp, fq, tp, tq, (size_t)-1, 0.5f, bp, bq, 2), SINEW_TOO_LARGE);
+    ERR(sinew_pose_blend(fp, fq, tp, tq, 2, -0.5f, bp, bq, 2), SINEW_OUT_OF_RANGE);
+    ERR(sinew_pose_blend(fp, fq, tp, tq, 2, 2.0f, bp, bq, 2), SINEW_OUT_OF_RANGE);
+    ERR(sinew_pose_blend(fp, fq, tp, tq, 2, NAN, bp, bq, 2), SINEW_NON_FINITE);
+    tp[1].z = INFINITY;
+    ERR(sinew_pose_blend(fp, fq, tp, tq, 2, 0.5f, bp, bq, 2), SINEW_NON_FINITE);
+    MESSAGE_HAS("to_positions[1]");
+    tp[1].z = 5.0f;
+    fq[1].w = 0.5f;
+    ERR(sinew_pose_blend(fp, fq, tp, tq, 2, 0.5f, bp, bq, 2), SINEW_INVALID_ARGUMENT);
+    MESSAGE_HAS("from_rotations[1] is not a unit quaternion");
+    fq[1].w = 1.0f;
+    CHECK(bp[0].x == -5.0f && bp[1].z == -5.0f, "refused pose blends write nothing");
+    OK(sinew_pose_blend(NULL, NULL, NULL, NULL, 0, 0.5f, NULL, NULL, 0));
+    OK(sinew_pose_blend(fp, fq, tp, tq, 2, 0.5f, bp, bq, 2));
+    CHECK(fabsf(bp[0].x - 1.0f) < 1e-6f && fabsf(bp[1].z - 4.0f) < 1e-6f, "pose_blend at 0.5: positions halfway");
+    CHECK(fabsf(bq[0].y - 0.38268343f) < 1e-5f && fabsf(bq[0].w - 0.92387953f) < 1e-5f, "pose_blend at 0.5: rotations halfway (45 of 90 deg)");
+    OK(sinew_pose_blend(fp, fq, tp, tq, 2, 0.0f, bp, bq, 2));
+    CHECK(memcmp(bp, fp, sizeof fp) == 0 && memcmp(bq, fq, sizeof fq) == 0, "pose_blend at 0 is the from pose bit for bit");
+    OK(sinew_pose_blend(fp, fq, tp, tq, 2, 1.0f, bp, bq, 2));
+    CHECK(memcmp(bp, tp, sizeof tp) == 0 && memcmp(bq, tq, sizeof tq) == 0, "pose_blend at 1 is the to pose bit for bit");
+
+    /* blend_alpha */
+    ERR(sinew_blend_alpha(0.1f, 0.5f, NULL), SINEW_NULL_POINTER);
+    MESSAGE_HAS("out_alpha");
+    ERR(sinew_blend_alpha(NAN, 0.5f, &alpha), SINEW_NON_FINITE);
+    MESSAGE_HAS("time");
+    ERR(sinew_blend_alpha(0.1f, INFINITY, &alpha), SINEW_NON_FINITE);
+    MESSAGE_HAS("blend_time");
+    ERR(sinew_blend_alpha(0.1f, -0.5f, &alpha), SINEW_INVALID_ARGUMENT);
+    MESSAGE_HAS("blend_time must be >= 0");
+    CHECK(alpha == -7.0f, "out_alpha untouched on failure");
+    OK(sinew_blend_alpha(0.25f, 0.5f, &alpha));
+    CHECK(alpha == 0.5f, "blend_alpha(0.25, 0.5) = 0.5");
+    OK(sinew_blend_alpha(-1.0f, 0.5f, &alpha));
+    CHECK(alpha == 0.0f, "blend_alpha before the start is 0");
+    OK(sinew_blend_alpha(3.0f, 0.5f, &alpha));
+    CHECK(alpha == 1.0f, "blend_alpha after the end is 1");
+    OK(sinew_blend_alpha(0.0f, 0.0f, &alpha));
+    CHECK(alpha == 1.0f, "a zero blend time is 1 at once");
+
+    /* get-up info */
+    ERR(sinew_get_up_query_default(NULL), SINEW_NULL_POINTER);
+    OK(sinew_get_up_query_default(&gq));
+    CHECK(gq.pelvis == SINEW_HUMANOID_PELVIS && gq.chest == SINEW_HUMANOID_MIDDLE_SPINE && gq.head == SINEW_HUMANOID_HEAD && gq.up.y == 1.0f &&
+              gq.bind_forward.z == 1.0f && gq.bind_up.y == 1.0f,
+          "query defaults: pelvis, middle spine, head; up +Y, forward +Z");
+    memset(&info0, 0x33, sizeof info0);
+    info = info0;
+    ERR(sinew_ragdoll_get_up_info(r, NULL, &info), SINEW_NULL_POINTER);
+    MESSAGE_HAS("query");
+    ERR(sinew_ragdoll_get_up_info(r, &gq, NULL), SINEW_NULL_POINTER);
+    MESSAGE_HAS("out_info");
+    ERR(sinew_ragdoll_get_up_info(small, &gq, &info), SINEW_OUT_OF_RANGE);
+    MESSAGE_HAS("chest bone 5 is out of range");
+    bad_q = gq;
+    bad_q.head = 200;
+    ERR(sinew_ragdoll_get_up_info(r, &bad_q, &info), SINEW_OUT_OF_RANGE);
+    MESSAGE_HAS("head bone 200");
+    bad_q = gq;
+    bad_q.head = bad_q.pelvis;
+    ERR(sinew_ragdoll_get_up_info(r, &bad_q, &info), SINEW_INVALID_ARGUMENT);
+    MESSAGE_HAS("different bones");
+    bad_q = gq;
+    bad_q.up.x = NAN;
+    ERR(sinew_ragdoll_get_up_info(r, &bad_q, &info), SINEW_NON_FINITE);
+    MESSAGE_HAS("up");
+    bad_q = gq;
+    bad_q.up = v3(0.0f, 0.0f, 0.0f);
+    ERR(sinew_ragdoll_get_up_info(r, &bad_q, &info), SINEW_INVALID_ARGUMENT);
+    bad_q = gq;
+    bad_q.bind_forward = v3(0.0f, -2.0f, 0.0f);
+    ERR(sinew_ragdoll_get_up_info(r, &bad_q, &info), SINEW_INVALID_ARGUMENT);
+    MESSAGE_HAS("parallel");
+    bad_q = gq;
+    bad_q.bind_up = v3(INFINITY, 0.0f, 0.0f);
+    ERR(sinew_ragdoll_get_up_info(r, &bad_q, &info), SINEW_NON_FINITE);
+    CHECK(memcmp(&info, &info0, sizeof info) == 0, "out_info untouched on failure");
+    OK(sinew_ragdoll_get_up_info(r, &gq, &info));
+    CHECK(info.side >= SINEW_LYING_FACE_UP && info.side <= SINEW_LYING_RIGHT_SIDE && info.from_front <= 1, "get_up_info answers a side");
+
+    /* at rest */
+    ERR(sinew_ragdoll_get_rest_time(r, NULL), SINEW_NULL_POINTER);
+    MESSAGE_HAS("out_seconds");
+    ERR(sinew_ragdoll_is_at_rest(r, 0.5f, NULL), SINEW_NULL_POINTER);
+    MESSAGE_HAS("out_at_rest");
+    ERR(sinew_ragdoll_is_at_rest(r, NAN, &at_rest), SINEW_NON_FINITE);
+    MESSAGE_HAS("seconds");
+    ERR(sinew_ragdoll_is_at_rest(r, -1.0f, &at_rest), SINEW_INVALID_ARGUMENT);
+    MESSAGE_HAS("seconds must be >= 0");
+    CHECK(at_rest == 77, "out_at_rest untouched on failure");
+    OK(sinew_ragdoll_get_rest_time(r, &secs));
+    CHECK(secs >= 0.0f, "get_rest_time: a time >= 0");
+    OK(sinew_ragdoll_is_at_rest(r, 0.0f, &at_rest));
+    CHECK(at_rest == 0 || at_rest == 1, "is_at_rest: 0 or 1");
+
+    /* a stale handle */
+    ERR(sinew_ragdoll_set_muscle_strength(doomed, 0, 0.5f), SINEW_INVALID_HANDLE);
+    ERR(sinew_ragdoll_set_muscle_strength_all(doomed, 0.5f), SINEW_INVALID_HANDLE);
+    ERR(sinew_ragdoll_set_pin_weight(doomed, 0, 0.5f), SINEW_INVALID_HANDLE);
+    ERR(sinew_ragdoll_set_pin_weight_all(doomed, 0.5f), SINEW_INVALID_HANDLE);
+    ERR(sinew_ragdoll_get_drive_state(doomed, 0, &st), SINEW_INVALID_HANDLE);
+    ERR(sinew_ragdoll_take_events(doomed, &events), SINEW_INVALID_HANDLE);
+    CHECK(events == 77, "out_events untouched on failure");
+    ERR(sinew_ragdoll_capture_snapshot(doomed), SINEW_INVALID_HANDLE);
+    ERR(sinew_ragdoll_read_snapshot(doomed, sp, HB, sq, HB), SINEW_INVALID_HANDLE);
+    ERR(sinew_ragdoll_blend_from_snapshot(doomed, ap, CHAIN, aq, CHAIN, 0.5f, op, HB, oq, HB), SINEW_INVALID_HANDLE);
+    ERR(sinew_ragdoll_get_up_info(doomed, &gq, &info), SINEW_INVALID_HANDLE);
+    ERR(sinew_ragdoll_get_rest_time(doomed, &secs), SINEW_INVALID_HANDLE);
+    ERR(sinew_ragdoll_is_at_rest(doomed, 0.5f, &at_rest), SINEW_INVALID_HANDLE);
+    {
+        SinewRagdoll zero;
+        zero.id = 0;
+        ERR(sinew_ragdoll_capture_snapshot(zero), SINEW_INVALID_HANDLE);
+    }
+
+    /* busy during an asynchronous step */
+    OK(sinew_world_step_begin(g_world, FRAME));
+    CHECK(sinew_ragdoll_set_pin_weight_all(r, 1.0f) == SINEW_BUSY, "set_pin_weight_all during an async step is SINEW_BUSY");
+    CHECK(sinew_ragdoll_get_up_info(r, &gq, &info) == SINEW_BUSY, "get_up_info during an async step is SINEW_BUSY");
+    OK(sinew_world_step_end(g_world));
+    OK(sinew_ragdoll_get_drive_state(r, 0, &st));
+    CHECK(st.pin_weight == 0.0f, "the busy call changed nothing");
+
+    OK(sinew_ragdoll_destroy(small));
+    OK(sinew_ragdoll_destroy(r));
+    OK(sinew_world_destroy(g_world));
+    CHECK(sinew_ragdoll_take_events(r, &events) == SINEW_INVALID_HANDLE, "a destroyed world's ragdoll: take_events is SINEW_INVALID_HANDLE");
+}
+
 /* ---- physics: needs the rigid-body core -------------------------------------------------- */
 
 static SinewRagdoll ball(SinewWorld w, SinewVec3 at, float mass, int kinematic) {
@@ -545,11 +841,235 @@ static void physics(void) {
     OK(sinew_world_destroy(g_world));
 }
 
+/* ---- powered ragdolls and getting up: physics ---------------------------------------------- */
+
+static SinewQuat qmul(SinewQuat a, SinewQuat b) {
+    SinewQuat r;
+    r.x = a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y;
+    r.y = a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x;
+    r.z = a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w;
+    r.w = a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z;
+    return r;
+}
+
+static SinewVec3 qrot(SinewQuat q, SinewVec3 v) {
+    SinewQuat p, c, r;
+    p.x = v.x;
+    p.y = v.y;
+    p.z = v.z;
+    p.w = 0.0f;
+    c.x = -q.x;
+    c.y = -q.y;
+    c.z = -q.z;
+    c.w = q.w;
+    r = qmul(qmul(q, p), c);
+    return v3(r.x, r.y, r.z);
+}
+
+static SinewQuat about_x(float degrees) {
+    SinewQuat q;
+    float a = 0.5f * degrees * 3.14159265f / 180.0f;
+    q.x = sinf(a);
+    q.y = 0.0f;
+    q.z = 0.0f;
+    q.w = cosf(a);
+    return q;
+}
+
+/* The humanoid's bind pose turned by `turn` about its pelvis, the pelvis moved to `at`. */
+static void turned_bind_pose(const SinewBoneDesc *hd, SinewQuat turn, SinewVec3 at, SinewVec3 *p, SinewQuat *q) {
+    int i;
+    SinewVec3 pelvis = hd[SINEW_HUMANOID_PELVIS].position;
+    for (i = 0; i < HB; i++) {
+        SinewVec3 d = qrot(turn, v3(hd[i].position.x - pelvis.x, hd[i].position.y - pelvis.y, hd[i].position.z - pelvis.z));
+        p[i] = v3(at.x + d.x, at.y + d.y, at.z + d.z);
+        q[i] = qmul(turn, hd[i].rotation);
+    }
+}
+
+static SinewCollider floor_plane(SinewWorld w) {
+    SinewColliderDesc cd;
+    SinewCollider c;
+    OK(sinew_collider_desc_default(&cd));
+    cd.shape = SINEW_SHAPE_PLANE;
+    memset(&cd.transform, 0, sizeof cd.transform);
+    cd.transform.m[0] = cd.transform.m[5] = cd.transform.m[10] = cd.transform.m[15] = 1.0f;
+    OK(sinew_collider_create(w, &cd, &c));
+    return c;
+}
+
+/* A humanoid dropped from 0.45 m (pelvis height) turned by `degrees` about X onto the floor:
+ * steps until it has been at rest for 0.5 s (at most 10 s) and reports its get-up info. */
+static void lying(SinewWorld w, const SinewHumanoidBones *h, const SinewBoneDesc *hd, float degrees, float x, SinewGetUpInfo *info,
+                  SinewRagdoll *out) {
+    SinewRagdollSettings set;
+    SinewRagdoll r;
+    SinewGetUpQuery gq;
+    SinewVec3 p[HB];
+    SinewQuat q[HB];
+    uint32_t at_rest = 0, asleep = 0;
+    float rest = -1.0f;
+    int frame;
+    char what[160];
+    OK(sinew_ragdoll_settings_default(&set));
+    OK(sinew_ragdoll_create_humanoid(w, h, &set, &r));
+    turned_bind_pose(hd, about_x(degrees), v3(x, 0.45f, 0.0f), p, q);
+    OK(sinew_ragdoll_set_pose(r, p, HB, q, HB, 0));
+    OK(sinew_ragdoll_is_at_rest(r, 0.5f, &at_rest));
+    CHECK(at_rest == 0, "not at rest before it has fallen");
+    for (frame = 0; frame < 600 && !at_rest; frame++) {
+        OK(sinew_world_step(w, FRAME));
+        OK(sinew_ragdoll_is_at_rest(r, 0.5f, &at_rest));
+    }
+    snprintf(what, sizeof what, "turned %.0f deg and dropped: at rest for 0.5 s after %.2f s", degrees, (double)frame * FRAME);
+    CHECK(at_rest == 1, what);
+    OK(sinew_ragdoll_get_rest_time(r, &rest));
+    OK(sinew_ragdoll_is_asleep(r, &asleep));
+    CHECK(rest >= 0.5f - 1e-4f || asleep == 1, "get_rest_time agrees: at least 0.5 s (or the ragdoll sleeps)");
+    OK(sinew_get_up_query_default(&gq));
+    OK(sinew_ragdoll_get_up_info(r, &gq, info));
+    printf("     side %u, from_front %u, front_up %.3f, root (%.3f, %.3f, %.3f), heading (%.2f, %.2f, %.2f), rest %.2f s\n", info->side,
+           info->from_front, info->front_up, info->root_position.x, info->root_position.y, info->root_position.z, info->heading.x,
+           info->heading.y, info->heading.z, rest);
+    *out = r;
+}
+
+static void powered_physics(void) {
+    SinewHumanoidBones h;
+    SinewBoneDesc hd[HB];
+    SinewRagdollSettings set;
+    SinewRagdoll r, up_r, down_r;
+    SinewCollider floor_c;
+    SinewVec3 tp[HB], pos[HB], sp[HB], ap[HB], bp[HB];
+    SinewQuat tq[HB], rot[HB], sq[HB], aq[HB], bq[HB];
+    SinewDriveState st;
+    SinewGetUpInfo up_info, down_info;
+    uint32_t events = 0, lost_count = 0, bone;
+    float worst = 0.0f, d, alpha = 0.0f;
+    int frame, i, lost_frame = -1, all_limp = 1;
+    char what[160];
+
+    g_world = make_world();
+    OK(sinew_humanoid_bones_default(&h));
+    OK(sinew_humanoid_bone_descs(&h, hd, HB));
+    OK(sinew_ragdoll_settings_default(&set));
+
+    /* pinned in the air: pin weight 1, muscle 1, the bind pose 3 m up as targets */
+    OK(sinew_ragdoll_create_humanoid(g_world, &h, &set, &r));
+    for (i = 0; i < HB; i++) {
+        tp[i] = v3(hd[i].position.x, hd[i].position.y + 3.0f, hd[i].position.z);
+        tq[i] = hd[i].rotation;
+    }
+    OK(sinew_ragdoll_set_pose(r, tp, HB, tq, HB, 0));
+    OK(sinew_ragdoll_set_targets(r, tp, HB, tq, HB));
+    OK(sinew_ragdoll_set_pin_weight_all(r, 1.0f));
+    OK(sinew_ragdoll_set_muscle_strength_all(r, 1.0f));
+    OK(sinew_ragdoll_get_drive_state(r, SINEW_HUMANOID_LEFT_ELBOW, &st));
+    CHECK(st.muscle_strength == 1.0f && st.pin_weight == 1.0f && st.effective_strength == 1.0f && st.effective_pin_weight == 1.0f,
+          "every bone at strength 1, pin weight 1");
+    for (frame = 0; frame < 120; frame++) {
+        OK(sinew_ragdoll_set_targets(r, tp, HB, tq, HB));
+        OK(sinew_world_step(g_world, FRAME));
+        OK(sinew_ragdoll_read_pose(r, pos, HB, rot, HB));
+        for (i = 0; i < HB; i++) {
+            d = dist3(pos[i], tp[i]);
+            if (d > worst) worst = d;
+        }
+    }
+    OK(sinew_ragdoll_take_events(r, &events));
+    CHECK(events == 0, "no balance lost while pinned");
+    snprintf(what, sizeof what, "pinned in the air for 2 s with gravity: within 5 mm of the targets (worst %.3f mm)", (double)worst * 1000.0);
+    CHECK(worst < 5e-3f, what);
+
+    /* a big hit on the pelvis: weaker at once, then the balance goes, once */
+    OK(sinew_ragdoll_apply_impulse(r, tp[SINEW_HUMANOID_PELVIS], v3(0.0f, 0.0f, 4000.0f), &bone));
+    CHECK(bone == SINEW_HUMANOID_PELVIS, "the impulse at the pelvis lands on the pelvis");
+    OK(sinew_ragdoll_get_drive_state(r, SINEW_HUMANOID_PELVIS, &st));
+    CHECK(st.hit_loss > 0.79f && st.effective_pin_weight < 0.21f && st.pin_weight == 1.0f, "the hit takes 80 % of the pelvis's pin weight");
+    OK(sinew_ragdoll_get_drive_state(r, SINEW_HUMANOID_MIDDLE_SPINE, &st));
+    CHECK(st.hit_loss > 0.39f && st.hit_loss < 0.41f, "and half as much of its neighbour's");
+    for (frame = 0; frame < 60; frame++) {
+        OK(sinew_ragdoll_set_targets(r, tp, HB, tq, HB));
+        OK(sinew_world_step(g_world, FRAME));
+        OK(sinew_ragdoll_take_events(r, &events));
+        if (events & SINEW_RAGDOLL_EVENT_BALANCE_LOST) {
+            lost_count++;
+            if (lost_frame < 0) lost_frame = frame;
+        }
+    }
+    printf("     balance lost %u time(s), %d frame(s) after the hit\n", lost_count, lost_frame + 1);
+    CHECK(lost_count == 1, "SINEW_RAGDOLL_EVENT_BALANCE_LOST once");
+    for (i = 0; i < HB; i++) {
+        OK(sinew_ragdoll_get_drive_state(r, (uint32_t)i, &st));
+        if (st.muscle_strength != 0.0f || st.pin_weight != 0.0f || st.effective_strength != 0.0f || st.effective_pin_weight != 0.0f) all_limp = 0;
+    }
+    CHECK(all_limp, "after the balance loss every bone is limp: strength 0, pin weight 0");
+    OK(sinew_ragdoll_destroy(r));
+
+    /* lying face up and face down on a floor */
+    floor_c = floor_plane(g_world);
+    lying(g_world, &h, hd, -90.0f, 0.0f, &up_info, &up_r);
+    CHECK(up_info.side == SINEW_LYING_FACE_UP && up_info.from_front == 0 && up_info.front_up > 0.7f, "dropped on its back: SINEW_LYING_FACE_UP, from_front 0");
+    CHECK(fabsf(up_info.root_position.y) < 0.05f, "the get-up root is on the floor");
+    lying(g_world, &h, hd, 90.0f, 3.0f, &down_info, &down_r);
+    CHECK(down_info.side == SINEW_LYING_FACE_DOWN && down_info.from_front == 1 && down_info.front_up < -0.7f,
+          "dropped on its front: SINEW_LYING_FACE_DOWN, from_front 1");
+
+    /* the get-up blend: kinematic takes the snapshot; 0 is it, 1 is the clip, bit for bit */
+    OK(sinew_ragdoll_set_kinematic(up_r, 1));
+    OK(sinew_ragdoll_read_snapshot(up_r, sp, HB, sq, HB));
+    OK(sinew_ragdoll_read_pose(up_r, pos, HB, rot, HB));
+    worst = 0.0f;
+    for (i = 0; i < HB; i++) {
+        d = dist3(sp[i], pos[i]);
+        if (d > worst) worst = d;
+    }
+    CHECK(worst < 1e-3f, "the snapshot is where the ragdoll lies");
+    for (i = 0; i < HB; i++) {
+        ap[i] = v3(hd[i].position.x + up_info.root_position.x, hd[i].position.y, hd[i].position.z + up_info.root_position.z);
+        aq[i] = qmul(up_info.root_rotation, hd[i].rotation);
+    }
+    OK(sinew_ragdoll_blend_from_snapshot(up_r, ap, HB, aq, HB, 0.0f, bp, HB, bq, HB));
+    CHECK(memcmp(bp, sp, sizeof bp) == 0 && memcmp(bq, sq, sizeof bq) == 0, "blend at alpha 0 is the snapshot bit for bit");
+    OK(sinew_ragdoll_blend_from_snapshot(up_r, ap, HB, aq, HB, 1.0f, bp, HB, bq, HB));
+    CHECK(memcmp(bp, ap, sizeof bp) == 0 && memcmp(bq, aq, sizeof bq) == 0, "blend at alpha 1 is the animated pose bit for bit");
+    OK(sinew_ragdoll_blend_from_snapshot(up_r, ap, HB, aq, HB, 0.5f, bp, HB, bq, HB));
+    CHECK(fabsf(bp[SINEW_HUMANOID_HEAD].y - 0.5f * (sp[SINEW_HUMANOID_HEAD].y + ap[SINEW_HUMANOID_HEAD].y)) < 1e-5f, "blend at 0.5 is halfway");
+    for (frame = 1; frame <= 30; frame++) {
+        OK(sinew_blend_alpha((float)frame * FRAME, 0.5f, &alpha));
+        OK(sinew_ragdoll_blend_from_snapshot(up_r, ap, HB, aq, HB, alpha, bp, HB, bq, HB));
+        OK(sinew_ragdoll_set_targets(up_r, bp, HB, bq, HB));
+        OK(sinew_world_step(g_world, FRAME));
+    }
+    CHECK(alpha == 1.0f, "after 0.5 s the blend's alpha is 1");
+    OK(sinew_ragdoll_read_pose(up_r, pos, HB, rot, HB));
+    worst = 0.0f;
+    for (i = 0; i < HB; i++) {
+        d = dist3(pos[i], ap[i]);
+        if (d > worst) worst = d;
+    }
+    CHECK(worst < 1e-4f, "blended over 0.5 s, the kinematic ragdoll stands in the clip's pose");
+    OK(sinew_ragdoll_capture_snapshot(up_r));
+    OK(sinew_ragdoll_read_snapshot(up_r, sp, HB, sq, HB));
+    CHECK(dist3(sp[SINEW_HUMANOID_HEAD], ap[SINEW_HUMANOID_HEAD]) < 1e-4f, "capture_snapshot takes the pose anew");
+
+    OK(sinew_ragdoll_destroy(up_r));
+    OK(sinew_ragdoll_destroy(down_r));
+    OK(sinew_collider_destroy(floor_c));
+    OK(sinew_world_destroy(g_world));
+}
+
 int main(int argc, char **argv) {
     int all = argc < 2;
     setvbuf(stdout, NULL, _IOLBF, 0);
-    if (all || strcmp(argv[1], "errors") == 0) errors();
-    if (all || strcmp(argv[1], "physics") == 0) physics();
+    if (all || strcmp(argv[1], "errors") == 0) {
+        errors();
+        powered_errors();
+    }
+    if (all || strcmp(argv[1], "physics") == 0) {
+        physics();
+        powered_physics();
+    }
     printf("c-ragdoll: all %d checks passed\n", g_passed);
     return 0;
 }

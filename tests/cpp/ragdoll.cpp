@@ -1,6 +1,8 @@
 // sinew::Ragdoll (include/sinew.hpp) from strict C++17 (scripts/test-c.sh): every method,
 // its errors as sinew::Error with the right code and message, the ownership rules (move-only,
-// destructors that never throw, a Ragdoll outliving its World without a crash).
+// destructors that never throw, a Ragdoll outliving its World without a crash), and the
+// powered-ragdoll and get-up methods (errors; pinned within 5 mm, balance lost once, face
+// up / face down at rest, the blend exact at its ends).
 //
 //   ragdoll_cpp errors    needs only the library's checks
 //   ragdoll_cpp physics   the calls succeeding against laws (needs the rigid-body core)
@@ -324,14 +326,271 @@ void physics() {
     CHECK(pos[SINEW_HUMANOID_PELVIS].y < h.pelvis.y - 0.1f, "the humanoid falls");
 }
 
+// ---- powered ragdolls and getting up -------------------------------------------------------
+
+constexpr std::uint32_t kHB = SINEW_HUMANOID_BONE_COUNT;
+
+SinewQuat qmul(const SinewQuat& a, const SinewQuat& b) {
+    return SinewQuat{a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+                     a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
+}
+
+SinewVec3 qrot(const SinewQuat& q, const SinewVec3& v) {
+    const SinewQuat r = qmul(qmul(q, SinewQuat{v.x, v.y, v.z, 0.0f}), SinewQuat{-q.x, -q.y, -q.z, q.w});
+    return v3(r.x, r.y, r.z);
+}
+
+SinewQuat about_x(float degrees) {
+    const float a = 0.5f * degrees * 3.14159265f / 180.0f;
+    return SinewQuat{std::sin(a), 0.0f, 0.0f, std::cos(a)};
+}
+
+bool same_bits(const void* a, const void* b, std::size_t n) { return std::memcmp(a, b, n) == 0; }
+
+void powered_errors() {
+    sinew::World world = make_world();
+    const SinewRagdollSettings settings = sinew::default_ragdoll_settings();
+    CHECK(settings.pin_frequency == 20.0f && settings.balance_distance == 0.4f && settings.rest_speed == 0.05f, "default_ragdoll_settings: the drive fields");
+    const SinewHumanoidBones h = sinew::default_humanoid_bones();
+    const std::vector<SinewBoneDesc> hd = sinew::humanoid_bone_descs(h);
+    sinew::Ragdoll r = world.create_humanoid_ragdoll(h, settings);
+    sinew::Ragdoll small = world.create_ragdoll(settings, chain(v3(4, 2, 0), 3));
+    world.step(kFrame);
+
+    OK(r.set_muscle_strength(SINEW_HUMANOID_HEAD, 0.5f));
+    OK(r.set_pin_weight(SINEW_HUMANOID_HEAD, 0.25f));
+    const SinewDriveState before = r.drive_state(SINEW_HUMANOID_HEAD);
+    CHECK(before.muscle_strength == 0.5f && before.pin_weight == 0.25f && before.effective_pin_weight == 0.25f && before.hit_loss == 0.0f,
+          "drive_state reads back the setters");
+    THROWS(SINEW_OUT_OF_RANGE, "bone 11 is out of range", r.set_muscle_strength(kHB, 0.5f));
+    THROWS(SINEW_OUT_OF_RANGE, "muscle strength must be within [0, 1]", r.set_muscle_strength(0, 1.5f));
+    THROWS(SINEW_NON_FINITE, "muscle strength", r.set_muscle_strength(0, kNaN));
+    THROWS(SINEW_OUT_OF_RANGE, "muscle strength", r.set_muscle_strength_all(-0.5f));
+    THROWS(SINEW_NON_FINITE, "muscle strength", r.set_muscle_strength_all(kInf));
+    THROWS(SINEW_OUT_OF_RANGE, "bone 12", r.set_pin_weight(12, 0.5f));
+    THROWS(SINEW_OUT_OF_RANGE, "pin weight must be within [0, 1]", r.set_pin_weight(SINEW_HUMANOID_HEAD, 2.0f));
+    THROWS(SINEW_NON_FINITE, "pin weight", r.set_pin_weight(SINEW_HUMANOID_HEAD, kNaN));
+    THROWS(SINEW_OUT_OF_RANGE, "pin weight", r.set_pin_weight_all(1.01f));
+    THROWS(SINEW_NON_FINITE, "pin weight", r.set_pin_weight_all(kNaN));
+    THROWS(SINEW_OUT_OF_RANGE, "bone 11", r.drive_state(kHB));
+    const SinewDriveState after = r.drive_state(SINEW_HUMANOID_HEAD);
+    CHECK(same_bits(&after, &before, sizeof after), "refused setters change nothing");
+    CHECK(r.drive_state(SINEW_HUMANOID_PELVIS).pin_weight == 0.0f, "nor any other bone");
+    CHECK(r.take_events() == 0u, "take_events: none yet");
+
+    std::vector<SinewVec3> ap(kHB), op(kHB, v3(-1, -1, -1)), sp;
+    std::vector<SinewQuat> aq(kHB), oq(kHB, kIdentity), sq;
+    for (std::uint32_t i = 0; i < kHB; ++i) {
+        ap[i] = hd[i].position;
+        aq[i] = hd[i].rotation;
+    }
+    SinewVec3 p2[kHB];
+    SinewQuat q2[kHB];
+    THROWS(SINEW_NULL_POINTER, "out_positions", r.read_snapshot(nullptr, kHB, q2, kHB));
+    THROWS(SINEW_BUFFER_TOO_SMALL, "holds 10 elements but the ragdoll has 11 bones", r.read_snapshot(p2, kHB - 1, q2, kHB));
+    THROWS(SINEW_BUFFER_TOO_SMALL, "out_rotations", r.read_snapshot(p2, kHB, q2, 2));
+    OK(r.read_snapshot(sp, sq));
+    CHECK(sp.size() == kHB && sq.size() == kHB, "read_snapshot sizes its vectors");
+    THROWS(SINEW_NULL_POINTER, "anim_rotations", r.blend_from_snapshot(ap.data(), kHB, nullptr, kHB, 0.5f, op.data(), kHB, oq.data(), kHB));
+    THROWS(SINEW_INVALID_ARGUMENT, "anim_positions has 10 entries", r.blend_from_snapshot(ap.data(), kHB - 1, aq.data(), kHB, 0.5f, op.data(), kHB, oq.data(), kHB));
+    THROWS(SINEW_INVALID_ARGUMENT, "anim_rotations has 3 entries", r.blend_from_snapshot(ap.data(), kHB, aq.data(), 3, 0.5f, op.data(), kHB, oq.data(), kHB));
+    THROWS(SINEW_BUFFER_TOO_SMALL, "out_rotations holds 5 elements", r.blend_from_snapshot(ap.data(), kHB, aq.data(), kHB, 0.5f, op.data(), kHB, oq.data(), 5));
+    THROWS(SINEW_OUT_OF_RANGE, "alpha must be within [0, 1]", r.blend_from_snapshot(ap, aq, -0.25f, op, oq));
+    THROWS(SINEW_OUT_OF_RANGE, "alpha", r.blend_from_snapshot(ap, aq, 1.5f, op, oq));
+    THROWS(SINEW_NON_FINITE, "alpha", r.blend_from_snapshot(ap, aq, kNaN, op, oq));
+    ap[2].z = kInf;
+    THROWS(SINEW_NON_FINITE, "anim_positions[2]", r.blend_from_snapshot(ap, aq, 0.5f, op, oq));
+    ap[2] = hd[2].position;
+    aq[6].w = 0.0f;
+    THROWS(SINEW_INVALID_ARGUMENT, "anim_rotations[6] is not a unit quaternion", r.blend_from_snapshot(ap, aq, 0.5f, op, oq));
+    aq[6] = hd[6].rotation;
+    THROWS(SINEW_INVALID_ARGUMENT, "the ragdoll has 3 bones", small.blend_from_snapshot(ap, aq, 0.5f, op, oq));
+    CHECK(op[0].x == -1.0f && oq[0].w == 1.0f, "refused blends write nothing");
+
+    // pose_blend and blend_alpha.
+    std::vector<SinewVec3> fp{v3(0, 0, 0), v3(1, 1, 1)}, tp{v3(1, 0, 0), v3(1, 1, 3)}, bp;
+    std::vector<SinewQuat> fq{kIdentity, kIdentity}, tq{about_x(90.0f), kIdentity}, bq;
+    THROWS(SINEW_INVALID_ARGUMENT, "must hold 2 entries each", sinew::pose_blend(fp, fq, tp, std::vector<SinewQuat>{kIdentity}, 0.5f, bp, bq));
+    CHECK(bp.empty(), "the vector pose_blend refuses unequal sizes before anything");
+    THROWS(SINEW_NULL_POINTER, "from_positions", sinew::pose_blend(nullptr, fq.data(), tp.data(), tq.data(), 2, 0.5f, p2, q2, 2));
+    THROWS(SINEW_BUFFER_TOO_SMALL, "holds 1 elements but the pose has 2 bones", sinew::pose_blend(fp.data(), fq.data(), tp.data(), tq.data(), 2, 0.5f, p2, q2, 1));
+    THROWS(SINEW_OUT_OF_RANGE, "alpha", sinew::pose_blend(fp, fq, tp, tq, -1.0f, bp, bq));
+    THROWS(SINEW_NON_FINITE, "alpha", sinew::pose_blend(fp, fq, tp, tq, kNaN, bp, bq));
+    fq[1].x = 1.0f;
+    THROWS(SINEW_INVALID_ARGUMENT, "from_rotations[1] is not a unit quaternion", sinew::pose_blend(fp, fq, tp, tq, 0.5f, bp, bq));
+    fq[1] = kIdentity;
+    OK(sinew::pose_blend(fp, fq, tp, tq, 0.0f, bp, bq));
+    CHECK(same_bits(bp.data(), fp.data(), 2 * sizeof(SinewVec3)) && same_bits(bq.data(), fq.data(), 2 * sizeof(SinewQuat)), "pose_blend at 0: the from pose bit for bit");
+    OK(sinew::pose_blend(fp, fq, tp, tq, 1.0f, bp, bq));
+    CHECK(same_bits(bp.data(), tp.data(), 2 * sizeof(SinewVec3)) && same_bits(bq.data(), tq.data(), 2 * sizeof(SinewQuat)), "pose_blend at 1: the to pose bit for bit");
+    OK(sinew::pose_blend(fp, fq, tp, tq, 0.5f, bp, bq));
+    CHECK(std::fabs(bp[1].z - 2.0f) < 1e-6f && std::fabs(bq[0].x - about_x(45.0f).x) < 1e-5f, "pose_blend at 0.5: halfway");
+    CHECK(sinew::blend_alpha(0.125f, 0.5f) == 0.25f && sinew::blend_alpha(2.0f, 0.5f) == 1.0f && sinew::blend_alpha(-2.0f, 0.5f) == 0.0f &&
+              sinew::blend_alpha(0.0f, 0.0f) == 1.0f,
+          "blend_alpha: t / blend_time held to [0, 1]");
+    THROWS(SINEW_INVALID_ARGUMENT, "blend_time must be >= 0", sinew::blend_alpha(0.1f, -1.0f));
+    THROWS(SINEW_NON_FINITE, "time", sinew::blend_alpha(kNaN, 0.5f));
+
+    // get_up_info, rest.
+    const SinewGetUpQuery q = sinew::default_get_up_query();
+    CHECK(q.pelvis == SINEW_HUMANOID_PELVIS && q.chest == SINEW_HUMANOID_MIDDLE_SPINE && q.head == SINEW_HUMANOID_HEAD && q.bind_forward.z == 1.0f,
+          "default_get_up_query");
+    THROWS(SINEW_OUT_OF_RANGE, "chest bone 5 is out of range", small.get_up_info());
+    SinewGetUpQuery bad = q;
+    bad.head = bad.pelvis;
+    THROWS(SINEW_INVALID_ARGUMENT, "different bones", r.get_up_info(bad));
+    bad = q;
+    bad.up = v3(0, kNaN, 0);
+    THROWS(SINEW_NON_FINITE, "up", r.get_up_info(bad));
+    bad = q;
+    bad.bind_forward = v3(0, 1, 0);
+    THROWS(SINEW_INVALID_ARGUMENT, "parallel", r.get_up_info(bad));
+    const SinewGetUpInfo info = r.get_up_info();
+    CHECK(info.side >= SINEW_LYING_FACE_UP && info.side <= SINEW_LYING_RIGHT_SIDE, "get_up_info answers a side");
+    CHECK(r.rest_time() >= 0.0f, "rest_time");
+    THROWS(SINEW_INVALID_ARGUMENT, "seconds must be >= 0", r.is_at_rest(-0.5f));
+    THROWS(SINEW_NON_FINITE, "seconds", r.is_at_rest(kNaN));
+    (void)r.is_at_rest(0.5f);
+
+    // A stale handle.
+    sinew::Ragdoll doomed = world.create_ragdoll(settings, chain(v3(2, 2, 0), 2));
+    const SinewRagdoll stale = doomed.handle();
+    doomed.reset();
+    sinew::Ragdoll zombie(stale);
+    THROWS(SINEW_INVALID_HANDLE, "ragdoll handle", zombie.set_muscle_strength(0, 0.5f));
+    THROWS(SINEW_INVALID_HANDLE, "ragdoll handle", zombie.set_muscle_strength_all(0.5f));
+    THROWS(SINEW_INVALID_HANDLE, "ragdoll handle", zombie.set_pin_weight(0, 0.5f));
+    THROWS(SINEW_INVALID_HANDLE, "ragdoll handle", zombie.set_pin_weight_all(0.5f));
+    THROWS(SINEW_INVALID_HANDLE, "ragdoll handle", zombie.drive_state(0));
+    THROWS(SINEW_INVALID_HANDLE, "ragdoll handle", zombie.take_events());
+    THROWS(SINEW_INVALID_HANDLE, "ragdoll handle", zombie.capture_snapshot());
+    THROWS(SINEW_INVALID_HANDLE, "ragdoll handle", zombie.read_snapshot(p2, kHB, q2, kHB));
+    THROWS(SINEW_INVALID_HANDLE, "ragdoll handle", zombie.blend_from_snapshot(ap.data(), 2, aq.data(), 2, 0.5f, p2, kHB, q2, kHB));
+    THROWS(SINEW_INVALID_HANDLE, "ragdoll handle", zombie.get_up_info(q));
+    THROWS(SINEW_INVALID_HANDLE, "ragdoll handle", zombie.rest_time());
+    THROWS(SINEW_INVALID_HANDLE, "ragdoll handle", zombie.is_at_rest(0.5f));
+    (void)zombie.release();
+    world.step_begin(kFrame);
+    THROWS(SINEW_BUSY, "stepping", r.set_pin_weight_all(1.0f));
+    world.step_end();
+    CHECK(r.drive_state(0).pin_weight == 0.0f, "the busy call changed nothing");
+}
+
+void powered_physics() {
+    sinew::World world = make_world();
+    const SinewHumanoidBones h = sinew::default_humanoid_bones();
+    const std::vector<SinewBoneDesc> hd = sinew::humanoid_bone_descs(h);
+    const SinewRagdollSettings settings = sinew::default_ragdoll_settings();
+
+    // Pinned in the air.
+    sinew::Ragdoll r = world.create_humanoid_ragdoll(h, settings);
+    std::vector<SinewVec3> tp(kHB), pos, ap(kHB), bp, sp;
+    std::vector<SinewQuat> tq(kHB), rot, aq(kHB), bq, sq;
+    for (std::uint32_t i = 0; i < kHB; ++i) {
+        tp[i] = v3(hd[i].position.x, hd[i].position.y + 3.0f, hd[i].position.z);
+        tq[i] = hd[i].rotation;
+    }
+    OK(r.set_pose(tp, tq, false));
+    OK(r.set_targets(tp, tq));
+    OK(r.set_pin_weight_all(1.0f));
+    OK(r.set_muscle_strength_all(1.0f));
+    float worst = 0.0f;
+    for (int f = 0; f < 120; ++f) {
+        r.set_targets(tp, tq);
+        world.step(kFrame);
+        r.read_pose(pos, rot);
+        for (std::uint32_t i = 0; i < kHB; ++i) worst = std::fmax(worst, dist(pos[i], tp[i]));
+    }
+    std::printf("     pinned: worst %.3f mm\n", static_cast<double>(worst) * 1000.0);
+    CHECK(worst < 5e-3f, "pin 1, muscle 1, in the air for 2 s: within 5 mm of the targets");
+    CHECK(r.take_events() == 0u, "no balance lost while pinned");
+
+    // A big hit on the pelvis.
+    r.apply_bone_impulse(SINEW_HUMANOID_PELVIS, tp[SINEW_HUMANOID_PELVIS], v3(4000.0f, 0, 0));
+    CHECK(r.drive_state(SINEW_HUMANOID_PELVIS).hit_loss > 0.79f, "the hit weakens the pelvis");
+    int lost = 0;
+    for (int f = 0; f < 60; ++f) {
+        r.set_targets(tp, tq);
+        world.step(kFrame);
+        if (r.take_events() & SINEW_RAGDOLL_EVENT_BALANCE_LOST) ++lost;
+    }
+    std::printf("     balance lost %d time(s)\n", lost);
+    CHECK(lost == 1, "SINEW_RAGDOLL_EVENT_BALANCE_LOST once");
+    bool limp = true;
+    for (std::uint32_t i = 0; i < kHB; ++i) {
+        const SinewDriveState s = r.drive_state(i);
+        limp = limp && s.muscle_strength == 0.0f && s.pin_weight == 0.0f && s.effective_strength == 0.0f && s.effective_pin_weight == 0.0f;
+    }
+    CHECK(limp, "then every bone is limp");
+    r.reset();
+
+    // Face up and face down on a floor.
+    sinew::Collider floor = world.create_collider(sinew::plane_desc());
+    auto drop = [&](float degrees, float x) {
+        sinew::Ragdoll d = world.create_humanoid_ragdoll(h, settings);
+        std::vector<SinewVec3> p(kHB);
+        std::vector<SinewQuat> q(kHB);
+        const SinewQuat turn = about_x(degrees);
+        for (std::uint32_t i = 0; i < kHB; ++i) {
+            const SinewVec3 o = qrot(turn, v3(hd[i].position.x - hd[0].position.x, hd[i].position.y - hd[0].position.y, hd[i].position.z - hd[0].position.z));
+            p[i] = v3(x + o.x, 0.45f + o.y, o.z);
+            q[i] = qmul(turn, hd[i].rotation);
+        }
+        d.set_pose(p, q, false);
+        int f = 0;
+        while (f < 600 && !d.is_at_rest(0.5f)) {
+            world.step(kFrame);
+            ++f;
+        }
+        CHECK(d.is_at_rest(0.5f), "at rest within 10 s");
+        return d;
+    };
+    sinew::Ragdoll up = drop(-90.0f, 0.0f);
+    const SinewGetUpInfo ui = up.get_up_info();
+    CHECK(ui.side == SINEW_LYING_FACE_UP && ui.from_front == 0u, "on its back: FACE_UP, from_front 0");
+    sinew::Ragdoll down = drop(90.0f, 3.0f);
+    const SinewGetUpInfo di = down.get_up_info(sinew::default_get_up_query());
+    CHECK(di.side == SINEW_LYING_FACE_DOWN && di.from_front == 1u, "on its front: FACE_DOWN, from_front 1");
+
+    // The blend.
+    OK(up.set_kinematic(true));
+    OK(up.read_snapshot(sp, sq));
+    for (std::uint32_t i = 0; i < kHB; ++i) {
+        ap[i] = v3(hd[i].position.x + ui.root_position.x, hd[i].position.y, hd[i].position.z + ui.root_position.z);
+        aq[i] = qmul(ui.root_rotation, hd[i].rotation);
+    }
+    OK(up.blend_from_snapshot(ap, aq, 0.0f, bp, bq));
+    CHECK(same_bits(bp.data(), sp.data(), kHB * sizeof(SinewVec3)) && same_bits(bq.data(), sq.data(), kHB * sizeof(SinewQuat)), "blend at 0: the snapshot bit for bit");
+    OK(up.blend_from_snapshot(ap, aq, 1.0f, bp, bq));
+    CHECK(same_bits(bp.data(), ap.data(), kHB * sizeof(SinewVec3)) && same_bits(bq.data(), aq.data(), kHB * sizeof(SinewQuat)), "blend at 1: the animated pose bit for bit");
+    for (int f = 1; f <= 30; ++f) {
+        up.blend_from_snapshot(ap, aq, sinew::blend_alpha(static_cast<float>(f) * kFrame, 0.5f), bp, bq);
+        up.set_targets(bp, bq);
+        world.step(kFrame);
+    }
+    up.read_pose(pos, rot);
+    worst = 0.0f;
+    for (std::uint32_t i = 0; i < kHB; ++i) worst = std::fmax(worst, dist(pos[i], ap[i]));
+    CHECK(worst < 1e-4f, "after the 0.5 s blend it stands in the clip's pose");
+    OK(up.capture_snapshot());
+    OK(up.read_snapshot(sp, sq));
+    CHECK(dist(sp[SINEW_HUMANOID_HEAD], ap[SINEW_HUMANOID_HEAD]) < 1e-4f, "capture_snapshot takes the pose anew");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
     const bool all = argc < 2;
     try {
-        if (all || std::strcmp(argv[1], "errors") == 0) errors();
-        if (all || std::strcmp(argv[1], "physics") == 0) physics();
+        if (all || std::strcmp(argv[1], "errors") == 0) {
+            errors();
+            powered_errors();
+        }
+        if (all || std::strcmp(argv[1], "physics") == 0) {
+            physics();
+            powered_physics();
+        }
     } catch (const sinew::Error& e) {
         fail(__LINE__, "an unexpected sinew::Error", e.what());
     }
