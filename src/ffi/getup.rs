@@ -248,7 +248,10 @@ pub extern "C" fn sinew_ragdoll_blend_from_snapshot(
             let mut arot = [Quat::IDENTITY; MAX_BONES];
             for k in 0..n {
                 apos[k] = position(ap[k], || format!("anim_positions[{k}]"))?;
-                arot[k] = rotation(aq[k], || format!("anim_rotations[{k}]"))?;
+                // Checked as unit, passed as given: at alpha 1 the host's own rotation comes back
+                // bit for bit (blend_pose normalises inside the blend).
+                rotation(aq[k], || format!("anim_rotations[{k}]"))?;
+                arot[k] = aq[k].into();
             }
             let mut pos = [Vec3::ZERO; MAX_BONES];
             let mut rot = [Quat::IDENTITY; MAX_BONES];
@@ -295,8 +298,9 @@ pub extern "C" fn sinew_pose_blend(
             rotation(tq[k], || format!("to_rotations[{k}]"))?;
         }
         for k in 0..count {
-            let from = (fp[k].into(), Quat::from(fq[k]).normalize());
-            let to = (tp[k].into(), Quat::from(tq[k]).normalize());
+            // As given (checked unit above): the endpoints are the host's poses bit for bit.
+            let from = (fp[k].into(), Quat::from(fq[k]));
+            let to = (tp[k].into(), Quat::from(tq[k]));
             let (bp, bq) = blend_pose(from, to, a);
             p[k] = bp.into();
             q[k] = bq.into();
