@@ -11,8 +11,9 @@
 #    header's struct layout) and tests/csharp/WrapperTests.cs, which compares against it,
 #    with the character-cloth groups of tests/csharp/CharacterTests.cs (skinning, tethers,
 #    root and teleport, wind, LOD, tearing, cape / skirt / hair, errors) and the ragdoll
-#    groups of tests/csharp/RagdollTests.cs (errors, disposal; physics and no allocation need
-#    the rigid-body core);
+#    groups of tests/csharp/RagdollTests.cs (errors, disposal, physics, no allocation; powered
+#    ragdolls and getting up: muscles, pins, hits, balance loss, snapshot and blend, face up /
+#    face down, at rest);
 # 5. checks the load-time ABI check against a missing library and a fake one of another
 #    version, and the Unity NativeArray extensions against stand-in Unity types.
 #
