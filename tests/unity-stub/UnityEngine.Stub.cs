@@ -216,6 +216,18 @@ namespace UnityEngine
             throw new StubOnlyException();
         }
 
+        // Vector3.Dot: "Dot Product of two vectors."
+        public static float Dot(Vector3 lhs, Vector3 rhs)
+        {
+            return lhs.x * rhs.x + lhs.y * rhs.y + lhs.z * rhs.z;
+        }
+
+        // Vector3.Cross: "Cross Product of two vectors."
+        public static Vector3 Cross(Vector3 lhs, Vector3 rhs)
+        {
+            return new Vector3(lhs.y * rhs.z - lhs.z * rhs.y, lhs.z * rhs.x - lhs.x * rhs.z, lhs.x * rhs.y - lhs.y * rhs.x);
+        }
+
         public static Vector3 operator +(Vector3 a, Vector3 b)
         {
             return new Vector3(a.x + b.x, a.y + b.y, a.z + b.z);
@@ -263,6 +275,12 @@ namespace UnityEngine
         }
 
         public static Quaternion Euler(float x, float y, float z)
+        {
+            throw new StubOnlyException();
+        }
+
+        // Quaternion.AngleAxis(float angle, Vector3 axis): "Creates a rotation which rotates angle degrees around axis."
+        public static Quaternion AngleAxis(float angle, Vector3 axis)
         {
             throw new StubOnlyException();
         }
@@ -344,7 +362,28 @@ namespace UnityEngine
         }
     }
 
+    // Ray: "Representation of rays" -- Ray(Vector3 origin, Vector3 direction); direction is normalised.
+    public struct Ray
+    {
+        public Ray(Vector3 origin, Vector3 direction)
+        {
+            this = default(Ray);
+            this.origin = origin;
+            this.direction = direction;
+        }
+
+        public Vector3 origin { get; set; }
+
+        public Vector3 direction { get; set; }
+
+        public Vector3 GetPoint(float distance)
+        {
+            throw new StubOnlyException();
+        }
+    }
+
     // Bounds: an axis-aligned box, Bounds(Vector3 center, Vector3 size).
+
     public struct Bounds
     {
         public Bounds(Vector3 center, Vector3 size)
@@ -372,6 +411,24 @@ namespace UnityEngine
             this.g = g;
             this.b = b;
             this.a = a;
+        }
+
+        // Color.green: "Solid green. RGBA is (0, 1, 0, 1)."
+        public static Color green
+        {
+            get { return new Color(0f, 1f, 0f, 1f); }
+        }
+
+        // Color.red: "Solid red. RGBA is (1, 0, 0, 1)."
+        public static Color red
+        {
+            get { return new Color(1f, 0f, 0f, 1f); }
+        }
+
+        // Color.Lerp(Color a, Color b, float t): "Linearly interpolates between colors a and b by t" (t clamped to [0, 1]).
+        public static Color Lerp(Color a, Color b, float t)
+        {
+            throw new StubOnlyException();
         }
     }
 
@@ -520,6 +577,21 @@ namespace UnityEngine
 
         // Mathf.Deg2Rad: "Degrees-to-radians conversion constant (Read Only)", PI * 2 / 360.
         public const float Deg2Rad = 0.0174532924f;
+
+        // Mathf.Rad2Deg: "Radians-to-degrees conversion constant (Read Only)", 360 / (PI * 2).
+        public const float Rad2Deg = 57.29578f;
+
+        // Mathf.Atan2(float y, float x): "Returns the angle in radians whose Tan is y/x."
+        public static float Atan2(float y, float x)
+        {
+            return (float)Math.Atan2(y, x);
+        }
+
+        // Mathf.Clamp01: "Clamps value between 0 and 1 and returns value."
+        public static float Clamp01(float value)
+        {
+            return value < 0f ? 0f : value > 1f ? 1f : value;
+        }
 
         public static float Cos(float f)
         {
@@ -824,6 +896,13 @@ namespace UnityEngine
 
         // Animator.GetBoneTransform: "Returns Transform mapped to this human bone id" (null if unmapped).
         public Transform GetBoneTransform(HumanBodyBones humanBoneId)
+        {
+            throw new StubOnlyException();
+        }
+
+        // Animator.Play(string stateName, int layer = -1, float normalizedTime = float.NegativeInfinity):
+        // "Plays a state."
+        public void Play(string stateName, int layer = -1, float normalizedTime = float.NegativeInfinity)
         {
             throw new StubOnlyException();
         }
