@@ -665,6 +665,13 @@ namespace UnityEngine
         {
             get { throw new StubOnlyException(); }
         }
+
+        // Time.fixedDeltaTime: "The interval in seconds at which physics and other fixed frame rate updates are performed."
+        public static float fixedDeltaTime
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
     }
 
     public class Debug
@@ -702,6 +709,47 @@ namespace UnityEngine
             get { throw new StubOnlyException(); }
             set { throw new StubOnlyException(); }
         }
+    }
+
+    // Input (the Input Manager, UnityEngine.InputLegacyModule).
+    public class Input
+    {
+        // Input.mousePosition: "The current mouse position in pixel coordinates."
+        public static Vector3 mousePosition
+        {
+            get { throw new StubOnlyException(); }
+        }
+
+        // Input.GetMouseButtonDown(int button): "Returns true during the frame the user pressed the given mouse button."
+        public static bool GetMouseButtonDown(int button)
+        {
+            throw new StubOnlyException();
+        }
+
+        // Input.GetKeyDown(KeyCode key): "Returns true during the frame the user starts pressing down the key."
+        public static bool GetKeyDown(KeyCode key)
+        {
+            throw new StubOnlyException();
+        }
+    }
+
+    // KeyCode: the members used (values are Unity's).
+    public enum KeyCode
+    {
+        None = 0,
+        Space = 32,
+        G = 103,
+        K = 107,
+        R = 114,
+    }
+
+    // ForceMode: "Use ForceMode to specify how to apply a force using Rigidbody.AddForce."
+    public enum ForceMode
+    {
+        Force = 0,
+        Acceleration = 5,
+        Impulse = 1,
+        VelocityChange = 2,
     }
 
     public class Application
@@ -796,6 +844,13 @@ namespace UnityEngine
         }
 
         public static T FindObjectOfType<T>()
+            where T : Object
+        {
+            throw new StubOnlyException();
+        }
+
+        // Object.FindObjectsOfType<T>(): "Gets a list of all loaded objects of Type type" (active ones).
+        public static T[] FindObjectsOfType<T>()
             where T : Object
         {
             throw new StubOnlyException();
@@ -963,6 +1018,20 @@ namespace UnityEngine
         }
 
         public Vector3 localScale
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        // Transform.localRotation: "The rotation of the transform relative to the transform rotation of the parent."
+        public Quaternion localRotation
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        // Transform.parent: "The parent of the transform."
+        public Transform parent
         {
             get { throw new StubOnlyException(); }
             set { throw new StubOnlyException(); }
@@ -1222,7 +1291,14 @@ namespace UnityEngine
         // culls the scene" (Built-in Render Pipeline only).
         public static CameraCallback onPreCull;
 
+        // Camera.ScreenPointToRay(Vector3 pos): "Returns a ray going from camera through a screen point."
+        public Ray ScreenPointToRay(Vector3 pos)
+        {
+            throw new StubOnlyException();
+        }
+
         public static Camera main
+
         {
             get { throw new StubOnlyException(); }
         }
@@ -1234,6 +1310,13 @@ namespace UnityEngine
 
     public sealed class CapsuleCollider : Collider
     {
+        // CapsuleCollider.direction: "The direction of the capsule" (0 X, 1 Y, 2 Z).
+        public int direction
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
         public Vector3 center
         {
             get { throw new StubOnlyException(); }
@@ -1247,6 +1330,138 @@ namespace UnityEngine
         }
 
         public float height
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+    }
+
+    public sealed class SphereCollider : Collider
+    {
+        public Vector3 center
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public float radius
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+    }
+
+    public sealed class BoxCollider : Collider
+    {
+        public Vector3 center
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public Vector3 size
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+    }
+
+    // Rigidbody (UnityEngine.PhysicsModule).
+    public sealed class Rigidbody : Component
+    {
+        public float mass
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        // Rigidbody.AddExplosionForce(float explosionForce, Vector3 explosionPosition, float explosionRadius,
+        // float upwardsModifier = 0.0f, ForceMode mode = ForceMode.Force).
+        public void AddExplosionForce(float explosionForce, Vector3 explosionPosition, float explosionRadius,
+            float upwardsModifier = 0f, ForceMode mode = ForceMode.Force)
+        {
+            throw new StubOnlyException();
+        }
+    }
+
+    // JointLimits: min, max (degrees) of HingeJoint.limits.
+    public struct JointLimits
+    {
+        public float min { get; set; }
+
+        public float max { get; set; }
+    }
+
+    // SoftJointLimit: limit (degrees) of CharacterJoint's twist and swing limits.
+    public struct SoftJointLimit
+    {
+        public float limit { get; set; }
+    }
+
+    // Joint: "Joint is the base class for all joints."
+    public class Joint : Component
+    {
+        public Rigidbody connectedBody
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public Vector3 axis
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public Vector3 anchor
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+    }
+
+    public sealed class HingeJoint : Joint
+    {
+        public bool useLimits
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public JointLimits limits
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+    }
+
+    public sealed class CharacterJoint : Joint
+    {
+        public Vector3 swingAxis
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public SoftJointLimit lowTwistLimit
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public SoftJointLimit highTwistLimit
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public SoftJointLimit swing1Limit
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public SoftJointLimit swing2Limit
         {
             get { throw new StubOnlyException(); }
             set { throw new StubOnlyException(); }
