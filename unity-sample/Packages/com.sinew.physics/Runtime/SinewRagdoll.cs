@@ -783,12 +783,7 @@ namespace Sinew.Components
             world.CompleteStep();
             try
             {
-                for (int i = 0; i < boneCount; i++)
-                {
-                    Quaternion inverse = Quaternion.Inverse(bones[i].rotation);
-                    offsetPositions[i] = inverse * (V(descs[i].position) - bones[i].position);
-                    offsetRotations[i] = inverse * Q(descs[i].rotation);
-                }
+                TakeOffsets();
                 native = w.CreateRagdoll(Settings(), descs);
             }
             catch (SinewException e)
@@ -846,6 +841,17 @@ namespace Sinew.Components
                 return "the humanoid was refused: " + e.Message;
             }
             return null;
+        }
+
+        /// <summary>Each ragdoll bone in its rig bone's frame, from the pose the rig is in now.</summary>
+        void TakeOffsets()
+        {
+            for (int i = 0; i < boneCount; i++)
+            {
+                Quaternion inverse = Quaternion.Inverse(bones[i].rotation);
+                offsetPositions[i] = inverse * (V(descs[i].position) - bones[i].position);
+                offsetRotations[i] = inverse * Q(descs[i].rotation);
+            }
         }
 
         void Allocate(int n)
@@ -1139,6 +1145,27 @@ namespace Sinew.Components
 
         void OnDrawGizmosSelected()
         {
+            if (native == null)
+            {
+                // Not built (edit mode, or disabled): the bones as they would be built from the
+                // rig's pose now, which is then the bind pose (every joint green).
+                if (animator == null)
+                {
+                    animator = GetComponent<Animator>();
+                }
+                try
+                {
+                    if (CollectBones() != null)
+                    {
+                        return;
+                    }
+                    TakeOffsets();
+                }
+                catch (Exception)
+                {
+                    return; // no native library in this editor: nothing to preview
+                }
+            }
             if (boneCount == 0 || bones.Length != boneCount)
             {
                 return;
