@@ -1306,6 +1306,12 @@ namespace UnityEngine
 
     public class Collider : Component
     {
+        // Collider.enabled: "Enabled Colliders will collide with other Colliders, disabled Colliders won't."
+        public bool enabled
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
     }
 
     public sealed class CapsuleCollider : Collider

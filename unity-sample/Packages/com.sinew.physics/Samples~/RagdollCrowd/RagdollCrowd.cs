@@ -228,7 +228,11 @@ namespace SinewSamples
                         scale = new Vector3(2f * d.half_extents.x, 2f * d.half_extents.y, 2f * d.half_extents.z);
                         break;
                 }
-                UnityEngine.Object.Destroy(visual.GetComponent<Collider>());
+                // Off at once (Destroy waits for the end of the frame, after the first physics
+                // step): the visuals' own colliders must not join the Rigidbody's compound.
+                Collider primitiveCollider = visual.GetComponent<Collider>();
+                primitiveCollider.enabled = false;
+                UnityEngine.Object.Destroy(primitiveCollider);
                 visual.transform.SetParent(bone, false);
                 visual.transform.localPosition = new Vector3(d.shape_offset.x, d.shape_offset.y, d.shape_offset.z);
                 visual.transform.localRotation = new Quaternion(d.shape_rotation.x, d.shape_rotation.y, d.shape_rotation.z, d.shape_rotation.w);
