@@ -553,6 +553,34 @@ namespace Sinew.Components
             set { hitStrengthLoss = value; Rebuild(); }
         }
 
+        /// <summary>Share of a hit's loss passed on per joint (0–1). Setting it rebuilds the native ragdoll.</summary>
+        public float HitNeighbourFalloff
+        {
+            get { return hitNeighbourFalloff; }
+            set { hitNeighbourFalloff = value; Rebuild(); }
+        }
+
+        /// <summary>Impulse of a full hit (N·s). Setting it rebuilds the native ragdoll.</summary>
+        public float HitFullImpulse
+        {
+            get { return hitFullImpulse; }
+            set { hitFullImpulse = value; Rebuild(); }
+        }
+
+        /// <summary>Seconds a hit takes to recover. Setting it rebuilds the native ragdoll.</summary>
+        public float HitRecoveryTime
+        {
+            get { return hitRecoveryTime; }
+            set { hitRecoveryTime = value; Rebuild(); }
+        }
+
+        /// <summary>Speed (m/s) below which the at-rest clock runs. Setting it rebuilds the native ragdoll.</summary>
+        public float RestSpeed
+        {
+            get { return restSpeed; }
+            set { restSpeed = value; Rebuild(); }
+        }
+
         /// <summary>Balance distance (m; 0 never). Setting it rebuilds the native ragdoll.</summary>
         public float BalanceDistance
         {
