@@ -686,6 +686,107 @@ namespace Sinew
         [DllImport(__DllName, EntryPoint = "sinew_body_set_ragdoll_collision", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_body_set_ragdoll_collision(SinewBody body, SinewRagdoll ragdoll, uint enabled);
 
+        /// <summary>
+        ///  Muscle strength (0–1) of `bone`'s joint motor: 0 (the default) limp, 1 turning the joint
+        ///  to the animated local rotation (from `sinew_ragdoll_set_targets`) at the settings'
+        ///  `muscle_frequency`. Wakes the ragdoll.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_set_muscle_strength", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_set_muscle_strength(SinewRagdoll ragdoll, uint bone, float strength);
+
+        /// <summary>
+        ///  `sinew_ragdoll_set_muscle_strength` for every bone.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_set_muscle_strength_all", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_set_muscle_strength_all(SinewRagdoll ragdoll, float strength);
+
+        /// <summary>
+        ///  Pin weight (0–1) pulling `bone` towards its animated world pose (PuppetMaster's pin
+        ///  weight): 0 (the default) free, 1 following the animation within millimetres.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_set_pin_weight", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_set_pin_weight(SinewRagdoll ragdoll, uint bone, float weight);
+
+        /// <summary>
+        ///  `sinew_ragdoll_set_pin_weight` for every bone.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_set_pin_weight_all", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_set_pin_weight_all(SinewRagdoll ragdoll, float weight);
+
+        /// <summary>
+        ///  `bone`'s muscle strength and pin weight as set and as acting after hits.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_get_drive_state", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_get_drive_state(SinewRagdoll ragdoll, uint bone, SinewDriveState* out_state);
+
+        /// <summary>
+        ///  Writes the ragdoll's event bits since the last call (`SinewRagdollEvent`) and clears them.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_take_events", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_take_events(SinewRagdoll ragdoll, uint* out_events);
+
+        /// <summary>
+        ///  Takes the get-up snapshot: every bone where the last fixed step left it (also taken by
+        ///  `sinew_ragdoll_set_kinematic(…, 1)`, the moment physics lets go).
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_capture_snapshot", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_capture_snapshot(SinewRagdoll ragdoll);
+
+        /// <summary>
+        ///  Copies the snapshot's bone positions and rotations; each capacity at least the bone count.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_read_snapshot", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_read_snapshot(SinewRagdoll ragdoll, SinewVec3* out_positions, System.UIntPtr position_capacity, SinewQuat* out_rotations, System.UIntPtr rotation_capacity);
+
+        /// <summary>
+        ///  The chapter's get-up blend: from the snapshot to the animated pose (`anim_*`, one per
+        ///  bone) by `alpha` in [0, 1] — position lerp, rotation slerp — into `out_*` (capacities at
+        ///  least the bone count). At 0 exactly the snapshot, at 1 exactly the animated pose.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_blend_from_snapshot", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_blend_from_snapshot(SinewRagdoll ragdoll, SinewVec3* anim_positions, System.UIntPtr anim_position_count, SinewQuat* anim_rotations, System.UIntPtr anim_rotation_count, float alpha, SinewVec3* out_positions, System.UIntPtr position_capacity, SinewQuat* out_rotations, System.UIntPtr rotation_capacity);
+
+        /// <summary>
+        ///  The same blend between any two poses of `count` bones the host keeps itself: `from_*` and
+        ///  `to_*` hold `count` entries each, `out_*` at least `out_capacity` ≥ `count`.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_pose_blend", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_pose_blend(SinewVec3* from_positions, SinewQuat* from_rotations, SinewVec3* to_positions, SinewQuat* to_rotations, System.UIntPtr count, float alpha, SinewVec3* out_positions, SinewQuat* out_rotations, System.UIntPtr out_capacity);
+
+        /// <summary>
+        ///  `alpha` of a blend that started `time` s ago and lasts `blend_time` s (≥ 0): the
+        ///  chapter's `t / blendTime` held to [0, 1] (1 at once for a zero blend time).
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_blend_alpha", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_blend_alpha(float time, float blend_time, float* out_alpha);
+
+        /// <summary>
+        ///  Fills `out_query` with the defaults: the humanoid template's pelvis, middle spine and head,
+        ///  up +Y, bind forward +Z, bind up +Y.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_get_up_query_default", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_get_up_query_default(SinewGetUpQuery* out_query);
+
+        /// <summary>
+        ///  Which side the ragdoll lies on, which get-up clip to play, and where its root goes.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_get_up_info", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_get_up_info(SinewRagdoll ragdoll, SinewGetUpQuery* query, SinewGetUpInfo* out_info);
+
+        /// <summary>
+        ///  Seconds every bone has been slower than the settings' `rest_speed` (up to the last step
+        ///  the ragdoll was stepped in).
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_get_rest_time", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_get_rest_time(SinewRagdoll ragdoll, float* out_seconds);
+
+        /// <summary>
+        ///  Writes 1 once every bone has stayed slower than `rest_speed` for `seconds` (or the ragdoll
+        ///  sleeps): the moment to start getting up.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_is_at_rest", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_is_at_rest(SinewRagdoll ragdoll, float seconds, uint* out_at_rest);
+
 
     }
 
@@ -1641,6 +1742,83 @@ namespace Sinew
         public float total_mass;
     }
 
+    /// <summary>
+    ///  What `sinew_ragdoll_get_up_info` needs to know; fill with `sinew_get_up_query_default` first.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe partial struct SinewGetUpQuery
+    {
+        /// <summary>
+        ///  Bones standing for the pelvis, the chest and the head. Default the humanoid template's
+        ///  `SINEW_HUMANOID_PELVIS`, `SINEW_HUMANOID_MIDDLE_SPINE`, `SINEW_HUMANOID_HEAD`.
+        /// </summary>
+        public uint pelvis;
+        public uint chest;
+        public uint head;
+        /// <summary>
+        ///  The world's up now. Default (0, 1, 0).
+        /// </summary>
+        public SinewVec3 up;
+        /// <summary>
+        ///  The character's forward and up in the bind pose (world). Default (0, 0, 1), (0, 1, 0) (Unity's).
+        /// </summary>
+        public SinewVec3 bind_forward;
+        public SinewVec3 bind_up;
+    }
+
+    /// <summary>
+    ///  The answer of `sinew_ragdoll_get_up_info`.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe partial struct SinewGetUpInfo
+    {
+        /// <summary>
+        ///  A `SinewLyingSide`.
+        /// </summary>
+        public uint side;
+        /// <summary>
+        ///  1: play the get-up-from-front clip (lying face down, or on a side nearer the front); 0: from the back.
+        /// </summary>
+        public uint from_front;
+        /// <summary>
+        ///  The pelvis's and chest's averaged front axis along up: −1 face down … 1 face up.
+        /// </summary>
+        public float front_up;
+        /// <summary>
+        ///  Where the get-up clip's root goes: the pelvis projected onto the ground under the body,
+        ///  turned about up so that the character's bind forward points from the pelvis towards the
+        ///  head (face down) or towards the feet (face up).
+        /// </summary>
+        public SinewVec3 root_position;
+        public SinewQuat root_rotation;
+        /// <summary>
+        ///  Unit direction from the pelvis to the head in the ground plane.
+        /// </summary>
+        public SinewVec3 heading;
+    }
+
+    /// <summary>
+    ///  A bone's muscle and pin (`sinew_ragdoll_get_drive_state`).
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe partial struct SinewDriveState
+    {
+        /// <summary>
+        ///  As set by the host (a balance loss sets both to 0).
+        /// </summary>
+        public float muscle_strength;
+        public float pin_weight;
+        /// <summary>
+        ///  Acting now: as set × (1 − hit_loss).
+        /// </summary>
+        public float effective_strength;
+        public float effective_pin_weight;
+        /// <summary>
+        ///  What a hit took (0–1), recovering over `hit_recovery_time`.
+        /// </summary>
+        public float hit_loss;
+    }
+
 
     /// <summary>
     ///  The constraint kernel of a world (`SinewWorldDesc.kernel`); all give the same bits.
@@ -1887,6 +2065,38 @@ namespace Sinew
         ///  Memory for the request could not be allocated.
         /// </summary>
         SINEW_OUT_OF_MEMORY = 10,
+    }
+
+    /// <summary>
+    ///  Which way a ragdoll lies (`SinewGetUpInfo.side`).
+    /// </summary>
+    public enum SinewLyingSide : uint
+    {
+        /// <summary>
+        ///  On its back: the front faces up (get up from the back).
+        /// </summary>
+        SINEW_LYING_FACE_UP = 1,
+        /// <summary>
+        ///  On its front (get up from the front: the chapter's `GetUpFront`).
+        /// </summary>
+        SINEW_LYING_FACE_DOWN = 2,
+        /// <summary>
+        ///  On its left side (the left arm on the ground).
+        /// </summary>
+        SINEW_LYING_LEFT_SIDE = 3,
+        SINEW_LYING_RIGHT_SIDE = 4,
+    }
+
+    /// <summary>
+    ///  Event bits of `sinew_ragdoll_take_events`.
+    /// </summary>
+    public enum SinewRagdollEvent : uint
+    {
+        /// <summary>
+        ///  A driven ragdoll's root left its animated position by more than `balance_distance`:
+        ///  every muscle strength and pin weight was set to 0 (limp).
+        /// </summary>
+        SINEW_RAGDOLL_EVENT_BALANCE_LOST = 1,
     }
 
 

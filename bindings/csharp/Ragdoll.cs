@@ -1,5 +1,6 @@
 // Hand-written. `sinew_ragdoll_*`: rigid bones joined by joints, animated or simulated; the
-// World and Body calls that make ragdolls and put cloth on them; the descriptors' defaults.
+// World and Body calls that make ragdolls and put cloth on them; the descriptors' defaults;
+// powered ragdolls (muscles, pins, hit reactions, balance loss) and getting up (src/ffi/getup.rs).
 using System;
 using System.Runtime.InteropServices;
 
@@ -290,6 +291,214 @@ namespace Sinew
             SinewException.Check(NativeMethods.sinew_ragdoll_set_bone_pair_collision(handle, (uint)a, (uint)b, enabled ? 1u : 0u));
         }
 
+        // ---- powered ragdoll: muscles, pins, hit reactions, balance ----
+
+        /// <summary>Muscle strength in [0, 1] of <paramref name="bone"/>'s joint motor: 0 (the
+        /// default) limp, 1 turning the joint towards the local rotation implied by the targets
+        /// (<c>SetTargets</c>, the animator's pose each frame) at the settings'
+        /// <c>muscle_frequency</c>. Wakes the ragdoll.</summary>
+        public void SetMuscleStrength(int bone, float strength)
+        {
+            SinewException.Check(NativeMethods.sinew_ragdoll_set_muscle_strength(handle, (uint)bone, strength));
+        }
+
+        /// <summary><see cref="SetMuscleStrength"/> for every bone.</summary>
+        public void SetMuscleStrengthAll(float strength)
+        {
+            SinewException.Check(NativeMethods.sinew_ragdoll_set_muscle_strength_all(handle, strength));
+        }
+
+        /// <summary>Pin weight in [0, 1] pulling dynamic <paramref name="bone"/> towards its target
+        /// world pose (PuppetMaster's pin weight): 0 (the default) free, 1 following the
+        /// animation within millimetres.</summary>
+        public void SetPinWeight(int bone, float weight)
+        {
+            SinewException.Check(NativeMethods.sinew_ragdoll_set_pin_weight(handle, (uint)bone, weight));
+        }
+
+        /// <summary><see cref="SetPinWeight"/> for every bone.</summary>
+        public void SetPinWeightAll(float weight)
+        {
+            SinewException.Check(NativeMethods.sinew_ragdoll_set_pin_weight_all(handle, weight));
+        }
+
+        /// <summary><paramref name="bone"/>'s muscle strength and pin weight as set and as acting
+        /// after hits (<c>hit_loss</c>, recovering over <c>hit_recovery_time</c>).</summary>
+        public unsafe SinewDriveState GetDriveState(int bone)
+        {
+            SinewDriveState st;
+            SinewException.Check(NativeMethods.sinew_ragdoll_get_drive_state(handle, (uint)bone, &st));
+            return st;
+        }
+
+        /// <summary>The events since the last call (e.g. <see cref="RagdollEvents.BalanceLost"/>:
+        /// the root left its animated position by more than <c>balance_distance</c> and every
+        /// muscle and pin went to 0), and clears them. Poll once a frame.</summary>
+        public unsafe RagdollEvents TakeEvents()
+        {
+            uint e;
+            SinewException.Check(NativeMethods.sinew_ragdoll_take_events(handle, &e));
+            return (RagdollEvents)e;
+        }
+
+        // ---- getting up ----
+
+        /// <summary>Takes the get-up snapshot: every bone where the last fixed step left it. Also
+        /// taken by <c>SetKinematic(true)</c>, the moment physics lets go.</summary>
+        public void CaptureSnapshot()
+        {
+            SinewException.Check(NativeMethods.sinew_ragdoll_capture_snapshot(handle));
+        }
+
+        /// <summary>The snapshot's bone positions and rotations (each span at least <see cref="BoneCount"/>).</summary>
+        public unsafe void ReadSnapshot<TVector, TQuaternion>(Span<TVector> positions, Span<TQuaternion> rotations)
+            where TVector : struct
+            where TQuaternion : struct
+        {
+            Span<SinewVec3> ps = Blit.AsVec3(positions, "positions");
+            Span<SinewQuat> qs = Blit.AsQuat(rotations, "rotations");
+            fixed (SinewVec3* p = &MemoryMarshal.GetReference(ps))
+            fixed (SinewQuat* q = &MemoryMarshal.GetReference(qs))
+            {
+                SinewException.Check(NativeMethods.sinew_ragdoll_read_snapshot(handle, p, Blit.Count(ps.Length), q, Blit.Count(qs.Length)));
+            }
+        }
+
+        /// <inheritdoc cref="ReadSnapshot{TVector, TQuaternion}(Span{TVector}, Span{TQuaternion})"/>
+        public void ReadSnapshot<TVector, TQuaternion>(TVector[] positions, TQuaternion[] rotations)
+            where TVector : struct
+            where TQuaternion : struct
+        {
+            ReadSnapshot(new Span<TVector>(positions), new Span<TQuaternion>(rotations));
+        }
+
+        /// <summary>The chapter's get-up blend from the snapshot to the animated pose
+        /// (<paramref name="animPositions"/>, <paramref name="animRotations"/>: exactly one per
+        /// bone) by <paramref name="alpha"/> in [0, 1] — position lerp, rotation slerp — into the
+        /// outputs (at least one per bone). At 0 exactly the snapshot, at 1 exactly the animated
+        /// pose. The inputs and outputs may be the same spans.</summary>
+        public unsafe void BlendFromSnapshot<TVector, TQuaternion>(
+            ReadOnlySpan<TVector> animPositions, ReadOnlySpan<TQuaternion> animRotations, float alpha,
+            Span<TVector> outPositions, Span<TQuaternion> outRotations)
+            where TVector : struct
+            where TQuaternion : struct
+        {
+            ReadOnlySpan<SinewVec3> ap = Blit.AsVec3(animPositions, "animPositions");
+            ReadOnlySpan<SinewQuat> aq = Blit.AsQuat(animRotations, "animRotations");
+            Span<SinewVec3> op = Blit.AsVec3(outPositions, "outPositions");
+            Span<SinewQuat> oq = Blit.AsQuat(outRotations, "outRotations");
+            fixed (SinewVec3* pa = &MemoryMarshal.GetReference(ap))
+            fixed (SinewQuat* qa = &MemoryMarshal.GetReference(aq))
+            fixed (SinewVec3* po = &MemoryMarshal.GetReference(op))
+            fixed (SinewQuat* qo = &MemoryMarshal.GetReference(oq))
+            {
+                SinewException.Check(NativeMethods.sinew_ragdoll_blend_from_snapshot(
+                    handle, pa, Blit.Count(ap.Length), qa, Blit.Count(aq.Length), alpha, po, Blit.Count(op.Length), qo, Blit.Count(oq.Length)));
+            }
+        }
+
+        /// <inheritdoc cref="BlendFromSnapshot{TVector, TQuaternion}(ReadOnlySpan{TVector}, ReadOnlySpan{TQuaternion}, float, Span{TVector}, Span{TQuaternion})"/>
+        public void BlendFromSnapshot<TVector, TQuaternion>(TVector[] animPositions, TQuaternion[] animRotations, float alpha, TVector[] outPositions, TQuaternion[] outRotations)
+            where TVector : struct
+            where TQuaternion : struct
+        {
+            BlendFromSnapshot(new ReadOnlySpan<TVector>(animPositions), new ReadOnlySpan<TQuaternion>(animRotations), alpha,
+                new Span<TVector>(outPositions), new Span<TQuaternion>(outRotations));
+        }
+
+        /// <summary>The same blend between any two poses the caller keeps: the four inputs hold
+        /// the same number of bones (else <see cref="ArgumentException"/>), the outputs at least
+        /// that many. Needs no ragdoll.</summary>
+        public static unsafe void PoseBlend<TVector, TQuaternion>(
+            ReadOnlySpan<TVector> fromPositions, ReadOnlySpan<TQuaternion> fromRotations,
+            ReadOnlySpan<TVector> toPositions, ReadOnlySpan<TQuaternion> toRotations, float alpha,
+            Span<TVector> outPositions, Span<TQuaternion> outRotations)
+            where TVector : struct
+            where TQuaternion : struct
+        {
+            ReadOnlySpan<SinewVec3> fp = Blit.AsVec3(fromPositions, "fromPositions");
+            ReadOnlySpan<SinewQuat> fq = Blit.AsQuat(fromRotations, "fromRotations");
+            ReadOnlySpan<SinewVec3> tp = Blit.AsVec3(toPositions, "toPositions");
+            ReadOnlySpan<SinewQuat> tq = Blit.AsQuat(toRotations, "toRotations");
+            Span<SinewVec3> op = Blit.AsVec3(outPositions, "outPositions");
+            Span<SinewQuat> oq = Blit.AsQuat(outRotations, "outRotations");
+            int n = fp.Length;
+            if (fq.Length != n || tp.Length != n || tq.Length != n)
+            {
+                // The C call takes one count for all four inputs: a shorter one would be read past its end.
+                throw new ArgumentException("fromPositions, fromRotations, toPositions and toRotations must hold the same number of bones (" + n + ", "
+                    + fq.Length + ", " + tp.Length + ", " + tq.Length + ")", "toRotations");
+            }
+            SinewLibrary.EnsureCompatible();
+            fixed (SinewVec3* pf = &MemoryMarshal.GetReference(fp))
+            fixed (SinewQuat* qf = &MemoryMarshal.GetReference(fq))
+            fixed (SinewVec3* pt = &MemoryMarshal.GetReference(tp))
+            fixed (SinewQuat* qt = &MemoryMarshal.GetReference(tq))
+            fixed (SinewVec3* po = &MemoryMarshal.GetReference(op))
+            fixed (SinewQuat* qo = &MemoryMarshal.GetReference(oq))
+            {
+                SinewException.Check(NativeMethods.sinew_pose_blend(pf, qf, pt, qt, Blit.Count(n), alpha, po, qo, Blit.Count(Math.Min(op.Length, oq.Length))));
+            }
+        }
+
+        /// <inheritdoc cref="PoseBlend{TVector, TQuaternion}(ReadOnlySpan{TVector}, ReadOnlySpan{TQuaternion}, ReadOnlySpan{TVector}, ReadOnlySpan{TQuaternion}, float, Span{TVector}, Span{TQuaternion})"/>
+        public static void PoseBlend<TVector, TQuaternion>(TVector[] fromPositions, TQuaternion[] fromRotations, TVector[] toPositions, TQuaternion[] toRotations,
+            float alpha, TVector[] outPositions, TQuaternion[] outRotations)
+            where TVector : struct
+            where TQuaternion : struct
+        {
+            PoseBlend(new ReadOnlySpan<TVector>(fromPositions), new ReadOnlySpan<TQuaternion>(fromRotations),
+                new ReadOnlySpan<TVector>(toPositions), new ReadOnlySpan<TQuaternion>(toRotations), alpha,
+                new Span<TVector>(outPositions), new Span<TQuaternion>(outRotations));
+        }
+
+        /// <summary>The alpha of a blend that started <paramref name="time"/> s ago and lasts
+        /// <paramref name="blendTime"/> s (at least 0): the chapter's <c>t / blendTime</c> held to
+        /// [0, 1] (1 at once for a zero blend time).</summary>
+        public static unsafe float BlendAlpha(float time, float blendTime)
+        {
+            SinewLibrary.EnsureCompatible();
+            float a;
+            SinewException.Check(NativeMethods.sinew_blend_alpha(time, blendTime, &a));
+            return a;
+        }
+
+        /// <summary>Which side the ragdoll lies on, which get-up clip to play
+        /// (<see cref="SinewGetUpInfo.FromFront"/>) and where the character's root goes.</summary>
+        public unsafe SinewGetUpInfo GetUpInfo(SinewGetUpQuery query)
+        {
+            SinewGetUpInfo info;
+            SinewException.Check(NativeMethods.sinew_ragdoll_get_up_info(handle, &query, &info));
+            return info;
+        }
+
+        /// <summary><see cref="GetUpInfo(SinewGetUpQuery)"/> with <see cref="SinewGetUpQuery.Default"/>
+        /// (the humanoid template's pelvis, spine and head; +Y up, bind forward +Z).</summary>
+        public SinewGetUpInfo GetUpInfo()
+        {
+            return GetUpInfo(SinewGetUpQuery.Default);
+        }
+
+        /// <summary>Seconds every bone has been slower than the settings' <c>rest_speed</c>.</summary>
+        public unsafe float RestTime
+        {
+            get
+            {
+                float t;
+                SinewException.Check(NativeMethods.sinew_ragdoll_get_rest_time(handle, &t));
+                return t;
+            }
+        }
+
+        /// <summary>True once every bone has stayed slower than <c>rest_speed</c> for
+        /// <paramref name="seconds"/> (or the ragdoll sleeps): the moment to start getting up.</summary>
+        public unsafe bool IsAtRest(float seconds)
+        {
+            uint a;
+            SinewException.Check(NativeMethods.sinew_ragdoll_is_at_rest(handle, seconds, &a));
+            return a != 0;
+        }
+
         // ---- the humanoid template ----
 
         /// <summary>The humanoid template's bone list for <paramref name="bones"/>
@@ -442,6 +651,60 @@ namespace Sinew
         {
             get { return kinematic != 0; }
             set { kinematic = value ? 1u : 0u; }
+        }
+    }
+
+    /// <summary>Which way a ragdoll lies (<see cref="SinewGetUpInfo.Side"/>; the C enum <c>SinewLyingSide</c>).</summary>
+    public enum LyingSide : uint
+    {
+        /// <summary>On its back, the front facing up: get up from the back.</summary>
+        FaceUp = SinewLyingSide.SINEW_LYING_FACE_UP,
+        /// <summary>On its front: get up from the front (the chapter's <c>GetUpFront</c>).</summary>
+        FaceDown = SinewLyingSide.SINEW_LYING_FACE_DOWN,
+        /// <summary>On its left side (the left arm on the ground).</summary>
+        LeftSide = SinewLyingSide.SINEW_LYING_LEFT_SIDE,
+        /// <summary>On its right side.</summary>
+        RightSide = SinewLyingSide.SINEW_LYING_RIGHT_SIDE,
+    }
+
+    /// <summary>Event bits of <see cref="Ragdoll.TakeEvents"/> (the C enum <c>SinewRagdollEvent</c>).</summary>
+    [Flags]
+    public enum RagdollEvents : uint
+    {
+        None = 0,
+        /// <summary>A driven ragdoll's root left its animated position by more than
+        /// <c>balance_distance</c>: every muscle strength and pin weight was set to 0 (limp).</summary>
+        BalanceLost = SinewRagdollEvent.SINEW_RAGDOLL_EVENT_BALANCE_LOST,
+    }
+
+    public unsafe partial struct SinewGetUpQuery
+    {
+        /// <summary>The humanoid template's pelvis, middle spine and head; up +Y, bind forward +Z,
+        /// bind up +Y (<c>sinew_get_up_query_default</c>).</summary>
+        public static SinewGetUpQuery Default
+        {
+            get
+            {
+                SinewLibrary.EnsureCompatible();
+                SinewGetUpQuery q;
+                SinewException.Check(NativeMethods.sinew_get_up_query_default(&q));
+                return q;
+            }
+        }
+    }
+
+    public partial struct SinewGetUpInfo
+    {
+        /// <summary><see cref="side"/> as the enum.</summary>
+        public LyingSide Side
+        {
+            get { return (LyingSide)side; }
+        }
+
+        /// <summary><see cref="from_front"/> as a bool: play the get-up-from-front clip.</summary>
+        public bool FromFront
+        {
+            get { return from_front != 0; }
         }
     }
 

@@ -1,6 +1,9 @@
 // Tests of the C# Ragdoll wrapper against the real native library, on Mono (run from
 // WrapperTests.cs). The error groups need only the library's checks; the physics and
 // no-allocation groups need the rigid-body core (until it lands their calls throw SINEW_PANIC).
+// The powered and get-up groups (ABI 7): every call, its errors, the blend's exact endpoints,
+// face up / face down after a drop onto a plane, pins following an animation within 5 mm, the
+// balance-loss event, and no allocation in the per-frame calls.
 using System;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
@@ -28,6 +31,8 @@ namespace Sinew.Tests
     static class RagdollTests
     {
         const float Frame = 1f / 60f;
+        const int Humanoid = (int)SinewHumanoidBone.SINEW_HUMANOID_BONE_COUNT;
+        const int Pelvis = (int)SinewHumanoidBone.SINEW_HUMANOID_PELVIS;
 
         public static void Run()
         {
@@ -36,6 +41,13 @@ namespace Sinew.Tests
             Check.Group("ragdolls: disposal, finalisers and stale handles", Disposal);
             Check.Group("ragdolls: physics through the wrapper (needs the rigid-body core)", Physics);
             Check.Group("ragdolls: no allocation per frame (needs the rigid-body core)", NoAllocation);
+            Check.Group("powered ragdolls: every call through the wrapper", PoweredCalls);
+            Check.Group("powered ragdolls and get-up: errors (bad bone, values out of range, wrong lengths)", PoweredErrors);
+            Check.Group("get-up: the blend's endpoints are exact (alpha 0 = snapshot, 1 = animated, bit for bit)", BlendEndpoints);
+            Check.Group("get-up: a humanoid dropped on its back lies face up, on its front face down", FaceUpFaceDown);
+            Check.Group("powered ragdolls: full pin weight follows the animated targets within 5 mm", PinnedFollows);
+            Check.Group("powered ragdolls: a big pelvis impulse loses the balance (event, limp)", BalanceLoss);
+            Check.Group("powered ragdolls and get-up: no allocation per frame", PoweredNoAllocation);
         }
 
         static World NewWorld()
@@ -353,6 +365,490 @@ namespace Sinew.Tests
             {
                 throw new InvalidOperationException("unexpected state");
             }
+        }
+
+        // ---- powered ragdolls and getting up ----
+
+        static Quat Q(float x, float y, float z, float w)
+        {
+            Quat q;
+            q.x = x;
+            q.y = y;
+            q.z = z;
+            q.w = w;
+            return q;
+        }
+
+        static Quat Mul(Quat a, Quat b)
+        {
+            return Q(a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+                a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+                a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
+                a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z);
+        }
+
+        static Vec3 Rotate(Quat q, Vec3 v)
+        {
+            // v + 2 w (u × v) + 2 u × (u × v)
+            float tx = 2f * (q.y * v.z - q.z * v.y), ty = 2f * (q.z * v.x - q.x * v.z), tz = 2f * (q.x * v.y - q.y * v.x);
+            return new Vec3(v.x + q.w * tx + (q.y * tz - q.z * ty), v.y + q.w * ty + (q.z * tx - q.x * tz), v.z + q.w * tz + (q.x * ty - q.y * tx));
+        }
+
+        static float Distance(Vec3 a, Vec3 b)
+        {
+            float dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z;
+            return (float)Math.Sqrt(dx * dx + dy * dy + dz * dz);
+        }
+
+        static unsafe bool SameBits(float a, float b)
+        {
+            return *(int*)&a == *(int*)&b;
+        }
+
+        static bool SameBits(Vec3 a, Vec3 b)
+        {
+            return SameBits(a.x, b.x) && SameBits(a.y, b.y) && SameBits(a.z, b.z);
+        }
+
+        static bool SameBits(Quat a, Quat b)
+        {
+            return SameBits(a.x, b.x) && SameBits(a.y, b.y) && SameBits(a.z, b.z) && SameBits(a.w, b.w);
+        }
+
+        /// <summary>The default 1.8 m humanoid (standing at the origin facing +Z) in a world with a
+        /// ground plane at y = 0; its bind pose into <paramref name="p"/>, <paramref name="q"/>.</summary>
+        static Ragdoll HumanoidOnGround(World w, SinewRagdollSettings s, Vec3[] p, Quat[] q)
+        {
+            Collider.Plane(w);
+            Ragdoll r = w.CreateHumanoidRagdoll(SinewHumanoidBones.Default, s);
+            r.ReadPose(p, q);
+            return r;
+        }
+
+        static void PoweredCalls()
+        {
+            SinewRagdollSettings s = SinewRagdollSettings.Default;
+            Check.That(s.muscle_frequency == 4f && s.muscle_damping_ratio == 1f && s.muscle_max_torque == 400f, "settings: muscle 4 Hz, ratio 1, 400 N m");
+            Check.That(s.pin_frequency == 20f && s.pin_damping_ratio == 1f, "settings: pin 20 Hz, ratio 1");
+            Check.That(s.hit_strength_loss == 0.8f && s.hit_neighbour_falloff == 0.5f && s.hit_full_impulse == 20f && s.hit_recovery_time == 1.5f,
+                "settings: hit loss 0.8, falloff 0.5, full at 20 N s, recovers in 1.5 s");
+            Check.That(s.balance_distance == 0.4f && s.rest_speed == 0.05f, "settings: balance 0.4 m, rest speed 0.05 m/s");
+            SinewGetUpQuery gq = SinewGetUpQuery.Default;
+            Check.That(gq.pelvis == (uint)SinewHumanoidBone.SINEW_HUMANOID_PELVIS && gq.chest == (uint)SinewHumanoidBone.SINEW_HUMANOID_MIDDLE_SPINE
+                && gq.head == (uint)SinewHumanoidBone.SINEW_HUMANOID_HEAD, "SinewGetUpQuery.Default: pelvis, middle spine, head");
+            Check.That(gq.up.y == 1f && gq.bind_forward.z == 1f && gq.bind_up.y == 1f, "SinewGetUpQuery.Default: up +Y, bind forward +Z, bind up +Y");
+            Check.Equal(1u, (uint)LyingSide.FaceUp, "LyingSide.FaceUp = SINEW_LYING_FACE_UP");
+            Check.Equal(4u, (uint)LyingSide.RightSide, "LyingSide.RightSide = SINEW_LYING_RIGHT_SIDE");
+            Check.Equal(1u, (uint)RagdollEvents.BalanceLost, "RagdollEvents.BalanceLost is bit 1");
+            Check.Equal(0.25f, Ragdoll.BlendAlpha(0.5f, 2f), "BlendAlpha(0.5, 2) = 0.25");
+            Check.Equal(1f, Ragdoll.BlendAlpha(3f, 2f), "BlendAlpha past the blend time = 1");
+            Check.Equal(1f, Ragdoll.BlendAlpha(0f, 0f), "BlendAlpha of a zero blend time = 1");
+
+            using (World w = NewWorld())
+            {
+                var p = new Vec3[Humanoid];
+                var q = new Quat[Humanoid];
+                Ragdoll r = HumanoidOnGround(w, s, p, q);
+                SinewDriveState d = r.GetDriveState(3);
+                Check.That(d.muscle_strength == 0f && d.pin_weight == 0f && d.hit_loss == 0f, "GetDriveState: limp and unhit at first");
+                r.SetMuscleStrength(3, 0.5f);
+                d = r.GetDriveState(3);
+                Check.That(d.muscle_strength == 0.5f && d.effective_strength == 0.5f && r.GetDriveState(4).muscle_strength == 0f,
+                    "SetMuscleStrength(3, 0.5): bone 3 only, acting in full");
+                r.SetMuscleStrengthAll(0.75f);
+                Check.That(r.GetDriveState(0).muscle_strength == 0.75f && r.GetDriveState(10).muscle_strength == 0.75f, "SetMuscleStrengthAll(0.75)");
+                r.SetPinWeight(7, 0.25f);
+                Check.That(r.GetDriveState(7).pin_weight == 0.25f && r.GetDriveState(6).pin_weight == 0f, "SetPinWeight(7, 0.25): bone 7 only");
+                r.SetPinWeightAll(1f);
+                Check.That(r.GetDriveState(0).pin_weight == 1f && r.GetDriveState(10).effective_pin_weight == 1f, "SetPinWeightAll(1)");
+                Check.Equal(RagdollEvents.None, r.TakeEvents(), "TakeEvents: none yet");
+                r.SetTargets(p, q);
+                for (int i = 0; i < 10; i++)
+                {
+                    w.Step(Frame);
+                }
+                r.ApplyBoneImpulse(Pelvis, p[Pelvis], new Vec3(0f, 0f, 10f));
+                w.Step(Frame);
+                d = r.GetDriveState(Pelvis);
+                Check.That(d.hit_loss > 0.3f && d.hit_loss <= 0.4f + 1e-4f && Math.Abs(d.effective_pin_weight - (1f - d.hit_loss)) < 1e-5f,
+                    "a 10 N s hit takes 0.8 * 10/20 of the pelvis's pin weight, recovering", "hit_loss " + d.hit_loss + ", effective pin " + d.effective_pin_weight);
+                Check.That(r.GetDriveState(1).hit_loss > 0f && r.GetDriveState(1).hit_loss < d.hit_loss, "its neighbour loses less");
+                r.SetMuscleStrengthAll(0f);
+                r.SetPinWeightAll(0f);
+                Check.That(r.RestTime == 0f && !r.IsAtRest(0.5f), "RestTime 0, not at rest while standing up and falling");
+                for (int i = 0; i < 300 && !r.IsAtRest(0.5f); i++)
+                {
+                    w.Step(Frame);
+                }
+                Check.That(r.IsAtRest(0.5f) && (r.RestTime >= 0.5f || r.IsAsleep), "fallen, it comes to rest (IsAtRest(0.5))", "rest time " + r.RestTime);
+                r.CaptureSnapshot();
+                var sp = new Vec3[Humanoid];
+                var sq = new Quat[Humanoid];
+                var rp = new Vec3[Humanoid];
+                var rq = new Quat[Humanoid];
+                r.ReadSnapshot(sp, sq);
+                r.ReadPose(rp, rq);
+                float worst = 0f;
+                for (int i = 0; i < Humanoid; i++)
+                {
+                    worst = Math.Max(worst, Distance(sp[i], rp[i]));
+                }
+                Check.That(worst < 1e-4f, "CaptureSnapshot + ReadSnapshot: the bones where they lie", "off by " + worst + " m");
+                SinewGetUpInfo info = r.GetUpInfo();
+                Check.That(info.Side >= LyingSide.FaceUp && info.Side <= LyingSide.RightSide && info.FromFront == (info.from_front != 0), "GetUpInfo(): a side");
+                Check.That(Math.Abs(info.root_position.y) < 0.05f, "GetUpInfo(): the root on the ground", "root " + info.root_position);
+                SinewGetUpInfo same = r.GetUpInfo(SinewGetUpQuery.Default);
+                Check.That(same.side == info.side && same.root_position.x == info.root_position.x, "GetUpInfo(Default) = GetUpInfo()");
+                // PoseBlend: the free blend between two poses the caller keeps.
+                var op = new Vec3[Humanoid];
+                var oq = new Quat[Humanoid];
+                Ragdoll.PoseBlend(sp, sq, p, q, 0f, op, oq);
+                Check.That(SameBits(op[5], sp[5]) && SameBits(oq[5], sq[5]), "PoseBlend at 0 is the first pose");
+                Ragdoll.PoseBlend(new ReadOnlySpan<Vec3>(sp), new ReadOnlySpan<Quat>(sq), new ReadOnlySpan<Vec3>(p), new ReadOnlySpan<Quat>(q), 0.5f,
+                    new Span<Vec3>(op), new Span<Quat>(oq));
+                Check.That(Math.Abs(op[2].y - 0.5f * (sp[2].y + p[2].y)) < 1e-5f, "PoseBlend at 0.5: positions halfway", op[2] + " between " + sp[2] + " and " + p[2]);
+            }
+        }
+
+        static void PoweredErrors()
+        {
+            using (World w = NewWorld())
+            {
+                var p = new Vec3[Humanoid];
+                var q = new Quat[Humanoid];
+                Ragdoll r = HumanoidOnGround(w, SinewRagdollSettings.Default, p, q);
+                Check.ThrowsSinew("muscle strength 1.5", SinewResult.SINEW_OUT_OF_RANGE, () => r.SetMuscleStrength(2, 1.5f), "muscle strength");
+                Check.ThrowsSinew("muscle strength -0.1 for all", SinewResult.SINEW_OUT_OF_RANGE, () => r.SetMuscleStrengthAll(-0.1f), "[0, 1]");
+                Check.ThrowsSinew("a NaN muscle strength", SinewResult.SINEW_NON_FINITE, () => r.SetMuscleStrength(0, float.NaN), "muscle strength");
+                Check.ThrowsSinew("a muscle on bone 11 of 11", SinewResult.SINEW_OUT_OF_RANGE, () => r.SetMuscleStrength(11, 1f), "bone 11");
+                Check.ThrowsSinew("a muscle on bone -1", SinewResult.SINEW_OUT_OF_RANGE, () => r.SetMuscleStrength(-1, 1f));
+                Check.ThrowsSinew("pin weight 2", SinewResult.SINEW_OUT_OF_RANGE, () => r.SetPinWeight(1, 2f), "pin weight");
+                Check.ThrowsSinew("an infinite pin weight for all", SinewResult.SINEW_NON_FINITE, () => r.SetPinWeightAll(float.PositiveInfinity), "pin weight");
+                Check.ThrowsSinew("a pin on bone 20", SinewResult.SINEW_OUT_OF_RANGE, () => r.SetPinWeight(20, 1f), "bone 20");
+                Check.ThrowsSinew("the drive state of bone 11", SinewResult.SINEW_OUT_OF_RANGE, () => r.GetDriveState(11));
+                Check.Equal(0f, r.GetDriveState(2).muscle_strength, "a refused call changes nothing");
+                var op = new Vec3[Humanoid];
+                var oq = new Quat[Humanoid];
+                Check.ThrowsSinew("blend alpha 1.5", SinewResult.SINEW_OUT_OF_RANGE, () => r.BlendFromSnapshot(p, q, 1.5f, op, oq), "alpha");
+                Check.ThrowsSinew("blend alpha -0.01", SinewResult.SINEW_OUT_OF_RANGE, () => r.BlendFromSnapshot(p, q, -0.01f, op, oq), "alpha");
+                Check.ThrowsSinew("a NaN blend alpha", SinewResult.SINEW_NON_FINITE, () => r.BlendFromSnapshot(p, q, float.NaN, op, oq), "alpha");
+                Check.ThrowsSinew("an animated pose of 10 of 11 bones", SinewResult.SINEW_INVALID_ARGUMENT,
+                    () => r.BlendFromSnapshot(new ReadOnlySpan<Vec3>(p, 0, 10), new ReadOnlySpan<Quat>(q), 0.5f, new Span<Vec3>(op), new Span<Quat>(oq)), "anim_positions");
+                Check.ThrowsSinew("animated rotations of 12 bones", SinewResult.SINEW_INVALID_ARGUMENT,
+                    () => r.BlendFromSnapshot(p, new Quat[12], 0.5f, op, oq), "anim_rotations");
+                Check.ThrowsSinew("a blend into 10 positions", SinewResult.SINEW_BUFFER_TOO_SMALL, () => r.BlendFromSnapshot(p, q, 0.5f, new Vec3[10], oq), "out_positions");
+                Check.ThrowsSinew("a blend into 3 rotations", SinewResult.SINEW_BUFFER_TOO_SMALL, () => r.BlendFromSnapshot(p, q, 0.5f, op, new Quat[3]), "out_rotations");
+                var bad = (Quat[])q.Clone();
+                bad[4].w = 3f;
+                Check.ThrowsSinew("an animated rotation that is not unit", SinewResult.SINEW_INVALID_ARGUMENT, () => r.BlendFromSnapshot(p, bad, 0.5f, op, oq), "anim_rotations[4]");
+                Check.Throws<ArgumentException>("animated rotations of a 12-byte struct", () => r.BlendFromSnapshot(p, new Vec3[Humanoid], 0.5f, op, new Vec3[Humanoid]));
+                Check.ThrowsSinew("the snapshot into 10 positions", SinewResult.SINEW_BUFFER_TOO_SMALL, () => r.ReadSnapshot(new Vec3[10], oq), "out_positions");
+                Check.ThrowsSinew("the snapshot into no rotations", SinewResult.SINEW_BUFFER_TOO_SMALL, () => r.ReadSnapshot(op, new Quat[0]));
+                Check.ThrowsSinew("PoseBlend alpha 2", SinewResult.SINEW_OUT_OF_RANGE, () => Ragdoll.PoseBlend(p, q, p, q, 2f, op, oq), "alpha");
+                Check.Throws<ArgumentException>("PoseBlend of poses of 11 and 10 bones", () => Ragdoll.PoseBlend(p, q, new Vec3[10], new Quat[10], 0.5f, op, oq));
+                Check.Throws<ArgumentException>("PoseBlend with 10 from-rotations", () => Ragdoll.PoseBlend(p, new Quat[10], p, q, 0.5f, op, oq));
+                Check.ThrowsSinew("PoseBlend into 5 rotations", SinewResult.SINEW_BUFFER_TOO_SMALL, () => Ragdoll.PoseBlend(p, q, p, q, 0.5f, op, new Quat[5]));
+                Check.ThrowsSinew("PoseBlend of a NaN position", SinewResult.SINEW_NON_FINITE, () =>
+                {
+                    var nan = (Vec3[])p.Clone();
+                    nan[0].y = float.NaN;
+                    Ragdoll.PoseBlend(p, q, nan, q, 0.5f, op, oq);
+                }, "to_positions[0]");
+                Check.ThrowsSinew("BlendAlpha of a negative blend time", SinewResult.SINEW_INVALID_ARGUMENT, () => Ragdoll.BlendAlpha(0.5f, -1f), "blend_time");
+                Check.ThrowsSinew("BlendAlpha of a NaN time", SinewResult.SINEW_NON_FINITE, () => Ragdoll.BlendAlpha(float.NaN, 1f));
+                SinewGetUpQuery gq = SinewGetUpQuery.Default;
+                gq.head = 11;
+                Check.ThrowsSinew("GetUpInfo with head bone 11", SinewResult.SINEW_OUT_OF_RANGE, () => r.GetUpInfo(gq), "11");
+                gq = SinewGetUpQuery.Default;
+                gq.up = new SinewVec3(0f, 0f, 0f);
+                Check.Throws<SinewException>("GetUpInfo with a zero up", () => r.GetUpInfo(gq));
+                gq = SinewGetUpQuery.Default;
+                gq.bind_forward = new SinewVec3(0f, float.NaN, 0f);
+                Check.ThrowsSinew("GetUpInfo with a NaN bind forward", SinewResult.SINEW_NON_FINITE, () => r.GetUpInfo(gq));
+                Check.ThrowsSinew("IsAtRest(-1 s)", SinewResult.SINEW_INVALID_ARGUMENT, () => r.IsAtRest(-1f), "seconds");
+                Check.ThrowsSinew("IsAtRest(NaN)", SinewResult.SINEW_NON_FINITE, () => r.IsAtRest(float.NaN));
+                w.StepBegin(Frame);
+                Check.ThrowsSinew("SetMuscleStrength during an async step", SinewResult.SINEW_BUSY, () => r.SetMuscleStrength(0, 1f));
+                Check.ThrowsSinew("TakeEvents during an async step", SinewResult.SINEW_BUSY, () => r.TakeEvents());
+                w.StepEnd();
+                r.Dispose();
+                Check.ThrowsSinew("a disposed ragdoll's snapshot", SinewResult.SINEW_INVALID_HANDLE, () => r.CaptureSnapshot(), "ragdoll handle");
+                Check.ThrowsSinew("a disposed ragdoll's rest time", SinewResult.SINEW_INVALID_HANDLE, () => { float t = r.RestTime; });
+                Check.ThrowsSinew("a disposed ragdoll's pin weights", SinewResult.SINEW_INVALID_HANDLE, () => r.SetPinWeightAll(1f));
+            }
+        }
+
+        static void BlendEndpoints()
+        {
+            using (World w = NewWorld())
+            {
+                var p = new Vec3[Humanoid];
+                var q = new Quat[Humanoid];
+                Ragdoll r = HumanoidOnGround(w, SinewRagdollSettings.Default, p, q);
+                for (int i = 0; i < 40; i++)
+                {
+                    w.Step(Frame);
+                }
+                // set_kinematic(true) takes the snapshot: the moment physics lets go.
+                var lp = new Vec3[Humanoid];
+                var lq = new Quat[Humanoid];
+                r.ReadPose(lp, lq);
+                r.SetKinematic(true);
+                var sp = new Vec3[Humanoid];
+                var sq = new Quat[Humanoid];
+                r.ReadSnapshot(sp, sq);
+                float worst = 0f;
+                for (int i = 0; i < Humanoid; i++)
+                {
+                    worst = Math.Max(worst, Distance(sp[i], lp[i]));
+                }
+                Check.That(worst < 1e-4f, "SetKinematic(true) captures the snapshot where the bones were", "off by " + worst + " m");
+                // The animated pose: the bind pose turned 30 degrees about Y and moved 1 m along X.
+                Quat yaw = Q(0f, (float)Math.Sin(Math.PI / 12), 0f, (float)Math.Cos(Math.PI / 12));
+                var ap = new Vec3[Humanoid];
+                var aq = new Quat[Humanoid];
+                for (int i = 0; i < Humanoid; i++)
+                {
+                    Vec3 v = Rotate(yaw, p[i]);
+                    ap[i] = new Vec3(v.x + 1f, v.y, v.z);
+                    aq[i] = Mul(yaw, q[i]);
+                }
+                var op = new Vec3[Humanoid];
+                var oq = new Quat[Humanoid];
+                bool zero = true, one = true;
+                r.BlendFromSnapshot(ap, aq, 0f, op, oq);
+                for (int i = 0; i < Humanoid; i++)
+                {
+                    zero &= SameBits(op[i], sp[i]) && SameBits(oq[i], sq[i]);
+                }
+                Check.That(zero, "alpha 0: exactly the snapshot, bit for bit");
+                r.BlendFromSnapshot(ap, aq, 1f, op, oq);
+                int firstDiff = -1;
+                for (int i = 0; i < Humanoid; i++)
+                {
+                    bool same = SameBits(op[i], ap[i]) && SameBits(oq[i], aq[i]);
+                    one &= same;
+                    if (!same && firstDiff < 0)
+                    {
+                        firstDiff = i;
+                    }
+                }
+                Check.That(one, "alpha 1: exactly the animated pose, bit for bit",
+                    firstDiff < 0 ? null : "bone " + firstDiff + ": " + op[firstDiff] + " vs " + ap[firstDiff] + ", q " + oq[firstDiff].x + "," + oq[firstDiff].w + " vs " + aq[firstDiff].x + "," + aq[firstDiff].w);
+                r.BlendFromSnapshot(ap, aq, 0.5f, op, oq);
+                Check.That(Math.Abs(op[Pelvis].x - 0.5f * (sp[Pelvis].x + ap[Pelvis].x)) < 1e-5f, "alpha 0.5: the pelvis halfway");
+                // In place: the animated arrays are the outputs too (Unity's buffers, reused).
+                var ip = (Vec3[])ap.Clone();
+                var iq = (Quat[])aq.Clone();
+                r.BlendFromSnapshot(ip, iq, 1f, ip, iq);
+                bool inPlace = true;
+                for (int i = 0; i < Humanoid; i++)
+                {
+                    inPlace &= SameBits(ip[i], ap[i]) && SameBits(iq[i], aq[i]);
+                }
+                Check.That(inPlace, "the same arrays in and out: alpha 1 leaves the animated pose as it was");
+                // Kinematic again and blended each frame, the bones take the blended pose as targets.
+                for (int f = 0; f <= 30; f++)
+                {
+                    r.BlendFromSnapshot(ap, aq, Ragdoll.BlendAlpha(f * Frame, 0.5f), op, oq);
+                    r.SetTargets(op, oq);
+                    w.Step(Frame);
+                }
+                r.ReadPose(lp, lq);
+                Check.That(Distance(lp[Pelvis], ap[Pelvis]) < 1e-3f, "after the blend time the kinematic bones are at the animated pose", "pelvis " + lp[Pelvis] + ", animated " + ap[Pelvis]);
+            }
+        }
+
+        /// <summary>Drops the default humanoid from 0.5 m above a plane, turned onto its back
+        /// (<paramref name="back"/>) or its front, and lets it come to rest.</summary>
+        static SinewGetUpInfo Drop(bool back, out float frontUp, out Vec3 pelvis)
+        {
+            using (World w = NewWorld())
+            {
+                var p = new Vec3[Humanoid];
+                var q = new Quat[Humanoid];
+                Ragdoll r = HumanoidOnGround(w, SinewRagdollSettings.Default, p, q);
+                // Back: -90 degrees about X (forward +Z -> +Y, up +Y -> -Z); front: +90.
+                float h = (float)Math.Sqrt(0.5);
+                Quat turn = back ? Q(-h, 0f, 0f, h) : Q(h, 0f, 0f, h);
+                for (int i = 0; i < Humanoid; i++)
+                {
+                    Vec3 v = Rotate(turn, p[i]);
+                    p[i] = new Vec3(v.x, v.y + 0.5f + 0.3f, v.z);
+                    q[i] = Mul(turn, q[i]);
+                }
+                r.SetPose(p, q, false);
+                for (int i = 0; i < 360 && !r.IsAtRest(0.5f); i++)
+                {
+                    w.Step(Frame);
+                }
+                r.ReadPose(p, q);
+                pelvis = p[Pelvis];
+                SinewGetUpInfo info = r.GetUpInfo();
+                frontUp = info.front_up;
+                Check.That(r.IsAtRest(0.5f), (back ? "on its back" : "on its front") + ": at rest within 6 s", "rest time " + r.RestTime);
+                return info;
+            }
+        }
+
+        static void FaceUpFaceDown()
+        {
+            float fu;
+            Vec3 pelvis;
+            SinewGetUpInfo back = Drop(true, out fu, out pelvis);
+            Check.Equal(LyingSide.FaceUp, back.Side, "dropped on its back: FaceUp");
+            Check.That(!back.FromFront, "on its back: get up from the back (GetUpBack)");
+            Check.That(fu > 0.7f, "on its back: the front points up", "front_up " + fu);
+            Check.That(Math.Abs(back.root_position.y) < 0.02f && Math.Abs(back.root_position.x - pelvis.x) < 0.05f && Math.Abs(back.root_position.z - pelvis.z) < 0.05f,
+                "on its back: the root on the ground under the pelvis", "root " + back.root_position + ", pelvis " + pelvis);
+            // Lying along -Z (head towards -Z) face up, it sits up facing its feet: +Z.
+            Check.That(back.heading.z < -0.9f, "on its back: heading from the pelvis to the head is -Z", "heading " + back.heading);
+            Vec3 fwd = Rotate(Q(back.root_rotation.x, back.root_rotation.y, back.root_rotation.z, back.root_rotation.w), new Vec3(0f, 0f, 1f));
+            Check.That(fwd.z > 0.9f, "on its back: the root faces the feet (+Z)", "forward " + fwd);
+            SinewGetUpInfo front = Drop(false, out fu, out pelvis);
+            Check.Equal(LyingSide.FaceDown, front.Side, "dropped on its front: FaceDown");
+            Check.That(front.FromFront, "on its front: get up from the front (GetUpFront)");
+            Check.That(fu < -0.7f, "on its front: the front points down", "front_up " + fu);
+            Check.That(Math.Abs(front.root_position.y) < 0.02f, "on its front: the root on the ground", "root " + front.root_position);
+            // Head towards +Z (turned +90 about X): it pushes up facing the head.
+            Check.That(front.heading.z > 0.9f, "on its front: heading from the pelvis to the head is +Z", "heading " + front.heading);
+            fwd = Rotate(Q(front.root_rotation.x, front.root_rotation.y, front.root_rotation.z, front.root_rotation.w), new Vec3(0f, 0f, 1f));
+            Check.That(fwd.z > 0.9f, "on its front: the root faces the head (+Z)", "forward " + fwd);
+        }
+
+        static void PinnedFollows()
+        {
+            using (World w = NewWorld())
+            {
+                var p = new Vec3[Humanoid];
+                var q = new Quat[Humanoid];
+                Ragdoll r = HumanoidOnGround(w, SinewRagdollSettings.Default, p, q);
+                r.SetMuscleStrengthAll(1f);
+                r.SetPinWeightAll(1f);
+                var tp = new Vec3[Humanoid];
+                var rp = new Vec3[Humanoid];
+                var rq = new Quat[Humanoid];
+                float worst = 0f;
+                string where = "";
+                // The animation: the whole body swaying 10 cm side to side at 0.5 Hz, 2 cm up and down.
+                for (int f = 0; f < 240; f++)
+                {
+                    float t = f * Frame;
+                    float dx = 0.1f * (float)Math.Sin(Math.PI * t), dy = 0.02f * (float)Math.Sin(2 * Math.PI * t);
+                    for (int i = 0; i < Humanoid; i++)
+                    {
+                        tp[i] = new Vec3(p[i].x + dx, p[i].y + 0.05f + dy, p[i].z);
+                    }
+                    r.SetTargets(tp, q);
+                    w.Step(Frame);
+                    r.ReadPose(rp, rq);
+                    if (f >= 60)
+                    {
+                        for (int i = 0; i < Humanoid; i++)
+                        {
+                            float e = Distance(rp[i], tp[i]);
+                            if (e > worst)
+                            {
+                                worst = e;
+                                where = "bone " + i + " at frame " + f + ": " + rp[i] + " vs " + tp[i];
+                            }
+                        }
+                    }
+                }
+                Check.That(worst < 0.005f, "pin weight 1: every bone within 5 mm of its target (seconds 1 to 4)", "worst " + (worst * 1000f) + " mm, " + where);
+                Check.Equal(RagdollEvents.None, r.TakeEvents(), "following, it keeps its balance");
+            }
+        }
+
+        static void BalanceLoss()
+        {
+            using (World w = NewWorld())
+            {
+                var p = new Vec3[Humanoid];
+                var q = new Quat[Humanoid];
+                Ragdoll r = HumanoidOnGround(w, SinewRagdollSettings.Default, p, q);
+                // Muscles at full strength, pins light (a pinned root at weight 1 is held within
+                // 0.25 m even by 600 N s; at 0.1, within 0.33 m of it after 300 N s): the body stands,
+                // the hit throws it off.
+                r.SetMuscleStrengthAll(1f);
+                r.SetPinWeightAll(0.1f);
+                r.SetTargets(p, q);
+                for (int i = 0; i < 30; i++)
+                {
+                    r.SetTargets(p, q);
+                    w.Step(Frame);
+                }
+                Check.Equal(RagdollEvents.None, r.TakeEvents(), "standing pinned: no event");
+                int hit = r.ApplyImpulse(p[Pelvis], new Vec3(0f, 0f, 600f));
+                Check.Equal(Pelvis, hit, "the impulse at the pelvis hits the pelvis");
+                RagdollEvents events = RagdollEvents.None;
+                int frames = 0;
+                for (; frames < 60 && events == RagdollEvents.None; frames++)
+                {
+                    r.SetTargets(p, q);
+                    w.Step(Frame);
+                    events = r.TakeEvents();
+                }
+                Check.That((events & RagdollEvents.BalanceLost) != 0, "a 600 N s pelvis impulse (30 m/s on 20 kg): BalanceLost", "after " + frames + " frames: " + events);
+                SinewDriveState d = r.GetDriveState(Pelvis);
+                SinewDriveState hand = r.GetDriveState(10);
+                Check.That(d.muscle_strength == 0f && d.pin_weight == 0f && hand.muscle_strength == 0f && hand.pin_weight == 0f,
+                    "balance lost: every muscle strength and pin weight is 0 (limp)");
+                Check.Equal(RagdollEvents.None, r.TakeEvents(), "TakeEvents cleared the bit");
+                w.Step(Frame);
+                Check.Equal(RagdollEvents.None, r.TakeEvents(), "limp, no further event");
+            }
+        }
+
+        static void PoweredNoAllocation()
+        {
+            using (World w = NewWorld())
+            {
+                var p = new Vec3[Humanoid];
+                var q = new Quat[Humanoid];
+                Ragdoll r = HumanoidOnGround(w, SinewRagdollSettings.Default, p, q);
+                var ap = (Vec3[])p.Clone();
+                var aq = (Quat[])q.Clone();
+                var op = new Vec3[Humanoid];
+                var oq = new Quat[Humanoid];
+                SinewGetUpQuery gq = SinewGetUpQuery.Default;
+                PoweredFrame(w, r, 0, ap, aq, op, oq, gq);
+                long before = GC.GetAllocatedBytesForCurrentThread();
+                float sum = 0f;
+                for (int i = 1; i <= 100; i++)
+                {
+                    sum += PoweredFrame(w, r, i, ap, aq, op, oq, gq);
+                }
+                long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+                Check.Equal(0L, allocated, "100 frames of SetMuscleStrength[All], SetPinWeight[All], GetDriveState, TakeEvents, CaptureSnapshot, ReadSnapshot, "
+                    + "BlendFromSnapshot, PoseBlend, BlendAlpha, GetUpInfo, RestTime, IsAtRest, SetTargets, Step allocate 0 bytes");
+                Check.That(!float.IsNaN(sum), "and their results are numbers");
+            }
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        static float PoweredFrame(World w, Ragdoll r, int frame, Vec3[] ap, Quat[] aq, Vec3[] op, Quat[] oq, SinewGetUpQuery gq)
+        {
+            float s = (frame % 10) * 0.1f;
+            r.SetMuscleStrength(frame % Humanoid, s);
+            r.SetMuscleStrengthAll(s);
+            r.SetPinWeight(frame % Humanoid, s);
+            r.SetPinWeightAll(1f - s);
+            SinewDriveState d = r.GetDriveState(frame % Humanoid);
+            RagdollEvents e = r.TakeEvents();
+            r.SetTargets(ap, aq);
+            w.Step(Frame);
+            if ((frame & 7) == 0)
+            {
+                r.CaptureSnapshot();
+            }
+            r.ReadSnapshot(new Span<Vec3>(op), new Span<Quat>(oq));
+            float a = Ragdoll.BlendAlpha(frame * Frame, 1f);
+            r.BlendFromSnapshot(ap, aq, a, op, oq);
+            r.BlendFromSnapshot(new ReadOnlySpan<Vec3>(ap), new ReadOnlySpan<Quat>(aq), a, new Span<Vec3>(op), new Span<Quat>(oq));
+            Ragdoll.PoseBlend(ap, aq, ap, aq, a, op, oq);
+            SinewGetUpInfo info = r.GetUpInfo(gq);
+            return d.effective_strength + (float)e + info.front_up + r.RestTime + (r.IsAtRest(0.5f) ? 1f : 0f);
         }
     }
 }

@@ -315,6 +315,16 @@ namespace Sinew.Tests
             Check.Equal(layout["const SINEW_SHAPE_BOX"], (long)SinewShape.SINEW_SHAPE_BOX, "SinewShape.SINEW_SHAPE_BOX = SINEW_SHAPE_BOX");
             Check.Equal(layout["const SINEW_STRANDS_STRAIGHT"], (long)SinewStrandsMode.SINEW_STRANDS_STRAIGHT, "SinewStrandsMode.SINEW_STRANDS_STRAIGHT = SINEW_STRANDS_STRAIGHT");
             Check.Equal(layout["const SINEW_STRANDS_POINTS"], (long)SinewStrandsMode.SINEW_STRANDS_POINTS, "SinewStrandsMode.SINEW_STRANDS_POINTS = SINEW_STRANDS_POINTS");
+            Check.Equal(layout["const SINEW_JOINT_FREE"], (long)SinewJointKind.SINEW_JOINT_FREE, "SinewJointKind.SINEW_JOINT_FREE = SINEW_JOINT_FREE");
+            Check.Equal(layout["const SINEW_JOINT_FIXED"], (long)SinewJointKind.SINEW_JOINT_FIXED, "SinewJointKind.SINEW_JOINT_FIXED = SINEW_JOINT_FIXED");
+            Check.Equal(layout["const SINEW_JOINT_HINGE"], (long)SinewJointKind.SINEW_JOINT_HINGE, "SinewJointKind.SINEW_JOINT_HINGE = SINEW_JOINT_HINGE");
+            Check.Equal(layout["const SINEW_JOINT_SWING_TWIST"], (long)SinewJointKind.SINEW_JOINT_SWING_TWIST, "SinewJointKind.SINEW_JOINT_SWING_TWIST = SINEW_JOINT_SWING_TWIST");
+            Check.Equal(layout["const SINEW_HUMANOID_BONE_COUNT"], (long)SinewHumanoidBone.SINEW_HUMANOID_BONE_COUNT, "SinewHumanoidBone.SINEW_HUMANOID_BONE_COUNT = SINEW_HUMANOID_BONE_COUNT");
+            Check.Equal(layout["const SINEW_LYING_FACE_UP"], (long)LyingSide.FaceUp, "LyingSide.FaceUp = SINEW_LYING_FACE_UP");
+            Check.Equal(layout["const SINEW_LYING_FACE_DOWN"], (long)LyingSide.FaceDown, "LyingSide.FaceDown = SINEW_LYING_FACE_DOWN");
+            Check.Equal(layout["const SINEW_LYING_LEFT_SIDE"], (long)LyingSide.LeftSide, "LyingSide.LeftSide = SINEW_LYING_LEFT_SIDE");
+            Check.Equal(layout["const SINEW_LYING_RIGHT_SIDE"], (long)LyingSide.RightSide, "LyingSide.RightSide = SINEW_LYING_RIGHT_SIDE");
+            Check.Equal(layout["const SINEW_RAGDOLL_EVENT_BALANCE_LOST"], (long)RagdollEvents.BalanceLost, "RagdollEvents.BalanceLost = SINEW_RAGDOLL_EVENT_BALANCE_LOST");
             Check.Equal(layout["const sizeof(enum SinewResult)"], (long)Marshal.SizeOf(Enum.GetUnderlyingType(typeof(SinewResult))), "SinewResult has the C enum's size");
 
             Type[] structs =
@@ -325,6 +335,8 @@ namespace Sinew.Tests
                 typeof(SinewCollider), typeof(SinewColliderDesc),
                 typeof(SinewBoneWeight), typeof(SinewDynamics), typeof(SinewLod), typeof(SinewWind),
                 typeof(SinewStrandsDesc), typeof(SinewClothCapeDesc), typeof(SinewClothSkirtDesc),
+                typeof(SinewRagdoll), typeof(SinewJointDesc), typeof(SinewBoneDesc), typeof(SinewRagdollSettings),
+                typeof(SinewHumanoidBones), typeof(SinewDriveState), typeof(SinewGetUpQuery), typeof(SinewGetUpInfo),
             };
             foreach (Type t in structs)
             {

@@ -216,6 +216,18 @@ namespace UnityEngine
             throw new StubOnlyException();
         }
 
+        // Vector3.Dot: "Dot Product of two vectors."
+        public static float Dot(Vector3 lhs, Vector3 rhs)
+        {
+            return lhs.x * rhs.x + lhs.y * rhs.y + lhs.z * rhs.z;
+        }
+
+        // Vector3.Cross: "Cross Product of two vectors."
+        public static Vector3 Cross(Vector3 lhs, Vector3 rhs)
+        {
+            return new Vector3(lhs.y * rhs.z - lhs.z * rhs.y, lhs.z * rhs.x - lhs.x * rhs.z, lhs.x * rhs.y - lhs.y * rhs.x);
+        }
+
         public static Vector3 operator +(Vector3 a, Vector3 b)
         {
             return new Vector3(a.x + b.x, a.y + b.y, a.z + b.z);
@@ -263,6 +275,12 @@ namespace UnityEngine
         }
 
         public static Quaternion Euler(float x, float y, float z)
+        {
+            throw new StubOnlyException();
+        }
+
+        // Quaternion.AngleAxis(float angle, Vector3 axis): "Creates a rotation which rotates angle degrees around axis."
+        public static Quaternion AngleAxis(float angle, Vector3 axis)
         {
             throw new StubOnlyException();
         }
@@ -344,7 +362,28 @@ namespace UnityEngine
         }
     }
 
+    // Ray: "Representation of rays" -- Ray(Vector3 origin, Vector3 direction); direction is normalised.
+    public struct Ray
+    {
+        public Ray(Vector3 origin, Vector3 direction)
+        {
+            this = default(Ray);
+            this.origin = origin;
+            this.direction = direction;
+        }
+
+        public Vector3 origin { get; set; }
+
+        public Vector3 direction { get; set; }
+
+        public Vector3 GetPoint(float distance)
+        {
+            throw new StubOnlyException();
+        }
+    }
+
     // Bounds: an axis-aligned box, Bounds(Vector3 center, Vector3 size).
+
     public struct Bounds
     {
         public Bounds(Vector3 center, Vector3 size)
@@ -372,6 +411,24 @@ namespace UnityEngine
             this.g = g;
             this.b = b;
             this.a = a;
+        }
+
+        // Color.green: "Solid green. RGBA is (0, 1, 0, 1)."
+        public static Color green
+        {
+            get { return new Color(0f, 1f, 0f, 1f); }
+        }
+
+        // Color.red: "Solid red. RGBA is (1, 0, 0, 1)."
+        public static Color red
+        {
+            get { return new Color(1f, 0f, 0f, 1f); }
+        }
+
+        // Color.Lerp(Color a, Color b, float t): "Linearly interpolates between colors a and b by t" (t clamped to [0, 1]).
+        public static Color Lerp(Color a, Color b, float t)
+        {
+            throw new StubOnlyException();
         }
     }
 
@@ -521,6 +578,21 @@ namespace UnityEngine
         // Mathf.Deg2Rad: "Degrees-to-radians conversion constant (Read Only)", PI * 2 / 360.
         public const float Deg2Rad = 0.0174532924f;
 
+        // Mathf.Rad2Deg: "Radians-to-degrees conversion constant (Read Only)", 360 / (PI * 2).
+        public const float Rad2Deg = 57.29578f;
+
+        // Mathf.Atan2(float y, float x): "Returns the angle in radians whose Tan is y/x."
+        public static float Atan2(float y, float x)
+        {
+            return (float)Math.Atan2(y, x);
+        }
+
+        // Mathf.Clamp01: "Clamps value between 0 and 1 and returns value."
+        public static float Clamp01(float value)
+        {
+            return value < 0f ? 0f : value > 1f ? 1f : value;
+        }
+
         public static float Cos(float f)
         {
             return (float)Math.Cos(f);
@@ -593,6 +665,13 @@ namespace UnityEngine
         {
             get { throw new StubOnlyException(); }
         }
+
+        // Time.fixedDeltaTime: "The interval in seconds at which physics and other fixed frame rate updates are performed."
+        public static float fixedDeltaTime
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
     }
 
     public class Debug
@@ -630,6 +709,47 @@ namespace UnityEngine
             get { throw new StubOnlyException(); }
             set { throw new StubOnlyException(); }
         }
+    }
+
+    // Input (the Input Manager, UnityEngine.InputLegacyModule).
+    public class Input
+    {
+        // Input.mousePosition: "The current mouse position in pixel coordinates."
+        public static Vector3 mousePosition
+        {
+            get { throw new StubOnlyException(); }
+        }
+
+        // Input.GetMouseButtonDown(int button): "Returns true during the frame the user pressed the given mouse button."
+        public static bool GetMouseButtonDown(int button)
+        {
+            throw new StubOnlyException();
+        }
+
+        // Input.GetKeyDown(KeyCode key): "Returns true during the frame the user starts pressing down the key."
+        public static bool GetKeyDown(KeyCode key)
+        {
+            throw new StubOnlyException();
+        }
+    }
+
+    // KeyCode: the members used (values are Unity's).
+    public enum KeyCode
+    {
+        None = 0,
+        Space = 32,
+        G = 103,
+        K = 107,
+        R = 114,
+    }
+
+    // ForceMode: "Use ForceMode to specify how to apply a force using Rigidbody.AddForce."
+    public enum ForceMode
+    {
+        Force = 0,
+        Acceleration = 5,
+        Impulse = 1,
+        VelocityChange = 2,
     }
 
     public class Application
@@ -724,6 +844,13 @@ namespace UnityEngine
         }
 
         public static T FindObjectOfType<T>()
+            where T : Object
+        {
+            throw new StubOnlyException();
+        }
+
+        // Object.FindObjectsOfType<T>(): "Gets a list of all loaded objects of Type type" (active ones).
+        public static T[] FindObjectsOfType<T>()
             where T : Object
         {
             throw new StubOnlyException();
@@ -827,6 +954,13 @@ namespace UnityEngine
         {
             throw new StubOnlyException();
         }
+
+        // Animator.Play(string stateName, int layer = -1, float normalizedTime = float.NegativeInfinity):
+        // "Plays a state."
+        public void Play(string stateName, int layer = -1, float normalizedTime = float.NegativeInfinity)
+        {
+            throw new StubOnlyException();
+        }
     }
 
     public sealed class GameObject : Object
@@ -884,6 +1018,20 @@ namespace UnityEngine
         }
 
         public Vector3 localScale
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        // Transform.localRotation: "The rotation of the transform relative to the transform rotation of the parent."
+        public Quaternion localRotation
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        // Transform.parent: "The parent of the transform."
+        public Transform parent
         {
             get { throw new StubOnlyException(); }
             set { throw new StubOnlyException(); }
@@ -1143,7 +1291,14 @@ namespace UnityEngine
         // culls the scene" (Built-in Render Pipeline only).
         public static CameraCallback onPreCull;
 
+        // Camera.ScreenPointToRay(Vector3 pos): "Returns a ray going from camera through a screen point."
+        public Ray ScreenPointToRay(Vector3 pos)
+        {
+            throw new StubOnlyException();
+        }
+
         public static Camera main
+
         {
             get { throw new StubOnlyException(); }
         }
@@ -1151,10 +1306,23 @@ namespace UnityEngine
 
     public class Collider : Component
     {
+        // Collider.enabled: "Enabled Colliders will collide with other Colliders, disabled Colliders won't."
+        public bool enabled
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
     }
 
     public sealed class CapsuleCollider : Collider
     {
+        // CapsuleCollider.direction: "The direction of the capsule" (0 X, 1 Y, 2 Z).
+        public int direction
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
         public Vector3 center
         {
             get { throw new StubOnlyException(); }
@@ -1168,6 +1336,138 @@ namespace UnityEngine
         }
 
         public float height
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+    }
+
+    public sealed class SphereCollider : Collider
+    {
+        public Vector3 center
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public float radius
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+    }
+
+    public sealed class BoxCollider : Collider
+    {
+        public Vector3 center
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public Vector3 size
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+    }
+
+    // Rigidbody (UnityEngine.PhysicsModule).
+    public sealed class Rigidbody : Component
+    {
+        public float mass
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        // Rigidbody.AddExplosionForce(float explosionForce, Vector3 explosionPosition, float explosionRadius,
+        // float upwardsModifier = 0.0f, ForceMode mode = ForceMode.Force).
+        public void AddExplosionForce(float explosionForce, Vector3 explosionPosition, float explosionRadius,
+            float upwardsModifier = 0f, ForceMode mode = ForceMode.Force)
+        {
+            throw new StubOnlyException();
+        }
+    }
+
+    // JointLimits: min, max (degrees) of HingeJoint.limits.
+    public struct JointLimits
+    {
+        public float min { get; set; }
+
+        public float max { get; set; }
+    }
+
+    // SoftJointLimit: limit (degrees) of CharacterJoint's twist and swing limits.
+    public struct SoftJointLimit
+    {
+        public float limit { get; set; }
+    }
+
+    // Joint: "Joint is the base class for all joints."
+    public class Joint : Component
+    {
+        public Rigidbody connectedBody
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public Vector3 axis
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public Vector3 anchor
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+    }
+
+    public sealed class HingeJoint : Joint
+    {
+        public bool useLimits
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public JointLimits limits
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+    }
+
+    public sealed class CharacterJoint : Joint
+    {
+        public Vector3 swingAxis
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public SoftJointLimit lowTwistLimit
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public SoftJointLimit highTwistLimit
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public SoftJointLimit swing1Limit
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        public SoftJointLimit swing2Limit
         {
             get { throw new StubOnlyException(); }
             set { throw new StubOnlyException(); }

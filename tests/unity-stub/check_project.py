@@ -217,7 +217,9 @@ def public_fields(path, scripts_by_class):
 scripts = script_guids()
 scripts_by_class = {name: path for name, path in scripts.values()}
 scenes = [os.path.join(project, "Assets", "Scenes", "Sample.unity"),
-          os.path.join(package, "Samples~", "ClothBenchmark", "ClothBenchmark.unity")]
+          os.path.join(package, "Samples~", "ClothBenchmark", "ClothBenchmark.unity"),
+          os.path.join(package, "Samples~", "RagdollShooting", "RagdollShooting.unity"),
+          os.path.join(package, "Samples~", "RagdollCrowd", "RagdollCrowd.unity")]
 for scene in scenes:
     name = rel(scene)
     try:

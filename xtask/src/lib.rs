@@ -38,6 +38,7 @@ const FFI_FILES: &[&str] = &[
     "src/ffi/character.rs",
     "src/ffi/strands.rs",
     "src/ffi/ragdoll.rs",
+    "src/ffi/getup.rs",
 ];
 
 /// The repository root (the parent of this crate).
