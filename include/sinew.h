@@ -208,6 +208,10 @@ enum SinewBodyKind
    Hair strands.
    */
   SINEW_BODY_STRANDS = 3,
+  /*
+   A soft body (lattice or tetrahedral mesh).
+   */
+  SINEW_BODY_SOFT = 4,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L

@@ -265,15 +265,15 @@ fn refused_muscle_and_pin_calls_change_no_drive_state() {
     let calls: Vec<(SinewResult, SinewResult)> = vec![
         (sinew_ragdoll_set_muscle_strength(r, HB as u32, 0.5), SINEW_OUT_OF_RANGE),
         (sinew_ragdoll_set_muscle_strength(r, u32::MAX, 0.5), SINEW_OUT_OF_RANGE),
-        (sinew_ragdoll_set_muscle_strength(r, HEAD, 1.0 + f32::EPSILON), SINEW_OUT_OF_RANGE),
-        (sinew_ragdoll_set_muscle_strength(r, HEAD, -0.0001), SINEW_OUT_OF_RANGE),
+        (sinew_ragdoll_set_muscle_strength(r, HEAD, 1.0 + f32::EPSILON), SINEW_INVALID_ARGUMENT),
+        (sinew_ragdoll_set_muscle_strength(r, HEAD, -0.0001), SINEW_INVALID_ARGUMENT),
         (sinew_ragdoll_set_muscle_strength(r, HEAD, f32::NAN), SINEW_NON_FINITE),
-        (sinew_ragdoll_set_muscle_strength_all(r, 7.0), SINEW_OUT_OF_RANGE),
+        (sinew_ragdoll_set_muscle_strength_all(r, 7.0), SINEW_INVALID_ARGUMENT),
         (sinew_ragdoll_set_muscle_strength_all(r, f32::NEG_INFINITY), SINEW_NON_FINITE),
         (sinew_ragdoll_set_pin_weight(r, HB as u32, 0.5), SINEW_OUT_OF_RANGE),
-        (sinew_ragdoll_set_pin_weight(r, 2, 1.5), SINEW_OUT_OF_RANGE),
+        (sinew_ragdoll_set_pin_weight(r, 2, 1.5), SINEW_INVALID_ARGUMENT),
         (sinew_ragdoll_set_pin_weight(r, 2, f32::INFINITY), SINEW_NON_FINITE),
-        (sinew_ragdoll_set_pin_weight_all(r, -1.0), SINEW_OUT_OF_RANGE),
+        (sinew_ragdoll_set_pin_weight_all(r, -1.0), SINEW_INVALID_ARGUMENT),
         (sinew_ragdoll_set_pin_weight_all(r, f32::NAN), SINEW_NON_FINITE),
         (sinew_ragdoll_get_drive_state(r, HB as u32, &mut SinewDriveState::default()), SINEW_OUT_OF_RANGE),
         (sinew_ragdoll_get_drive_state(r, 0, std::ptr::null_mut()), SINEW_NULL_POINTER),
@@ -284,7 +284,7 @@ fn refused_muscle_and_pin_calls_change_no_drive_state() {
         assert_eq!(drive_states(r), before, "refused call {i} changed a drive state");
     }
     // The messages name the problem.
-    refused(sinew_ragdoll_set_pin_weight(r, 2, 1.5), SINEW_OUT_OF_RANGE);
+    refused(sinew_ragdoll_set_pin_weight(r, 2, 1.5), SINEW_INVALID_ARGUMENT);
     assert!(last_error().contains("pin weight must be within [0, 1] (got 1.5)"), "{}", last_error());
     refused(sinew_ragdoll_set_muscle_strength(r, 11, 0.5), SINEW_OUT_OF_RANGE);
     assert!(last_error().contains("bone 11 is out of range: the ragdoll has 11 bones"), "{}", last_error());
@@ -359,8 +359,8 @@ fn refused_snapshot_and_blend_calls_write_nothing_and_keep_the_snapshot() {
         (blend(r, &ap, usize::MAX, &aq, n, 0.5, &mut op, n, &mut oq, n), SINEW_TOO_LARGE),
         (blend(r, &ap, n, &aq, n, 0.5, &mut op, n - 1, &mut oq, n), SINEW_BUFFER_TOO_SMALL),
         (blend(r, &ap, n, &aq, n, 0.5, &mut op, n, &mut oq, 2), SINEW_BUFFER_TOO_SMALL),
-        (blend(r, &ap, n, &aq, n, -0.01, &mut op, n, &mut oq, n), SINEW_OUT_OF_RANGE),
-        (blend(r, &ap, n, &aq, n, 1.01, &mut op, n, &mut oq, n), SINEW_OUT_OF_RANGE),
+        (blend(r, &ap, n, &aq, n, -0.01, &mut op, n, &mut oq, n), SINEW_INVALID_ARGUMENT),
+        (blend(r, &ap, n, &aq, n, 1.01, &mut op, n, &mut oq, n), SINEW_INVALID_ARGUMENT),
         (blend(r, &ap, n, &aq, n, f32::NAN, &mut op, n, &mut oq, n), SINEW_NON_FINITE),
         (blend(r, &ap, n, &aq, n, f32::INFINITY, &mut op, n, &mut oq, n), SINEW_NON_FINITE),
         (blend(r, &bad_p, n, &aq, n, 0.5, &mut op, n, &mut oq, n), SINEW_NON_FINITE),
@@ -375,7 +375,7 @@ fn refused_snapshot_and_blend_calls_write_nothing_and_keep_the_snapshot() {
     }
     refused(blend(r, &ap, n, &bad_q, n, 0.5, &mut op, n, &mut oq, n), SINEW_INVALID_ARGUMENT);
     assert!(last_error().contains("anim_rotations[7] is not a unit quaternion"), "{}", last_error());
-    refused(blend(r, &ap, n, &aq, n, 1.01, &mut op, n, &mut oq, n), SINEW_OUT_OF_RANGE);
+    refused(blend(r, &ap, n, &aq, n, 1.01, &mut op, n, &mut oq, n), SINEW_INVALID_ARGUMENT);
     assert!(last_error().contains("alpha must be within [0, 1]"), "{}", last_error());
     // Stale handles.
     let doomed = humanoid(w);
@@ -424,8 +424,8 @@ fn refused_pose_blend_and_blend_alpha_write_nothing() {
         (sinew_pose_blend(fp.as_ptr(), fq.as_ptr(), tp.as_ptr(), tq.as_ptr(), 2, 0.5, op.as_mut_ptr(), std::ptr::null_mut(), 2), SINEW_NULL_POINTER),
         (sinew_pose_blend(fp.as_ptr(), fq.as_ptr(), tp.as_ptr(), tq.as_ptr(), 2, 0.5, op.as_mut_ptr(), oq.as_mut_ptr(), 1), SINEW_BUFFER_TOO_SMALL),
         (sinew_pose_blend(fp.as_ptr(), fq.as_ptr(), tp.as_ptr(), tq.as_ptr(), usize::MAX, 0.5, op.as_mut_ptr(), oq.as_mut_ptr(), 2), SINEW_TOO_LARGE),
-        (sinew_pose_blend(fp.as_ptr(), fq.as_ptr(), tp.as_ptr(), tq.as_ptr(), 2, -1.0, op.as_mut_ptr(), oq.as_mut_ptr(), 2), SINEW_OUT_OF_RANGE),
-        (sinew_pose_blend(fp.as_ptr(), fq.as_ptr(), tp.as_ptr(), tq.as_ptr(), 2, 2.0, op.as_mut_ptr(), oq.as_mut_ptr(), 2), SINEW_OUT_OF_RANGE),
+        (sinew_pose_blend(fp.as_ptr(), fq.as_ptr(), tp.as_ptr(), tq.as_ptr(), 2, -1.0, op.as_mut_ptr(), oq.as_mut_ptr(), 2), SINEW_INVALID_ARGUMENT),
+        (sinew_pose_blend(fp.as_ptr(), fq.as_ptr(), tp.as_ptr(), tq.as_ptr(), 2, 2.0, op.as_mut_ptr(), oq.as_mut_ptr(), 2), SINEW_INVALID_ARGUMENT),
         (sinew_pose_blend(fp.as_ptr(), fq.as_ptr(), tp.as_ptr(), tq.as_ptr(), 2, f32::NAN, op.as_mut_ptr(), oq.as_mut_ptr(), 2), SINEW_NON_FINITE),
         (sinew_pose_blend(fp.as_ptr(), fq.as_ptr(), bad_t.as_ptr(), tq.as_ptr(), 2, 0.5, op.as_mut_ptr(), oq.as_mut_ptr(), 2), SINEW_NON_FINITE),
         (sinew_pose_blend(fp.as_ptr(), bad_f.as_ptr(), tp.as_ptr(), tq.as_ptr(), 2, 0.5, op.as_mut_ptr(), oq.as_mut_ptr(), 2), SINEW_INVALID_ARGUMENT),

@@ -1906,6 +1906,10 @@ namespace Sinew
         ///  Hair strands.
         /// </summary>
         SINEW_BODY_STRANDS = 3,
+        /// <summary>
+        ///  A soft body (lattice or tetrahedral mesh).
+        /// </summary>
+        SINEW_BODY_SOFT = 4,
     }
 
     /// <summary>

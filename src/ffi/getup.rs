@@ -95,7 +95,7 @@ pub struct SinewDriveState {
 fn unit_value(v: f32, what: &str) -> Result<f32> {
     check_finite(v, what)?;
     if !(0.0..=1.0).contains(&v) {
-        return Err(Error::out_of_range(format!("{what} must be within [0, 1] (got {v})")));
+        return Err(Error::invalid(format!("{what} must be within [0, 1] (got {v})")));
     }
     Ok(v)
 }

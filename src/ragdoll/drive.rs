@@ -167,7 +167,7 @@ impl super::Ragdoll {
     fn check_unit(v: f32, what: &str) -> crate::error::Result<f32> {
         crate::error::check_finite(v, what)?;
         if !(0.0..=1.0).contains(&v) {
-            return Err(crate::error::Error::out_of_range(format!("{what} must be within [0, 1] (got {v})")));
+            return Err(crate::error::Error::invalid(format!("{what} must be within [0, 1] (got {v})")));
         }
         Ok(v)
     }

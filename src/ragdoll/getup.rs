@@ -107,7 +107,7 @@ pub fn blend_pose(from: (Vec3, Quat), to: (Vec3, Quat), alpha: f32) -> (Vec3, Qu
 pub fn blend_poses(from_pos: &[Vec3], from_rot: &[Quat], to_pos: &[Vec3], to_rot: &[Quat], alpha: f32, out_pos: &mut [Vec3], out_rot: &mut [Quat]) -> Result<()> {
     check_finite(alpha, "alpha")?;
     if !(0.0..=1.0).contains(&alpha) {
-        return Err(Error::out_of_range(format!("alpha must be within [0, 1] (got {alpha})")));
+        return Err(Error::invalid(format!("alpha must be within [0, 1] (got {alpha})")));
     }
     let n = from_pos.len();
     for (len, what) in [(from_rot.len(), "from rotations"), (to_pos.len(), "to positions"), (to_rot.len(), "to rotations")] {
@@ -197,7 +197,7 @@ impl super::Ragdoll {
     pub fn blend_from_snapshot(&self, anim_pos: &[Vec3], anim_rot: &[Quat], alpha: f32, out_pos: &mut [Vec3], out_rot: &mut [Quat]) -> Result<()> {
         check_finite(alpha, "alpha")?;
         if !(0.0..=1.0).contains(&alpha) {
-            return Err(Error::out_of_range(format!("alpha must be within [0, 1] (got {alpha})")));
+            return Err(Error::invalid(format!("alpha must be within [0, 1] (got {alpha})")));
         }
         let n = self.bone_count();
         for (len, what) in [(anim_pos.len(), "animated positions"), (anim_rot.len(), "animated rotations")] {

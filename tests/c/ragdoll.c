@@ -457,18 +457,18 @@ static void powered_errors(void) {
     ERR(sinew_ragdoll_set_muscle_strength(r, HB, 0.5f), SINEW_OUT_OF_RANGE);
     MESSAGE_HAS("bone 11 is out of range: the ragdoll has 11 bones");
     ERR(sinew_ragdoll_set_muscle_strength(r, 0xFFFFFFFFu, 0.5f), SINEW_OUT_OF_RANGE);
-    ERR(sinew_ragdoll_set_muscle_strength(r, SINEW_HUMANOID_HEAD, 1.5f), SINEW_OUT_OF_RANGE);
+    ERR(sinew_ragdoll_set_muscle_strength(r, SINEW_HUMANOID_HEAD, 1.5f), SINEW_INVALID_ARGUMENT);
     MESSAGE_HAS("muscle strength must be within [0, 1]");
-    ERR(sinew_ragdoll_set_muscle_strength(r, SINEW_HUMANOID_HEAD, -0.01f), SINEW_OUT_OF_RANGE);
+    ERR(sinew_ragdoll_set_muscle_strength(r, SINEW_HUMANOID_HEAD, -0.01f), SINEW_INVALID_ARGUMENT);
     ERR(sinew_ragdoll_set_muscle_strength(r, SINEW_HUMANOID_HEAD, NAN), SINEW_NON_FINITE);
     ERR(sinew_ragdoll_set_muscle_strength(r, SINEW_HUMANOID_HEAD, INFINITY), SINEW_NON_FINITE);
-    ERR(sinew_ragdoll_set_muscle_strength_all(r, 2.0f), SINEW_OUT_OF_RANGE);
+    ERR(sinew_ragdoll_set_muscle_strength_all(r, 2.0f), SINEW_INVALID_ARGUMENT);
     ERR(sinew_ragdoll_set_muscle_strength_all(r, NAN), SINEW_NON_FINITE);
     ERR(sinew_ragdoll_set_pin_weight(r, HB, 0.5f), SINEW_OUT_OF_RANGE);
-    ERR(sinew_ragdoll_set_pin_weight(r, SINEW_HUMANOID_HEAD, 1.0001f), SINEW_OUT_OF_RANGE);
+    ERR(sinew_ragdoll_set_pin_weight(r, SINEW_HUMANOID_HEAD, 1.0001f), SINEW_INVALID_ARGUMENT);
     MESSAGE_HAS("pin weight must be within [0, 1]");
     ERR(sinew_ragdoll_set_pin_weight(r, SINEW_HUMANOID_HEAD, -INFINITY), SINEW_NON_FINITE);
-    ERR(sinew_ragdoll_set_pin_weight_all(r, -1.0f), SINEW_OUT_OF_RANGE);
+    ERR(sinew_ragdoll_set_pin_weight_all(r, -1.0f), SINEW_INVALID_ARGUMENT);
     ERR(sinew_ragdoll_set_pin_weight_all(r, NAN), SINEW_NON_FINITE);
     OK(sinew_ragdoll_get_drive_state(r, SINEW_HUMANOID_HEAD, &st));
     CHECK(same_drive(&st, &before), "refused setters change nothing: the drive state is as it was");
@@ -523,9 +523,9 @@ static void powered_errors(void) {
     ERR(sinew_ragdoll_blend_from_snapshot(r, ap, HB, aq, HB, 0.5f, op, HB - 1, oq, HB), SINEW_BUFFER_TOO_SMALL);
     MESSAGE_HAS("out_positions holds 10 elements but the ragdoll has 11 bones");
     ERR(sinew_ragdoll_blend_from_snapshot(r, ap, HB, aq, HB, 0.5f, op, HB, oq, 0), SINEW_BUFFER_TOO_SMALL);
-    ERR(sinew_ragdoll_blend_from_snapshot(r, ap, HB, aq, HB, -0.001f, op, HB, oq, HB), SINEW_OUT_OF_RANGE);
+    ERR(sinew_ragdoll_blend_from_snapshot(r, ap, HB, aq, HB, -0.001f, op, HB, oq, HB), SINEW_INVALID_ARGUMENT);
     MESSAGE_HAS("alpha must be within [0, 1]");
-    ERR(sinew_ragdoll_blend_from_snapshot(r, ap, HB, aq, HB, 1.001f, op, HB, oq, HB), SINEW_OUT_OF_RANGE);
+    ERR(sinew_ragdoll_blend_from_snapshot(r, ap, HB, aq, HB, 1.001f, op, HB, oq, HB), SINEW_INVALID_ARGUMENT);
     ERR(sinew_ragdoll_blend_from_snapshot(r, ap, HB, aq, HB, NAN, op, HB, oq, HB), SINEW_NON_FINITE);
     MESSAGE_HAS("alpha");
     ERR(sinew_ragdoll_blend_from_snapshot(r, ap, HB, aq, HB, INFINITY, op, HB, oq, HB), SINEW_NON_FINITE);
@@ -564,8 +564,8 @@ static void powered_errors(void) {
     MESSAGE_HAS("holds 1 elements but the pose has 2 bones");
     ERR(sinew_pose_blend(fp, fq, tp, tq, 2, 0.5f, NULL, NULL, 0), SINEW_BUFFER_TOO_SMALL);
     ERR(sinew_pose_blend(fp, fq, tp, tq, (size_t)-1, 0.5f, bp, bq, 2), SINEW_TOO_LARGE);
-    ERR(sinew_pose_blend(fp, fq, tp, tq, 2, -0.5f, bp, bq, 2), SINEW_OUT_OF_RANGE);
-    ERR(sinew_pose_blend(fp, fq, tp, tq, 2, 2.0f, bp, bq, 2), SINEW_OUT_OF_RANGE);
+    ERR(sinew_pose_blend(fp, fq, tp, tq, 2, -0.5f, bp, bq, 2), SINEW_INVALID_ARGUMENT);
+    ERR(sinew_pose_blend(fp, fq, tp, tq, 2, 2.0f, bp, bq, 2), SINEW_INVALID_ARGUMENT);
     ERR(sinew_pose_blend(fp, fq, tp, tq, 2, NAN, bp, bq, 2), SINEW_NON_FINITE);
     tp[1].z = INFINITY;
     ERR(sinew_pose_blend(fp, fq, tp, tq, 2, 0.5f, bp, bq, 2), SINEW_NON_FINITE);
@@ -985,9 +985,11 @@ static void powered_physics(void) {
     OK(sinew_ragdoll_apply_impulse(r, tp[SINEW_HUMANOID_PELVIS], v3(0.0f, 0.0f, 4000.0f), &bone));
     CHECK(bone == SINEW_HUMANOID_PELVIS, "the impulse at the pelvis lands on the pelvis");
     OK(sinew_ragdoll_get_drive_state(r, SINEW_HUMANOID_PELVIS, &st));
-    CHECK(st.hit_loss > 0.79f && st.effective_pin_weight < 0.21f && st.pin_weight == 1.0f, "the hit takes 80 % of the pelvis's pin weight");
+    /* 4000 N s is 200 times hit_full_impulse (20 N s): the loss 0.8 * 200 (and half that a
+       joint away) is held to all of it: a blow that big lets go of the whole body */
+    CHECK(st.hit_loss == 1.0f && st.effective_pin_weight == 0.0f && st.pin_weight == 1.0f, "the hit takes all of the pelvis's pin weight");
     OK(sinew_ragdoll_get_drive_state(r, SINEW_HUMANOID_MIDDLE_SPINE, &st));
-    CHECK(st.hit_loss > 0.39f && st.hit_loss < 0.41f, "and half as much of its neighbour's");
+    CHECK(st.hit_loss == 1.0f, "and all of its neighbour's");
     for (frame = 0; frame < 60; frame++) {
         OK(sinew_ragdoll_set_targets(r, tp, HB, tq, HB));
         OK(sinew_world_step(g_world, FRAME));

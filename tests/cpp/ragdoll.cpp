@@ -363,14 +363,14 @@ void powered_errors() {
     CHECK(before.muscle_strength == 0.5f && before.pin_weight == 0.25f && before.effective_pin_weight == 0.25f && before.hit_loss == 0.0f,
           "drive_state reads back the setters");
     THROWS(SINEW_OUT_OF_RANGE, "bone 11 is out of range", r.set_muscle_strength(kHB, 0.5f));
-    THROWS(SINEW_OUT_OF_RANGE, "muscle strength must be within [0, 1]", r.set_muscle_strength(0, 1.5f));
+    THROWS(SINEW_INVALID_ARGUMENT, "muscle strength must be within [0, 1]", r.set_muscle_strength(0, 1.5f));
     THROWS(SINEW_NON_FINITE, "muscle strength", r.set_muscle_strength(0, kNaN));
-    THROWS(SINEW_OUT_OF_RANGE, "muscle strength", r.set_muscle_strength_all(-0.5f));
+    THROWS(SINEW_INVALID_ARGUMENT, "muscle strength", r.set_muscle_strength_all(-0.5f));
     THROWS(SINEW_NON_FINITE, "muscle strength", r.set_muscle_strength_all(kInf));
     THROWS(SINEW_OUT_OF_RANGE, "bone 12", r.set_pin_weight(12, 0.5f));
-    THROWS(SINEW_OUT_OF_RANGE, "pin weight must be within [0, 1]", r.set_pin_weight(SINEW_HUMANOID_HEAD, 2.0f));
+    THROWS(SINEW_INVALID_ARGUMENT, "pin weight must be within [0, 1]", r.set_pin_weight(SINEW_HUMANOID_HEAD, 2.0f));
     THROWS(SINEW_NON_FINITE, "pin weight", r.set_pin_weight(SINEW_HUMANOID_HEAD, kNaN));
-    THROWS(SINEW_OUT_OF_RANGE, "pin weight", r.set_pin_weight_all(1.01f));
+    THROWS(SINEW_INVALID_ARGUMENT, "pin weight", r.set_pin_weight_all(1.01f));
     THROWS(SINEW_NON_FINITE, "pin weight", r.set_pin_weight_all(kNaN));
     THROWS(SINEW_OUT_OF_RANGE, "bone 11", r.drive_state(kHB));
     const SinewDriveState after = r.drive_state(SINEW_HUMANOID_HEAD);
@@ -395,8 +395,8 @@ void powered_errors() {
     THROWS(SINEW_INVALID_ARGUMENT, "anim_positions has 10 entries", r.blend_from_snapshot(ap.data(), kHB - 1, aq.data(), kHB, 0.5f, op.data(), kHB, oq.data(), kHB));
     THROWS(SINEW_INVALID_ARGUMENT, "anim_rotations has 3 entries", r.blend_from_snapshot(ap.data(), kHB, aq.data(), 3, 0.5f, op.data(), kHB, oq.data(), kHB));
     THROWS(SINEW_BUFFER_TOO_SMALL, "out_rotations holds 5 elements", r.blend_from_snapshot(ap.data(), kHB, aq.data(), kHB, 0.5f, op.data(), kHB, oq.data(), 5));
-    THROWS(SINEW_OUT_OF_RANGE, "alpha must be within [0, 1]", r.blend_from_snapshot(ap, aq, -0.25f, op, oq));
-    THROWS(SINEW_OUT_OF_RANGE, "alpha", r.blend_from_snapshot(ap, aq, 1.5f, op, oq));
+    THROWS(SINEW_INVALID_ARGUMENT, "alpha must be within [0, 1]", r.blend_from_snapshot(ap, aq, -0.25f, op, oq));
+    THROWS(SINEW_INVALID_ARGUMENT, "alpha", r.blend_from_snapshot(ap, aq, 1.5f, op, oq));
     THROWS(SINEW_NON_FINITE, "alpha", r.blend_from_snapshot(ap, aq, kNaN, op, oq));
     ap[2].z = kInf;
     THROWS(SINEW_NON_FINITE, "anim_positions[2]", r.blend_from_snapshot(ap, aq, 0.5f, op, oq));
@@ -414,7 +414,7 @@ void powered_errors() {
     CHECK(bp.empty(), "the vector pose_blend refuses unequal sizes before anything");
     THROWS(SINEW_NULL_POINTER, "from_positions", sinew::pose_blend(nullptr, fq.data(), tp.data(), tq.data(), 2, 0.5f, p2, q2, 2));
     THROWS(SINEW_BUFFER_TOO_SMALL, "holds 1 elements but the pose has 2 bones", sinew::pose_blend(fp.data(), fq.data(), tp.data(), tq.data(), 2, 0.5f, p2, q2, 1));
-    THROWS(SINEW_OUT_OF_RANGE, "alpha", sinew::pose_blend(fp, fq, tp, tq, -1.0f, bp, bq));
+    THROWS(SINEW_INVALID_ARGUMENT, "alpha", sinew::pose_blend(fp, fq, tp, tq, -1.0f, bp, bq));
     THROWS(SINEW_NON_FINITE, "alpha", sinew::pose_blend(fp, fq, tp, tq, kNaN, bp, bq));
     fq[1].x = 1.0f;
     THROWS(SINEW_INVALID_ARGUMENT, "from_rotations[1] is not a unit quaternion", sinew::pose_blend(fp, fq, tp, tq, 0.5f, bp, bq));

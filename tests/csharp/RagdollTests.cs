@@ -517,20 +517,20 @@ namespace Sinew.Tests
                 var p = new Vec3[Humanoid];
                 var q = new Quat[Humanoid];
                 Ragdoll r = HumanoidOnGround(w, SinewRagdollSettings.Default, p, q);
-                Check.ThrowsSinew("muscle strength 1.5", SinewResult.SINEW_OUT_OF_RANGE, () => r.SetMuscleStrength(2, 1.5f), "muscle strength");
-                Check.ThrowsSinew("muscle strength -0.1 for all", SinewResult.SINEW_OUT_OF_RANGE, () => r.SetMuscleStrengthAll(-0.1f), "[0, 1]");
+                Check.ThrowsSinew("muscle strength 1.5", SinewResult.SINEW_INVALID_ARGUMENT, () => r.SetMuscleStrength(2, 1.5f), "muscle strength");
+                Check.ThrowsSinew("muscle strength -0.1 for all", SinewResult.SINEW_INVALID_ARGUMENT, () => r.SetMuscleStrengthAll(-0.1f), "[0, 1]");
                 Check.ThrowsSinew("a NaN muscle strength", SinewResult.SINEW_NON_FINITE, () => r.SetMuscleStrength(0, float.NaN), "muscle strength");
                 Check.ThrowsSinew("a muscle on bone 11 of 11", SinewResult.SINEW_OUT_OF_RANGE, () => r.SetMuscleStrength(11, 1f), "bone 11");
                 Check.ThrowsSinew("a muscle on bone -1", SinewResult.SINEW_OUT_OF_RANGE, () => r.SetMuscleStrength(-1, 1f));
-                Check.ThrowsSinew("pin weight 2", SinewResult.SINEW_OUT_OF_RANGE, () => r.SetPinWeight(1, 2f), "pin weight");
+                Check.ThrowsSinew("pin weight 2", SinewResult.SINEW_INVALID_ARGUMENT, () => r.SetPinWeight(1, 2f), "pin weight");
                 Check.ThrowsSinew("an infinite pin weight for all", SinewResult.SINEW_NON_FINITE, () => r.SetPinWeightAll(float.PositiveInfinity), "pin weight");
                 Check.ThrowsSinew("a pin on bone 20", SinewResult.SINEW_OUT_OF_RANGE, () => r.SetPinWeight(20, 1f), "bone 20");
                 Check.ThrowsSinew("the drive state of bone 11", SinewResult.SINEW_OUT_OF_RANGE, () => r.GetDriveState(11));
                 Check.Equal(0f, r.GetDriveState(2).muscle_strength, "a refused call changes nothing");
                 var op = new Vec3[Humanoid];
                 var oq = new Quat[Humanoid];
-                Check.ThrowsSinew("blend alpha 1.5", SinewResult.SINEW_OUT_OF_RANGE, () => r.BlendFromSnapshot(p, q, 1.5f, op, oq), "alpha");
-                Check.ThrowsSinew("blend alpha -0.01", SinewResult.SINEW_OUT_OF_RANGE, () => r.BlendFromSnapshot(p, q, -0.01f, op, oq), "alpha");
+                Check.ThrowsSinew("blend alpha 1.5", SinewResult.SINEW_INVALID_ARGUMENT, () => r.BlendFromSnapshot(p, q, 1.5f, op, oq), "alpha");
+                Check.ThrowsSinew("blend alpha -0.01", SinewResult.SINEW_INVALID_ARGUMENT, () => r.BlendFromSnapshot(p, q, -0.01f, op, oq), "alpha");
                 Check.ThrowsSinew("a NaN blend alpha", SinewResult.SINEW_NON_FINITE, () => r.BlendFromSnapshot(p, q, float.NaN, op, oq), "alpha");
                 Check.ThrowsSinew("an animated pose of 10 of 11 bones", SinewResult.SINEW_INVALID_ARGUMENT,
                     () => r.BlendFromSnapshot(new ReadOnlySpan<Vec3>(p, 0, 10), new ReadOnlySpan<Quat>(q), 0.5f, new Span<Vec3>(op), new Span<Quat>(oq)), "anim_positions");
@@ -544,7 +544,7 @@ namespace Sinew.Tests
                 Check.Throws<ArgumentException>("animated rotations of a 12-byte struct", () => r.BlendFromSnapshot(p, new Vec3[Humanoid], 0.5f, op, new Vec3[Humanoid]));
                 Check.ThrowsSinew("the snapshot into 10 positions", SinewResult.SINEW_BUFFER_TOO_SMALL, () => r.ReadSnapshot(new Vec3[10], oq), "out_positions");
                 Check.ThrowsSinew("the snapshot into no rotations", SinewResult.SINEW_BUFFER_TOO_SMALL, () => r.ReadSnapshot(op, new Quat[0]));
-                Check.ThrowsSinew("PoseBlend alpha 2", SinewResult.SINEW_OUT_OF_RANGE, () => Ragdoll.PoseBlend(p, q, p, q, 2f, op, oq), "alpha");
+                Check.ThrowsSinew("PoseBlend alpha 2", SinewResult.SINEW_INVALID_ARGUMENT, () => Ragdoll.PoseBlend(p, q, p, q, 2f, op, oq), "alpha");
                 Check.Throws<ArgumentException>("PoseBlend of poses of 11 and 10 bones", () => Ragdoll.PoseBlend(p, q, new Vec3[10], new Quat[10], 0.5f, op, oq));
                 Check.Throws<ArgumentException>("PoseBlend with 10 from-rotations", () => Ragdoll.PoseBlend(p, new Quat[10], p, q, 0.5f, op, oq));
                 Check.ThrowsSinew("PoseBlend into 5 rotations", SinewResult.SINEW_BUFFER_TOO_SMALL, () => Ragdoll.PoseBlend(p, q, p, q, 0.5f, op, new Quat[5]));
