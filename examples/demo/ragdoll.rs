@@ -131,15 +131,18 @@ fn walk_pose(bind: &[SinewBoneDesc], t: f32, root_shift: Vec3) -> ([SinewVec3; B
     use SinewHumanoidBone::*;
     let phase = 2.0 * PI * 1.0 * t;
     let mut turns = [Quat::IDENTITY; BONES];
-    let swing = 0.45 * phase.sin();
-    turns[SINEW_HUMANOID_LEFT_HIP as usize] = Quat::from_rotation_x(-swing);
-    turns[SINEW_HUMANOID_RIGHT_HIP as usize] = Quat::from_rotation_x(swing);
+    // Within the hips' limits (Unity's twist [−20°, 70°]: 20° back at most).
+    let swing = 0.36 * phase.sin();
+    turns[SINEW_HUMANOID_LEFT_HIP as usize] = Quat::from_rotation_x(-(0.07 + swing));
+    turns[SINEW_HUMANOID_RIGHT_HIP as usize] = Quat::from_rotation_x(-(0.07 - swing));
     turns[SINEW_HUMANOID_LEFT_KNEE as usize] = Quat::from_rotation_x(0.7 * (phase + 0.8).sin().max(0.0));
     turns[SINEW_HUMANOID_RIGHT_KNEE as usize] = Quat::from_rotation_x(0.7 * (phase + 0.8 + PI).sin().max(0.0));
-    turns[SINEW_HUMANOID_LEFT_ARM as usize] = Quat::from_rotation_z(0.7) * Quat::from_rotation_x(0.35 * phase.sin());
-    turns[SINEW_HUMANOID_RIGHT_ARM as usize] = Quat::from_rotation_z(-0.7) * Quat::from_rotation_x(-0.35 * phase.sin());
-    turns[SINEW_HUMANOID_LEFT_ELBOW as usize] = Quat::from_rotation_y(-0.3);
-    turns[SINEW_HUMANOID_RIGHT_ELBOW as usize] = Quat::from_rotation_y(0.3);
+    let arm_swing = 0.35 * phase.sin();
+    turns[SINEW_HUMANOID_LEFT_ARM as usize] = Quat::from_rotation_x(arm_swing) * Quat::from_rotation_z(0.7);
+    turns[SINEW_HUMANOID_RIGHT_ARM as usize] = Quat::from_rotation_x(-arm_swing) * Quat::from_rotation_z(-0.7);
+    // The elbows are hinges about the character's forward (the wizard's): bent a little.
+    turns[SINEW_HUMANOID_LEFT_ELBOW as usize] = Quat::from_rotation_z(-ELBOW_WALK);
+    turns[SINEW_HUMANOID_RIGHT_ELBOW as usize] = Quat::from_rotation_z(ELBOW_WALK);
     let bob = Vec3::new(0.0, 0.02 * (2.0 * phase).cos(), 0.0);
     pose_from_turns(bind, &turns, gv(bind[SinewHumanoidBone::SINEW_HUMANOID_PELVIS as usize].position) + root_shift + bob, Quat::IDENTITY)
 }
@@ -207,6 +210,7 @@ const GET_UP_BACK: [Key; 5] = [
 ];
 
 const GET_UP_TIME: f32 = 1.95;
+const ELBOW_WALK: f32 = 0.3;
 
 /// The lowest point of a bone's solid (m, world y).
 fn lowest(s: &BoneSolid) -> f32 {
@@ -241,8 +245,8 @@ fn get_up_pose(bind: &[SinewBoneDesc], clip: &[Key], roll: f32, t: f32, root: Ve
     turns[SINEW_HUMANOID_HEAD as usize] = Quat::from_rotation_x(p.head);
     turns[SINEW_HUMANOID_LEFT_ARM as usize] = Quat::from_rotation_x(-p.arm_forward) * Quat::from_rotation_z(p.arm_down);
     turns[SINEW_HUMANOID_RIGHT_ARM as usize] = Quat::from_rotation_x(-p.arm_forward) * Quat::from_rotation_z(-p.arm_down);
-    turns[SINEW_HUMANOID_LEFT_ELBOW as usize] = Quat::from_rotation_y(-p.elbow);
-    turns[SINEW_HUMANOID_RIGHT_ELBOW as usize] = Quat::from_rotation_y(p.elbow);
+    turns[SINEW_HUMANOID_LEFT_ELBOW as usize] = Quat::from_rotation_z(-p.elbow);
+    turns[SINEW_HUMANOID_RIGHT_ELBOW as usize] = Quat::from_rotation_z(p.elbow);
     let body = root_rotation * Quat::from_rotation_x(p.pitch) * Quat::from_rotation_y(p.roll);
     let (pos, rot) = pose_from_turns(bind, &turns, root, body);
     let low = (0..BONES).map(|i| lowest(&solid(&bind[i], gv(pos[i]), q(rot[i]), i))).fold(f32::INFINITY, f32::min);
@@ -423,6 +427,11 @@ pub fn simulate_ragdoll() -> Res<RagdollRun> {
         match phase {
             Phase::Walking => {
                 let (e, r) = pose_difference((&pos, &rot), (&target_pos, &target_rot));
+                if std::env::var("RD_DEBUG").is_ok() {
+                    let per: Vec<String> = (0..BONES).map(|i| format!("{:.1}/{:.1}", gv(pos[i]).distance(gv(target_pos[i])) * 1000.0, angle(q(rot[i]), q(target_rot[i])).to_degrees())).collect();
+                    let low = (0..BONES).map(|i| lowest(&solid(&bind[i], gv(target_pos[i]), q(target_rot[i]), i))).fold(f32::INFINITY, f32::min);
+                    eprintln!("f{frame} {} low {:.1}", per.join(" "), low * 1000.0);
+                }
                 if frame > WARM_UP {
                     walk_err = walk_err.max(e);
                     walk_turn = walk_turn.max(r);
@@ -582,13 +591,19 @@ enum Phase {
 
 const BONE_NAMES: [&str; BONES] = ["pelvis", "left hip", "left knee", "right hip", "right knee", "middle spine", "head", "left arm", "left elbow", "right arm", "right elbow"];
 
+/// The angle (rad) between two rotations (exact near 0, unlike an arc cosine).
+fn angle(a: Quat, b: Quat) -> f32 {
+    let d = a * b.inverse();
+    2.0 * Vec3::new(d.x, d.y, d.z).length().atan2(d.w.abs())
+}
+
 /// Largest distance (m) between the bones' positions and largest angle (rad) between their
 /// rotations in two poses.
 fn pose_difference(a: (&[SinewVec3; BONES], &[SinewQuat; BONES]), b: (&[SinewVec3; BONES], &[SinewQuat; BONES])) -> (f32, f32) {
     let mut d = (0.0f32, 0.0f32);
     for i in 0..BONES {
         d.0 = d.0.max(gv(a.0[i]).distance(gv(b.0[i])));
-        d.1 = d.1.max(q(a.1[i]).angle_between(q(b.1[i])));
+        d.1 = d.1.max(angle(q(a.1[i]), q(b.1[i])));
     }
     d
 }
