@@ -20,14 +20,14 @@ use sinew::ffi::ragdoll::*;
 use sinew::ffi::types::*;
 use sinew::ffi::world::*;
 
-use super::{Camera, Canvas, CapsuleShape, GroundMap, PANEL_H, PANEL_W, Paint, Res, SS, background, check, draw_capsule, draw_sheet, fill_triangle_2d, gv, read, sv, tessellate_capsule};
+use super::{Camera, Canvas, CapsuleShape, GroundMap, PANEL_H, PANEL_W, Paint, Res, SS, background, check, draw_capsule, draw_sheet, draw_stick, fill_triangle_2d, gv, read, sv, tessellate_capsule};
 
 const MAX_FRAMES: u32 = 600;
 const HIT_FRAME: u32 = 70;
 /// The hit (N·s, forwards).
-const HIT_IMPULSE: f32 = 40.0;
-/// Frames the host waits for the balance loss after the hit before letting go itself.
-const BALANCE_WAIT: u32 = 30;
+const HIT_IMPULSE: f32 = 30.0;
+/// Frames after the hit the host waits for the balance loss before going limp itself.
+const BALANCE_WAIT: u32 = 90;
 /// Seconds every bone stays slow before the ragdoll counts as at rest.
 const REST_HOLD: f32 = 0.5;
 /// The get-up blend from the snapshot (s).
@@ -37,8 +37,9 @@ const WARM_UP: u32 = 15;
 /// Panels: frame of the walk, frames after the hit, after going limp, after the get-up's
 /// start, and standing frames after the clip's end.
 const WALK_PANEL: u32 = 50;
-const HIT_PANEL: u32 = 6;
-const FALL_PANEL: u32 = 18;
+const HIT_PANEL: u32 = 3;
+/// The falling moment: the first limp frame with the head this low (m).
+const FALL_PANEL_HEAD: f32 = 0.9;
 const GET_UP_PANEL: u32 = 66;
 const STAND_FRAMES: u32 = 20;
 const WALK_SPEED: f32 = 1.4;
@@ -54,6 +55,8 @@ pub struct RagdollSnapshot {
     cape: Vec<Vec3>,
     cape_normals: Vec<Vec3>,
     target: Vec3,
+    /// Where the hit landed and its direction, drawn as an arrow.
+    hit: Option<(Vec3, Vec3)>,
 }
 
 pub struct RagdollRun {
@@ -372,6 +375,8 @@ pub fn simulate_ragdoll() -> Res<RagdollRun> {
     let mut phase = Phase::Walking;
     let (mut limp_at, mut balance_at, mut rest_at, mut up_at) = (None::<u32>, None::<u32>, None::<u32>, None::<u32>);
     let mut info = None::<SinewGetUpInfo>;
+    let mut hit_point = Vec3::ZERO;
+    let mut fall_panel = None::<u32>;
     let (mut clip, mut roll, mut side_name) = (&GET_UP_FRONT[..], 0.0f32, "");
     let (mut first_alpha, mut first_blend_diff, mut first_read_diff) = (f32::NAN, (f32::NAN, f32::NAN), (f32::NAN, f32::NAN));
     let mut snap = ([SinewVec3::default(); BONES], [QUAT_IDENTITY; BONES]);
@@ -411,11 +416,16 @@ pub fn simulate_ragdoll() -> Res<RagdollRun> {
             }
         }
         if frame == HIT_FRAME {
-            // The hit: an impulse forwards at a point on the back, below the left shoulder;
-            // the bone nearest to it (and, less, its neighbours) loses strength and pin.
-            let back = gv(pos[spine]) + q(rot[spine]) * Vec3::new(-0.08, 0.18, -0.13);
-            check(sinew_ragdoll_apply_impulse(ragdoll, sv(back), sv(Vec3::new(0.0, 0.0, HIT_IMPULSE)), &mut hit_bone), "sinew_ragdoll_apply_impulse")?;
+            // The hit: an impulse forwards at a point on the upper back; the bone nearest to
+            // it (and, less, its neighbours) loses muscle strength and pin weight.
+            hit_point = gv(pos[spine]) + q(rot[spine]) * Vec3::new(0.0, 0.18, -0.13);
+            check(sinew_ragdoll_apply_impulse(ragdoll, sv(hit_point), sv(Vec3::Z * HIT_IMPULSE), &mut hit_bone), "sinew_ragdoll_apply_impulse")?;
             check(sinew_ragdoll_get_drive_state(ragdoll, hit_bone, &mut hit_state), "sinew_ragdoll_get_drive_state")?;
+            // Pinned, the body never loses its balance (the pins that are left hold the pelvis
+            // within centimetres of the walk, whatever the hit): the host lets go of the pins
+            // as the hit lands. The muscles, weakened by the hit, keep the pose; the body
+            // topples until the library reports the balance loss and goes limp.
+            check(sinew_ragdoll_set_pin_weight_all(ragdoll, 0.0), "sinew_ragdoll_set_pin_weight_all")?;
             phase = Phase::Hit;
         }
         let t0 = Instant::now();
@@ -427,11 +437,6 @@ pub fn simulate_ragdoll() -> Res<RagdollRun> {
         match phase {
             Phase::Walking => {
                 let (e, r) = pose_difference((&pos, &rot), (&target_pos, &target_rot));
-                if std::env::var("RD_DEBUG").is_ok() {
-                    let per: Vec<String> = (0..BONES).map(|i| format!("{:.1}/{:.1}", gv(pos[i]).distance(gv(target_pos[i])) * 1000.0, angle(q(rot[i]), q(target_rot[i])).to_degrees())).collect();
-                    let low = (0..BONES).map(|i| lowest(&solid(&bind[i], gv(target_pos[i]), q(target_rot[i]), i))).fold(f32::INFINITY, f32::min);
-                    eprintln!("f{frame} {} low {:.1}", per.join(" "), low * 1000.0);
-                }
                 if frame > WARM_UP {
                     walk_err = walk_err.max(e);
                     walk_turn = walk_turn.max(r);
@@ -503,7 +508,8 @@ pub fn simulate_ragdoll() -> Res<RagdollRun> {
             Some("WALKING (POWERED)".to_string())
         } else if frame == HIT_FRAME + HIT_PANEL {
             Some("HIT".to_string())
-        } else if limp_at.is_some_and(|l| frame == l + FALL_PANEL) {
+        } else if limp_at.is_some() && fall_panel.is_none() && gv(pos[SinewHumanoidBone::SINEW_HUMANOID_HEAD as usize]).y < FALL_PANEL_HEAD {
+            fall_panel = Some(frame);
             Some("FALLING".to_string())
         } else if rest_at == Some(frame) {
             Some("AT REST".to_string())
@@ -517,7 +523,8 @@ pub fn simulate_ragdoll() -> Res<RagdollRun> {
         if let Some(caption) = caption {
             let shapes = (0..BONES).map(|i| solid(&bind[i], gv(pos[i]), q(rot[i]), i)).collect();
             let pelvis = gv(pos[pelvis_bone]);
-            snapshots.push(RagdollSnapshot { caption, shapes, cape_normals: read(cape, true, "cape normals")?, cape: x, target: Vec3::new(pelvis.x, 0.6, pelvis.z) });
+            let hit = (frame == HIT_FRAME + HIT_PANEL).then_some((hit_point, Vec3::Z));
+            snapshots.push(RagdollSnapshot { caption, shapes, cape_normals: read(cape, true, "cape normals")?, cape: x, target: Vec3::new(pelvis.x, 0.6, pelvis.z), hit });
         }
         if up_at.is_some_and(|u| frame >= u + STAND_FRAMES) {
             break;
@@ -530,18 +537,18 @@ pub fn simulate_ragdoll() -> Res<RagdollRun> {
     let (limp, rest, i) = (limp_at.unwrap_or(0), rest_at.unwrap_or(0), info.expect("get-up info"));
     let bone_name = BONE_NAMES.get(hit_bone as usize).copied().unwrap_or("?");
     let balance = match balance_at {
-        Some(f) => format!("lost at frame {f} ({} ms after the hit; SINEW_RAGDOLL_EVENT_BALANCE_LOST): limp", (f - HIT_FRAME) as f32 * 1000.0 / 60.0),
-        None => format!("no SINEW_RAGDOLL_EVENT_BALANCE_LOST within {BALANCE_WAIT} frames (pelvis at most {:.3} m off its target): the host set pin weight 0 at frame {limp}", pelvis_off),
+        Some(f) => format!("SINEW_RAGDOLL_EVENT_BALANCE_LOST at frame {f}, {:.0} ms after the hit (the pelvis {:.1} m off the walk): limp", (f - HIT_FRAME) as f32 * 1000.0 / 60.0, settings.balance_distance),
+        None => format!("no SINEW_RAGDOLL_EVENT_BALANCE_LOST within {BALANCE_WAIT} frames (pelvis at most {pelvis_off:.3} m off the walk): the host went limp at frame {limp}"),
     };
     let rp = gv(i.root_position);
     let summary = format!(
-        "ragdoll            : humanoid template ({BONES} bones) + {}-particle cape on its spine bone: powered walk, hit, fall, rest, get up ({frame} frames)\n\
-         ragdoll walking    : dynamic, muscle strength 1, pin weight 1: bones within {:.1} mm, {:.2} deg of the walk (frames {}-{}; {:.1} mm in the first {WARM_UP} from rest)\n\
-         ragdoll hit        : {HIT_IMPULSE} N*s forwards on the back at frame {HIT_FRAME}: bone {hit_bone} ({bone_name}), its pin weight now {:.2} (hit loss {:.2})\n\
-         ragdoll balance    : {balance}; pelvis up to {:.2} m off its target\n\
+        "ragdoll            : humanoid template ({BONES} bones) + {}-particle cape on its spine bone: walks powered, is hit, falls, rests, gets up ({frame} frames)\n\
+         ragdoll walking    : dynamic, muscle strength 1 and pin weight 1 on the walk: bones within {:.1} mm, {:.2} deg of it (frames {}-{}; {:.1} mm in the first {WARM_UP}, from rest)\n\
+         ragdoll hit        : {HIT_IMPULSE} N*s forwards on the upper back at frame {HIT_FRAME}: bone {hit_bone} ({bone_name}), left {:.2} of its strength and pin (hit loss {:.2}); the host lets go of the pins\n\
+         ragdoll balance    : {balance}\n\
          ragdoll at rest    : sinew_ragdoll_is_at_rest({REST_HOLD} s) at frame {rest}, {:.2} s after going limp\n\
-         ragdoll get up     : lying {} (front_up {:.2}): the clip from the {}, root at ({:.2}, {:.2}, {:.2}) m, heading ({:.2}, {:.2}, {:.2})\n\
-         ragdoll blend      : {BLEND_TIME} s from the snapshot; alpha {:.3} at its first frame, which is the snapshot within {:.1e} m, {:.1e} rad (bones read back: {:.1e} m, {:.1e} rad)\n\
+         ragdoll get up     : lying {} (front_up {:.2}): the clip from the {}, rooted at ({:.2}, {:.2}, {:.2}) m, heading ({:.2}, {:.2}, {:.2}); kinematic, snapshot taken\n\
+         ragdoll blend      : {BLEND_TIME} s from the snapshot; alpha {:.3} at its first frame, whose blend is the snapshot within {:.1e} m, {:.1e} rad (bones read back {:.1e} m, {:.1e} rad)\n\
          ragdoll joints     : worst separation during the fall {:.3} mm; cape pins off their bone by at most {:.2e} m\n\
          ragdoll step       : median {:.0} us per host frame (ragdoll + cape)\n",
         start.len(),
@@ -552,7 +559,6 @@ pub fn simulate_ragdoll() -> Res<RagdollRun> {
         walk_err_start * 1000.0,
         hit_state.effective_pin_weight,
         hit_state.hit_loss,
-        pelvis_off,
         (rest - limp) as f32 / 60.0,
         side_name.to_lowercase(),
         i.front_up,
@@ -685,5 +691,16 @@ pub fn render_ragdoll_panel(s: &RagdollSnapshot) -> Vec<Vec3> {
     }
     let tints = (Vec3::new(0.10, 0.35, 0.20), Vec3::new(0.85, 0.78, 0.45));
     draw_sheet(&cam, &s.cape, &s.cape_normals, &tris, 1.0, (CAPE_COLS as usize, 2.0), tints, &mut canvas);
+    if let Some((at, dir)) = s.hit {
+        // The hit: an arrow ending a little short of the point struck.
+        let red = Vec3::new(0.85, 0.12, 0.08);
+        let tip = at - dir * 0.05;
+        let side = dir.cross(Vec3::Y).normalize_or(Vec3::X);
+        draw_stick(&cam, tip - dir * 0.45, tip - dir * 0.08, 0.014, red, &mut canvas);
+        for k in [-1.0f32, 1.0] {
+            draw_stick(&cam, tip, tip - dir * 0.12 + side * (0.07 * k), 0.012, red, &mut canvas);
+            draw_stick(&cam, tip, tip - dir * 0.12 + Vec3::Y * (0.07 * k), 0.012, red, &mut canvas);
+        }
+    }
     canvas.downsample()
 }
