@@ -1,13 +1,39 @@
-//! The demo's third scene (chapter sections 1–4 with a cape): a humanoid-template ragdoll
-//! (`sinew_ragdoll_create_humanoid`) walks, animated — every bone kinematic and moved each
-//! frame by `sinew_ragdoll_set_targets` from a small walk cycle —, is hit in the back
-//! (`sinew_ragdoll_set_kinematic(0)` and `sinew_ragdoll_apply_impulse` at the point hit, which
-//! picks the nearest bone), falls forwards carrying the walk's momentum and comes to rest on
-//! the floor. Its cape, a grid cloth, hangs from the middle-spine bone inside the step
+//! The demo's third scene (chapter sections 1–5 with a cape: issue 13's whole cycle): a
+//! humanoid-template ragdoll (`sinew_ragdoll_create_humanoid`) with a cape
+//!
+//! 1. **walks, powered**: its bones are dynamic and follow a small walk cycle through muscle
+//!    strength 1 and pin weight 1 (`sinew_ragdoll_set_muscle_strength_all`,
+//!    `sinew_ragdoll_set_pin_weight_all`; the walk's pose given every frame with
+//!    `sinew_ragdoll_set_targets`). The walk keeps to the template's joint limits (elbows bend
+//!    about their hinge, thighs swing at most 20° back), so the pins hold every bone within a
+//!    millimetre of it;
+//! 2. **is hit** on the upper back (`sinew_ragdoll_apply_impulse` at the point struck, which
+//!    picks the nearest bone and weakens it and its neighbours; `sinew_ragdoll_get_drive_state`
+//!    reads what is left). Pinned, a body never loses its balance: what the hit leaves of the
+//!    pins (at 20 Hz) holds the pelvis within centimetres of the walk even for 150 N·s. So the
+//!    host lets go of the pins as the hit lands; the weakened muscles keep the pose and the
+//!    body pitches forwards, carrying the walk's momentum;
+//! 3. **falls**: once its pelvis is `balance_distance` off the walk the library makes it limp
+//!    and reports `SINEW_RAGDOLL_EVENT_BALANCE_LOST` (`sinew_ragdoll_take_events`); were the
+//!    event not to come, the host would go limp itself after `BALANCE_WAIT` frames;
+//! 4. **comes to rest** (`sinew_ragdoll_is_at_rest`, every bone slow for `REST_HOLD` s);
+//! 5. **gets up**: `sinew_ragdoll_get_up_info` tells the side it lies on, which clip to play
+//!    (from the front or the back) and where the clip's root goes; the ragdoll turns
+//!    kinematic (`sinew_ragdoll_set_kinematic(1)`, which takes the snapshot) and for
+//!    `BLEND_TIME` s the targets are `sinew_ragdoll_blend_from_snapshot` of a procedural
+//!    get-up clip (keys below: lying on the side reported → hands and knees → crouch →
+//!    standing, rooted at `root_position`/`root_rotation` and lifted onto the ground) by
+//!    `sinew_blend_alpha`, then the clip alone;
+//! 6. **stands**, animated again.
+//!
+//! Its cape, a grid cloth, hangs from the middle-spine bone inside the step
 //! (`sinew_body_attach_to_ragdoll`) and meets the bones as colliders
-//! (`sinew_body_set_ragdoll_collision`), so it stays on the shoulders and drapes over the
-//! fallen body. Writes `DIR/ragdoll.png` (six moments) and the scene's lines of the summary:
-//! the worst joint separation during the fall, the cape's pin error, when the ragdoll slept.
+//! (`sinew_body_set_ragdoll_collision`), so it stays on the shoulders through the walk, the
+//! fall and the get-up. Writes `DIR/ragdoll.png` (the six moments, the hit drawn as an arrow)
+//! and the scene's lines of the summary: the pins' error while walking, the bone hit, the
+//! frame of the balance loss, the time to rest, the side and clip, the blend's first alpha
+//! and how far its first frame is from the snapshot, the worst joint separation during the
+//! fall, the cape's pin error.
 
 use std::f32::consts::PI;
 use std::time::Instant;
