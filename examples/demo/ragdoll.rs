@@ -40,8 +40,8 @@ use std::time::Instant;
 
 use glam::{Quat, Vec3};
 use sinew::ffi::cloth::*;
-use sinew::ffi::getup::*;
 use sinew::ffi::collider::*;
+use sinew::ffi::getup::*;
 use sinew::ffi::ragdoll::*;
 use sinew::ffi::types::*;
 use sinew::ffi::world::*;
@@ -213,29 +213,31 @@ impl Key {
     }
 }
 
-const fn key(t: f32, pitch: f32, hip: f32, knee: f32, spine: f32, head: f32, arm_down: f32, arm_forward: f32, elbow: f32) -> Key {
+/// A key at `t` s from its angles in degrees: `[pitch, hip, knee, spine, head, arm_down,
+/// arm_forward, elbow]`.
+const fn key(t: f32, a: [f32; 8]) -> Key {
     let d = PI / 180.0;
-    Key { t, pitch: pitch * d, roll: 0.0, hip: hip * d, knee: knee * d, spine: spine * d, head: head * d, arm_down: arm_down * d, arm_forward: arm_forward * d, elbow: elbow * d }
+    Key { t, pitch: a[0] * d, roll: 0.0, hip: a[1] * d, knee: a[2] * d, spine: a[3] * d, head: a[4] * d, arm_down: a[5] * d, arm_forward: a[6] * d, elbow: a[7] * d }
 }
 
 /// Getting up from the front (the chapter's `GetUpFront`): lying face down, push up on the
 /// arms, onto hands and knees, into a crouch, standing.
 const GET_UP_FRONT: [Key; 5] = [
-    key(0.0, 90.0, 0.0, 0.0, 0.0, 0.0, 75.0, 0.0, 10.0),
-    key(0.45, 72.0, 15.0, 25.0, -10.0, -20.0, 85.0, 65.0, 20.0),
-    key(0.95, 80.0, 85.0, 95.0, 0.0, -15.0, 88.0, 80.0, 5.0),
-    key(1.45, 35.0, 100.0, 100.0, 10.0, -5.0, 75.0, 35.0, 20.0),
-    key(1.95, 0.0, 0.0, 0.0, 0.0, 0.0, 75.0, 0.0, 15.0),
+    key(0.0, [90.0, 0.0, 0.0, 0.0, 0.0, 75.0, 0.0, 10.0]),
+    key(0.45, [72.0, 15.0, 25.0, -10.0, -20.0, 85.0, 65.0, 20.0]),
+    key(0.95, [80.0, 85.0, 95.0, 0.0, -15.0, 88.0, 80.0, 5.0]),
+    key(1.45, [35.0, 100.0, 100.0, 10.0, -5.0, 75.0, 35.0, 20.0]),
+    key(1.95, [0.0, 0.0, 0.0, 0.0, 0.0, 75.0, 0.0, 15.0]),
 ];
 
 /// Getting up from the back: lying face up, sit up leaning on the arms, tuck the legs and
 /// roll forwards into a crouch, standing.
 const GET_UP_BACK: [Key; 5] = [
-    key(0.0, -90.0, 0.0, 0.0, 0.0, 0.0, 75.0, 0.0, 10.0),
-    key(0.5, -25.0, 70.0, 50.0, 10.0, 0.0, 70.0, -35.0, 10.0),
-    key(1.0, 25.0, 110.0, 115.0, 15.0, 0.0, 70.0, 50.0, 20.0),
-    key(1.5, 25.0, 100.0, 100.0, 10.0, -5.0, 75.0, 35.0, 20.0),
-    key(1.95, 0.0, 0.0, 0.0, 0.0, 0.0, 75.0, 0.0, 15.0),
+    key(0.0, [-90.0, 0.0, 0.0, 0.0, 0.0, 75.0, 0.0, 10.0]),
+    key(0.5, [-25.0, 70.0, 50.0, 10.0, 0.0, 70.0, -35.0, 10.0]),
+    key(1.0, [25.0, 110.0, 115.0, 15.0, 0.0, 70.0, 50.0, 20.0]),
+    key(1.5, [25.0, 100.0, 100.0, 10.0, -5.0, 75.0, 35.0, 20.0]),
+    key(1.95, [0.0, 0.0, 0.0, 0.0, 0.0, 75.0, 0.0, 15.0]),
 ];
 
 const GET_UP_TIME: f32 = 1.95;
