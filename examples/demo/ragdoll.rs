@@ -332,7 +332,7 @@ pub fn simulate_ragdoll() -> Res<RagdollRun> {
     let mut floor = SinewCollider::default();
     check(sinew_collider_create(world, &cd, &mut floor), "sinew_collider_create (floor)")?;
 
-    // The ragdoll: the humanoid template on the default 1.8 m rig, animated at first.
+    // The ragdoll: the humanoid template on the default 1.8 m rig, its bones dynamic.
     let mut hb = std::mem::MaybeUninit::<SinewHumanoidBones>::uninit();
     check(sinew_humanoid_bones_default(hb.as_mut_ptr()), "sinew_humanoid_bones_default")?;
     let hb = unsafe { hb.assume_init() };
