@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The main demo: builds Sinew in release mode and runs examples/demo/, which drives a
-# curtain on a moving bar plus a rope, and a capsule character with a cape and a ponytail
-# (walk, run, stop, teleport, turn, wind), through the C ABI, prints a summary and draws
-# moments of each run into a picture.
+# curtain on a moving bar plus a rope, a capsule character with a cape and a ponytail
+# (walk, run, stop, teleport, turn, wind), and a powered ragdoll with a cape (walk, hit, fall,
+# rest, get up), through the C ABI, prints a summary and draws moments of each run into a
+# picture.
 #
 #   bash scripts/demo.sh        (from the repository root; outputs go to out/)
 #
-# Writes out/demo.png, out/character.png and out/summary.txt; exits non-zero if the build or
-# any call fails.
+# Writes out/demo.png, out/character.png, out/ragdoll.png and out/summary.txt; exits non-zero
+# if the build or any call fails.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."

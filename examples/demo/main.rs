@@ -15,8 +15,8 @@
 //! - `DIR/character.png`: six moments of the character run as a 3 × 2 contact sheet (the
 //!   capsules tessellated into shaded solids, the cape two-sided, the hair as thin strands,
 //!   a camera that follows the character, its path and the teleport's two ends on the ground);
-//! - `DIR/ragdoll.png`: six moments of a ragdoll with a cape that walks, animated, is hit and
-//!   falls (`ragdoll.rs`);
+//! - `DIR/ragdoll.png`: six moments of a powered ragdoll with a cape that walks, is hit,
+//!   falls, comes to rest, gets up and stands (`ragdoll.rs`);
 //! - `DIR/summary.txt`: counts, stretch, teleport checks and step times of both (also printed).
 //!
 //! The curtain: a 40 × 30 grid cloth (0.05 m spacing) whose top row is pinned to a horizontal
@@ -1673,6 +1673,8 @@ fn glyph(ch: char) -> [u8; 5] {
         '-' => [0, 0, 7, 0, 0],
         '+' => [0, 2, 7, 2, 0],
         '/' => [1, 1, 2, 4, 4],
+        '(' => [1, 2, 2, 2, 1],
+        ')' => [4, 2, 2, 2, 4],
         'A' => [2, 5, 7, 5, 5],
         'B' => [6, 5, 6, 5, 6],
         'C' => [3, 4, 4, 4, 3],
