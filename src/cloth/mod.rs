@@ -188,6 +188,7 @@ pub fn grid_topology(columns: u32, rows: u32, spacing: f32) -> Result<Topology> 
         vertex_source: None,
         rest,
         grid: Some(GridLayout { columns: c, rows: r, runs }),
+        closed: false,
     })
 }
 
@@ -391,6 +392,7 @@ pub fn mesh_body(spec: &MeshSpec) -> Result<Body> {
         rest: x.clone(),
         grid: None,
         adjacency,
+        closed: false,
     };
     Body::new(BodyKind::Cloth, Arc::new(topology), spec.material, x, w)
 }

@@ -534,7 +534,7 @@ impl Body {
                     self.far_pairs.push([j, i]);
                 }
                 self.far_pairs.sort_unstable();
-                contact::triangle::triangle_candidates(&self.x, &self.x, &self.topology.triangles, &self.topology.adjacency, &self.far_pairs, &mut self.self_tris);
+                contact::triangle::triangle_candidates(&self.x, &self.x, &self.topology.triangles, &self.topology.adjacency, &self.far_pairs, false, &mut self.self_tris);
             }
         }
         self.accel.clear();

@@ -38,6 +38,9 @@ pub struct Topology {
     pub grid: Option<GridLayout>,
     /// Particle → triangles, for particle–triangle contact.
     pub adjacency: VertexTriangles,
+    /// The triangles bound a closed volume, wound outward (a soft body): other bodies'
+    /// particles are kept outside them.
+    pub closed: bool,
 }
 
 impl Topology {

@@ -267,6 +267,7 @@ pub fn lattice_topology(spec: &LatticeSpec) -> Result<(Topology, SoftShape)> {
         adjacency: VertexTriangles::build(n, &triangles),
         triangles,
         rest: rest.clone(),
+        closed: true,
         ..Default::default()
     };
     Ok((topology, SoftShape { tets, clusters }))
@@ -430,6 +431,7 @@ pub fn tet_body(positions: &[Vec3], tet_indices: &[[u32; 4]], material: Material
         adjacency: VertexTriangles::build(n, &triangles),
         triangles,
         rest: positions.to_vec(),
+        closed: true,
         ..Default::default()
     };
     let clusters = Clusters::build(positions, &[(0..n as u32).collect()]);

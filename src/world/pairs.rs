@@ -129,7 +129,7 @@ impl StepGroup for PairGroup<'_> {
             for (dir, (p, q)) in [(a, b), (b, a)].into_iter().enumerate() {
                 let edge = q.topology.constraints.rest.iter().fold(0.0f32, |m, r| m.max(*r)) * q.scale;
                 particle::find_pairs(&p.x, Some(&q.x), search + edge, None, &mut pairs.scratch, &mut pairs.tri_pairs);
-                triangle::triangle_candidates(&p.x, &q.x, &q.topology.triangles, &q.topology.adjacency, &pairs.tri_pairs, &mut pairs.tri_contacts[k][dir]);
+                triangle::triangle_candidates(&p.x, &q.x, &q.topology.triangles, &q.topology.adjacency, &pairs.tri_pairs, q.topology.closed, &mut pairs.tri_contacts[k][dir]);
             }
         }
     }

@@ -61,8 +61,11 @@ impl VertexTriangles {
 /// Candidate (particle of `xa`, triangle of `tris_b`) contacts: the triangles around the two
 /// `b` particles nearest each particle among `pairs` (from [`find_pairs`], sorted by
 /// particle), each with the side the particle is on now. Sorted and deduplicated; at most 12
-/// per particle.
-pub fn triangle_candidates(xa: &[Vec3], xb: &[Vec3], tris_b: &[[u32; 3]], adj_b: &VertexTriangles, pairs: &[[u32; 2]], out: &mut Vec<TriContact>) {
+/// per particle. With `outward` (the triangles bound a closed volume, wound outward: a soft
+/// body), every contact keeps the particle outside (+1) whichever side it is on now: another
+/// body's particle is never meant to be inside a volume, and one that got in is pushed out
+/// rather than held there.
+pub fn triangle_candidates(xa: &[Vec3], xb: &[Vec3], tris_b: &[[u32; 3]], adj_b: &VertexTriangles, pairs: &[[u32; 2]], outward: bool, out: &mut Vec<TriContact>) {
     out.clear();
     let room = 12 * xa.len();
     if out.capacity() < room {
@@ -92,7 +95,7 @@ pub fn triangle_candidates(xa: &[Vec3], xb: &[Vec3], tris_b: &[[u32; 3]], adj_b:
                 }
                 let [a, b, c] = tris_b[t as usize].map(|v| xb[v as usize]);
                 let n = (b - a).cross(c - a);
-                let side = if (p - a).dot(n) >= 0.0 { 1.0 } else { -1.0 };
+                let side = if outward || (p - a).dot(n) >= 0.0 { 1.0 } else { -1.0 };
                 out.push(TriContact { particle: i, triangle: t, side });
             }
         }
