@@ -216,7 +216,16 @@ pub fn run(threads: &[u32], steps: usize, n_rounds: usize) -> Vec<Row> {
                 let mut r = row("sinew", format!("{substeps}x{iterations}"), r);
                 r.ratio_to_rapier = rapier_us.map(|us| r.us() / us);
                 r.print();
+                let plain_us = r.us();
                 out.push(r);
+                // Powered (muscles on every joint): the cost of a powered ragdoll against a
+                // plain one, in the same run (PuppetMaster's vendor puts a puppet at about two).
+                let p = rounds(&pool, n_rounds, steps, || sinew_side::SinewS4::new_powered(&descs), sinew_side::check);
+                let mut p = row("sinew-powered", format!("{substeps}x{iterations}"), p);
+                p.ratio_to_rapier = rapier_us.map(|us| p.us() / us);
+                p.print();
+                println!("scene=S4 solver=sinew-powered threads={t} ratio_to_plain={:.2}", p.us() / plain_us);
+                out.push(p);
             }
             Err(p) if is_todo(&p) => println!("scene=S4 solver=sinew threads={t} TODO: not measured, Sinew's ragdolls are not written yet (todo!)"),
             Err(p) => panic::resume_unwind(p),

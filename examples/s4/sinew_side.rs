@@ -38,6 +38,18 @@ impl SinewS4 {
     }
 }
 
+impl SinewS4 {
+    /// S4 with every ragdoll powered: muscles at strength 1 towards the bind pose (the
+    /// targets as created), pins off — what a powered ragdoll adds to a plain one's step.
+    pub fn new_powered(descs: &[RagdollDesc]) -> SinewS4 {
+        let mut s = SinewS4::new(descs);
+        for &(slot, serial) in &s.ragdolls {
+            s.world.ragdolls.get_mut(slot, serial).expect("ragdoll").set_muscle_strength(None, 1.0).expect("strength");
+        }
+        s
+    }
+}
+
 #[allow(dead_code)] // used by examples/s4_profile.rs, not by the bench
 impl SinewS4 {
     /// How many ragdolls sleep now.
