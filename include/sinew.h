@@ -1204,6 +1204,77 @@ typedef struct SinewRopeDesc {
 } SinewRopeDesc;
 
 /*
+ A soft body's settings; fill with `sinew_soft_settings_default` first.
+ */
+typedef struct SinewSoftSettings {
+  /*
+   Compliance of the tetrahedra's volume constraints (m³/(N·m)), [0, 1000]; 0 keeps every
+   volume. Default 0.
+   */
+  float volume_compliance;
+  /*
+   Shape matching: the fraction of the way to the rest shape (moved by the centre of mass
+   and the best-fit rotation) per 1/60 s, [0, 1]; 0 off. Default 0.5.
+   */
+  float shape_stiffness;
+  /*
+   1: apply `shape_stiffness` per substep, as the chapter's pseudo-code does. Default 0.
+   */
+  uint32_t chapter_stiffness;
+  /*
+   Linear mode's β, [0, 1]: goals from the best linear map (volume kept) mixed with the
+   rotation. Default 0.
+   */
+  float shape_linear;
+  /*
+   Plasticity: the deformation (‖S − 1‖) beyond which the rest shape creeps, the creep rate
+   (1/s; 0 elastic) and the largest permanent deformation. Default 0.1, 0, 0.5.
+   */
+  float plastic_yield;
+  float plastic_creep;
+  float plastic_max;
+} SinewSoftSettings;
+
+/*
+ A box of `nx × ny × nz` particles (the chapter's jelly); fill with
+ `sinew_soft_lattice_desc_default` first.
+ */
+typedef struct SinewSoftLatticeDesc {
+  /*
+   Particles along each axis, ≥ 2. Default 4 × 4 × 4.
+   */
+  uint32_t nx;
+  uint32_t ny;
+  uint32_t nz;
+  /*
+   Distance between neighbouring particles (m). Default 0.05.
+   */
+  float spacing;
+  /*
+   Centre and orientation of the box. Default the origin, identity.
+   */
+  struct SinewVec3 origin;
+  struct SinewQuat orientation;
+  /*
+   1: distance constraints to all 26 neighbours; 0: the 6 axis neighbours, 12 face
+   diagonals and bend constraints two over. Default 1.
+   */
+  uint32_t all_neighbours;
+  /*
+   Shape-matching clusters: 0 one for the whole body; c: overlapping blocks of c³ cells.
+   Default 0.
+   */
+  uint32_t cluster_cells;
+  /*
+   The particles' material (mass each, damping, compliances of the axis edges as stretch
+   and of the diagonals as shear, thickness, friction). Default the cloth default with bend
+   compliance 0.
+   */
+  struct SinewMaterial material;
+  struct SinewSoftSettings soft;
+} SinewSoftLatticeDesc;
+
+/*
  Hair: strands of `particles_per_strand` particles in one body. `mode` says where the
  particles come from: `SINEW_STRANDS_STRAIGHT` (the default), one straight strand from each of
  `roots` along its entry of `directions`, `segment_length` apart; or `SINEW_STRANDS_POINTS`, every
@@ -2065,6 +2136,64 @@ enum SinewResult sinew_rope_desc_default(struct SinewRopeDesc *out_desc);
 enum SinewResult sinew_rope_create(struct SinewWorld world,
                                    const struct SinewRopeDesc *desc,
                                    struct SinewBody *out_body);
+
+/*
+ Fills `out_settings` with the defaults (see `SinewSoftSettings`).
+ */
+enum SinewResult sinew_soft_settings_default(struct SinewSoftSettings *out_settings);
+
+/*
+ Fills `out_desc` with a 4 × 4 × 4 lattice 5 cm apart at the origin (see `SinewSoftLatticeDesc`).
+ */
+enum SinewResult sinew_soft_lattice_desc_default(struct SinewSoftLatticeDesc *out_desc);
+
+/*
+ Creates a lattice soft body (the chapter's jelly): distance constraints, 6 tetrahedra per
+ cell (volume), shape matching, the box's faces as its surface.
+ */
+enum SinewResult sinew_softbody_create_lattice(struct SinewWorld world,
+                                               const struct SinewSoftLatticeDesc *desc,
+                                               struct SinewBody *out_body);
+
+/*
+ Creates a soft body from a tetrahedral mesh: `position_count` positions and `tet_count`
+ tetrahedra of 4 indices each (`indices` holds `4 · tet_count`; any orientation, each is
+ kept positive; a degenerate or out-of-range one is refused with its index). Distance
+ constraints on every edge, one shape-matching cluster, the boundary faces as its surface.
+ */
+enum SinewResult sinew_softbody_create_tets(struct SinewWorld world,
+                                            const struct SinewVec3 *positions,
+                                            size_t position_count,
+                                            const uint32_t *indices,
+                                            size_t index_count,
+                                            const struct SinewMaterial *material,
+                                            const struct SinewSoftSettings *settings,
+                                            struct SinewBody *out_body);
+
+/*
+ Replaces a soft body's settings (all checked first; wakes it).
+ */
+enum SinewResult sinew_softbody_set_settings(struct SinewBody body,
+                                             const struct SinewSoftSettings *settings);
+
+/*
+ Copies a soft body's settings.
+ */
+enum SinewResult sinew_softbody_get_settings(struct SinewBody body,
+                                             struct SinewSoftSettings *out_settings);
+
+/*
+ The volume its tetrahedra enclose now and at rest (m³, the rest one scaled by the body's
+ scale), after the newest fixed step.
+ */
+enum SinewResult sinew_softbody_get_volume(struct SinewBody body,
+                                           float *out_volume,
+                                           float *out_rest_volume);
+
+/*
+ The centre of mass of a particle body's particles (m), after the newest fixed step.
+ */
+enum SinewResult sinew_body_get_center_of_mass(struct SinewBody body, struct SinewVec3 *out_center);
 
 /*
  Fills `out_desc`: one straight strand from the head's origin (in static memory), 8 particles

@@ -787,6 +787,59 @@ namespace Sinew
         [DllImport(__DllName, EntryPoint = "sinew_ragdoll_is_at_rest", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_ragdoll_is_at_rest(SinewRagdoll ragdoll, float seconds, uint* out_at_rest);
 
+        /// <summary>
+        ///  Fills `out_settings` with the defaults (see `SinewSoftSettings`).
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_soft_settings_default", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_soft_settings_default(SinewSoftSettings* out_settings);
+
+        /// <summary>
+        ///  Fills `out_desc` with a 4 × 4 × 4 lattice 5 cm apart at the origin (see `SinewSoftLatticeDesc`).
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_soft_lattice_desc_default", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_soft_lattice_desc_default(SinewSoftLatticeDesc* out_desc);
+
+        /// <summary>
+        ///  Creates a lattice soft body (the chapter's jelly): distance constraints, 6 tetrahedra per
+        ///  cell (volume), shape matching, the box's faces as its surface.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_softbody_create_lattice", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_softbody_create_lattice(SinewWorld world, SinewSoftLatticeDesc* desc, SinewBody* out_body);
+
+        /// <summary>
+        ///  Creates a soft body from a tetrahedral mesh: `position_count` positions and `tet_count`
+        ///  tetrahedra of 4 indices each (`indices` holds `4 · tet_count`; any orientation, each is
+        ///  kept positive; a degenerate or out-of-range one is refused with its index). Distance
+        ///  constraints on every edge, one shape-matching cluster, the boundary faces as its surface.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_softbody_create_tets", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_softbody_create_tets(SinewWorld world, SinewVec3* positions, System.UIntPtr position_count, uint* indices, System.UIntPtr index_count, SinewMaterial* material, SinewSoftSettings* settings, SinewBody* out_body);
+
+        /// <summary>
+        ///  Replaces a soft body's settings (all checked first; wakes it).
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_softbody_set_settings", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_softbody_set_settings(SinewBody body, SinewSoftSettings* settings);
+
+        /// <summary>
+        ///  Copies a soft body's settings.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_softbody_get_settings", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_softbody_get_settings(SinewBody body, SinewSoftSettings* out_settings);
+
+        /// <summary>
+        ///  The volume its tetrahedra enclose now and at rest (m³, the rest one scaled by the body's
+        ///  scale), after the newest fixed step.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_softbody_get_volume", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_softbody_get_volume(SinewBody body, float* out_volume, float* out_rest_volume);
+
+        /// <summary>
+        ///  The centre of mass of a particle body's particles (m), after the newest fixed step.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_body_get_center_of_mass", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_get_center_of_mass(SinewBody body, SinewVec3* out_center);
+
 
     }
 
@@ -1817,6 +1870,81 @@ namespace Sinew
         ///  What a hit took (0–1), recovering over `hit_recovery_time`.
         /// </summary>
         public float hit_loss;
+    }
+
+    /// <summary>
+    ///  A soft body's settings; fill with `sinew_soft_settings_default` first.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe partial struct SinewSoftSettings
+    {
+        /// <summary>
+        ///  Compliance of the tetrahedra's volume constraints (m³/(N·m)), [0, 1000]; 0 keeps every
+        ///  volume. Default 0.
+        /// </summary>
+        public float volume_compliance;
+        /// <summary>
+        ///  Shape matching: the fraction of the way to the rest shape (moved by the centre of mass
+        ///  and the best-fit rotation) per 1/60 s, [0, 1]; 0 off. Default 0.5.
+        /// </summary>
+        public float shape_stiffness;
+        /// <summary>
+        ///  1: apply `shape_stiffness` per substep, as the chapter's pseudo-code does. Default 0.
+        /// </summary>
+        public uint chapter_stiffness;
+        /// <summary>
+        ///  Linear mode's β, [0, 1]: goals from the best linear map (volume kept) mixed with the
+        ///  rotation. Default 0.
+        /// </summary>
+        public float shape_linear;
+        /// <summary>
+        ///  Plasticity: the deformation (‖S − 1‖) beyond which the rest shape creeps, the creep rate
+        ///  (1/s; 0 elastic) and the largest permanent deformation. Default 0.1, 0, 0.5.
+        /// </summary>
+        public float plastic_yield;
+        public float plastic_creep;
+        public float plastic_max;
+    }
+
+    /// <summary>
+    ///  A box of `nx × ny × nz` particles (the chapter's jelly); fill with
+    ///  `sinew_soft_lattice_desc_default` first.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe partial struct SinewSoftLatticeDesc
+    {
+        /// <summary>
+        ///  Particles along each axis, ≥ 2. Default 4 × 4 × 4.
+        /// </summary>
+        public uint nx;
+        public uint ny;
+        public uint nz;
+        /// <summary>
+        ///  Distance between neighbouring particles (m). Default 0.05.
+        /// </summary>
+        public float spacing;
+        /// <summary>
+        ///  Centre and orientation of the box. Default the origin, identity.
+        /// </summary>
+        public SinewVec3 origin;
+        public SinewQuat orientation;
+        /// <summary>
+        ///  1: distance constraints to all 26 neighbours; 0: the 6 axis neighbours, 12 face
+        ///  diagonals and bend constraints two over. Default 1.
+        /// </summary>
+        public uint all_neighbours;
+        /// <summary>
+        ///  Shape-matching clusters: 0 one for the whole body; c: overlapping blocks of c³ cells.
+        ///  Default 0.
+        /// </summary>
+        public uint cluster_cells;
+        /// <summary>
+        ///  The particles' material (mass each, damping, compliances of the axis edges as stretch
+        ///  and of the diagonals as shear, thickness, friction). Default the cloth default with bend
+        ///  compliance 0.
+        /// </summary>
+        public SinewMaterial material;
+        public SinewSoftSettings soft;
     }
 
 

@@ -39,6 +39,7 @@ const FFI_FILES: &[&str] = &[
     "src/ffi/strands.rs",
     "src/ffi/ragdoll.rs",
     "src/ffi/getup.rs",
+    "src/ffi/softbody.rs",
 ];
 
 /// The repository root (the parent of this crate).
