@@ -1275,6 +1275,30 @@ typedef struct SinewSoftLatticeDesc {
 } SinewSoftLatticeDesc;
 
 /*
+ A closed render mesh to make a soft body of; fill with `sinew_soft_mesh_desc_default` first.
+ */
+typedef struct SinewSoftMeshDesc {
+  /*
+   The host's vertices (seams may split them) and triangle list (3 indices each); the
+   surface must be closed.
+   */
+  const struct SinewVec3 *positions;
+  size_t vertex_count;
+  const uint32_t *indices;
+  size_t index_count;
+  /*
+   Cubes of the simulation lattice along the mesh's longest side, [1, 64]. Default 8.
+   */
+  uint32_t resolution;
+  /*
+   As `SinewSoftLatticeDesc.cluster_cells`. Default 0.
+   */
+  uint32_t cluster_cells;
+  struct SinewMaterial material;
+  struct SinewSoftSettings soft;
+} SinewSoftMeshDesc;
+
+/*
  Hair: strands of `particles_per_strand` particles in one body. `mode` says where the
  particles come from: `SINEW_STRANDS_STRAIGHT` (the default), one straight strand from each of
  `roots` along its entry of `directions`, `segment_length` apart; or `SINEW_STRANDS_POINTS`, every
@@ -2169,6 +2193,23 @@ enum SinewResult sinew_softbody_create_tets(struct SinewWorld world,
                                             const struct SinewMaterial *material,
                                             const struct SinewSoftSettings *settings,
                                             struct SinewBody *out_body);
+
+/*
+ Fills `out_desc` with no mesh (null, 0), resolution 8, one cluster, the lattice's default
+ material and settings.
+ */
+enum SinewResult sinew_soft_mesh_desc_default(struct SinewSoftMeshDesc *out_desc);
+
+/*
+ Creates a soft body from a closed render mesh, what a Unity user has: a lattice over the
+ mesh's voxels (`resolution` cubes along its longest side) is simulated and the mesh's
+ vertices are embedded in it (trilinear weights). `sinew_body_read_positions` /
+ `_read_normals` / `_read_indices` answer in the host's vertex order and count, seams
+ included: at rest, exactly the mesh as given.
+ */
+enum SinewResult sinew_softbody_create_from_mesh(struct SinewWorld world,
+                                                 const struct SinewSoftMeshDesc *desc,
+                                                 struct SinewBody *out_body);
 
 /*
  Replaces a soft body's settings (all checked first; wakes it).

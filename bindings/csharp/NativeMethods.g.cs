@@ -816,6 +816,23 @@ namespace Sinew
         public static extern SinewResult sinew_softbody_create_tets(SinewWorld world, SinewVec3* positions, System.UIntPtr position_count, uint* indices, System.UIntPtr index_count, SinewMaterial* material, SinewSoftSettings* settings, SinewBody* out_body);
 
         /// <summary>
+        ///  Fills `out_desc` with no mesh (null, 0), resolution 8, one cluster, the lattice's default
+        ///  material and settings.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_soft_mesh_desc_default", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_soft_mesh_desc_default(SinewSoftMeshDesc* out_desc);
+
+        /// <summary>
+        ///  Creates a soft body from a closed render mesh, what a Unity user has: a lattice over the
+        ///  mesh's voxels (`resolution` cubes along its longest side) is simulated and the mesh's
+        ///  vertices are embedded in it (trilinear weights). `sinew_body_read_positions` /
+        ///  `_read_normals` / `_read_indices` answer in the host's vertex order and count, seams
+        ///  included: at rest, exactly the mesh as given.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_softbody_create_from_mesh", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_softbody_create_from_mesh(SinewWorld world, SinewSoftMeshDesc* desc, SinewBody* out_body);
+
+        /// <summary>
         ///  Replaces a soft body's settings (all checked first; wakes it).
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_softbody_set_settings", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
@@ -1943,6 +1960,32 @@ namespace Sinew
         ///  and of the diagonals as shear, thickness, friction). Default the cloth default with bend
         ///  compliance 0.
         /// </summary>
+        public SinewMaterial material;
+        public SinewSoftSettings soft;
+    }
+
+    /// <summary>
+    ///  A closed render mesh to make a soft body of; fill with `sinew_soft_mesh_desc_default` first.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe partial struct SinewSoftMeshDesc
+    {
+        /// <summary>
+        ///  The host's vertices (seams may split them) and triangle list (3 indices each); the
+        ///  surface must be closed.
+        /// </summary>
+        public SinewVec3* positions;
+        public System.UIntPtr vertex_count;
+        public uint* indices;
+        public System.UIntPtr index_count;
+        /// <summary>
+        ///  Cubes of the simulation lattice along the mesh's longest side, [1, 64]. Default 8.
+        /// </summary>
+        public uint resolution;
+        /// <summary>
+        ///  As `SinewSoftLatticeDesc.cluster_cells`. Default 0.
+        /// </summary>
+        public uint cluster_cells;
         public SinewMaterial material;
         public SinewSoftSettings soft;
     }

@@ -189,6 +189,7 @@ pub fn grid_topology(columns: u32, rows: u32, spacing: f32) -> Result<Topology> 
         rest,
         grid: Some(GridLayout { columns: c, rows: r, runs }),
         closed: false,
+        embedding: None,
     })
 }
 
@@ -393,6 +394,7 @@ pub fn mesh_body(spec: &MeshSpec) -> Result<Body> {
         grid: None,
         adjacency,
         closed: false,
+        embedding: None,
     };
     Body::new(BodyKind::Cloth, Arc::new(topology), spec.material, x, w)
 }

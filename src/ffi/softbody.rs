@@ -182,6 +182,73 @@ pub extern "C" fn sinew_softbody_create_tets(
     })
 }
 
+/// A closed render mesh to make a soft body of; fill with `sinew_soft_mesh_desc_default` first.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct SinewSoftMeshDesc {
+    /// The host's vertices (seams may split them) and triangle list (3 indices each); the
+    /// surface must be closed.
+    pub positions: *const SinewVec3,
+    pub vertex_count: usize,
+    pub indices: *const u32,
+    pub index_count: usize,
+    /// Cubes of the simulation lattice along the mesh's longest side, [1, 64]. Default 8.
+    pub resolution: u32,
+    /// As `SinewSoftLatticeDesc.cluster_cells`. Default 0.
+    pub cluster_cells: u32,
+    pub material: SinewMaterial,
+    pub soft: SinewSoftSettings,
+}
+
+/// Fills `out_desc` with no mesh (null, 0), resolution 8, one cluster, the lattice's default
+/// material and settings.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_soft_mesh_desc_default(out_desc: *mut SinewSoftMeshDesc) -> SinewResult {
+    ffi_guard!({
+        let out = try_out!(out_desc, "out_desc");
+        let d = LatticeSpec::default();
+        out.write(SinewSoftMeshDesc {
+            positions: std::ptr::null(),
+            vertex_count: 0,
+            indices: std::ptr::null(),
+            index_count: 0,
+            resolution: 8,
+            cluster_cells: 0,
+            material: d.material.into(),
+            soft: d.soft.into(),
+        });
+        Ok(())
+    })
+}
+
+/// Creates a soft body from a closed render mesh, what a Unity user has: a lattice over the
+/// mesh's voxels (`resolution` cubes along its longest side) is simulated and the mesh's
+/// vertices are embedded in it (trilinear weights). `sinew_body_read_positions` /
+/// `_read_normals` / `_read_indices` answer in the host's vertex order and count, seams
+/// included: at rest, exactly the mesh as given.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_softbody_create_from_mesh(world: SinewWorld, desc: *const SinewSoftMeshDesc, out_body: *mut SinewBody) -> SinewResult {
+    ffi_guard!({
+        let cell = registry::world(world)?;
+        let d = try_ref!(desc, "desc");
+        let out = try_out!(out_body, "out_body");
+        let p: &[SinewVec3] = try_slice!(d.positions, d.vertex_count, "desc.positions");
+        let idx: &[u32] = try_slice!(d.indices, d.index_count, "desc.indices");
+        let spec = crate::softbody::embed::SoftMeshSpec {
+            positions: as_vec3(p),
+            indices: idx,
+            resolution: d.resolution,
+            cluster_cells: d.cluster_cells,
+            material: d.material.into(),
+            soft: d.soft.into(),
+        };
+        let mut w = cell.lock()?;
+        let (slot, serial) = w.create_soft_mesh(&spec)?;
+        out.write(registry::body_handle(&cell, slot, serial));
+        Ok(())
+    })
+}
+
 fn soft_only<R>(body: SinewBody, f: impl FnOnce(&mut crate::particles::Body) -> Result<R>) -> Result<R> {
     registry::with_body(body, |b, _| {
         if b.soft().is_none() {

@@ -400,6 +400,9 @@ impl Body {
 
     #[inline]
     fn particle(&self, vertex: u32) -> usize {
+        if let Some(e) = &self.topology.embedding {
+            return e.main_particle(vertex as usize);
+        }
         self.topology.vertex_to_particle.as_ref().map_or(vertex as usize, |m| m[vertex as usize] as usize)
     }
 

@@ -25,6 +25,12 @@ impl Body {
 
     /// Host-vertex positions, interpolated by `alpha`, into `out` (at least `vertex_count` long).
     pub fn read_positions(&self, alpha: f32, out: &mut [Vec3]) {
+        if let Some(e) = &self.topology.embedding {
+            for (v, o) in out.iter_mut().enumerate().take(e.len()) {
+                *o = e.position(v, |i| self.render_position(i, alpha));
+            }
+            return;
+        }
         match &self.topology.vertex_to_particle {
             Some(map) => {
                 for (o, &p) in out.iter_mut().zip(map) {
@@ -41,6 +47,9 @@ impl Body {
 
     /// Area-weighted vertex normals (unit length; +Y for a vertex in no triangle).
     pub fn read_normals(&mut self, alpha: f32, out: &mut [Vec3]) -> Result<()> {
+        if self.topology.embedding.is_some() {
+            return self.read_embedded_normals(alpha, out);
+        }
         let mut acc = std::mem::take(&mut self.normal_acc);
         acc.clear();
         acc.try_reserve(self.x.len()).map_err(|_| Error::new(ErrorKind::OutOfMemory, "out of memory for normals"))?;
@@ -65,6 +74,33 @@ impl Body {
                     *o = unit(*a);
                 }
             }
+        }
+        self.normal_acc = acc;
+        Ok(())
+    }
+
+    /// Normals of an embedded render mesh: area weighted over its own triangles, at the
+    /// embedded positions (scratch: `normal_acc` holds the positions, then the sums).
+    fn read_embedded_normals(&mut self, alpha: f32, out: &mut [Vec3]) -> Result<()> {
+        let Some(e) = self.topology.embedding.as_ref() else { return Ok(()) };
+        let nv = e.len();
+        let mut acc = std::mem::take(&mut self.normal_acc);
+        acc.clear();
+        acc.try_reserve(2 * nv).map_err(|_| Error::new(ErrorKind::OutOfMemory, "out of memory for normals"))?;
+        for v in 0..nv {
+            acc.push(e.position(v, |i| self.render_position(i, alpha)));
+        }
+        acc.resize(2 * nv, Vec3::ZERO);
+        let (pos, sum) = acc.split_at_mut(nv);
+        for t in &self.topology.render_triangles {
+            let [a, b, c] = t.map(|i| pos[i as usize]);
+            let face = (b - a).cross(c - a);
+            for &i in t {
+                sum[i as usize] += face;
+            }
+        }
+        for (o, s) in out.iter_mut().zip(sum.iter()) {
+            *o = s.try_normalize().unwrap_or(Vec3::Y);
         }
         self.normal_acc = acc;
         Ok(())

@@ -41,11 +41,17 @@ pub struct Topology {
     /// The triangles bound a closed volume, wound outward (a soft body): other bodies'
     /// particles are kept outside them.
     pub closed: bool,
+    /// A soft body made from a render mesh: the host's vertices embedded in the lattice
+    /// (`softbody::embed`); `render_triangles` are then the mesh's, over its vertices.
+    pub embedding: Option<crate::softbody::embed::Embedding>,
 }
 
 impl Topology {
     /// Number of vertices the host sees (its own count for a welded mesh).
     pub fn vertex_count(&self) -> usize {
+        if let Some(e) = &self.embedding {
+            return e.len();
+        }
         self.vertex_to_particle.as_ref().map_or(self.particle_count, |m| m.len())
     }
 
@@ -54,6 +60,9 @@ impl Topology {
         let n = self.vertex_count();
         if vertex as usize >= n {
             return Err(Error::out_of_range(format!("vertex index {vertex} out of range (count {n})")));
+        }
+        if let Some(e) = &self.embedding {
+            return Ok(e.main_particle(vertex as usize));
         }
         Ok(self.vertex_to_particle.as_ref().map_or(vertex as usize, |m| m[vertex as usize] as usize))
     }

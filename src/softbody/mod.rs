@@ -21,6 +21,8 @@
 //! depend on the substep count. `chapter_stiffness` applies `k` per substep as the chapter's
 //! pseudo-code does (`x += (goal − x) · stiffness`), for comparison.
 
+pub mod embed;
+
 use std::sync::Arc;
 
 use crate::error::{Error, MAX_COMPLIANCE, MAX_COORDINATE, MAX_PARTICLES, Result, check_length, check_position, check_within};
@@ -191,7 +193,7 @@ impl LatticeSpec {
 
 /// The 6 tetrahedra of a cube around its diagonal from corner 0 to corner 7 (corner
 /// `c = i + 2j + 4k`): conforming between neighbouring cells.
-const CUBE_TETS: [[usize; 4]; 6] = [[0, 1, 3, 7], [0, 3, 2, 7], [0, 2, 6, 7], [0, 6, 4, 7], [0, 4, 5, 7], [0, 5, 1, 7]];
+pub(crate) const CUBE_TETS: [[usize; 4]; 6] = [[0, 1, 3, 7], [0, 3, 2, 7], [0, 2, 6, 7], [0, 6, 4, 7], [0, 4, 5, 7], [0, 5, 1, 7]];
 
 /// Cooks a lattice: constraints (coloured), tetrahedra, surface triangles, clusters.
 pub fn lattice_topology(spec: &LatticeSpec) -> Result<(Topology, SoftShape)> {
@@ -354,7 +356,7 @@ fn lattice_clusters(spec: &LatticeSpec, rest: &[Vec3]) -> Clusters {
 
 /// A soft body's dynamics as created: no aerodynamic drag or lift (cloth's thin-sheet model
 /// does not fit a closed volume; a host may set them), the rest as for cloth.
-fn soft_dynamics() -> crate::particles::Dynamics {
+pub(crate) fn soft_dynamics() -> crate::particles::Dynamics {
     crate::particles::Dynamics { drag: 0.0, lift: 0.0, ..Default::default() }
 }
 

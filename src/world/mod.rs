@@ -310,6 +310,12 @@ impl World {
         self.add_body(body)
     }
 
+    /// A soft body from a closed render mesh: a lattice over its voxels, the vertices embedded.
+    pub fn create_soft_mesh(&mut self, spec: &crate::softbody::embed::SoftMeshSpec) -> Result<(usize, u32)> {
+        let body = crate::softbody::embed::mesh_body(spec)?;
+        self.add_body(body)
+    }
+
     /// A soft body from a tetrahedral mesh.
     pub fn create_soft_tets(&mut self, positions: &[Vec3], tets: &[[u32; 4]], material: crate::particles::Material, soft: crate::softbody::SoftSettings) -> Result<(usize, u32)> {
         let body = crate::softbody::tet_body(positions, tets, material, soft)?;
