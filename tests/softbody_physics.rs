@@ -406,3 +406,139 @@ fn an_embedded_jelly_falls_rests_and_keeps_its_mesh_above_the_floor() {
     assert!((v / v0 - 1.0).abs() < 0.01);
     assert!(c.y < 0.3, "it fell (centre {c})");
 }
+
+/// The rotation of `a`'s polar decomposition computed independently of the library: in f64,
+/// `R = A (AᵀA)^(−½)` through a Jacobi eigendecomposition of `AᵀA`.
+fn polar_reference(a: [[f64; 3]; 3]) -> [[f64; 3]; 3] {
+    let mul = |x: &[[f64; 3]; 3], y: &[[f64; 3]; 3]| {
+        let mut r = [[0.0; 3]; 3];
+        for i in 0..3 {
+            for j in 0..3 {
+                r[i][j] = (0..3).map(|k| x[i][k] * y[k][j]).sum();
+            }
+        }
+        r
+    };
+    let t = |x: &[[f64; 3]; 3]| std::array::from_fn::<[f64; 3], 3, _>(|i| std::array::from_fn(|j| x[j][i]));
+    let mut m = mul(&t(&a), &a);
+    let mut v = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+    for _ in 0..50 {
+        for (p, q) in [(0, 1), (0, 2), (1, 2)] {
+            if m[p][q].abs() < 1e-300 {
+                continue;
+            }
+            let theta = (m[q][q] - m[p][p]) / (2.0 * m[p][q]);
+            let tt = theta.signum() / (theta.abs() + (theta * theta + 1.0).sqrt());
+            let (c, s) = (1.0 / (tt * tt + 1.0).sqrt(), tt / (tt * tt + 1.0).sqrt());
+            let mut j = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+            j[p][p] = c;
+            j[q][q] = c;
+            j[p][q] = s;
+            j[q][p] = -s;
+            m = mul(&t(&j), &mul(&m, &j));
+            v = mul(&v, &j);
+        }
+    }
+    let inv_sqrt: [[f64; 3]; 3] = std::array::from_fn(|i| std::array::from_fn(|j| if i == j { 1.0 / m[i][i].sqrt() } else { 0.0 }));
+    mul(&a, &mul(&v, &mul(&inv_sqrt, &t(&v))))
+}
+
+#[test]
+fn the_chapter_mode_is_its_pseudo_code() {
+    // One substep, one iteration, the chapter's mode: every particle moves `stiffness` of
+    // the way to centre of mass + R × rest offset, R the best-fit rotation. Distance and
+    // volume constraints made ~free (compliance 1000, and 1 kg particles: they move the
+    // particles by ~w·C·h²/α ≈ 1e-8 m) so that the step is the matching.
+    let k = 0.3f32;
+    let spec = LatticeSpec {
+        nx: 4,
+        ny: 3,
+        nz: 3,
+        spacing: 0.1,
+        material: Material { particle_mass: 1.0, stretch_compliance: 1e3, shear_compliance: 1e3, ..no_damping() },
+        soft: SoftSettings { shape_stiffness: k, chapter_stiffness: true, volume_compliance: 1e3, ..Default::default() },
+        ..Default::default()
+    };
+    let mut w = World::new(WorldSettings { gravity: Vec3::ZERO, thread_count: 1, substeps: 1, iterations: 1, ..Default::default() }).unwrap();
+    w.sequential = true;
+    let b = w.create_soft_lattice(&spec).unwrap();
+    let rest = spec.positions();
+    let turn = Quat::from_rotation_y(0.8) * Quat::from_rotation_z(0.25);
+    let x0: Vec<Vec3> = rest.iter().enumerate().map(|(i, p)| turn * Vec3::new(1.1 * p.x + 0.3 * p.y, 0.8 * p.y, p.z + 0.02 * (i as f32).cos()) + Vec3::new(0.5, 0.0, 0.2)).collect();
+    w.bodies.get_mut(b.0, b.1).unwrap().set_positions(&x0).unwrap();
+    w.step(DT).unwrap();
+    let got = positions(&w, b);
+    // The direct computation, in f64.
+    let n = x0.len() as f64;
+    let c: [f64; 3] = std::array::from_fn(|d| x0.iter().map(|p| p[d] as f64).sum::<f64>() / n);
+    let rc: [f64; 3] = std::array::from_fn(|d| rest.iter().map(|p| p[d] as f64).sum::<f64>() / n);
+    let mut a = [[0.0f64; 3]; 3];
+    for (p, q) in x0.iter().zip(&rest) {
+        for i in 0..3 {
+            for j in 0..3 {
+                a[i][j] += (p[i] as f64 - c[i]) * (q[j] as f64 - rc[j]);
+            }
+        }
+    }
+    let r = polar_reference(a);
+    let mut worst = 0.0f64;
+    for (i, (p, q)) in x0.iter().zip(&rest).enumerate() {
+        let off: [f64; 3] = std::array::from_fn(|d| q[d] as f64 - rc[d]);
+        for d in 0..3 {
+            let goal = c[d] + (0..3).map(|e| r[d][e] * off[e]).sum::<f64>();
+            let expect = p[d] as f64 + (goal - p[d] as f64) * k as f64;
+            worst = worst.max((expect - got[i][d] as f64).abs());
+        }
+    }
+    println!("the chapter's mode against its pseudo-code computed directly (f64, Jacobi polar): worst difference {worst:.2e} m");
+    assert!(worst < 5e-7, "{worst} m from the pseudo-code");
+}
+
+#[test]
+fn a_body_deformed_past_its_yield_keeps_the_deformation_its_plasticity_allows() {
+    let run = |creep: f32| {
+        let spec = LatticeSpec {
+            nx: 4,
+            ny: 4,
+            nz: 4,
+            spacing: 0.1,
+            material: Material { stretch_compliance: 1e3, shear_compliance: 1e3, damping: 2.0, ..no_damping() },
+            soft: SoftSettings { shape_stiffness: 0.3, volume_compliance: 1e3, plastic_yield: 0.05, plastic_creep: creep, plastic_max: 0.2, ..Default::default() },
+            ..Default::default()
+        };
+        let mut w = world(Vec3::ZERO);
+        let b = w.create_soft_lattice(&spec).unwrap();
+        let rest = spec.positions();
+        // Stretched to 1.5 along X (volume kept): far past the yield.
+        let s = 1.5f32;
+        let stretched: Vec<Vec3> = rest.iter().map(|p| Vec3::new(p.x * s, p.y / s.sqrt(), p.z / s.sqrt())).collect();
+        w.bodies.get_mut(b.0, b.1).unwrap().set_positions(&stretched).unwrap();
+        for _ in 0..240 {
+            w.step(DT).unwrap();
+        }
+        // The shape it settled in: its extent along X against the rest's.
+        let x = positions(&w, b);
+        let extent = |v: &[Vec3]| v.iter().map(|p| p.x).fold(f32::NEG_INFINITY, f32::max) - v.iter().map(|p| p.x).fold(f32::INFINITY, f32::min);
+        extent(&x) / extent(&rest)
+    };
+    let elastic = run(0.0);
+    let plastic = run(50.0);
+    // A volume-keeping stretch diag(λ, λ^-½, λ^-½) with ‖P − 1‖_F = max: the largest λ it allows.
+    let max = 0.2f32;
+    let lambda = (1.0f32..2.0).step_by_f32(1e-4).find(|&l| ((l - 1.0).powi(2) + 2.0 * (l.powf(-0.5) - 1.0).powi(2)).sqrt() >= max).unwrap();
+    println!("stretched 1.5× and let go: elastic returns to {elastic:.4}× its length, plastic (creep 50/s, max 0.2) keeps {plastic:.4}× (the max allows {lambda:.4}×)");
+    assert!((elastic - 1.0).abs() < 0.01, "an elastic body comes back: {elastic}");
+    assert!(plastic > 1.05, "a plastic body keeps some of the stretch: {plastic}");
+    assert!((plastic - lambda).abs() < 0.03, "the permanent stretch {plastic} against the most plastic_max allows, {lambda}");
+}
+
+trait StepBy {
+    fn step_by_f32(self, step: f32) -> Box<dyn Iterator<Item = f32>>;
+}
+
+impl StepBy for std::ops::Range<f32> {
+    fn step_by_f32(self, step: f32) -> Box<dyn Iterator<Item = f32>> {
+        let (start, end) = (self.start, self.end);
+        Box::new((0..).map(move |k| start + k as f32 * step).take_while(move |&v| v < end))
+    }
+}
