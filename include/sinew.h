@@ -1233,6 +1233,13 @@ typedef struct SinewSoftSettings {
   float plastic_yield;
   float plastic_creep;
   float plastic_max;
+  /*
+   Gas inside the closed surface (a balloon): its pressure at the rest volume (Pa, [0,
+   1e7]), ideal and isothermal (`p = pressure · V₀/V`); the surface feels
+   `p − external_pressure`. Default 0, 0 (no gas).
+   */
+  float pressure;
+  float external_pressure;
 } SinewSoftSettings;
 
 /*
@@ -2210,6 +2217,17 @@ enum SinewResult sinew_soft_mesh_desc_default(struct SinewSoftMeshDesc *out_desc
 enum SinewResult sinew_softbody_create_from_mesh(struct SinewWorld world,
                                                  const struct SinewSoftMeshDesc *desc,
                                                  struct SinewBody *out_body);
+
+/*
+ Creates a balloon: the closed mesh of `mesh` (welded, its edges stretch constraints and
+ bend across them, as `sinew_cloth_create_mesh` makes a cloth) as a surface holding a gas
+ of `settings.pressure` at its rest volume; no tetrahedra, no shape matching. The triangles
+ must be closed and wound outward (refused if they enclose no volume).
+ */
+enum SinewResult sinew_softbody_create_balloon(struct SinewWorld world,
+                                               const struct SinewClothMeshDesc *mesh,
+                                               const struct SinewSoftSettings *settings,
+                                               struct SinewBody *out_body);
 
 /*
  Replaces a soft body's settings (all checked first; wakes it).

@@ -575,3 +575,84 @@ fn a_jelly_crushed_by_a_box_never_inverts_and_recovers() {
     assert!(smallest > 0.0, "a tetrahedron inverted ({smallest} m³)");
     assert!((v / v0 - 1.0).abs() < 0.01, "volume {v} of {v0} after release");
 }
+
+/// An icosphere: an icosahedron subdivided `levels` times, projected on the sphere, wound
+/// outward.
+fn icosphere(radius: f32, levels: u32) -> (Vec<Vec3>, Vec<u32>) {
+    let t = (1.0 + 5f32.sqrt()) / 2.0;
+    let mut p: Vec<Vec3> = [(-1.0, t, 0.0), (1.0, t, 0.0), (-1.0, -t, 0.0), (1.0, -t, 0.0), (0.0, -1.0, t), (0.0, 1.0, t), (0.0, -1.0, -t), (0.0, 1.0, -t), (t, 0.0, -1.0), (t, 0.0, 1.0), (-t, 0.0, -1.0), (-t, 0.0, 1.0)]
+        .iter()
+        .map(|&(x, y, z)| Vec3::new(x, y, z).normalize())
+        .collect();
+    let mut tris: Vec<[u32; 3]> = vec![
+        [0, 11, 5], [0, 5, 1], [0, 1, 7], [0, 7, 10], [0, 10, 11], [1, 5, 9], [5, 11, 4], [11, 10, 2], [10, 7, 6], [7, 1, 8],
+        [3, 9, 4], [3, 4, 2], [3, 2, 6], [3, 6, 8], [3, 8, 9], [4, 9, 5], [2, 4, 11], [6, 2, 10], [8, 6, 7], [9, 8, 1],
+    ];
+    for _ in 0..levels {
+        let mut mid = std::collections::HashMap::new();
+        let mut next = Vec::new();
+        for t in &tris {
+            let m: [u32; 3] = std::array::from_fn(|k| {
+                let (a, b) = (t[k], t[(k + 1) % 3]);
+                *mid.entry((a.min(b), a.max(b))).or_insert_with(|| {
+                    p.push((p[a as usize] + p[b as usize]).normalize());
+                    p.len() as u32 - 1
+                })
+            });
+            next.extend([[t[0], m[0], m[2]], [t[1], m[1], m[0]], [t[2], m[2], m[1]], [m[0], m[1], m[2]]]);
+        }
+        tris = next;
+    }
+    (p.iter().map(|v| *v * radius).collect(), tris.into_iter().flatten().collect())
+}
+
+#[test]
+fn a_balloon_inflates_and_deflates_as_an_ideal_gas_in_an_elastic_skin() {
+    let (p, idx) = icosphere(0.2, 2);
+    let alpha = 2e-2f32;
+    let material = Material { stretch_compliance: alpha, bend_compliance: 1e3, damping: 3.0, ..no_damping() };
+    // Uniformly scaled by s, the gas (p₀/s³ at s³V₀) against the outside and the skin's
+    // energy Σ (s − 1)² l₀² / 2α balance where (p₀/s − p_ext s²) · 3V₀α / Σl₀² = s − 1.
+    let v0: f32 = idx.chunks_exact(3).map(|t| p[t[0] as usize].dot(p[t[1] as usize].cross(p[t[2] as usize])) / 6.0).sum();
+    let mut edges = std::collections::BTreeSet::new();
+    for t in idx.chunks_exact(3) {
+        for k in 0..3 {
+            let (a, b) = (t[k], t[(k + 1) % 3]);
+            edges.insert((a.min(b), a.max(b)));
+        }
+    }
+    let l2: f32 = edges.iter().map(|&(a, b)| p[a as usize].distance_squared(p[b as usize])).sum();
+    let predicted = |p0: f32, pe: f32| {
+        let (mut lo, mut hi) = (0.3f32, 3.0f32);
+        for _ in 0..60 {
+            let s = 0.5 * (lo + hi);
+            let f = (p0 / s - pe * s * s) * 3.0 * v0 * alpha / l2 - (s - 1.0);
+            if f > 0.0 { lo = s } else { hi = s }
+        }
+        0.5 * (lo + hi)
+    };
+    for (p0, pe, name) in [(20.0f32, 0.0f32, "inflated"), (40.0, 0.0, "inflated more"), (40.0, 20.0, "inflated against the outside"), (100.0, 300.0, "under-inflated")] {
+        // Enough substeps and iterations that the skin's springs converge (at the defaults the
+        // solver's own softness, ~w·h²/α, adds to the stretch).
+        let mut w = World::new(WorldSettings { gravity: Vec3::ZERO, thread_count: 1, substeps: 16, iterations: 4, ..Default::default() }).unwrap();
+        w.sequential = true;
+        let mesh = sinew::cloth::MeshSpec { positions: &p, indices: &idx, inverse_masses: &[], weld_distance: 1e-6, material };
+        let b = w.create_balloon(&mesh, SoftSettings { pressure: p0, external_pressure: pe, shape_stiffness: 0.0, ..Default::default() }).unwrap();
+        for _ in 0..600 {
+            w.step(DT).unwrap();
+        }
+        let (v, rest) = w.bodies.get(b.0, b.1).unwrap().soft_volume().unwrap();
+        let s = (v / rest).cbrt();
+        if pe > p0 {
+            // Squeezed by the outside, the skin folds rather than shortening its edges: it
+            // carries nothing, and the gas alone balances the outside, p₀V₀/V = p_ext.
+            let law = p0 / pe;
+            println!("balloon {name} (p₀ {p0} Pa, outside {pe} Pa): V/V₀ {:.4}, the gas law p₀/p_ext {law:.4}", v / rest);
+            assert!((v / rest / law - 1.0).abs() < 0.03, "{name}: V/V₀ {} against {law}", v / rest);
+        } else {
+            let law = predicted(p0, pe);
+            println!("balloon {name} (p₀ {p0} Pa, outside {pe} Pa): scale {s:.4}, the ideal gas against the skin {law:.4}");
+            assert!(((s - 1.0) / (law - 1.0) - 1.0).abs() < 0.05, "{name}: scale {s} against {law}");
+        }
+    }
+}

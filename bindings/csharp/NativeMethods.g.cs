@@ -833,6 +833,15 @@ namespace Sinew
         public static extern SinewResult sinew_softbody_create_from_mesh(SinewWorld world, SinewSoftMeshDesc* desc, SinewBody* out_body);
 
         /// <summary>
+        ///  Creates a balloon: the closed mesh of `mesh` (welded, its edges stretch constraints and
+        ///  bend across them, as `sinew_cloth_create_mesh` makes a cloth) as a surface holding a gas
+        ///  of `settings.pressure` at its rest volume; no tetrahedra, no shape matching. The triangles
+        ///  must be closed and wound outward (refused if they enclose no volume).
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_softbody_create_balloon", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_softbody_create_balloon(SinewWorld world, SinewClothMeshDesc* mesh, SinewSoftSettings* settings, SinewBody* out_body);
+
+        /// <summary>
         ///  Replaces a soft body's settings (all checked first; wakes it).
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_softbody_set_settings", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
@@ -1921,6 +1930,13 @@ namespace Sinew
         public float plastic_yield;
         public float plastic_creep;
         public float plastic_max;
+        /// <summary>
+        ///  Gas inside the closed surface (a balloon): its pressure at the rest volume (Pa, [0,
+        ///  1e7]), ideal and isothermal (`p = pressure · V₀/V`); the surface feels
+        ///  `p − external_pressure`. Default 0, 0 (no gas).
+        /// </summary>
+        public float pressure;
+        public float external_pressure;
     }
 
     /// <summary>

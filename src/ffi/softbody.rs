@@ -32,6 +32,11 @@ pub struct SinewSoftSettings {
     pub plastic_yield: f32,
     pub plastic_creep: f32,
     pub plastic_max: f32,
+    /// Gas inside the closed surface (a balloon): its pressure at the rest volume (Pa, [0,
+    /// 1e7]), ideal and isothermal (`p = pressure · V₀/V`); the surface feels
+    /// `p − external_pressure`. Default 0, 0 (no gas).
+    pub pressure: f32,
+    pub external_pressure: f32,
 }
 
 impl From<SoftSettings> for SinewSoftSettings {
@@ -44,6 +49,8 @@ impl From<SoftSettings> for SinewSoftSettings {
             plastic_yield: s.plastic_yield,
             plastic_creep: s.plastic_creep,
             plastic_max: s.plastic_max,
+            pressure: s.pressure,
+            external_pressure: s.external_pressure,
         }
     }
 }
@@ -58,6 +65,8 @@ impl From<SinewSoftSettings> for SoftSettings {
             plastic_yield: s.plastic_yield,
             plastic_creep: s.plastic_creep,
             plastic_max: s.plastic_max,
+            pressure: s.pressure,
+            external_pressure: s.external_pressure,
         }
     }
 }
@@ -244,6 +253,32 @@ pub extern "C" fn sinew_softbody_create_from_mesh(world: SinewWorld, desc: *cons
         };
         let mut w = cell.lock()?;
         let (slot, serial) = w.create_soft_mesh(&spec)?;
+        out.write(registry::body_handle(&cell, slot, serial));
+        Ok(())
+    })
+}
+
+/// Creates a balloon: the closed mesh of `mesh` (welded, its edges stretch constraints and
+/// bend across them, as `sinew_cloth_create_mesh` makes a cloth) as a surface holding a gas
+/// of `settings.pressure` at its rest volume; no tetrahedra, no shape matching. The triangles
+/// must be closed and wound outward (refused if they enclose no volume).
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_softbody_create_balloon(world: SinewWorld, mesh: *const crate::ffi::types::SinewClothMeshDesc, settings: *const SinewSoftSettings, out_body: *mut SinewBody) -> SinewResult {
+    ffi_guard!({
+        let cell = registry::world(world)?;
+        let d = try_ref!(mesh, "mesh");
+        let s = try_ref!(settings, "settings");
+        let out = try_out!(out_body, "out_body");
+        let positions: &[SinewVec3] = try_slice!(d.positions, d.vertex_count, "mesh.positions");
+        let spec = crate::cloth::MeshSpec {
+            positions: as_vec3(positions),
+            indices: try_slice!(d.indices, d.index_count, "mesh.indices"),
+            inverse_masses: try_slice!(d.inverse_masses, d.inverse_mass_count, "mesh.inverse_masses"),
+            weld_distance: d.weld_distance,
+            material: d.material.into(),
+        };
+        let mut w = cell.lock()?;
+        let (slot, serial) = w.create_balloon(&spec, (*s).into())?;
         out.write(registry::body_handle(&cell, slot, serial));
         Ok(())
     })

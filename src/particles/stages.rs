@@ -246,8 +246,26 @@ struct VolumeGroup;
 /// A soft body's shape matching (`solver::constraints::shape_match`).
 struct ShapeMatchGroup;
 
+/// The gas inside a soft body's closed surface (`softbody::apply_pressure`).
+struct PressureGroup;
+
 /// The constraint groups, in projection order.
-pub(crate) const GROUPS: [&dyn ConstraintGroup; 5] = [&DistanceGroup, &VolumeGroup, &ShapeMatchGroup, &TetherGroup, &MotionGroup];
+pub(crate) const GROUPS: [&dyn ConstraintGroup; 6] = [&DistanceGroup, &PressureGroup, &VolumeGroup, &ShapeMatchGroup, &TetherGroup, &MotionGroup];
+
+impl ConstraintGroup for PressureGroup {
+    fn active(&self, b: &Body, _: &StepParams) -> bool {
+        b.soft.as_ref().is_some_and(|s| s.settings.pressure > 0.0 || s.settings.external_pressure > 0.0)
+    }
+
+    fn on_soa(&self, _: &Body, _: &StepParams) -> bool {
+        false
+    }
+
+    fn project(&self, b: &mut Body, p: &StepParams, _s: u32) {
+        let Some(soft) = b.soft.as_deref() else { return };
+        crate::softbody::apply_pressure(&mut b.x, &b.w, &b.topology.triangles, soft, p.h, b.scale);
+    }
+}
 
 impl ConstraintGroup for VolumeGroup {
     fn active(&self, b: &Body, _: &StepParams) -> bool {

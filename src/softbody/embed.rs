@@ -350,7 +350,8 @@ pub fn mesh_body(spec: &SoftMeshSpec) -> Result<Body> {
         ..Default::default()
     };
     let mut body = Body::new(BodyKind::SoftBody, Arc::new(topology), spec.material, rest, vec![1.0 / spec.material.particle_mass; n])?;
-    body.soft = Some(Box::new(Soft::new(Arc::new(SoftShape { tets, clusters }), spec.soft)));
+    let surface_volume = super::surface_volume(&body.topology.rest, &body.topology.triangles);
+    body.soft = Some(Box::new(Soft::new(Arc::new(SoftShape { tets, clusters, surface_volume }), spec.soft)));
     body.dynamics = soft_dynamics();
     Ok(body)
 }

@@ -49,11 +49,26 @@ pub struct SoftSettings {
     pub plastic_yield: f32,
     pub plastic_creep: f32,
     pub plastic_max: f32,
+    /// Gas inside the closed surface (a balloon): its pressure at the rest volume (Pa); the
+    /// gas is ideal and isothermal, `p = pressure · V₀ / V`. 0: no gas. The surface feels
+    /// `p − external_pressure` (Pa) on each triangle, along its outward normal.
+    pub pressure: f32,
+    pub external_pressure: f32,
 }
 
 impl Default for SoftSettings {
     fn default() -> Self {
-        SoftSettings { volume_compliance: 0.0, shape_stiffness: 0.5, chapter_stiffness: false, shape_linear: 0.0, plastic_yield: 0.1, plastic_creep: 0.0, plastic_max: 0.5 }
+        SoftSettings {
+            volume_compliance: 0.0,
+            shape_stiffness: 0.5,
+            chapter_stiffness: false,
+            shape_linear: 0.0,
+            plastic_yield: 0.1,
+            plastic_creep: 0.0,
+            plastic_max: 0.5,
+            pressure: 0.0,
+            external_pressure: 0.0,
+        }
     }
 }
 
@@ -65,6 +80,8 @@ impl SoftSettings {
         check_within(self.plastic_yield, 1e3, "plastic_yield")?;
         check_within(self.plastic_creep, 1e3, "plastic_creep (1/s)")?;
         check_within(self.plastic_max, 1e3, "plastic_max")?;
+        check_within(self.pressure, 1e7, "pressure (Pa)")?;
+        check_within(self.external_pressure, 1e7, "external_pressure (Pa)")?;
         Ok(())
     }
 }
@@ -121,6 +138,34 @@ pub struct Soft {
 pub struct SoftShape {
     pub tets: Tets,
     pub clusters: Clusters,
+    /// Volume enclosed by the surface triangles at rest (m³), for the gas.
+    pub surface_volume: f32,
+}
+
+/// Volume enclosed by outward-wound closed triangles at positions `x` (m³).
+pub fn surface_volume(x: &[Vec3], triangles: &[[u32; 3]]) -> f32 {
+    triangles.iter().map(|t| x[t[0] as usize].dot(x[t[1] as usize].cross(x[t[2] as usize])) / 6.0).sum()
+}
+
+/// One pass of the gas's pressure on the surface over a substep of `h` s: each particle
+/// moves `h² w p ∇V` (the pressure's impulse, `∇ᵢV` the area-weighted normal over 3 of its
+/// triangles), with `p = pressure·V₀ s³/V − external_pressure`.
+pub(crate) fn apply_pressure(x: &mut [Vec3], w: &[f32], triangles: &[[u32; 3]], soft: &Soft, h: f32, scale: f32) {
+    let s = &soft.settings;
+    let v = surface_volume(x, triangles);
+    let v0 = soft.shape.surface_volume * scale * scale * scale;
+    if !(v > 1e-12) {
+        return;
+    }
+    let p = s.pressure * v0 / v - s.external_pressure;
+    let k = h * h * p / 6.0;
+    for t in triangles {
+        let [a, b, c] = t.map(|i| i as usize);
+        let (xa, xb, xc) = (x[a], x[b], x[c]);
+        x[a] += xb.cross(xc) * (k * w[a]);
+        x[b] += xc.cross(xa) * (k * w[b]);
+        x[c] += xa.cross(xb) * (k * w[c]);
+    }
 }
 
 impl Soft {
@@ -272,7 +317,8 @@ pub fn lattice_topology(spec: &LatticeSpec) -> Result<(Topology, SoftShape)> {
         closed: true,
         ..Default::default()
     };
-    Ok((topology, SoftShape { tets, clusters }))
+    let surface_volume = surface_volume(&topology.rest, &topology.triangles);
+    Ok((topology, SoftShape { tets, clusters, surface_volume }))
 }
 
 /// The lattice's boundary faces as outward-wound triangles.
@@ -438,7 +484,27 @@ pub fn tet_body(positions: &[Vec3], tet_indices: &[[u32; 4]], material: Material
     };
     let clusters = Clusters::build(positions, &[(0..n as u32).collect()]);
     let mut body = Body::new(BodyKind::SoftBody, Arc::new(topology), material, positions.to_vec(), vec![1.0 / material.particle_mass; n])?;
-    body.soft = Some(Box::new(Soft::new(Arc::new(SoftShape { tets, clusters }), soft)));
+    let surface_volume = surface_volume(&body.topology.rest, &body.topology.triangles);
+    body.soft = Some(Box::new(Soft::new(Arc::new(SoftShape { tets, clusters, surface_volume }), soft)));
+    body.dynamics = soft_dynamics();
+    Ok(body)
+}
+
+/// A balloon: a closed render mesh as a surface (welded like a cloth mesh: stretch on its
+/// edges, bend across them) holding a gas (`soft.pressure`), no tetrahedra, no shape
+/// matching. The triangles must be closed and wound outward.
+pub fn balloon_body(mesh: &crate::cloth::MeshSpec, soft: SoftSettings) -> Result<Body> {
+    soft.validate()?;
+    let mut body = crate::cloth::mesh_body(mesh)?;
+    let mut topology = (*body.topology).clone();
+    topology.closed = true;
+    let v0 = surface_volume(&topology.rest, &topology.triangles);
+    if !(v0 > 0.0) {
+        return Err(Error::invalid(format!("the balloon's triangles enclose no volume ({v0} m³): the mesh must be closed and wound outward")));
+    }
+    body.topology = Arc::new(topology);
+    body.kind = BodyKind::SoftBody;
+    body.soft = Some(Box::new(Soft::new(Arc::new(SoftShape { tets: Tets::default(), clusters: Clusters::default(), surface_volume: v0 }), soft)));
     body.dynamics = soft_dynamics();
     Ok(body)
 }
@@ -460,9 +526,13 @@ impl Body {
         Ok(())
     }
 
-    /// Volume enclosed by the tetrahedra now (m³), and at rest (scaled by the body's scale).
+    /// Volume enclosed by the tetrahedra now (m³), and at rest (scaled by the body's scale);
+    /// A balloon (no tetrahedra): the volume its surface encloses.
     pub fn soft_volume(&self) -> Option<(f32, f32)> {
         let s = self.soft.as_deref()?;
+        if s.shape.tets.is_empty() {
+            return Some((surface_volume(&self.x, &self.topology.triangles), s.shape.surface_volume * self.scale.powi(3)));
+        }
         Some((s.shape.tets.volume(&self.x), s.shape.tets.rest_volume() * self.scale.powi(3)))
     }
 

@@ -316,6 +316,12 @@ impl World {
         self.add_body(body)
     }
 
+    /// A balloon: a closed mesh surface holding a gas.
+    pub fn create_balloon(&mut self, mesh: &cloth::MeshSpec, soft: crate::softbody::SoftSettings) -> Result<(usize, u32)> {
+        let body = crate::softbody::balloon_body(mesh, soft)?;
+        self.add_body(body)
+    }
+
     /// A soft body from a tetrahedral mesh.
     pub fn create_soft_tets(&mut self, positions: &[Vec3], tets: &[[u32; 4]], material: crate::particles::Material, soft: crate::softbody::SoftSettings) -> Result<(usize, u32)> {
         let body = crate::softbody::tet_body(positions, tets, material, soft)?;
