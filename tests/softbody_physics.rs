@@ -656,3 +656,43 @@ fn a_balloon_inflates_and_deflates_as_an_ideal_gas_in_an_elastic_skin() {
         }
     }
 }
+
+#[test]
+fn a_jelly_dropped_on_a_ragdoll_rests_on_its_bones() {
+    use sinew::ragdoll::humanoid::HumanoidBones;
+    let mut w = world(Vec3::new(0.0, -9.81, 0.0));
+    floor(&mut w);
+    // A humanoid lying on its back on the floor, at rest (kinematic: it is the ground here).
+    let desc = HumanoidBones::standing(Vec3::new(0.0, 1.0, 0.0)).ragdoll().unwrap();
+    let turn = Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2);
+    let c = desc.bones[0].bind.position;
+    let lying: Vec<Pose> = desc.bones.iter().map(|b| Pose { rotation: (turn * b.bind.rotation).normalize(), position: turn * (b.bind.position - c) + Vec3::new(0.0, 0.12, 0.0), scale: 1.0 }).collect();
+    let r = w.create_ragdoll(&desc).unwrap();
+    {
+        let rd = w.ragdolls.get_mut(r.0, r.1).unwrap();
+        rd.set_pose(&lying, false).unwrap();
+        rd.set_kinematic(true);
+    }
+    // A jelly above its chest, meeting its bones.
+    let chest = w.ragdolls.get(r.0, r.1).unwrap().bone_center_of_mass(sinew::ragdoll::humanoid::bone::MIDDLE_SPINE).unwrap();
+    let b = w.create_soft_lattice(&jelly(5, 0.04, chest + Vec3::new(0.0, 0.5, 0.0))).unwrap();
+    w.set_ragdoll_collision(b, r, true).unwrap();
+    for _ in 0..180 {
+        w.step(DT).unwrap();
+    }
+    // Every jelly particle outside every bone (by the particle's radius, a millimetre's slack).
+    let x = positions(&w, b);
+    let thickness = jelly(5, 0.04, Vec3::ZERO).material.thickness;
+    let rd = w.ragdolls.get(r.0, r.1).unwrap();
+    let mut deepest = f32::INFINITY;
+    for (shape, _, pose) in rd.bone_shapes_in_step() {
+        for p in &x {
+            let local = pose.rotation.inverse() * (*p - pose.position);
+            deepest = deepest.min(shape.distance(local).0 - thickness);
+        }
+    }
+    let low = x.iter().map(|p| p.y).fold(f32::INFINITY, f32::min);
+    println!("jelly dropped on a lying ragdoll's chest: nearest particle {:.2} mm from a bone's surface (after its radius), lowest at y = {low:.3} m", deepest * 1e3);
+    assert!(deepest > -1e-3, "a particle {deepest} m inside a bone");
+    assert!(low > 0.1, "the jelly fell past the body onto the floor (lowest {low} m)");
+}
