@@ -17,7 +17,7 @@
 //!   a camera that follows the character, its path and the teleport's two ends on the ground);
 //! - `DIR/ragdoll.png`: six moments of a powered ragdoll with a cape that walks, is hit,
 //!   falls, comes to rest, gets up and stands (`ragdoll.rs`);
-//! - `DIR/softbody.png`: six moments of two jelly cubes, one dropped onto the floor, squashing
+//! - `DIR/softbody.png`: eight moments of two jelly cubes, one dropped onto the floor, squashing
 //!   and springing back, the other landing on it (`softbody.rs`);
 //! - `DIR/summary.txt`: counts, stretch, teleport checks and step times of both (also printed).
 //!
@@ -1876,7 +1876,7 @@ fn run() -> Res<()> {
     let falling = ragdoll::simulate_ragdoll()?;
     write_png(&ragdoll_path, contact_sheet(&falling.snapshots, 3, ragdoll::render_ragdoll_panel, |s| &s.caption))?;
     let jellies = softbody::simulate_softbody()?;
-    write_png(&softbody_path, contact_sheet(&jellies.snapshots, 3, softbody::render_softbody_panel, |s| &s.caption))?;
+    write_png(&softbody_path, contact_sheet(&jellies.snapshots, 4, softbody::render_softbody_panel, |s| &s.caption))?;
     let summary = format!("{}{}{}{}picture            : {}\n", curtain.summary, character.summary, falling.summary, jellies.summary, softbody_path.display());
     let summary_path = out_dir.join("summary.txt");
     std::fs::write(&summary_path, &summary).map_err(|e| format!("cannot write {}: {e}", summary_path.display()))?;

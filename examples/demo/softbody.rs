@@ -4,13 +4,13 @@
 //!    kept by its tetrahedra, one shape-matching cluster) is dropped from 1 m onto the floor
 //!    (a plane collider): it squashes on impact, bulging sideways because its volume is kept,
 //!    and springs back to its shape;
-//! 2. at 2 s a second one is made 0.75 m above it, right over its centre and square to it, and
+//! 2. at 2 s a second one is made 0.75 m above it, right over where the first was dropped and square to it, and
 //!    paired with it (`sinew_body_set_collision_pair`): it lands on the first and both squash.
 //!    Then it does not stay there: the pair contact pushes the two apart sideways and the top
 //!    one slides off and comes to rest on the floor beside the first (the last panel's
 //!    caption says which of the two happened; see the README).
 //!
-//! Writes `DIR/softbody.png` (six moments, their surface triangles shaded with a 3D checker
+//! Writes `DIR/softbody.png` (eight moments, their surface triangles shaded with a 3D checker
 //! of the lattice so that the squash reads) and the scene's lines of the summary: the worst
 //! volume error of each cube (`sinew_softbody_get_volume`) during the run and at the end, the
 //! deepest a particle's sphere went into the floor, the squash at each impact (the first
@@ -143,9 +143,9 @@ pub fn simulate_softbody() -> Res<SoftRun> {
     for frame in 1..=FRAMES {
         if frame == SECOND_FRAME {
             let top = frames.last().expect("frames").0.iter().map(|p| p.y).fold(f32::NEG_INFINITY, f32::max);
-            // Right above the first's centre as it lies, square to the world like the first.
-            let below = centre(&frames.last().expect("frames").0);
-            let db = desc(Vec3::new(below.x, top + SECOND_LIFT, below.z), Quat::IDENTITY)?;
+            // Right above where the first was dropped (it lies within centimetres of it),
+            // square to the world like the first.
+            let db = desc(Vec3::new(0.0, top + SECOND_LIFT, 0.0), Quat::IDENTITY)?;
             let mut body = SinewBody::default();
             check(sinew_softbody_create_lattice(world, &db, &mut body), "sinew_softbody_create_lattice (second)")?;
             check(sinew_body_set_collision_pair(a, body, 1), "sinew_body_set_collision_pair")?;
@@ -204,14 +204,35 @@ pub fn simulate_softbody() -> Res<SoftRun> {
     };
     let (first_hit, first_squash) = squash(10..SECOND_FRAME);
     let (second_hit, second_squash) = squash(SECOND_FRAME..SECOND_FRAME + 90);
-    let recovered = first_hit + 40;
+    let ratio = |f: u32| height(&frames[f as usize].0) / rest_height;
+    // The rebound: the tallest it gets in the half second after the impact.
+    let spring = (first_hit..first_hit + 30).max_by(|&x, &y| ratio(x).total_cmp(&ratio(y))).expect("frames");
+    let settled = SECOND_FRAME - 10;
     let falling = SECOND_FRAME + 10;
+    // Off the first: the first frame after the landing with the second's centre beyond the
+    // first's side (horizontally more than half an edge from the first's centre).
+    let off = (second_hit..FRAMES).find(|&f| {
+        let (xa, xb) = &frames[f as usize];
+        ((centre(xb.as_ref().expect("second jelly")) - centre(xa)) * Vec3::new(1.0, 0.0, 1.0)).length() > half
+    });
+    let (middle_frame, middle_label) = match off {
+        Some(f) => {
+            // In the air (its lowest point clear of the first's top) or still in contact.
+            let (xa, xb) = &frames[f as usize];
+            let top = xa.iter().map(|p| p.y).fold(f32::NEG_INFINITY, f32::max);
+            let low = xb.as_ref().expect("second jelly").iter().map(|p| p.y).fold(f32::INFINITY, f32::min);
+            (f, if low > top + 4.0 * thickness { "THROWN UP AND SIDEWAYS".to_string() } else { "PUSHED SIDEWAYS, SLIDES OFF".to_string() })
+        }
+        None => (second_hit + 40, "SETTLING ON THE FIRST".to_string()),
+    };
     let picks = [
         (12, "DROPPED FROM 1 M".to_string()),
         (first_hit, format!("IMPACT: SQUASHED TO {:.0} PCT", first_squash * 100.0)),
-        (recovered, "SPRINGS BACK".to_string()),
+        (spring, format!("SPRINGS BACK ({:.0} PCT TALL)", ratio(spring) * 100.0)),
+        (settled, format!("BACK IN SHAPE ({:.0} PCT)", ratio(settled) * 100.0)),
         (falling, "A SECOND ONE FALLS".to_string()),
         (second_hit, format!("LANDS ON THE FIRST ({:.0} PCT)", second_squash * 100.0)),
+        (middle_frame, middle_label),
         (FRAMES, if stacked { "AT REST, STACKED".to_string() } else { "AT REST: THE TOP ONE SLID OFF".to_string() }),
     ];
     let snapshots = picks
