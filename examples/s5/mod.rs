@@ -17,6 +17,10 @@
 //!   the closed surface of a cube it is paired with, over every step of the run (0 outside, 1
 //!   deep inside; a particle counts only inside the other's bounding box, outside it the
 //!   number is 0); and `winding_over_half`: how many (particle, step) pairs exceeded 0.5;
+//! - `drift_m`: the largest horizontal distance (m) of a cube's centre of mass after the last
+//!   step from where it started (a cube dropped flat onto a plane should land where it was;
+//!   a stacked one should stay on its column);
+//! - `us_max_step`: the step (counted from the drop, 0 the first) that took `us_max`;
 //! - `asleep`: cubes asleep after the last step.
 
 use std::time::Instant;
@@ -149,6 +153,8 @@ pub struct Row {
     pub iterations: u32,
     pub asleep: usize,
     pub steps: usize,
+    pub drift_m: f32,
+    pub us_max_step: usize,
 }
 
 impl Row {
@@ -158,8 +164,8 @@ impl Row {
             None => String::new(),
         };
         println!(
-            "scene={} solver=sinew threads={} us_per_step={:.1} ns_per_particle_substep={:.2} volume_err={:.5} penetration_mm={:.3}{w} us_min={:.1} us_max={:.1} particles={} bodies={} pairs={} effort={}x{} asleep={} steps={}",
-            self.scene, self.threads, self.us_per_step, self.ns_per_particle_substep, self.volume_err, self.penetration_mm, self.us_min, self.us_max, self.particles, self.bodies, self.pairs, self.substeps, self.iterations, self.asleep, self.steps
+            "scene={} solver=sinew threads={} us_per_step={:.1} ns_per_particle_substep={:.2} volume_err={:.5} penetration_mm={:.3}{w} us_min={:.1} us_max={:.1} us_max_step={} drift_m={:.3} particles={} bodies={} pairs={} effort={}x{} asleep={} steps={}",
+            self.scene, self.threads, self.us_per_step, self.ns_per_particle_substep, self.volume_err, self.penetration_mm, self.us_min, self.us_max, self.us_max_step, self.drift_m, self.particles, self.bodies, self.pairs, self.substeps, self.iterations, self.asleep, self.steps
         );
     }
 }
@@ -193,6 +199,8 @@ fn run_one(pile: bool, threads: u32, steps: usize) -> Row {
     let (mut wind_max, mut wind_over) = (0.0f32, 0usize);
     let tris = world.bodies.get(ids[0].0, ids[0].1).expect("cube").topology().triangles.clone();
     let mut pos: Vec<Vec<Vec3>> = vec![Vec::new(); ids.len()];
+    let start: Vec<Vec3> = ids.iter().map(|&(slot, serial)| world.bodies.get(slot, serial).expect("cube").center_of_mass()).collect();
+    let (mut slowest, mut slowest_step) = (0.0f64, 0usize);
     pool.install(|| {
         for s in 0..total {
             let t = Instant::now();
@@ -200,6 +208,9 @@ fn run_one(pile: bool, threads: u32, steps: usize) -> Row {
             let us = t.elapsed().as_secs_f64() * 1e6;
             if s >= WARM_UP_STEPS {
                 times.push(us);
+                if us > slowest {
+                    (slowest, slowest_step) = (us, s);
+                }
             }
             // Measurements, outside the timing.
             for (k, &(slot, serial)) in ids.iter().enumerate() {
@@ -233,6 +244,11 @@ fn run_one(pile: bool, threads: u32, steps: usize) -> Row {
     let substeps = world.settings.substeps;
     let iterations = world.settings.iterations;
     let asleep = ids.iter().filter(|&&(slot, serial)| world.bodies.get(slot, serial).expect("cube").is_asleep()).count();
+    let drift_m = ids
+        .iter()
+        .zip(&start)
+        .map(|(&(slot, serial), c0)| ((world.bodies.get(slot, serial).expect("cube").center_of_mass() - *c0) * Vec3::new(1.0, 0.0, 1.0)).length())
+        .fold(0.0f32, f32::max);
     let mut sorted = times.clone();
     sorted.sort_by(f64::total_cmp);
     let n = sorted.len();
@@ -254,6 +270,8 @@ fn run_one(pile: bool, threads: u32, steps: usize) -> Row {
         iterations,
         asleep,
         steps,
+        drift_m,
+        us_max_step: slowest_step,
     }
 }
 
@@ -275,13 +293,13 @@ pub fn table(rows: &[Row]) {
         return;
     }
     println!();
-    println!("| scene | threads | µs/step (median) | min–max | ns per particle-substep | volume error (last 60) | penetration (mm) | winding max | asleep |");
-    println!("|---|---|---|---|---|---|---|---|---|");
+    println!("| scene | threads | µs/step (median) | min–max | ns per particle-substep | volume error (last 60) | penetration (mm) | winding max | drift (m) | asleep |");
+    println!("|---|---|---|---|---|---|---|---|---|---|");
     for r in rows {
         let w = r.winding.map_or("—".to_string(), |(k, n)| format!("{k:.3} ({n} > 0.5)"));
         println!(
-            "| {} | {} | {:.1} | {:.1}–{:.1} | {:.2} | {:.5} | {:.3} | {w} | {}/{} |",
-            r.scene, r.threads, r.us_per_step, r.us_min, r.us_max, r.ns_per_particle_substep, r.volume_err, r.penetration_mm, r.asleep, r.bodies
+            "| {} | {} | {:.1} | {:.1}–{:.1} | {:.2} | {:.5} | {:.3} | {w} | {:.3} | {}/{} |",
+            r.scene, r.threads, r.us_per_step, r.us_min, r.us_max, r.ns_per_particle_substep, r.volume_err, r.penetration_mm, r.drift_m, r.asleep, r.bodies
         );
     }
 }
