@@ -35,10 +35,17 @@
 //! `S4` (ragdolls, [`s4`]) runs rounds of 600 steps from the drop (`--steps` sets the steps
 //! per round, `--rounds` the rounds) and prints its own lines and table: Sinew, and with
 //! `--features rapier` rapier3d on the same bodies and joints.
+//!
+//! `S5` and `S5-PILE` (16 jelly cubes, [`s5`]) run 60 warm-up steps and `--steps` timed ones
+//! from the drop and print their own lines and table: the median step with its min–max, the
+//! time per particle-substep, the worst volume error over the last 60 steps, the deepest
+//! penetration of the plane, and for the pile the largest winding number of a particle inside
+//! another cube.
 
 #[path = "../benches/chapter/mod.rs"]
 mod chapter;
 mod s4;
+mod s5;
 
 use std::time::Instant;
 
@@ -75,7 +82,7 @@ fn parse_args() -> Args {
         }
     }
     if args.scenes.is_empty() {
-        args.scenes = ["S1", "S2", "S2-LOD", "S3", "S1-SELF", "S4"].map(String::from).to_vec();
+        args.scenes = ["S1", "S2", "S2-LOD", "S3", "S1-SELF", "S4", "S5", "S5-PILE"].map(String::from).to_vec();
         args.report = true;
     }
     if args.threads.is_empty() {
@@ -91,7 +98,7 @@ fn usage(err: &str) -> ! {
     if !err.is_empty() {
         eprintln!("error: {err}");
     }
-    eprintln!("usage: bench [--scene S1|S2|S2-LOD|S3|S1-self|S4]... [--threads N]... [--steps N] [--rounds N (S4)]");
+    eprintln!("usage: bench [--scene S1|S2|S2-LOD|S3|S1-self|S4|S5|S5-pile]... [--threads N]... [--steps N] [--rounds N (S4)]");
     std::process::exit(if err.is_empty() { 0 } else { 2 })
 }
 
@@ -242,6 +249,7 @@ fn main() {
     let args = parse_args();
     let mut rows: Vec<Row> = Vec::new();
     let mut s4_rows = Vec::new();
+    let mut s5_rows = Vec::new();
     for name in &args.scenes {
         let scene = match name.as_str() {
             "S1" => scenes::s1(),
@@ -251,6 +259,10 @@ fn main() {
             "S1-SELF" => scenes::s1_self(),
             "S4" => {
                 s4_rows = s4::run(&args.threads, args.s4_steps, args.s4_rounds);
+                continue;
+            }
+            "S5" | "S5-PILE" => {
+                s5_rows.extend(s5::run(name == "S5-PILE", &args.threads, args.steps));
                 continue;
             }
             other => usage(&format!("unknown scene {other}")),
@@ -309,4 +321,5 @@ fn main() {
         );
     }
     s4::table(&s4_rows);
+    s5::table(&s5_rows);
 }

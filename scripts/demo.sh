@@ -2,13 +2,13 @@
 # The main demo: builds Sinew in release mode and runs examples/demo/, which drives a
 # curtain on a moving bar plus a rope, a capsule character with a cape and a ponytail
 # (walk, run, stop, teleport, turn, wind), and a powered ragdoll with a cape (walk, hit, fall,
-# rest, get up), through the C ABI, prints a summary and draws moments of each run into a
-# picture.
+# rest, get up), and two jelly cubes dropped onto the floor and onto each other, through the
+# C ABI, prints a summary and draws moments of each run into a picture.
 #
 #   bash scripts/demo.sh        (from the repository root; outputs go to out/)
 #
-# Writes out/demo.png, out/character.png, out/ragdoll.png and out/summary.txt; exits non-zero
-# if the build or any call fails.
+# Writes out/demo.png, out/character.png, out/ragdoll.png, out/softbody.png and
+# out/summary.txt; exits non-zero if the build or any call fails.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -28,3 +28,4 @@ echo
 echo "pictures: $(pwd)/$out/demo.png"
 echo "          $(pwd)/$out/character.png"
 echo "          $(pwd)/$out/ragdoll.png"
+echo "          $(pwd)/$out/softbody.png"

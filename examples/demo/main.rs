@@ -17,6 +17,8 @@
 //!   a camera that follows the character, its path and the teleport's two ends on the ground);
 //! - `DIR/ragdoll.png`: six moments of a powered ragdoll with a cape that walks, is hit,
 //!   falls, comes to rest, gets up and stands (`ragdoll.rs`);
+//! - `DIR/softbody.png`: eight moments of two jelly cubes, one dropped onto the floor, squashing
+//!   and springing back, the other landing on it (`softbody.rs`);
 //! - `DIR/summary.txt`: counts, stretch, teleport checks and step times of both (also printed).
 //!
 //! The curtain: a 40 × 30 grid cloth (0.05 m spacing) whose top row is pinned to a horizontal
@@ -40,6 +42,7 @@
 //! exits non-zero if any call fails or any position or normal read back is not finite.
 
 mod ragdoll;
+mod softbody;
 
 use std::f32::consts::PI;
 use std::path::{Path, PathBuf};
@@ -1684,11 +1687,13 @@ fn glyph(ch: char) -> [u8; 5] {
         'G' => [3, 4, 5, 5, 3],
         'H' => [5, 5, 7, 5, 5],
         'I' => [7, 2, 2, 2, 7],
+        'J' => [1, 1, 1, 5, 7],
         'K' => [5, 5, 6, 5, 5],
         'L' => [4, 4, 4, 4, 7],
         'M' => [5, 7, 7, 5, 5],
         'N' => [6, 5, 5, 5, 5],
         'P' => [6, 5, 6, 4, 4],
+        'Q' => [7, 5, 5, 7, 1],
         'R' => [6, 5, 6, 5, 5],
         'S' => [3, 4, 2, 1, 6],
         'T' => [7, 2, 2, 2, 2],
@@ -1862,6 +1867,7 @@ fn run() -> Res<()> {
     let png_path = out_dir.join("demo.png");
     let character_path = out_dir.join("character.png");
     let ragdoll_path = out_dir.join("ragdoll.png");
+    let softbody_path = out_dir.join("softbody.png");
 
     let curtain = simulate(&png_path)?;
     let character = simulate_character(&character_path)?;
@@ -1869,7 +1875,9 @@ fn run() -> Res<()> {
     write_png(&character_path, contact_sheet(&character.snapshots, 3, render_character_panel, |s| &s.caption))?;
     let falling = ragdoll::simulate_ragdoll()?;
     write_png(&ragdoll_path, contact_sheet(&falling.snapshots, 3, ragdoll::render_ragdoll_panel, |s| &s.caption))?;
-    let summary = format!("{}{}{}", curtain.summary, character.summary, falling.summary);
+    let jellies = softbody::simulate_softbody()?;
+    write_png(&softbody_path, contact_sheet(&jellies.snapshots, 4, softbody::render_softbody_panel, |s| &s.caption))?;
+    let summary = format!("{}{}{}{}picture            : {}\n", curtain.summary, character.summary, falling.summary, jellies.summary, softbody_path.display());
     let summary_path = out_dir.join("summary.txt");
     std::fs::write(&summary_path, &summary).map_err(|e| format!("cannot write {}: {e}", summary_path.display()))?;
     print!("{summary}");
