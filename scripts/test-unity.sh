@@ -11,7 +11,8 @@
 #      Sinew.Runtime.dll           the wrapper straight from bindings/csharp (with
 #                                  UNITY_2021_2_OR_NEWER) + the package's Runtime/ components,
 #                                  unsafe, like Runtime/Sinew.Runtime.asmdef;
-#      Assembly-CSharp.dll         the package's Samples~ (ClothBenchmark, RagdollShooting, RagdollCrowd)
+#      Assembly-CSharp.dll         the package's Samples~ (ClothBenchmark, RagdollShooting, RagdollCrowd,
+#                                  JellyDrop)
 #                                  + the project's Assets/Scripts;
 #      Assembly-CSharp-Editor.dll  the project's Assets/Editor, against UnityEditor.dll;
 #    and checks that the stub does catch mistakes (a misspelt member, UnityEditor in runtime code);

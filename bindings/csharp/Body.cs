@@ -5,7 +5,8 @@ using System.Runtime.InteropServices;
 namespace Sinew
 {
     /// <summary>
-    /// A particle body in a <see cref="World"/>: a <see cref="Cloth"/> or a <see cref="Rope"/>.
+    /// A particle body in a <see cref="World"/>: a <see cref="Cloth"/>, a <see cref="Rope"/> or a
+    /// <see cref="SoftBody"/>.
     /// </summary>
     /// <remarks>
     /// <para>Vector arguments are spans or arrays of any plain 12-byte struct of three floats

@@ -5,8 +5,8 @@ using System.Collections.Generic;
 namespace Sinew
 {
     /// <summary>
-    /// A simulation world (<c>SinewWorld</c>). Create bodies in it with <see cref="Cloth"/> and
-    /// <see cref="Rope"/> and shapes with <see cref="Collider"/>, advance it once per frame with
+    /// A simulation world (<c>SinewWorld</c>). Create bodies in it with <see cref="Cloth"/>,
+    /// <see cref="Rope"/> and <see cref="CreateSoftLattice"/> / <see cref="CreateSoftBody{T}(ReadOnlySpan{T}, ReadOnlySpan{int}, SinewMaterial, SinewSoftSettings)"/>, and shapes with <see cref="Collider"/>, advance it once per frame with
     /// <see cref="Step"/> (or <see cref="StepBegin"/>/<see cref="StepEnd"/> around the game's own
     /// work), and dispose it when done: that destroys everything in it.
     /// </summary>

@@ -275,6 +275,7 @@ namespace Sinew.Tests
             Check.Group("finalisers", Finalisers);
             CharacterTests.Run();
             RagdollTests.Run();
+            SoftBodyTests.Run();
             Check.Group("no allocation per frame", NoAllocation);
             Check.Group("C# readback equals C readback of the same scene", SameAsC);
             return Check.Finish("WrapperTests");

@@ -1151,6 +1151,12 @@ namespace UnityEngine
             throw new StubOnlyException();
         }
 
+        // Mesh.RecalculateNormals: "Recalculates the normals of the Mesh from the triangles and vertices."
+        public void RecalculateNormals()
+        {
+            throw new StubOnlyException();
+        }
+
         public void MarkDynamic()
         {
             throw new StubOnlyException();

@@ -240,6 +240,72 @@ static class UnityScriptChecks
         var ropeComponent = (SinewRope)Activator.CreateInstance(typeof(SinewRope));
         Same("SinewRope.bend", ropeComponent.bend ? 1u : 0u, rope.bend);
 
+        var softComponent = (SinewSoftBody)Activator.CreateInstance(typeof(SinewSoftBody));
+        SinewSoftSettings ssd = SinewSoftSettings.Default;
+        SinewSoftSettings ssc = softComponent.ToNativeSettings();
+        Same("SinewSoftBody.volumeCompliance", ssc.volume_compliance, ssd.volume_compliance);
+        Same("SinewSoftBody.shapeStiffness", ssc.shape_stiffness, ssd.shape_stiffness);
+        Same("SinewSoftBody.ToNativeSettings() chapter_stiffness", ssc.chapter_stiffness, ssd.chapter_stiffness);
+        Same("SinewSoftBody.ToNativeSettings() shape_linear", ssc.shape_linear, ssd.shape_linear);
+        Same("SinewSoftBody.plasticYield", ssc.plastic_yield, ssd.plastic_yield);
+        Same("SinewSoftBody.plasticCreep", ssc.plastic_creep, ssd.plastic_creep);
+        Same("SinewSoftBody.plasticMax", ssc.plastic_max, ssd.plastic_max);
+        SinewSoftLatticeDesc sld = SinewSoftLatticeDesc.Default;
+        Same("SinewSoftBody.clusterCells", (uint)softComponent.clusterCells, sld.cluster_cells);
+        Same("SinewSoftBody.physicsMaterial.bendCompliance (the lattice's material)", softComponent.physicsMaterial.ToNative().bend_compliance, sld.material.bend_compliance);
+        Same("SinewSoftBody.friction", softComponent.friction, sld.material.static_friction);
+        Same("SinewSoftBody: kinetic friction 0.8 × friction", 0.8f * softComponent.friction, sld.material.kinetic_friction);
+        Same("SinewSoftBody.collisionLayers", unchecked((uint)softComponent.collisionLayers.value), sld.material.collision_mask);
+        // Deliberate: the library's lattice has rigid edges (compliance 0); a jelly component wobbles.
+        Check(softComponent.edgeCompliance > 0f && sld.material.stretch_compliance == 0f && sld.material.shear_compliance == 0f,
+            "SinewSoftBody.edgeCompliance = " + softComponent.edgeCompliance + " m/N, deliberately not the library's rigid 0 (documented in its tooltip)");
+
+        // SinewSoftBody's trilinear embedding: the lattice covers the bounds; at rest every
+        // embedded point comes back where it was, and under an affine motion of the particles it
+        // moves with them.
+        var layout = SinewSoftBody.LatticeLayout.Over(new Bounds(new Vector3(0.1f, 0.2f, -0.3f), new Vector3(0.4f, 1f, 0.25f)), 5);
+        Check(layout.Nx == 3 && layout.Ny == 6 && layout.Nz == 3 && Math.Abs(layout.Spacing - 0.2f) < 1e-6f,
+            "SinewSoftBody.LatticeLayout.Over: 5 cells of 0.2 m along the longest axis (1 m), 2 x 5 x 2 cells in all (" + layout.Nx + " x " + layout.Ny + " x " + layout.Nz + " particles)");
+        Vector3 far = layout.Point(layout.Nx - 1, layout.Ny - 1, layout.Nz - 1);
+        Check(layout.Min.x <= -0.1f + 1e-6f && layout.Min.y <= -0.3f + 1e-6f && layout.Min.z <= -0.425f + 1e-6f && far.x >= 0.3f - 1e-6f && far.y >= 0.7f - 1e-6f && far.z >= -0.175f - 1e-6f,
+            "SinewSoftBody.LatticeLayout.Over: the lattice covers the bounds");
+        var rest = new Vector3[layout.Nx * layout.Ny * layout.Nz];
+        var moved = new Vector3[rest.Length];
+        // x' = A x + t, A a rotation about z times a shear.
+        float ca = (float)Math.Cos(0.7), sa = (float)Math.Sin(0.7);
+        Func<Vector3, Vector3> affine = x => new Vector3(ca * x.x - sa * (x.y + 0.3f * x.z) + 1f, sa * x.x + ca * (x.y + 0.3f * x.z) - 2f, 1.2f * x.z + 0.5f);
+        for (int k = 0; k < layout.Nz; k++)
+        {
+            for (int j = 0; j < layout.Ny; j++)
+            {
+                for (int i = 0; i < layout.Nx; i++)
+                {
+                    rest[layout.Index(i, j, k)] = layout.Point(i, j, k);
+                    moved[layout.Index(i, j, k)] = affine(layout.Point(i, j, k));
+                }
+            }
+        }
+        float restError = 0f, movedError = 0f;
+        for (int a = 0; a <= 10; a++)
+        {
+            for (int b = 0; b <= 10; b++)
+            {
+                for (int e = 0; e <= 10; e++)
+                {
+                    var v = new Vector3(-0.1f + 0.04f * a, -0.3f + 0.1f * b, -0.425f + 0.025f * e);
+                    int corner;
+                    Vector3 fraction;
+                    layout.Embed(v, out corner, out fraction);
+                    Vector3 back = layout.Blend(rest, corner, fraction) - v;
+                    Vector3 follow = layout.Blend(moved, corner, fraction) - affine(v);
+                    restError = Math.Max(restError, (float)Math.Sqrt(back.sqrMagnitude));
+                    movedError = Math.Max(movedError, (float)Math.Sqrt(follow.sqrMagnitude));
+                }
+            }
+        }
+        Check(restError < 1e-5f, "SinewSoftBody's trilinear embedding: at rest 1331 points of the bounds come back within 0.01 mm (worst " + restError + " m)");
+        Check(movedError < 1e-4f, "SinewSoftBody's trilinear embedding: under an affine motion of the lattice the points follow within 0.1 mm (worst " + movedError + " m)");
+
         SinewDynamics d = new SinewDynamicsSettings().ToNative();
         Same("SinewDynamicsSettings.worldVelocityScale", d.world_velocity_scale, dyn.world_velocity_scale);
         Same("SinewDynamicsSettings.worldAccelerationScale", d.world_acceleration_scale, dyn.world_acceleration_scale);

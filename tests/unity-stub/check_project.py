@@ -219,7 +219,8 @@ scripts_by_class = {name: path for name, path in scripts.values()}
 scenes = [os.path.join(project, "Assets", "Scenes", "Sample.unity"),
           os.path.join(package, "Samples~", "ClothBenchmark", "ClothBenchmark.unity"),
           os.path.join(package, "Samples~", "RagdollShooting", "RagdollShooting.unity"),
-          os.path.join(package, "Samples~", "RagdollCrowd", "RagdollCrowd.unity")]
+          os.path.join(package, "Samples~", "RagdollCrowd", "RagdollCrowd.unity"),
+          os.path.join(package, "Samples~", "JellyDrop", "JellyDrop.unity")]
 for scene in scenes:
     name = rel(scene)
     try:
