@@ -19,6 +19,7 @@ LAYERS = [
     ["collider", "wind"],
     ["particles", "ragdoll"],
     ["cloth", "rope", "strands"],
+    ["softbody"],
     ["world"],
     ["ffi"],
 ]

@@ -23,6 +23,8 @@ pub mod readback;
 pub mod settings;
 pub mod skin;
 pub mod sleep;
+pub mod soft;
+pub mod embedding;
 pub mod stages;
 pub mod tear;
 pub mod topology;
@@ -120,7 +122,7 @@ pub struct Body {
     pub(crate) tethers: Option<Tethers>,
     pub(crate) root: Option<Root>,
     /// A soft body's volume constraints and shape matching (`softbody`).
-    pub(crate) soft: Option<Box<crate::softbody::Soft>>,
+    pub(crate) soft: Option<Box<soft::Soft>>,
     /// Size factor from the root's scale (1 as created).
     pub(crate) scale: f32,
     /// Set by the world each frame from the LOD settings.

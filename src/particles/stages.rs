@@ -263,7 +263,7 @@ impl ConstraintGroup for PressureGroup {
 
     fn project(&self, b: &mut Body, p: &StepParams, _s: u32) {
         let Some(soft) = b.soft.as_deref() else { return };
-        crate::softbody::apply_pressure(&mut b.x, &b.w, &b.topology.triangles, soft, p.h, b.scale);
+        super::soft::apply_pressure(&mut b.x, &b.w, &b.topology.triangles, soft, p.h, b.scale);
     }
 }
 

@@ -43,7 +43,7 @@ pub struct Topology {
     pub closed: bool,
     /// A soft body made from a render mesh: the host's vertices embedded in the lattice
     /// (`softbody::embed`); `render_triangles` are then the mesh's, over its vertices.
-    pub embedding: Option<crate::softbody::embed::Embedding>,
+    pub embedding: Option<super::embedding::Embedding>,
 }
 
 impl Topology {
