@@ -26,6 +26,10 @@ pub struct Pairs {
     tri_contacts: Vec<[Vec<TriContact>; 2]>,
     /// Scratch pairs for finding triangle candidates.
     tri_pairs: Vec<[u32; 2]>,
+    /// Per body pair, both ways: how deep behind the other body's triangles a particle is
+    /// still pushed out (`triangle::resolve_triangles`: the other's longest edge for a closed
+    /// surface, unbounded for an open one).
+    depths: Vec<[f32; 2]>,
     scratch: HashScratch,
 }
 
@@ -119,15 +123,25 @@ impl StepGroup for PairGroup<'_> {
         let pairs = &mut *self.pairs;
         pairs.contacts.resize_with(pairs.list.len(), Vec::new);
         pairs.tri_contacts.resize_with(pairs.list.len(), Default::default);
+        pairs.depths.resize(pairs.list.len(), [f32::INFINITY; 2]);
         for (k, pair) in pairs.list.iter().enumerate() {
             let (a, b) = two_bodies(self.slots, pair[0].0, pair[1].0);
             let (a, b) = (&*a, &*b);
             let search = contact_distance(a, b) + a.step_margin + b.step_margin;
-            particle::find_pairs(&a.x, Some(&b.x), search, None, &mut pairs.scratch, &mut pairs.contacts[k]);
+            // Against a closed surface (a soft body) the triangles are the contact, both ways:
+            // particle spheres on particle spheres would roll the bodies off each other like
+            // marbles (a jelly stacked on a jelly was pushed sideways by them).
+            let surfaces = !a.topology.triangles.is_empty() && !b.topology.triangles.is_empty();
+            if surfaces && (a.topology.closed || b.topology.closed) {
+                pairs.contacts[k].clear();
+            } else {
+                particle::find_pairs(&a.x, Some(&b.x), search, None, &mut pairs.scratch, &mut pairs.contacts[k]);
+            }
             // Particle against the other body's triangles: a particle over the middle of a
             // triangle is up to an edge's length from its nearest vertex.
             for (dir, (p, q)) in [(a, b), (b, a)].into_iter().enumerate() {
                 let edge = q.topology.constraints.rest.iter().fold(0.0f32, |m, r| m.max(*r)) * q.scale;
+                pairs.depths[k][dir] = if q.topology.closed { edge } else { f32::INFINITY };
                 particle::find_pairs(&p.x, Some(&q.x), search + edge, None, &mut pairs.scratch, &mut pairs.tri_pairs);
                 triangle::triangle_candidates(&p.x, &q.x, &q.topology.triangles, &q.topology.adjacency, &pairs.tri_pairs, q.topology.closed, &mut pairs.tri_contacts[k][dir]);
             }
@@ -141,8 +155,9 @@ impl StepGroup for PairGroup<'_> {
             let dist = contact_distance(a, b);
             particle::resolve_between(&mut a.x, &a.w, &mut b.x, &b.w, &pairs.contacts[k], dist);
             let [ab, ba] = &pairs.tri_contacts[k];
-            triangle::resolve_triangles(&mut a.x, &a.w, &mut b.x, &b.w, &b.topology.triangles, ab, dist);
-            triangle::resolve_triangles(&mut b.x, &b.w, &mut a.x, &a.w, &a.topology.triangles, ba, dist);
+            let [dab, dba] = pairs.depths[k];
+            triangle::resolve_triangles(&mut a.x, &a.w, &mut b.x, &b.w, &b.topology.triangles, ab, dist, dab);
+            triangle::resolve_triangles(&mut b.x, &b.w, &mut a.x, &a.w, &a.topology.triangles, ba, dist, dba);
         }
     }
 }

@@ -79,13 +79,18 @@ pub fn triangle_candidates(xa: &[Vec3], xb: &[Vec3], tris_b: &[[u32; 3]], adj_b:
         let mut best = [(f32::INFINITY, u32::MAX); 2];
         while k < pairs.len() && pairs[k][0] == i {
             let j = pairs[k][1];
+            k += 1;
+            // Only particles on the surface lead to triangles (a soft body's inner particles
+            // have none: nearest to a particle that got inside, they would give it nothing).
+            if adj_b.of(j as usize).is_empty() {
+                continue;
+            }
             let d = (xb[j as usize] - p).length_squared();
             if d < best[0].0 {
                 best = [(d, j), best[0]];
             } else if d < best[1].0 {
                 best[1] = (d, j);
             }
-            k += 1;
         }
         let first = out.len();
         for (_, j) in best.into_iter().filter(|b| b.1 != u32::MAX) {
@@ -107,11 +112,16 @@ pub fn triangle_candidates(xa: &[Vec3], xb: &[Vec3], tris_b: &[[u32; 3]], adj_b:
 /// `C = (x − q)·n̂·side − dist ≥ 0`, `q = Σ bₖ tₖ` the closest point, gradients `n̂` for the
 /// particle and `−bₖ·n̂` for the triangle's vertices). Only contacts whose closest point is
 /// inside the triangle act; edges and corners are left to the particle pairs.
-pub fn resolve_triangles(xa: &mut [Vec3], wa: &[f32], xb: &mut [Vec3], wb: &[f32], tris_b: &[[u32; 3]], contacts: &[TriContact], dist: f32) {
+/// `max_depth`: a particle farther than this behind a triangle's plane is left alone by that
+/// triangle (for a closed surface, whose contacts push outward from either side: one deep
+/// inside is nearer another face, and pushing it out through this one would throw it through
+/// the body); `f32::INFINITY` for open surfaces.
+#[allow(clippy::too_many_arguments)]
+pub fn resolve_triangles(xa: &mut [Vec3], wa: &[f32], xb: &mut [Vec3], wb: &[f32], tris_b: &[[u32; 3]], contacts: &[TriContact], dist: f32, max_depth: f32) {
     for c in contacts {
         let i = c.particle as usize;
         let t = tris_b[c.triangle as usize].map(|v| v as usize);
-        if let Some((dp, dt)) = point_triangle(xa[i], wa[i], t.map(|v| xb[v]), t.map(|v| wb[v]), c.side, dist) {
+        if let Some((dp, dt)) = point_triangle(xa[i], wa[i], t.map(|v| xb[v]), t.map(|v| wb[v]), c.side, dist, max_depth) {
             xa[i] += dp;
             for k in 0..3 {
                 xb[t[k]] += dt[k];
@@ -128,7 +138,7 @@ pub fn resolve_triangles_self(x: &mut [Vec3], w: &[f32], tris: &[[u32; 3]], cont
         if t.contains(&i) {
             continue;
         }
-        if let Some((dp, dt)) = point_triangle(x[i], w[i], t.map(|v| x[v]), t.map(|v| w[v]), c.side, dist) {
+        if let Some((dp, dt)) = point_triangle(x[i], w[i], t.map(|v| x[v]), t.map(|v| w[v]), c.side, dist, f32::INFINITY) {
             x[i] += dp;
             for k in 0..3 {
                 x[t[k]] += dt[k];
@@ -139,7 +149,7 @@ pub fn resolve_triangles_self(x: &mut [Vec3], w: &[f32], tris: &[[u32; 3]], cont
 
 /// The corrections of one point–triangle contact, or `None` when it does not act.
 #[inline]
-fn point_triangle(x: Vec3, wx: f32, p: [Vec3; 3], wp: [f32; 3], side: f32, dist: f32) -> Option<(Vec3, [Vec3; 3])> {
+fn point_triangle(x: Vec3, wx: f32, p: [Vec3; 3], wp: [f32; 3], side: f32, dist: f32, max_depth: f32) -> Option<(Vec3, [Vec3; 3])> {
     let (e1, e2) = (p[1] - p[0], p[2] - p[0]);
     let cross = e1.cross(e2);
     let area2 = cross.length_squared();
@@ -157,7 +167,7 @@ fn point_triangle(x: Vec3, wx: f32, p: [Vec3; 3], wp: [f32; 3], side: f32, dist:
         return None;
     }
     let c_val = h * side - dist;
-    if c_val >= 0.0 {
+    if c_val >= 0.0 || h * side < -max_depth {
         return None;
     }
     let w_sum = wx + b[0] * b[0] * wp[0] + b[1] * b[1] * wp[1] + b[2] * b[2] * wp[2];
@@ -179,7 +189,7 @@ mod triangle_tests {
         let mut xb = vec![Vec3::ZERO, Vec3::new(1.0, 0.0, 0.0), Vec3::new(0.0, 0.0, 1.0)];
         let tris = [[0u32, 2, 1]]; // normal +Y
         let contacts = [TriContact { particle: 0, triangle: 0, side: -1.0 }];
-        resolve_triangles(&mut xa, &[1.0], &mut xb, &[0.0, 0.0, 0.0], &tris, &contacts, 0.02);
+        resolve_triangles(&mut xa, &[1.0], &mut xb, &[0.0, 0.0, 0.0], &tris, &contacts, 0.02, f32::INFINITY);
         assert!((xa[0].y + 0.02).abs() < 1e-6, "{}", xa[0]);
         let adj = VertexTriangles::build(3, &tris);
         assert_eq!(adj.of(1), &[0]);
