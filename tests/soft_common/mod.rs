@@ -83,3 +83,42 @@ pub fn world_stats(w: SinewWorld) -> SinewWorldStats {
     ok(sinew_world_get_stats(w, &mut s));
     s
 }
+
+/// The soft-body scene of the determinism and allocation tests, on a plane: a 5³ jelly with
+/// clusters of 2³ cells; a 4³ jelly in linear mode with plasticity dropped onto it, the two
+/// paired; a cube of 5 tetrahedra with a pinned corner; a cloth draped over the first jelly,
+/// paired with it; and (`big`) a 9³ jelly with clusters of 3³ cells. Returns the bodies, the
+/// soft ones first (jelly, jelly, cube[, big]), the cloth last.
+pub fn soft_scene(w: SinewWorld, big: bool) -> Vec<SinewBody> {
+    floor_plane(w);
+    let a = create_lattice(w, &jelly_desc(5, 0.05, v3(0.0, 0.3, 0.0), 2));
+    let mut bd = jelly_desc(4, 0.05, v3(0.03, 0.6, 0.02), 0);
+    bd.all_neighbours = 0;
+    bd.soft.shape_linear = 0.5;
+    bd.soft.plastic_yield = 0.02;
+    bd.soft.plastic_creep = 2.0;
+    bd.soft.volume_compliance = 1e-6;
+    let b = create_lattice(w, &bd);
+    ok(sinew_body_set_collision_pair(a, b, 1));
+    let cube = create_tet_cube(w, v3(1.0, 0.3, 0.0), 0.1);
+    ok(sinew_body_pin(cube, [7u32].as_ptr(), 1));
+    let mut bodies = vec![a, b, cube];
+    if big {
+        bodies.push(create_lattice(w, &jelly_desc(9, 0.04, v3(-1.2, 0.4, 0.3), 3)));
+    }
+    let mut gd = grid_desc();
+    (gd.columns, gd.rows, gd.spacing) = (10, 10, 0.04);
+    gd.origin = v3(0.0, 0.5, 0.0);
+    gd.pin_mode = SinewPinMode::SINEW_PIN_NONE as u32;
+    let cloth = create_grid(w, &gd);
+    ok(sinew_body_set_collision_pair(cloth, a, 1));
+    bodies.push(cloth);
+    bodies
+}
+
+/// The scene's per-frame input for frame `f`: the cube's pinned corner circles.
+pub fn soft_scene_frame(bodies: &[SinewBody], f: usize) {
+    let t = f as f32 / 60.0;
+    let target = v3(1.1 + 0.05 * (2.0 * t).cos(), 0.45 + 0.05 * (3.0 * t).sin(), 0.1);
+    ok(sinew_body_set_pin_targets(bodies[2], [7u32].as_ptr(), 1, &target, 1));
+}
