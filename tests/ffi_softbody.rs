@@ -184,6 +184,15 @@ fn tet_mesh_errors_name_the_tetrahedron_and_create_nothing() {
     let (v, r) = volume(one);
     assert!((r - 1e-3 / 6.0).abs() < 1e-9 && (v - r).abs() < 1e-9);
     assert_eq!(body_info(one).triangle_count, 4);
+    // The 4 positions no tetrahedron uses are particles too (free ones): read back finite,
+    // their normals finite.
+    ok(sinew_world_step(w, 1.0 / 60.0));
+    let mut normals = vec![v3(NAN, NAN, NAN); 8];
+    ok(sinew_body_read_normals(one, normals.as_mut_ptr(), 8));
+    let x = read_positions(one);
+    assert_eq!(x.len(), 8);
+    println!("one tetrahedron of 8 positions: normals {normals:?}");
+    assert!(x.iter().chain(&normals).all(|p| p.x.is_finite() && p.y.is_finite() && p.z.is_finite()), "non-finite readback: {x:?} {normals:?}");
     ok(sinew_world_destroy(w));
 }
 
