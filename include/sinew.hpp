@@ -25,6 +25,15 @@
 // library's message (sinew_last_error_message(), e.g. "SINEW_OUT_OF_RANGE: vertex index
 // 64 out of range (count 64)"). Destructors never throw.
 //
+// Soft bodies: particle bodies that keep their volume, made by World::create_soft_lattice or
+// World::create_soft_tets. They are sinew::Body objects (read_positions, read_indices of the
+// surface, pins, pairs, teleport all work); the soft_* methods work on soft bodies only.
+//
+//   SinewSoftLatticeDesc jd = sinew::default_soft_lattice_desc();   // set jd.nx, jd.origin, jd.soft...
+//   sinew::Body jelly = world.create_soft_lattice(jd);
+//   sinew::SoftVolume v = jelly.soft_volume();            // v.current / v.rest
+//   SinewVec3 c = jelly.center_of_mass();
+//
 // Ragdolls: rigid bones and joints in the same world (see class Ragdoll).
 //
 //   std::vector<SinewBoneDesc> bones = sinew::humanoid_bone_descs(rig);   // or your own list
@@ -114,6 +123,10 @@ inline SinewStrandsDesc default_strands_desc() { return detail::defaults(&sinew_
 // All three bones at the origin: set the shoulders apart before World::create_cape.
 inline SinewClothCapeDesc default_cape_desc() { return detail::defaults(&sinew_cloth_cape_desc_default); }
 inline SinewClothSkirtDesc default_skirt_desc() { return detail::defaults(&sinew_cloth_skirt_desc_default); }
+// Soft bodies: the settings (volume compliance 0, shape stiffness 0.5, elastic) and a 4 x 4 x 4
+// lattice 5 cm apart at the origin (the chapter's jelly; see SinewSoftLatticeDesc).
+inline SinewSoftSettings default_soft_settings() { return detail::defaults(&sinew_soft_settings_default); }
+inline SinewSoftLatticeDesc default_soft_lattice_desc() { return detail::defaults(&sinew_soft_lattice_desc_default); }
 // Ragdolls: a root bone (1 kg capsule at the origin, free joint), a free joint (hinge ±90°,
 // swing 30° × 30°, twist ±20° once its kind is set), the shared settings, and a 1.8 m
 // humanoid standing at the origin facing +Z (20 kg).
@@ -233,6 +246,12 @@ inline SinewColliderMeshDesc shared_mesh_desc(SinewCollider source, std::uint32_
 struct Bounds {
     SinewVec3 min;
     SinewVec3 max;
+};
+
+// A soft body's volume (m³) now and at rest (Body::soft_volume).
+struct SoftVolume {
+    float current;
+    float rest;
 };
 
 // A ragdoll (rigid bones joined by hinge, swing-twist, fixed or free joints), owned: its
@@ -499,7 +518,7 @@ private:
     SinewRagdoll handle_{};
 };
 
-// A cloth, rope or hair body, owned: its destructor destroys it. Made by World::create_*.
+// A cloth, rope, hair or soft body, owned: its destructor destroys it. Made by World::create_*.
 // Must not outlive its World (see the top of this file).
 class Body {
 public:
@@ -624,6 +643,35 @@ public:
     void set_collision_pair(const Body& other, bool enabled) {
         detail::check(sinew_body_set_collision_pair(handle_, other.handle_, enabled ? 1u : 0u));
     }
+
+    // Centre of mass of the body's particles (m), after the newest fixed step. Any body.
+    SinewVec3 center_of_mass() const {
+        SinewVec3 c{};
+        detail::check(sinew_body_get_center_of_mass(handle_, &c));
+        return c;
+    }
+
+    // ---- soft bodies (World::create_soft_*) ---------------------------------------------
+    //
+    // These throw SINEW_INVALID_ARGUMENT for a body that is not a soft body. None allocates.
+
+    // The volume its tetrahedra enclose now and at rest (m³; the rest one scaled by the body's
+    // scale), after the newest fixed step.
+    SoftVolume soft_volume() const {
+        SoftVolume v{};
+        detail::check(sinew_softbody_get_volume(handle_, &v.current, &v.rest));
+        return v;
+    }
+
+    SinewSoftSettings soft_settings() const {
+        SinewSoftSettings s{};
+        detail::check(sinew_softbody_get_settings(handle_, &s));
+        return s;
+    }
+
+    // Replaces the settings whole (all checked first: nothing changes when one is refused);
+    // wakes the body. Start from soft_settings() or default_soft_settings().
+    void set_soft_settings(const SinewSoftSettings& settings) { detail::check(sinew_softbody_set_settings(handle_, &settings)); }
 
     // ---- skinning and the animated pose -------------------------------------------------
 
@@ -926,6 +974,27 @@ public:
         SinewBody body{};
         detail::check(sinew_cloth_create_skirt(handle_, &desc, &body));
         return Body(body);
+    }
+
+    // A lattice soft body (the chapter's jelly; start from default_soft_lattice_desc()).
+    Body create_soft_lattice(const SinewSoftLatticeDesc& desc) {
+        SinewBody body{};
+        detail::check(sinew_softbody_create_lattice(handle_, &desc, &body));
+        return Body(body);
+    }
+
+    // A soft body from a tetrahedral mesh: `position_count` positions and a list of
+    // `index_count` = 4 x tetrahedra indices (any orientation), read during the call only.
+    // A degenerate or out-of-range tetrahedron is refused with its index in the message.
+    Body create_soft_tets(const SinewVec3* positions, std::size_t position_count, const std::uint32_t* indices, std::size_t index_count,
+                          const SinewMaterial& material, const SinewSoftSettings& settings) {
+        SinewBody body{};
+        detail::check(sinew_softbody_create_tets(handle_, positions, position_count, indices, index_count, &material, &settings, &body));
+        return Body(body);
+    }
+    Body create_soft_tets(const std::vector<SinewVec3>& positions, const std::vector<std::uint32_t>& indices, const SinewMaterial& material,
+                          const SinewSoftSettings& settings) {
+        return create_soft_tets(positions.data(), positions.size(), indices.data(), indices.size(), material, settings);
     }
 
     // Start from sphere_desc, capsule_desc, plane_desc, box_desc or default_collider_desc.

@@ -4,7 +4,9 @@
 # skinning, tethers, root, wind, LOD, tearing, generators, kernels; include_twice.c: the
 # header's guards; ragdoll.c (and tests/cpp/ragdoll.cpp through sinew::Ragdoll): every ragdoll call, its error paths ("errors") and its physics; examples/ragdoll_chapter.c: the chapter's sections 1–4 as one program
 # ("physics", which needs the rigid-body core); examples/ragdoll_getup.c: a powered ragdoll
-# walking, knocked down, getting up (section 5)) and tests/cpp/client.cpp as strict C++17
+# walking, knocked down, getting up (section 5); softbody.c (and tests/cpp/softbody.cpp through
+# World::create_soft_*): every soft-body call, its error paths ("errors") and a jelly and a
+# tet cube resting on a plane with their volume ("physics")) and tests/cpp/client.cpp as strict C++17
 # against include/sinew.hpp, runs them, then runs the clients under valgrind (0 errors,
 # 0 bytes definitely or indirectly lost). The library is built with the cargo feature
 # debug-panic and the clients with -DSINEW_DEBUG_PANIC, so their panic-guard checks run (a
@@ -85,12 +87,14 @@ check compile-c-character gcc "${cflags[@]}" tests/c/character.c -o "$out/charac
 check compile-c-ragdoll gcc "${cflags[@]}" tests/c/ragdoll.c -o "$out/ragdoll" "${ldflags[@]}" -lm
 check compile-c-ragdoll-chapter gcc "${cflags[@]}" examples/ragdoll_chapter.c -o "$out/ragdoll_chapter" "${ldflags[@]}" -lm
 check compile-c-ragdoll-getup gcc "${cflags[@]}" examples/ragdoll_getup.c -o "$out/ragdoll_getup" "${ldflags[@]}" -lm
+check compile-c-softbody gcc "${cflags[@]}" tests/c/softbody.c -o "$out/softbody" "${ldflags[@]}" -lm
 check compile-c-include-twice gcc "${cflags[@]}" tests/c/include_twice.c -o "$out/include_twice" "${ldflags[@]}"
 # The header without SINEW_DEBUG_PANIC (a release user's build) declares no panic trigger.
 check header-without-debug-panic bash -c "gcc -std=c99 -Wall -Wextra -Werror -pedantic -Iinclude -fsyntax-only tests/c/include_twice.c \
     && ! gcc -std=c99 -Iinclude -E -P include/sinew.h | grep -q sinew_debug_trigger_panic"
 check compile-cpp-client g++ "${cxxflags[@]}" tests/cpp/client.cpp -o "$out/cpp_client" "${ldflags[@]}"
 check compile-cpp-ragdoll g++ "${cxxflags[@]}" tests/cpp/ragdoll.cpp -o "$out/cpp_ragdoll" "${ldflags[@]}"
+check compile-cpp-softbody g++ "${cxxflags[@]}" tests/cpp/softbody.cpp -o "$out/cpp_softbody" "${ldflags[@]}"
 
 # ---- run -------------------------------------------------------------------------------
 check run-c-client "$out/client"
@@ -103,6 +107,10 @@ check run-c-ragdoll-chapter "$out/ragdoll_chapter"
 check run-c-ragdoll-getup "$out/ragdoll_getup"
 check run-cpp-ragdoll-errors "$out/cpp_ragdoll" errors
 check run-cpp-ragdoll-physics "$out/cpp_ragdoll" physics
+check run-c-softbody-errors "$out/softbody" errors
+check run-c-softbody-physics "$out/softbody" physics
+check run-cpp-softbody-errors "$out/cpp_softbody" errors
+check run-cpp-softbody-physics "$out/cpp_softbody" physics
 # The panic-guard checks ran (they are compiled only with SINEW_DEBUG_PANIC).
 check panic-guard-checked bash -c "grep -q 'ok   SINEW_PANIC *sinew_debug_trigger_panic()' '$out/run-c-client.log' \
     && grep -q 'ok   sinew_debug_trigger_panic() returns SINEW_PANIC' '$out/run-cpp-client.log'"
@@ -135,5 +143,8 @@ check valgrind-c-ragdoll-physics under_valgrind valgrind-c-ragdoll-physics "$out
 check valgrind-c-ragdoll-chapter under_valgrind valgrind-c-ragdoll-chapter "$out/ragdoll_chapter"
 check valgrind-c-ragdoll-getup under_valgrind valgrind-c-ragdoll-getup "$out/ragdoll_getup"
 check valgrind-cpp-ragdoll-errors under_valgrind valgrind-cpp-ragdoll-errors "$out/cpp_ragdoll" errors
+check valgrind-c-softbody-errors under_valgrind valgrind-c-softbody-errors "$out/softbody" errors
+check valgrind-c-softbody-physics under_valgrind valgrind-c-softbody-physics "$out/softbody" physics
+check valgrind-cpp-softbody under_valgrind valgrind-cpp-softbody "$out/cpp_softbody"
 
 summary

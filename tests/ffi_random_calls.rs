@@ -4,6 +4,8 @@
 
 mod common;
 use common::*;
+mod soft_common;
+use soft_common::*;
 use sinew::ffi::getup::*;
 
 /// xorshift64*: deterministic, so a failure replays.
@@ -52,12 +54,17 @@ impl Rng {
 
 #[test]
 fn random_calls_never_panic_and_the_world_keeps_stepping() {
+    let mut soft = 0;
     for seed in 1..=24u64 {
-        run(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+        soft += run(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     }
+    // Soft bodies were among the calls: created, stepped, read back, destroyed.
+    println!("{soft} soft bodies created");
+    assert!(soft >= 24, "only {soft} soft bodies were created");
 }
 
-fn run(seed: u64) {
+/// Returns how many soft bodies it created.
+fn run(seed: u64) -> usize {
     let mut rng = Rng(seed);
     let w = create_world(&world_desc());
     let mut bodies: Vec<SinewBody> = Vec::new();
@@ -73,6 +80,8 @@ fn run(seed: u64) {
     let floats = vec![0.05f32; 64];
     let weights = vec![SinewBoneWeight { weight0: 1.0, ..Default::default() }; 64];
     let mats = vec![translation(0.0, 0.0, 0.0); 4];
+    let mut live_soft: Vec<SinewBody> = Vec::new();
+    let mut soft_created = 0;
     let mut panics = 0;
     for round in 0..4000 {
         // A body handle: live, destroyed, or made up.
@@ -88,7 +97,7 @@ fn run(seed: u64) {
             _ => SinewRagdoll::default(),
         };
         let n = rng.count();
-        let r = match rng.below(49) {
+        let r = match rng.below(53) {
             0 => {
                 let mut gd = grid_desc();
                 // Now and then a grid large enough to share its step between two threads.
@@ -410,6 +419,76 @@ fn run(seed: u64) {
                 3 => sinew_ragdoll_is_at_rest(ragdoll, rng.float(), &mut 0),
                 _ => sinew_get_up_query_default(std::ptr::null_mut()),
             },
+            // Soft bodies: small lattices (sometimes 0 or 1 along an axis, hostile spacings,
+            // origins and orientations, clusters), tet meshes (random, sometimes
+            // out-of-range or degenerate tetrahedra, counts not a multiple of 4), settings and
+            // volume of any body. They join `bodies`, so every body call above meets them.
+            // At most 4 live ones (the test stays fast): past that, one is destroyed instead.
+            45 | 46 if live_soft.len() >= 4 => sinew_body_destroy(live_soft.swap_remove(rng.below(4) as usize)),
+            45 => {
+                let mut d = lattice_desc();
+                (d.nx, d.ny, d.nz) = (rng.below(4) as u32, rng.below(4) as u32, rng.below(4) as u32);
+                d.spacing = if rng.below(3) == 0 { rng.float() } else { 0.05 };
+                d.origin = if rng.below(3) == 0 { rng.vec3() } else { v3(rng.float(), 1.0 + rng.float(), 0.0) };
+                if rng.below(4) == 0 {
+                    d.orientation = SinewQuat { x: rng.float(), y: 0.0, z: 0.0, w: rng.float() };
+                }
+                d.cluster_cells = rng.below(4) as u32;
+                d.all_neighbours = rng.below(2) as u32;
+                if rng.below(3) == 0 {
+                    d.soft.shape_stiffness = rng.float();
+                    d.soft.volume_compliance = rng.float();
+                    d.soft.plastic_creep = rng.float();
+                }
+                let mut b = SinewBody::default();
+                let r = sinew_softbody_create_lattice(w, if rng.below(20) == 0 { std::ptr::null() } else { &d }, &mut b);
+                if r == SINEW_OK {
+                    bodies.push(b);
+                    live_soft.push(b);
+                    soft_created += 1;
+                }
+                r
+            }
+            46 => {
+                let mut p = cube_positions(v3(rng.float(), 1.0 + rng.float(), 0.0), 0.1);
+                if rng.below(5) == 0 {
+                    p[rng.below(8) as usize] = rng.vec3();
+                }
+                let mut t = CUBE_TETS.to_vec();
+                if rng.below(3) == 0 {
+                    let k = rng.below(20) as usize;
+                    t[k] = rng.below(10) as u32;
+                }
+                let count = if rng.below(6) == 0 { rng.below(21) as usize } else { t.len() };
+                let mut m = material();
+                m.particle_mass = if rng.below(5) == 0 { rng.float() } else { 0.1 };
+                let mut s = soft_settings();
+                s.shape_stiffness = if rng.below(4) == 0 { rng.float() } else { 0.5 };
+                let mut b = SinewBody::default();
+                let r = sinew_softbody_create_tets(w, p.as_ptr(), if rng.below(8) == 0 { rng.below(9) as usize } else { 8 }, t.as_ptr(), count, &m, &s, &mut b);
+                if r == SINEW_OK {
+                    bodies.push(b);
+                    live_soft.push(b);
+                    soft_created += 1;
+                }
+                r
+            }
+            47 => match rng.below(4) {
+                0 => {
+                    let mut s = soft_settings();
+                    match rng.below(4) {
+                        0 => s.volume_compliance = rng.float(),
+                        1 => s.shape_stiffness = rng.float(),
+                        2 => s.shape_linear = rng.float(),
+                        _ => (s.plastic_yield, s.plastic_creep, s.plastic_max) = (rng.float(), rng.float(), rng.float()),
+                    }
+                    s.chapter_stiffness = rng.below(3) as u32;
+                    sinew_softbody_set_settings(body, &s)
+                }
+                1 => sinew_softbody_get_settings(body, &mut soft_settings()),
+                2 => sinew_softbody_get_volume(body, &mut 0.0, &mut 0.0),
+                _ => sinew_body_get_center_of_mass(body, &mut SinewVec3::default()),
+            },
             _ => sinew_world_step(w, match rng.below(6) {
                 0 => rng.float(),
                 1 => 1.0,
@@ -448,4 +527,5 @@ fn run(seed: u64) {
     }
     assert_eq!(panics, 0, "seed {seed:#x}: {panics} calls panicked inside the library");
     ok(sinew_world_destroy(w));
+    soft_created
 }
