@@ -127,6 +127,8 @@ inline SinewClothSkirtDesc default_skirt_desc() { return detail::defaults(&sinew
 // lattice 5 cm apart at the origin (the chapter's jelly; see SinewSoftLatticeDesc).
 inline SinewSoftSettings default_soft_settings() { return detail::defaults(&sinew_soft_settings_default); }
 inline SinewSoftLatticeDesc default_soft_lattice_desc() { return detail::defaults(&sinew_soft_lattice_desc_default); }
+// A soft body from a render mesh: resolution 8, one cluster, no mesh yet (set positions and indices).
+inline SinewSoftMeshDesc default_soft_mesh_desc() { return detail::defaults(&sinew_soft_mesh_desc_default); }
 // Ragdolls: a root bone (1 kg capsule at the origin, free joint), a free joint (hinge ±90°,
 // swing 30° × 30°, twist ±20° once its kind is set), the shared settings, and a 1.8 m
 // humanoid standing at the origin facing +Z (20 kg).
@@ -995,6 +997,23 @@ public:
     Body create_soft_tets(const std::vector<SinewVec3>& positions, const std::vector<std::uint32_t>& indices, const SinewMaterial& material,
                           const SinewSoftSettings& settings) {
         return create_soft_tets(positions.data(), positions.size(), indices.data(), indices.size(), material, settings);
+    }
+
+    // A soft body from a closed render mesh (start from default_soft_mesh_desc and point it at
+    // your vertices and triangles): a lattice over the mesh's voxels is simulated and the mesh's
+    // vertices are embedded; Body::read_positions answers in your vertex order and count.
+    Body create_soft_from_mesh(const SinewSoftMeshDesc& desc) {
+        SinewBody body{};
+        detail::check(sinew_softbody_create_from_mesh(handle_, &desc, &body));
+        return Body(body);
+    }
+
+    // A balloon: the closed mesh of `mesh` (as for a mesh cloth) holding a gas of
+    // `settings.pressure` (Pa) at its rest volume.
+    Body create_balloon(const SinewClothMeshDesc& mesh, const SinewSoftSettings& settings) {
+        SinewBody body{};
+        detail::check(sinew_softbody_create_balloon(handle_, &mesh, &settings, &body));
+        return Body(body);
     }
 
     // Start from sphere_desc, capsule_desc, plane_desc, box_desc or default_collider_desc.

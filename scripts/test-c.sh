@@ -109,6 +109,7 @@ check run-cpp-ragdoll-errors "$out/cpp_ragdoll" errors
 check run-cpp-ragdoll-physics "$out/cpp_ragdoll" physics
 check run-c-softbody-errors "$out/softbody" errors
 check run-c-softbody-physics "$out/softbody" physics
+check run-c-softbody-meshes "$out/softbody" meshes
 check run-cpp-softbody-errors "$out/cpp_softbody" errors
 check run-cpp-softbody-physics "$out/cpp_softbody" physics
 # The panic-guard checks ran (they are compiled only with SINEW_DEBUG_PANIC).
@@ -145,6 +146,7 @@ check valgrind-c-ragdoll-getup under_valgrind valgrind-c-ragdoll-getup "$out/rag
 check valgrind-cpp-ragdoll-errors under_valgrind valgrind-cpp-ragdoll-errors "$out/cpp_ragdoll" errors
 check valgrind-c-softbody-errors under_valgrind valgrind-c-softbody-errors "$out/softbody" errors
 check valgrind-c-softbody-physics under_valgrind valgrind-c-softbody-physics "$out/softbody" physics
+check valgrind-c-softbody-meshes under_valgrind valgrind-c-softbody-meshes "$out/softbody" meshes
 check valgrind-cpp-softbody under_valgrind valgrind-cpp-softbody "$out/cpp_softbody"
 
 summary

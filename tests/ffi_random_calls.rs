@@ -465,7 +465,34 @@ fn run(seed: u64) -> usize {
                 let mut s = soft_settings();
                 s.shape_stiffness = if rng.below(4) == 0 { rng.float() } else { 0.5 };
                 let mut b = SinewBody::default();
-                let r = sinew_softbody_create_tets(w, p.as_ptr(), if rng.below(8) == 0 { rng.below(9) as usize } else { 8 }, t.as_ptr(), count, &m, &s, &mut b);
+                // The cube's surface, wound outward, for a render mesh or a balloon.
+                const CUBE_TRIS: [u32; 36] = [0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5, 0, 1, 5, 0, 5, 4, 2, 6, 7, 2, 7, 3, 0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6];
+                let mut tris = CUBE_TRIS;
+                if rng.below(4) == 0 {
+                    tris[rng.below(36) as usize] = rng.below(10) as u32;
+                }
+                let r = match rng.below(4) {
+                    0 => {
+                        let mut d = std::mem::MaybeUninit::uninit();
+                        sinew_soft_mesh_desc_default(d.as_mut_ptr());
+                        // SAFETY: just filled.
+                        let mut d = unsafe { d.assume_init() };
+                        (d.positions, d.vertex_count, d.indices, d.index_count) = (p.as_ptr(), 8, tris.as_ptr(), if rng.below(6) == 0 { rng.below(37) as usize } else { 36 });
+                        d.resolution = rng.below(6) as u32;
+                        d.soft = s;
+                        sinew_softbody_create_from_mesh(w, &d, &mut b)
+                    }
+                    1 => {
+                        let mut d = std::mem::MaybeUninit::uninit();
+                        sinew_cloth_mesh_desc_default(d.as_mut_ptr());
+                        // SAFETY: just filled.
+                        let mut d = unsafe { d.assume_init() };
+                        (d.positions, d.vertex_count, d.indices, d.index_count) = (p.as_ptr(), 8, tris.as_ptr(), 36);
+                        s.pressure = if rng.below(3) == 0 { rng.float() } else { 20.0 };
+                        sinew_softbody_create_balloon(w, &d, &s, &mut b)
+                    }
+                    _ => sinew_softbody_create_tets(w, p.as_ptr(), if rng.below(8) == 0 { rng.below(9) as usize } else { 8 }, t.as_ptr(), count, &m, &s, &mut b),
+                };
                 if r == SINEW_OK {
                     bodies.push(b);
                     live_soft.push(b);

@@ -124,6 +124,70 @@ namespace Sinew
             return CreateSoftBody(new ReadOnlySpan<T>(positions), new ReadOnlySpan<int>(tetIndices), material, settings);
         }
 
+        /// <summary>
+        /// Creates a soft body from a closed render mesh (what a Unity <c>MeshFilter</c> holds):
+        /// a lattice of <paramref name="resolution"/> cubes along the mesh's longest side is
+        /// simulated and the mesh's vertices are embedded in it, so <see cref="Body.ReadPositions{T}(Span{T})"/>
+        /// answers in the mesh's own vertex order and count (exactly the mesh at rest).
+        /// <paramref name="clusterCells"/> 0 is one shape-matching cluster.
+        /// </summary>
+        /// <exception cref="SinewException">The library's checks (closed triangle list, indices in
+        /// range, resolution 1–64, material, settings), with its message.</exception>
+        public unsafe SoftBody CreateSoftBodyFromMesh<T>(ReadOnlySpan<T> positions, ReadOnlySpan<int> indices, int resolution, int clusterCells, SinewMaterial material, SinewSoftSettings settings)
+            where T : struct
+        {
+            ReadOnlySpan<SinewVec3> p = Blit.AsVec3(positions, "positions");
+            ReadOnlySpan<uint> idx = MemoryMarshal.Cast<int, uint>(indices);
+            if (resolution < 0 || clusterCells < 0)
+                throw new ArgumentOutOfRangeException(resolution < 0 ? "resolution" : "clusterCells", "must be >= 0");
+            SinewBody b;
+            fixed (SinewVec3* pp = &MemoryMarshal.GetReference(p))
+            fixed (uint* ii = &MemoryMarshal.GetReference(idx))
+            {
+                SinewSoftMeshDesc d;
+                SinewException.Check(NativeMethods.sinew_soft_mesh_desc_default(&d));
+                d.positions = pp;
+                d.vertex_count = Blit.Count(p.Length);
+                d.indices = ii;
+                d.index_count = Blit.Count(idx.Length);
+                d.resolution = (uint)resolution;
+                d.cluster_cells = (uint)clusterCells;
+                d.material = material;
+                d.soft = settings;
+                SinewException.Check(NativeMethods.sinew_softbody_create_from_mesh(handle, &d, &b));
+            }
+            return new SoftBody(this, b);
+        }
+
+        /// <summary>
+        /// Creates a balloon: the closed mesh (welded within <paramref name="weldDistance"/>, its
+        /// edges stretch constraints as for a mesh cloth) holding a gas of
+        /// <c>settings.pressure</c> Pa at its rest volume (ideal and isothermal, against
+        /// <c>settings.external_pressure</c>). The triangles must be wound outward.
+        /// </summary>
+        /// <exception cref="SinewException">The library's checks, e.g. triangles that enclose no volume.</exception>
+        public unsafe SoftBody CreateBalloon<T>(ReadOnlySpan<T> positions, ReadOnlySpan<int> indices, float weldDistance, SinewMaterial material, SinewSoftSettings settings)
+            where T : struct
+        {
+            ReadOnlySpan<SinewVec3> p = Blit.AsVec3(positions, "positions");
+            ReadOnlySpan<uint> idx = MemoryMarshal.Cast<int, uint>(indices);
+            SinewBody b;
+            fixed (SinewVec3* pp = &MemoryMarshal.GetReference(p))
+            fixed (uint* ii = &MemoryMarshal.GetReference(idx))
+            {
+                SinewClothMeshDesc d;
+                SinewException.Check(NativeMethods.sinew_cloth_mesh_desc_default(&d));
+                d.positions = pp;
+                d.vertex_count = Blit.Count(p.Length);
+                d.indices = ii;
+                d.index_count = Blit.Count(idx.Length);
+                d.weld_distance = weldDistance;
+                d.material = material;
+                SinewException.Check(NativeMethods.sinew_softbody_create_balloon(handle, &d, &settings, &b));
+            }
+            return new SoftBody(this, b);
+        }
+
         unsafe SoftBody CreateSoftBody(ReadOnlySpan<SinewVec3> positions, ReadOnlySpan<uint> tetIndices, SinewMaterial material, SinewSoftSettings settings)
         {
             SinewBody b;

@@ -14,7 +14,10 @@
  *                      its volume within 1 % of rest and no particle below the plane - 1 mm;
  *                      a cube of 5 tetrahedra dropped likewise keeps its volume within 2 %;
  *                      readback of a soft body's positions, normals and surface triangles
- *   softbody           both
+ *   softbody meshes    a render mesh (a cube split at its edges) embedded: read back exactly
+ *                      as given, its indices, its volume at rest; refused meshes; a balloon
+ *                      of it inflates with a gas, wound inward or with a bad pressure refused
+ *   softbody           all three
  *
  * One line per check; the first failure exits with status 1. Everything is destroyed at the
  * end (valgrind). */
@@ -571,11 +574,143 @@ static void physics(void) {
     OK(sinew_world_destroy(w));
 }
 
+/* A closed cube of side 2h at c as a renderer has it: 24 vertices (4 per face, split at the
+ * edges for flat normals), 12 triangles wound outward. */
+static void render_cube(SinewVec3 c, float h, SinewVec3 *pos, uint32_t *idx) {
+    static const float n[6][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+    int f, k;
+    for (f = 0; f < 6; f++) {
+        /* Two axes spanning the face, u x v = n. */
+        float u[3], v[3];
+        int a = n[f][0] != 0.0f ? 0 : (n[f][1] != 0.0f ? 1 : 2);
+        int b = (a + 1) % 3, d = (a + 2) % 3;
+        float s = n[f][a];
+        u[0] = u[1] = u[2] = 0.0f;
+        v[0] = v[1] = v[2] = 0.0f;
+        u[b] = 1.0f;
+        v[d] = s;
+        for (k = 0; k < 4; k++) {
+            float su = (k == 1 || k == 2) ? 1.0f : -1.0f, sv = (k >= 2) ? 1.0f : -1.0f;
+            pos[f * 4 + k] = v3(c.x + h * (n[f][0] + su * u[0] + sv * v[0]), c.y + h * (n[f][1] + su * u[1] + sv * v[1]),
+                                c.z + h * (n[f][2] + su * u[2] + sv * v[2]));
+        }
+        idx[f * 6 + 0] = (uint32_t)(f * 4 + 0);
+        idx[f * 6 + 1] = (uint32_t)(f * 4 + 1);
+        idx[f * 6 + 2] = (uint32_t)(f * 4 + 2);
+        idx[f * 6 + 3] = (uint32_t)(f * 4 + 0);
+        idx[f * 6 + 4] = (uint32_t)(f * 4 + 2);
+        idx[f * 6 + 5] = (uint32_t)(f * 4 + 3);
+    }
+}
+
+/* Soft bodies from a render mesh (embedded: read back as given) and balloons (a gas). */
+static void meshes(void) {
+    SinewWorldDesc wd;
+    SinewWorld w;
+    SinewVec3 pos[24], back[24];
+    uint32_t idx[36], bad_idx[36];
+    SinewSoftMeshDesc md, bad;
+    SinewClothMeshDesc cm;
+    SinewSoftSettings ss;
+    SinewBody body, balloon, none;
+    float v = 0.0f, rest = 0.0f, v_start = 0.0f;
+    int i, frame, exact = 1;
+    OK(sinew_world_desc_default(&wd));
+    wd.thread_count = 1;
+    wd.gravity = v3(0.0f, 0.0f, 0.0f);
+    OK(sinew_world_create(&wd, &w));
+    g_world = w;
+    render_cube(v3(0.1f, 1.0f, -0.2f), 0.15f, pos, idx);
+
+    OK(sinew_soft_mesh_desc_default(&md));
+    CHECK(md.positions == NULL && md.vertex_count == 0 && md.resolution == 8 && md.cluster_cells == 0, "sinew_soft_mesh_desc_default: no mesh, resolution 8, one cluster");
+    md.positions = pos;
+    md.vertex_count = 24;
+    md.indices = idx;
+    md.index_count = 36;
+    md.resolution = 4;
+    OK(sinew_softbody_create_from_mesh(w, &md, &body));
+    OK(sinew_body_read_positions(body, back, 24));
+    for (i = 0; i < 24; i++) {
+        if (memcmp(&back[i], &pos[i], sizeof pos[i]) != 0) exact = 0;
+    }
+    CHECK(exact, "a render mesh embedded at rest reads back exactly as given (24 split vertices)");
+    {
+        size_t count = 0;
+        uint32_t got[36];
+        OK(sinew_body_get_index_count(body, &count));
+        CHECK(count == 36, "its index count is the render mesh's");
+        OK(sinew_body_read_indices(body, got, 36));
+        CHECK(memcmp(got, idx, sizeof idx) == 0, "its indices are the render mesh's");
+    }
+    for (frame = 0; frame < 30; frame++) OK(sinew_world_step(w, FRAME));
+    OK(sinew_softbody_get_volume(body, &v, &rest));
+    CHECK(rest > 0.0f && fabsf(v / rest - 1.0f) < 1e-3f, "the embedded body keeps its volume at rest");
+
+    none.id = 0;
+    bad = md;
+    bad.resolution = 0;
+    ERR(sinew_softbody_create_from_mesh(w, &bad, &none), SINEW_INVALID_ARGUMENT);
+    MESSAGE_HAS("resolution");
+    bad = md;
+    memcpy(bad_idx, idx, sizeof idx);
+    bad_idx[7] = 99;
+    bad.indices = bad_idx;
+    ERR(sinew_softbody_create_from_mesh(w, &bad, &none), SINEW_OUT_OF_RANGE);
+    MESSAGE_HAS("99");
+    bad = md;
+    bad.index_count = 35;
+    ERR(sinew_softbody_create_from_mesh(w, &bad, &none), SINEW_INVALID_ARGUMENT);
+    ERR(sinew_softbody_create_from_mesh(w, NULL, &none), SINEW_NULL_POINTER);
+    CHECK(none.id == 0, "refused meshes write no handle");
+
+    /* A balloon of the same cube, welded (its split vertices share corners), holding a gas. */
+    OK(sinew_cloth_mesh_desc_default(&cm));
+    cm.positions = pos;
+    cm.vertex_count = 24;
+    cm.indices = idx;
+    cm.index_count = 36;
+    cm.weld_distance = 1e-5f;
+    cm.material.stretch_compliance = 1e-2f;
+    cm.material.shear_compliance = 1e-2f;
+    cm.material.bend_compliance = 1e3f;
+    cm.material.damping = 3.0f;
+    OK(sinew_soft_settings_default(&ss));
+    ss.shape_stiffness = 0.0f;
+    ss.pressure = 30.0f;
+    OK(sinew_softbody_create_balloon(w, &cm, &ss, &balloon));
+    OK(sinew_softbody_get_volume(balloon, &v_start, &rest));
+    for (frame = 0; frame < 120; frame++) OK(sinew_world_step(w, FRAME));
+    OK(sinew_softbody_get_volume(balloon, &v, &rest));
+    printf("     balloon: volume %.4f of rest after 2 s at 30 Pa (started at %.4f)\n", (double)(v / rest), (double)(v_start / rest));
+    CHECK(v > 1.01f * rest, "a balloon with a gas inside inflates");
+    /* Wound inward, it encloses no volume: refused. */
+    for (i = 0; i < 12; i++) {
+        bad_idx[i * 3 + 0] = idx[i * 3 + 0];
+        bad_idx[i * 3 + 1] = idx[i * 3 + 2];
+        bad_idx[i * 3 + 2] = idx[i * 3 + 1];
+    }
+    cm.indices = bad_idx;
+    ERR(sinew_softbody_create_balloon(w, &cm, &ss, &none), SINEW_INVALID_ARGUMENT);
+    MESSAGE_HAS("no volume");
+    cm.indices = idx;
+    ss.pressure = -1.0f;
+    ERR(sinew_softbody_create_balloon(w, &cm, &ss, &none), SINEW_INVALID_ARGUMENT);
+    ss.pressure = NAN;
+    ERR(sinew_softbody_create_balloon(w, &cm, &ss, &none), SINEW_NON_FINITE);
+    CHECK(none.id == 0, "refused balloons write no handle");
+
+    OK(sinew_body_destroy(balloon));
+    OK(sinew_body_destroy(body));
+    OK(sinew_world_destroy(w));
+}
+
 int main(int argc, char **argv) {
     int all = argc < 2;
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (all || strcmp(argv[1], "errors") == 0) errors();
     if (all || strcmp(argv[1], "physics") == 0) physics();
+    if (all || strcmp(argv[1], "meshes") == 0) meshes();
     printf("c-softbody: all %d checks passed\n", g_passed);
     return 0;
 }

@@ -26,7 +26,58 @@ namespace Sinew.Tests
             Check.Group("soft bodies: readback of positions, normals and indices of the surface", Readback);
             Check.Group("soft bodies: a jelly dropped on a plane rests on it with its volume (1 %) and above it (1 mm)", JellyDrop);
             Check.Group("soft bodies: a paired jelly dropped onto another lands on it without sinking in (the Jelly Drop sample's settings)", JellyOnJelly);
+            Check.Group("soft bodies: from a render mesh (read back as given) and a balloon (a gas)", MeshAndBalloon);
             Check.Group("soft bodies: no allocation per frame", NoAllocation);
+        }
+
+        // The unit cube's surface (corners as Cube gives them), wound outward.
+        static readonly int[] CubeTriangles = { 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5, 0, 1, 5, 0, 5, 4, 2, 6, 7, 2, 7, 3, 0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6 };
+
+        static void MeshAndBalloon()
+        {
+            SinewWorldDesc wd = SinewWorldDesc.Default;
+            wd.thread_count = 1;
+            wd.gravity = new SinewVec3 { x = 0f, y = 0f, z = 0f };
+            using (World w = new World(wd))
+            {
+                Vec3[] p = Cube(0.3f, new Vec3(0.1f, 1f, -0.2f));
+                SoftBody b = w.CreateSoftBodyFromMesh(new ReadOnlySpan<Vec3>(p), new ReadOnlySpan<int>(CubeTriangles), 3, 0, SinewMaterial.Default, SinewSoftSettings.Default);
+                Check.Equal(8, b.VertexCount, "CreateSoftBodyFromMesh: the mesh's own vertex count");
+                var back = new Vec3[8];
+                b.ReadPositions(new Span<Vec3>(back));
+                bool exact = true;
+                for (int i = 0; i < 8; i++)
+                {
+                    exact &= back[i].x == p[i].x && back[i].y == p[i].y && back[i].z == p[i].z;
+                }
+                Check.That(exact, "at rest the render mesh reads back exactly as given");
+                Check.ThrowsSinew("resolution 0", SinewResult.SINEW_INVALID_ARGUMENT,
+                    () => w.CreateSoftBodyFromMesh(new ReadOnlySpan<Vec3>(p), new ReadOnlySpan<int>(CubeTriangles), 0, 0, SinewMaterial.Default, SinewSoftSettings.Default), "resolution");
+
+                SinewMaterial m = SinewMaterial.Default;
+                m.stretch_compliance = 1e-2f;
+                m.shear_compliance = 1e-2f;
+                m.bend_compliance = 1e3f;
+                m.damping = 3f;
+                SinewSoftSettings s = SinewSoftSettings.Default;
+                s.shape_stiffness = 0f;
+                s.pressure = 30f;
+                SoftBody balloon = w.CreateBalloon(new ReadOnlySpan<Vec3>(p), new ReadOnlySpan<int>(CubeTriangles), 1e-5f, m, s);
+                for (int f = 0; f < 120; f++)
+                {
+                    w.Step(Frame);
+                }
+                Check.That(balloon.Volume > 1.01f * balloon.RestVolume, "a balloon with a gas inside inflates", balloon.Volume + " of " + balloon.RestVolume);
+                var inward = (int[])CubeTriangles.Clone();
+                for (int t = 0; t < inward.Length; t += 3)
+                {
+                    int k = inward[t + 1];
+                    inward[t + 1] = inward[t + 2];
+                    inward[t + 2] = k;
+                }
+                Check.ThrowsSinew("a balloon wound inward", SinewResult.SINEW_INVALID_ARGUMENT,
+                    () => w.CreateBalloon(new ReadOnlySpan<Vec3>(p), new ReadOnlySpan<int>(inward), 1e-5f, m, s), "no volume");
+            }
         }
 
         static World NewWorld()
