@@ -16,9 +16,10 @@ namespace Sinew.Components
     /// that holds it: its 8 corner particles and the trilinear weights of its place in the cell.
     /// After every step the particles are read back (<c>Body.ReadPositions</c>) and each vertex is
     /// put at the weighted sum of its 8 particles; the normals are recomputed from the deformed
-    /// triangles. A native embedding (<c>sinew_softbody_create_from_mesh</c>: a lattice over the
-    /// mesh's voxels, with the render vertices embedded by the library and read back as the
-    /// body's own vertices) will replace the C# weights; the component's settings stay the same.</para>
+    /// triangles. The library's native embedding (<c>sinew_softbody_create_from_mesh</c>,
+    /// <c>World.CreateSoftBodyFromMesh</c>: a lattice over the mesh's voxels, the render vertices
+    /// embedded by the library and read back as the body's own vertices) is meant to replace
+    /// the C# weights here; the component's settings stay the same.</para>
     /// <para>The lattice is made in world space from this Transform (position, rotation and a
     /// uniform scale) and then moves freely: moving the Transform later does not move the body.
     /// The MeshFilter gets a dynamic copy of its mesh while the component is enabled (the original
