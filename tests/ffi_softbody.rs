@@ -42,7 +42,7 @@ fn tets_refused(w: SinewWorld, p: &[SinewVec3], idx: &[u32], m: &SinewMaterial, 
 }
 
 fn get_settings(b: SinewBody) -> SinewSoftSettings {
-    let mut s = SinewSoftSettings { volume_compliance: -1.0, shape_stiffness: -1.0, chapter_stiffness: 9, shape_linear: -1.0, plastic_yield: -1.0, plastic_creep: -1.0, plastic_max: -1.0 };
+    let mut s = SinewSoftSettings { volume_compliance: -1.0, shape_stiffness: -1.0, chapter_stiffness: 9, shape_linear: -1.0, plastic_yield: -1.0, plastic_creep: -1.0, plastic_max: -1.0, pressure: -1.0, external_pressure: -1.0 };
     ok(sinew_softbody_get_settings(b, &mut s));
     s
 }
@@ -50,7 +50,7 @@ fn get_settings(b: SinewBody) -> SinewSoftSettings {
 #[test]
 fn defaults_are_documented() {
     let s = soft_settings();
-    assert_eq!(s, SinewSoftSettings { volume_compliance: 0.0, shape_stiffness: 0.5, chapter_stiffness: 0, shape_linear: 0.0, plastic_yield: 0.1, plastic_creep: 0.0, plastic_max: 0.5 });
+    assert_eq!(s, SinewSoftSettings { volume_compliance: 0.0, shape_stiffness: 0.5, chapter_stiffness: 0, shape_linear: 0.0, plastic_yield: 0.1, plastic_creep: 0.0, plastic_max: 0.5, pressure: 0.0, external_pressure: 0.0 });
     let d = lattice_desc();
     assert_eq!((d.nx, d.ny, d.nz, d.spacing, d.all_neighbours, d.cluster_cells), (4, 4, 4, 0.05, 1, 0));
     assert_eq!((d.origin.x, d.origin.y, d.origin.z, d.orientation.w), (0.0, 0.0, 0.0, 1.0));
@@ -105,7 +105,7 @@ fn lattice_errors_create_nothing() {
     // The edges of the ranges are accepted.
     let mut d = good;
     (d.nx, d.ny, d.nz) = (2, 2, 2);
-    d.soft = SinewSoftSettings { volume_compliance: 1e3, shape_stiffness: 1.0, chapter_stiffness: 1, shape_linear: 1.0, plastic_yield: 0.0, plastic_creep: 1e3, plastic_max: 1e3 };
+    d.soft = SinewSoftSettings { volume_compliance: 1e3, shape_stiffness: 1.0, chapter_stiffness: 1, shape_linear: 1.0, plastic_yield: 0.0, plastic_creep: 1e3, plastic_max: 1e3, pressure: 1e7, external_pressure: 1e7 };
     let tiny = create_lattice(w, &d);
     assert_eq!(body_info(tiny).particle_count, 8);
     assert_eq!(get_settings(tiny), d.soft);
@@ -251,7 +251,7 @@ fn refused_settings_change_nothing_and_the_soft_calls_refuse_other_bodies() {
         assert!(c.x.is_finite() && c.x != 9.0);
     }
     // A valid change is taken whole and read back; the body wakes and steps with it.
-    let new = SinewSoftSettings { volume_compliance: 1e-5, shape_stiffness: 0.7, chapter_stiffness: 1, shape_linear: 0.3, plastic_yield: 0.2, plastic_creep: 1.0, plastic_max: 0.4 };
+    let new = SinewSoftSettings { volume_compliance: 1e-5, shape_stiffness: 0.7, chapter_stiffness: 1, shape_linear: 0.3, plastic_yield: 0.2, plastic_creep: 1.0, plastic_max: 0.4, pressure: 25.0, external_pressure: 5.0 };
     ok(sinew_softbody_set_settings(jelly, &new));
     assert_eq!(get_settings(jelly), new);
     for _ in 0..10 {
