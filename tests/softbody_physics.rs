@@ -696,3 +696,50 @@ fn a_jelly_dropped_on_a_ragdoll_rests_on_its_bones() {
     assert!(deepest > -1e-3, "a particle {deepest} m inside a bone");
     assert!(low > 0.1, "the jelly fell past the body onto the floor (lowest {low} m)");
 }
+
+#[test]
+fn a_soft_bar_folded_over_a_rod_keeps_its_halves_apart_with_self_collision() {
+    // A long thin soft bar (30 × 2 × 3 particles, 4 cm apart) dropped across a thin rod: it
+    // folds over it and its two halves hang against each other. With self-collision no two
+    // particles far apart in the rest shape come closer than twice the particle radius.
+    let run = |self_collision: bool| {
+        let mut w = world(Vec3::new(0.0, -9.81, 0.0));
+        floor(&mut w);
+        let rod = Pose { rotation: Quat::from_rotation_x(std::f32::consts::FRAC_PI_2), position: Vec3::new(0.0, 0.5, 0.0), scale: 1.0 };
+        w.add_collider(Collider::new(Shape::Capsule { half_height: 0.5, radius0: 0.02, radius1: 0.02 }, u32::MAX, rod).unwrap()).unwrap();
+        let spec = LatticeSpec {
+            nx: 30,
+            ny: 2,
+            nz: 3,
+            spacing: 0.04,
+            origin: Vec3::new(0.0, 0.6, 0.0),
+            cluster_cells: 2,
+            material: Material { particle_mass: 0.005, stretch_compliance: 1e-3, shear_compliance: 1e-3, damping: 1.0, thickness: 0.01, self_collision, ..Material::default() },
+            soft: SoftSettings { volume_compliance: 1e-3, shape_stiffness: 0.02, ..Default::default() },
+            ..Default::default()
+        };
+        let b = w.create_soft_lattice(&spec).unwrap();
+        let rest = spec.positions();
+        let mut closest = f32::INFINITY;
+        for _ in 0..240 {
+            w.step(DT).unwrap();
+            let x = positions(&w, b);
+            for i in 0..x.len() {
+                for j in i + 1..x.len() {
+                    if rest[i].distance(rest[j]) > 0.2 {
+                        closest = closest.min(x[i].distance(x[j]));
+                    }
+                }
+            }
+        }
+        let x = positions(&w, b);
+        let width = x.iter().map(|p| p.x).fold(f32::NEG_INFINITY, f32::max) - x.iter().map(|p| p.x).fold(f32::INFINITY, f32::min);
+        (closest, width)
+    };
+    let (with, width) = run(true);
+    let (without, _) = run(false);
+    println!("soft bar folded over a rod: closest far-apart particles {:.1} mm with self-collision, {:.1} mm without; folded to {width:.3} m wide (1.16 m long)", with * 1e3, without * 1e3);
+    assert!(width < 0.6, "the bar did not fold over the rod (width {width} m of its 1.16 m)");
+    assert!(with >= 2.0 * 0.01 - 1e-4, "with self-collision its halves came {with} m close");
+    assert!(without < 2.0 * 0.01, "without, the halves should meet closer than the contact distance ({without} m): else the test shows nothing");
+}
