@@ -543,37 +543,47 @@ impl StepBy for std::ops::Range<f32> {
     }
 }
 
-#[test]
-fn a_jelly_crushed_by_a_box_never_inverts_and_recovers() {
+/// A 5³ jelly under a box lid pressed down to `fraction` of its height, held, lifted, in a world
+/// of `substeps`: the smallest tetrahedron over the run (of its rest volume) and the volume
+/// after (of rest).
+fn crush(fraction: f32, substeps: u32) -> (f32, f32) {
     let spec = jelly(5, 0.05, Vec3::new(0.0, 0.11, 0.0));
-    let mut w = world(Vec3::new(0.0, -9.81, 0.0));
+    let mut w = World::new(WorldSettings { gravity: Vec3::new(0.0, -9.81, 0.0), thread_count: 1, substeps, ..Default::default() }).unwrap();
+    w.sequential = true;
     floor(&mut w);
     let b = w.create_soft_lattice(&spec).unwrap();
-    // A lid: a box collider pressed down to 60 % of the jelly's height, held, lifted. (To
-    // 50 % some tetrahedra invert for a while, −0.56 of their rest volume at worst, and come
-    // back: volume 0.9988 after; the inversion-robust material is not built yet.)
     let lid = |y: f32| Pose { rotation: Quat::IDENTITY, position: Vec3::new(0.0, y + 0.1, 0.0), scale: 1.0 };
     let c = w.add_collider(Collider::new(Shape::Box { half_extents: Vec3::new(0.5, 0.1, 0.5) }, u32::MAX, lid(0.4)).unwrap()).unwrap();
-    let (top, squeezed) = (0.4f32, 0.2 * 0.6 + 0.01);
+    let (top, squeezed) = (0.4f32, 0.2 * fraction + 0.01);
     let mut smallest = f32::INFINITY;
     for f in 0..300 {
         let y = if f < 60 { top - (top - squeezed) * f as f32 / 60.0 } else if f < 150 { squeezed } else { squeezed + (top - squeezed) * ((f - 150) as f32 / 30.0).min(1.0) };
         w.colliders.get_mut(c.0, c.1).unwrap().set_target(lid(y)).unwrap();
         w.step(DT).unwrap();
         let body = w.bodies.get(b.0, b.1).unwrap();
-        let soft = body.soft().unwrap();
         let x = body.positions();
-        for t in &soft.shape.tets.index {
+        for t in &body.soft().unwrap().shape.tets.index {
             let [a, bb, cc, d] = t.map(|i| x[i as usize]);
             smallest = smallest.min(sinew::solver::constraints::volume::signed_volume(a, bb, cc, d));
         }
     }
     let body = w.bodies.get(b.0, b.1).unwrap();
     let (v, v0) = body.soft_volume().unwrap();
-    let rest_tet = body.soft().unwrap().shape.tets.rest[0];
-    println!("crushed to 60 % of its height and released: smallest tetrahedron {:.3} of its rest volume, volume after {:.4} of rest", smallest / rest_tet, v / v0);
-    assert!(smallest > 0.0, "a tetrahedron inverted ({smallest} m³)");
-    assert!((v / v0 - 1.0).abs() < 0.01, "volume {v} of {v0} after release");
+    (smallest / body.soft().unwrap().shape.tets.rest[0], v / v0)
+}
+
+#[test]
+fn a_jelly_crushed_by_a_box_never_inverts_and_recovers() {
+    // At the defaults (8 substeps) to 60 % of its height; to 50 % with 16 substeps (at 8 some
+    // tetrahedra invert for a while, −0.56 of their rest volume, and come back). Further down
+    // it does not hold: to 40 % even 32 substeps leave −0.004 (the inversion-robust material is
+    // not built).
+    for (fraction, substeps) in [(0.6f32, 8u32), (0.5, 16)] {
+        let (smallest, after) = crush(fraction, substeps);
+        println!("crushed to {:.0} % of its height ({substeps} substeps) and released: smallest tetrahedron {smallest:.3} of its rest volume, volume after {after:.4} of rest", fraction * 100.0);
+        assert!(smallest > 0.0, "a tetrahedron inverted ({smallest} of its rest volume)");
+        assert!((after - 1.0).abs() < 0.01, "volume {after} of rest after release");
+    }
 }
 
 /// An icosphere: an icosahedron subdivided `levels` times, projected on the sphere, wound
