@@ -75,7 +75,7 @@ impl Default for LatticeSpec {
 
 impl LatticeSpec {
     pub fn particle_count(&self) -> u64 {
-        self.nx as u64 * self.ny as u64 * self.nz as u64
+        (self.nx as u64).saturating_mul(self.ny as u64).saturating_mul(self.nz as u64)
     }
 
     pub fn validate(&self) -> Result<()> {
