@@ -753,3 +753,35 @@ fn a_soft_bar_folded_over_a_rod_keeps_its_halves_apart_with_self_collision() {
     assert!(with >= 2.0 * 0.01 - 1e-4, "with self-collision its halves came {with} m close");
     assert!(without < 2.0 * 0.01, "without, the halves should meet closer than the contact distance ({without} m): else the test shows nothing");
 }
+
+#[test]
+fn a_jelly_set_on_another_stays_on_it_with_friction_between_them() {
+    // The lower jelly on the floor, the upper set down 3 cm above it, 4 cm off centre. With
+    // the materials' friction (0.5 / 0.4) the top stays put; without, any slope of the lower
+    // one's top lets it slide off (pair contacts had no friction before).
+    let run = |friction: f32| {
+        let mut w = world(Vec3::new(0.0, -9.81, 0.0));
+        floor(&mut w);
+        let mut low = jelly(6, 0.05, Vec3::new(0.0, 0.135, 0.0));
+        let mut high = jelly(6, 0.05, Vec3::new(0.04, 0.135 + 0.25 + 0.03 + 0.02, 0.0));
+        for s in [&mut low, &mut high] {
+            s.material.static_friction = friction;
+            s.material.kinetic_friction = 0.8 * friction;
+            s.material.damping = 1.0;
+        }
+        let a = w.create_soft_lattice(&low).unwrap();
+        let b = w.create_soft_lattice(&high).unwrap();
+        w.set_body_pair(a, b, true).unwrap();
+        for _ in 0..300 {
+            w.step(DT).unwrap();
+        }
+        let (ca, cb) = (w.bodies.get(a.0, a.1).unwrap().center_of_mass(), w.bodies.get(b.0, b.1).unwrap().center_of_mass());
+        (Vec3::new(cb.x - ca.x, 0.0, cb.z - ca.z).length(), cb.y - ca.y)
+    };
+    let (off, up) = run(0.5);
+    let (off0, up0) = run(0.0);
+    println!("a jelly set on another, 5 s: with friction 0.5 the top is {:.1} mm off the lower's centre, {:.3} m above it; frictionless {:.1} mm off, {:.3} m above", off * 1e3, up, off0 * 1e3, up0);
+    assert!(up > 0.2, "the top jelly fell off ({up} m above the lower)");
+    assert!(off < 0.06, "the top jelly slid {off} m off centre (it was set 0.04 m off)");
+    assert!(up0 < 0.2, "without friction the top should slide off (it stayed {up0} m above): else the test shows nothing");
+}

@@ -156,8 +156,19 @@ impl StepGroup for PairGroup<'_> {
             particle::resolve_between(&mut a.x, &a.w, &mut b.x, &b.w, &pairs.contacts[k], dist);
             let [ab, ba] = &pairs.tri_contacts[k];
             let [dab, dba] = pairs.depths[k];
-            triangle::resolve_triangles(&mut a.x, &a.w, &mut b.x, &b.w, &b.topology.triangles, ab, dist, dab);
-            triangle::resolve_triangles(&mut b.x, &b.w, &mut a.x, &a.w, &a.topology.triangles, ba, dist, dba);
+            // Against a closed surface (a soft body) with friction, the two materials' mean;
+            // against an open one (cloth) without, as it always was.
+            let mu = ((a.material.static_friction + b.material.static_friction) * 0.5, (a.material.kinetic_friction + b.material.kinetic_friction) * 0.5);
+            if b.topology.closed {
+                triangle::resolve_triangles_with_friction(&mut a.x, &a.x_prev, &a.w, &mut b.x, &b.x_prev, &b.w, &b.topology.triangles, ab, dist, dab, mu);
+            } else {
+                triangle::resolve_triangles(&mut a.x, &a.w, &mut b.x, &b.w, &b.topology.triangles, ab, dist, dab);
+            }
+            if a.topology.closed {
+                triangle::resolve_triangles_with_friction(&mut b.x, &b.x_prev, &b.w, &mut a.x, &a.x_prev, &a.w, &a.topology.triangles, ba, dist, dba, mu);
+            } else {
+                triangle::resolve_triangles(&mut b.x, &b.w, &mut a.x, &a.w, &a.topology.triangles, ba, dist, dba);
+            }
         }
     }
 }

@@ -147,6 +147,73 @@ pub fn resolve_triangles_self(x: &mut [Vec3], w: &[f32], tris: &[[u32; 3]], cont
     }
 }
 
+/// [`resolve_triangles`] against a closed surface (a soft body), with Coulomb friction: after
+/// the normal correction `λₙ` (generalised, as the constraint's multiplier), the particle's
+/// motion over the substep relative to the triangle's point under it (`x − x_prev` less
+/// `Σ bₖ (tₖ − tₖ_prev)`), its tangential part `t` with generalised inverse mass `W`: while
+/// `|t|/W ≤ μs λₙ` it is taken out (the particle sticks to the surface), else `μk λₙ` of it.
+/// Stacked jellies stay stacked instead of sliding off each other's tops.
+#[allow(clippy::too_many_arguments)]
+pub fn resolve_triangles_with_friction(
+    xa: &mut [Vec3],
+    xa_prev: &[Vec3],
+    wa: &[f32],
+    xb: &mut [Vec3],
+    xb_prev: &[Vec3],
+    wb: &[f32],
+    tris_b: &[[u32; 3]],
+    contacts: &[TriContact],
+    dist: f32,
+    max_depth: f32,
+    (mu_s, mu_k): (f32, f32),
+) {
+    for c in contacts {
+        let i = c.particle as usize;
+        let t = tris_b[c.triangle as usize].map(|v| v as usize);
+        let p = t.map(|v| xb[v]);
+        let wp = t.map(|v| wb[v]);
+        let Some((dp, dt)) = point_triangle(xa[i], wa[i], p, wp, c.side, dist, max_depth) else { continue };
+        xa[i] += dp;
+        for k in 0..3 {
+            xb[t[k]] += dt[k];
+        }
+        if mu_s <= 0.0 && mu_k <= 0.0 {
+            continue;
+        }
+        // The contact's normal, barycentric coordinates and multiplier, again at the new positions.
+        let q = t.map(|v| xb[v]);
+        let cross = (q[1] - q[0]).cross(q[2] - q[0]);
+        let area2 = cross.length_squared();
+        if area2 < 1e-16 {
+            continue;
+        }
+        let n = cross / area2.sqrt();
+        let proj = xa[i] - n * (xa[i] - q[0]).dot(n) - q[0];
+        let b1 = proj.cross(q[2] - q[0]).dot(cross) / area2;
+        let b2 = (q[1] - q[0]).cross(proj).dot(cross) / area2;
+        let b = [1.0 - b1 - b2, b1, b2];
+        let w_sum = wa[i] + b[0] * b[0] * wp[0] + b[1] * b[1] * wp[1] + b[2] * b[2] * wp[2];
+        if w_sum <= 0.0 || wa[i] <= 0.0 {
+            continue;
+        }
+        let lambda_n = dp.length() / wa[i];
+        let surface_motion: Vec3 = (0..3).map(|k| (xb[t[k]] - xb_prev[t[k]]) * b[k]).sum();
+        let rel = (xa[i] - xa_prev[i]) - surface_motion;
+        let tangential = rel - n * rel.dot(n);
+        let len = tangential.length();
+        if len < 1e-12 {
+            continue;
+        }
+        let needed = len / w_sum;
+        let take = if needed <= mu_s * lambda_n { needed } else { (mu_k * lambda_n).min(needed) };
+        let dir = tangential / len;
+        xa[i] -= dir * (take * wa[i]);
+        for k in 0..3 {
+            xb[t[k]] += dir * (take * b[k] * wp[k]);
+        }
+    }
+}
+
 /// The corrections of one point–triangle contact, or `None` when it does not act.
 #[inline]
 fn point_triangle(x: Vec3, wx: f32, p: [Vec3; 3], wp: [f32; 3], side: f32, dist: f32, max_depth: f32) -> Option<(Vec3, [Vec3; 3])> {
