@@ -250,6 +250,8 @@ static class UnityScriptChecks
         Same("SinewSoftBody.plasticYield", ssc.plastic_yield, ssd.plastic_yield);
         Same("SinewSoftBody.plasticCreep", ssc.plastic_creep, ssd.plastic_creep);
         Same("SinewSoftBody.plasticMax", ssc.plastic_max, ssd.plastic_max);
+        Same("SinewSoftBody.pressure", ssc.pressure, ssd.pressure);
+        Same("SinewSoftBody.externalPressure", ssc.external_pressure, ssd.external_pressure);
         SinewSoftLatticeDesc sld = SinewSoftLatticeDesc.Default;
         Same("SinewSoftBody.clusterCells", (uint)softComponent.clusterCells, sld.cluster_cells);
         Same("SinewSoftBody.physicsMaterial.bendCompliance (the lattice's material)", softComponent.physicsMaterial.ToNative().bend_compliance, sld.material.bend_compliance);

@@ -73,6 +73,15 @@ namespace Sinew.Components
         [Range(0f, 1f)]
         public float plasticMax = 0.5f;
 
+        [Header("Gas")]
+        [Tooltip("Pressure (Pa) of a gas inside the body's closed surface at its rest volume: an ideal, isothermal gas (p = pressure × V₀ / V) that pushes the surface out. 0 = no gas (a jelly); a balloon is mostly gas.")]
+        [Min(0f)]
+        public float pressure = 0f;
+
+        [Tooltip("Pressure (Pa) of the outside on the surface, against the gas. 0 = none.")]
+        [Min(0f)]
+        public float externalPressure = 0f;
+
         [Header("Body")]
         [Tooltip("Total mass (kg), shared equally by the lattice's particles.")]
         [Min(1e-4f)]
@@ -147,6 +156,8 @@ namespace Sinew.Components
             s.plastic_yield = plasticYield;
             s.plastic_creep = plasticCreep;
             s.plastic_max = plasticMax;
+            s.pressure = pressure;
+            s.external_pressure = externalPressure;
             return s;
         }
 
