@@ -117,6 +117,12 @@ pub fn check_within(value: f32, max: f32, name: &str) -> Result<f32> {
     if value <= max { Ok(value) } else { Err(Error::invalid(format!("{name} must be within [0, {max}] (got {value})"))) }
 }
 
+/// Checks a fraction, strength or weight: finite and within [0, 1].
+pub fn check_unit(value: f32, name: &str) -> Result<f32> {
+    check_finite(value, name)?;
+    if (0.0..=1.0).contains(&value) { Ok(value) } else { Err(Error::invalid(format!("{name} must be within [0, 1] (got {value})"))) }
+}
+
 /// Checks a size: `0 < value <= MAX_LENGTH` m.
 pub fn check_length(value: f32, name: &str) -> Result<f32> {
     check_positive(value, name)?;

@@ -7,12 +7,12 @@
 //! exactly the bone count, output buffers of at least it, every value checked before anything
 //! changes. Every call here allocates nothing (stack buffers of `MAX_BONES`).
 
-use crate::error::{Error, Result, check_finite};
+use crate::error::check_unit;
 use crate::math::{Quat, Vec3};
 use crate::ragdoll::getup::blend_pose;
 use crate::ragdoll::{GetUpQuery, LyingSide, MAX_BONES, blend_alpha};
 
-use super::ragdoll::{bone_index, check_count, position, rotation};
+use super::ragdoll::{bone_index, check_count, position, rotation, write_poses};
 use crate::ffi::registry;
 use crate::ffi::result::SinewResult;
 use crate::ffi::types::{SinewQuat, SinewRagdoll, SinewVec3};
@@ -92,14 +92,6 @@ pub struct SinewDriveState {
     pub hit_loss: f32,
 }
 
-fn unit_value(v: f32, what: &str) -> Result<f32> {
-    check_finite(v, what)?;
-    if !(0.0..=1.0).contains(&v) {
-        return Err(Error::invalid(format!("{what} must be within [0, 1] (got {v})")));
-    }
-    Ok(v)
-}
-
 // ---- powered ragdoll ----
 
 /// Muscle strength (0–1) of `bone`'s joint motor: 0 (the default) limp, 1 turning the joint
@@ -108,7 +100,7 @@ fn unit_value(v: f32, what: &str) -> Result<f32> {
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_ragdoll_set_muscle_strength(ragdoll: SinewRagdoll, bone: u32, strength: f32) -> SinewResult {
     ffi_guard!({
-        let s = unit_value(strength, "muscle strength")?;
+        let s = check_unit(strength, "muscle strength")?;
         registry::with_ragdoll(ragdoll, |r, _| {
             let b = bone_index(r, bone, "bone")?;
             r.set_muscle_strength(Some(b), s)
@@ -120,7 +112,7 @@ pub extern "C" fn sinew_ragdoll_set_muscle_strength(ragdoll: SinewRagdoll, bone:
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_ragdoll_set_muscle_strength_all(ragdoll: SinewRagdoll, strength: f32) -> SinewResult {
     ffi_guard!({
-        let s = unit_value(strength, "muscle strength")?;
+        let s = check_unit(strength, "muscle strength")?;
         registry::with_ragdoll(ragdoll, |r, _| r.set_muscle_strength(None, s))
     })
 }
@@ -130,7 +122,7 @@ pub extern "C" fn sinew_ragdoll_set_muscle_strength_all(ragdoll: SinewRagdoll, s
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_ragdoll_set_pin_weight(ragdoll: SinewRagdoll, bone: u32, weight: f32) -> SinewResult {
     ffi_guard!({
-        let w = unit_value(weight, "pin weight")?;
+        let w = check_unit(weight, "pin weight")?;
         registry::with_ragdoll(ragdoll, |r, _| {
             let b = bone_index(r, bone, "bone")?;
             r.set_pin_weight(Some(b), w)
@@ -142,7 +134,7 @@ pub extern "C" fn sinew_ragdoll_set_pin_weight(ragdoll: SinewRagdoll, bone: u32,
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_ragdoll_set_pin_weight_all(ragdoll: SinewRagdoll, weight: f32) -> SinewResult {
     ffi_guard!({
-        let w = unit_value(weight, "pin weight")?;
+        let w = check_unit(weight, "pin weight")?;
         registry::with_ragdoll(ragdoll, |r, _| r.set_pin_weight(None, w))
     })
 }
@@ -206,10 +198,7 @@ pub extern "C" fn sinew_ragdoll_read_snapshot(
             let mut pos = [Vec3::ZERO; MAX_BONES];
             let mut rot = [Quat::IDENTITY; MAX_BONES];
             r.read_snapshot(&mut pos[..n], &mut rot[..n])?;
-            for k in 0..n {
-                p[k] = pos[k].into();
-                q[k] = rot[k].into();
-            }
+            write_poses(p, q, &pos[..n], &rot[..n]);
             Ok(())
         })
     })
@@ -237,7 +226,7 @@ pub extern "C" fn sinew_ragdoll_blend_from_snapshot(
         let aq: &[SinewQuat] = try_slice!(anim_rotations, anim_rotation_count, "anim_rotations");
         let pbuf = try_out_buf!(out_positions, position_capacity, "out_positions");
         let qbuf = try_out_buf!(out_rotations, rotation_capacity, "out_rotations");
-        let a = unit_value(alpha, "alpha")?;
+        let a = check_unit(alpha, "alpha")?;
         registry::with_ragdoll(ragdoll, |r, _| {
             let n = r.bone_count();
             check_count(r, ap.len(), "anim_positions")?;
@@ -256,10 +245,7 @@ pub extern "C" fn sinew_ragdoll_blend_from_snapshot(
             let mut pos = [Vec3::ZERO; MAX_BONES];
             let mut rot = [Quat::IDENTITY; MAX_BONES];
             r.blend_from_snapshot(&apos[..n], &arot[..n], a, &mut pos[..n], &mut rot[..n])?;
-            for k in 0..n {
-                p[k] = pos[k].into();
-                q[k] = rot[k].into();
-            }
+            write_poses(p, q, &pos[..n], &rot[..n]);
             Ok(())
         })
     })
@@ -287,7 +273,7 @@ pub extern "C" fn sinew_pose_blend(
         let tq: &[SinewQuat] = try_slice!(to_rotations, count, "to_rotations");
         let pbuf = try_out_buf!(out_positions, out_capacity, "out_positions");
         let qbuf = try_out_buf!(out_rotations, out_capacity, "out_rotations");
-        let a = unit_value(alpha, "alpha")?;
+        let a = check_unit(alpha, "alpha")?;
         let p = pbuf.take_of(count, "the pose", "bones")?;
         let q = qbuf.take_of(count, "the pose", "bones")?;
         // Everything checked first: a refused call writes nothing.

@@ -626,6 +626,15 @@ pub extern "C" fn sinew_ragdoll_add_force(ragdoll: SinewRagdoll, bone: u32, poin
 
 // ---- readback ----
 
+/// Copies bone poses out of the stack buffers the core filled (glam's `Quat` is 16-byte
+/// aligned, `SinewQuat` 4, so they cannot be filled in place).
+pub(super) fn write_poses(out_p: &mut [SinewVec3], out_q: &mut [SinewQuat], pos: &[Vec3], rot: &[Quat]) {
+    as_vec3_mut(out_p).copy_from_slice(pos);
+    for (o, v) in out_q.iter_mut().zip(rot) {
+        *o = (*v).into();
+    }
+}
+
 /// Copies every bone's world position and rotation (x, y, z, w), interpolated between fixed
 /// steps by the world's alpha like `sinew_body_read_positions`; each capacity must be at least
 /// the bone count. Allocates nothing.
@@ -648,10 +657,7 @@ pub extern "C" fn sinew_ragdoll_read_pose(
             let mut rot = [Quat::IDENTITY; MAX_BONES];
             let mut pos = [Vec3::ZERO; MAX_BONES];
             r.read_pose(alpha, &mut pos[..n], &mut rot[..n])?;
-            as_vec3_mut(p).copy_from_slice(&pos[..n]);
-            for (o, v) in q.iter_mut().zip(&rot[..n]) {
-                *o = (*v).into();
-            }
+            write_poses(p, q, &pos[..n], &rot[..n]);
             Ok(())
         })
     })

@@ -164,14 +164,6 @@ impl Core {
 
 /// The host's side of a powered ragdoll.
 impl super::Ragdoll {
-    fn check_unit(v: f32, what: &str) -> crate::error::Result<f32> {
-        crate::error::check_finite(v, what)?;
-        if !(0.0..=1.0).contains(&v) {
-            return Err(crate::error::Error::invalid(format!("{what} must be within [0, 1] (got {v})")));
-        }
-        Ok(v)
-    }
-
     fn update_driven(&mut self) {
         let was = self.core.driven;
         self.core.driven = self.core.muscle.iter().chain(&self.core.pin).any(|&v| v > 0.0);
@@ -192,7 +184,7 @@ impl super::Ragdoll {
         if let Some(b) = bone {
             self.check_bone(b)?;
         }
-        let s = Self::check_unit(strength, "muscle strength")?;
+        let s = crate::error::check_unit(strength, "muscle strength")?;
         match bone {
             Some(b) => self.core.muscle[b] = s,
             None => self.core.muscle.iter_mut().for_each(|m| *m = s),
@@ -207,7 +199,7 @@ impl super::Ragdoll {
         if let Some(b) = bone {
             self.check_bone(b)?;
         }
-        let w = Self::check_unit(weight, "pin weight")?;
+        let w = crate::error::check_unit(weight, "pin weight")?;
         match bone {
             Some(b) => self.core.pin[b] = w,
             None => self.core.pin.iter_mut().for_each(|p| *p = w),
@@ -263,7 +255,7 @@ impl super::Ragdoll {
     /// An impulse of `j` N·s on `bone` weakens it and its neighbours (module docs, *Hits*).
     pub(crate) fn hit(&mut self, bone: usize, j: f32) {
         let s = self.core.settings;
-        if s.hit_full_impulse <= 0.0 && j <= 0.0 {
+        if !(j > 0.0) {
             return;
         }
         let scale = if s.hit_full_impulse > 0.0 { j / s.hit_full_impulse } else { f32::INFINITY };

@@ -105,10 +105,7 @@ pub fn blend_pose(from: (Vec3, Quat), to: (Vec3, Quat), alpha: f32) -> (Vec3, Qu
 
 /// Blends every bone from `from` to `to` by `alpha` into `out` (all the same length).
 pub fn blend_poses(from_pos: &[Vec3], from_rot: &[Quat], to_pos: &[Vec3], to_rot: &[Quat], alpha: f32, out_pos: &mut [Vec3], out_rot: &mut [Quat]) -> Result<()> {
-    check_finite(alpha, "alpha")?;
-    if !(0.0..=1.0).contains(&alpha) {
-        return Err(Error::invalid(format!("alpha must be within [0, 1] (got {alpha})")));
-    }
+    crate::error::check_unit(alpha, "alpha")?;
     let n = from_pos.len();
     for (len, what) in [(from_rot.len(), "from rotations"), (to_pos.len(), "to positions"), (to_rot.len(), "to rotations")] {
         if len != n {
@@ -195,10 +192,7 @@ impl super::Ragdoll {
     /// into `out_*` (each `bone_count` entries): exactly the snapshot at 0, exactly the
     /// animated pose at 1.
     pub fn blend_from_snapshot(&self, anim_pos: &[Vec3], anim_rot: &[Quat], alpha: f32, out_pos: &mut [Vec3], out_rot: &mut [Quat]) -> Result<()> {
-        check_finite(alpha, "alpha")?;
-        if !(0.0..=1.0).contains(&alpha) {
-            return Err(Error::invalid(format!("alpha must be within [0, 1] (got {alpha})")));
-        }
+        crate::error::check_unit(alpha, "alpha")?;
         let n = self.bone_count();
         for (len, what) in [(anim_pos.len(), "animated positions"), (anim_rot.len(), "animated rotations")] {
             if len != n {
