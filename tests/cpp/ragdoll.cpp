@@ -37,51 +37,9 @@ const float kFrame = 1.0f / 60.0f;
 const float kNaN = std::numeric_limits<float>::quiet_NaN();
 const float kInf = std::numeric_limits<float>::infinity();
 
-[[noreturn]] void fail(int line, const std::string& what, const std::string& detail) {
-    std::printf("FAIL %s\n     at ragdoll.cpp:%d: %s\n", what.c_str(), line, detail.c_str());
-    std::printf("cpp-ragdoll: %d checks passed, then a failure\n", g_passed);
-    std::fflush(stdout);
-    std::exit(1);
-}
-
-void pass(const std::string& what) {
-    std::printf("ok   %s\n", what.c_str());
-    ++g_passed;
-}
-
-#define CHECK(cond, what) ((cond) ? pass(what) : fail(__LINE__, (what), #cond))
-
-#define OK(call)                                                                    \
-    do {                                                                            \
-        try {                                                                       \
-            call;                                                                   \
-        } catch (const sinew::Error& e_) {                                          \
-            fail(__LINE__, #call, std::string("threw sinew::Error: ") + e_.what()); \
-        }                                                                           \
-        pass(#call);                                                                \
-    } while (0)
-
-// `f` must throw sinew::Error with `want`, whose what() starts with "<NAME>: " and contains `text`.
-void expect_error(int line, const char* what, SinewResult want, const char* text, const std::function<void()>& f) {
-    const std::string name = result_name(want);
-    try {
-        f();
-    } catch (const sinew::Error& e) {
-        const std::string message = e.what();
-        if (e.code() != want) fail(line, what, "threw " + std::string(result_name(e.code())) + ", expected " + name + ": " + message);
-        if (message.compare(0, name.size() + 2, name + ": ") != 0) fail(line, what, "message \"" + message + "\" does not start with \"" + name + ": \"");
-        if (message.find(text) == std::string::npos) fail(line, what, "message \"" + message + "\" does not mention \"" + text + "\"");
-        char label[600];
-        std::snprintf(label, sizeof label, "%-24s %s  -> \"%s\"", name.c_str(), what, message.c_str());
-        pass(label);
-        return;
-    } catch (const std::exception& e) {
-        fail(line, what, std::string("threw something other than sinew::Error: ") + e.what());
-    }
-    fail(line, what, "did not throw (expected " + name + ")");
-}
-
-#define THROWS(code, text, call) expect_error(__LINE__, #call, (code), (text), [&]() { call; })
+#define CHECK_FILE "ragdoll.cpp"
+#define CHECK_PROGRAM "cpp-ragdoll"
+#include "check.hpp"
 
 SinewVec3 v3(float x, float y, float z) { return SinewVec3{x, y, z}; }
 const SinewQuat kIdentity{0.0f, 0.0f, 0.0f, 1.0f};
