@@ -61,10 +61,12 @@ struct Args {
     /// S4's steps per round and measured rounds.
     s4_steps: usize,
     s4_rounds: usize,
+    /// `--split SUBSTEPSxITERATIONS`: the `sinew` solver's split instead of the scene's.
+    split: Option<(u32, u32)>,
 }
 
 fn parse_args() -> Args {
-    let mut args = Args { report: false, scenes: Vec::new(), threads: Vec::new(), steps: scenes::MEASURED_STEPS, s4_steps: s4::scene::STEPS, s4_rounds: s4::scene::ROUNDS };
+    let mut args = Args { report: false, scenes: Vec::new(), threads: Vec::new(), steps: scenes::MEASURED_STEPS, s4_steps: s4::scene::STEPS, s4_rounds: s4::scene::ROUNDS, split: None };
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
         let mut value = |name: &str| it.next().unwrap_or_else(|| usage(&format!("{name} needs a value")));
@@ -74,6 +76,11 @@ fn parse_args() -> Args {
             "--steps" => {
                 args.steps = value("--steps").parse().unwrap_or_else(|_| usage("--steps takes a number"));
                 args.s4_steps = args.steps;
+            }
+            "--split" => {
+                let v = value("--split");
+                let parsed = v.split_once('x').and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)));
+                args.split = Some(parsed.filter(|&(a, b)| a > 0 && b > 0).unwrap_or_else(|| usage("--split takes SUBSTEPSxITERATIONS, e.g. 12x1")));
             }
             "--rounds" => args.s4_rounds = value("--rounds").parse().unwrap_or_else(|_| usage("--rounds takes a number")),
             "--bench" => {} // passed by `cargo bench --examples`
@@ -108,8 +115,14 @@ struct Row {
     solver: &'static str,
     threads: u32,
     us_per_step: f64,
+    /// Substeps and iterations per substep per 1/60 s step (the chapter: 1 × K).
+    substeps: u32,
+    iterations: u32,
     particles: usize,
     constraints: usize,
+    /// The largest stretch over the last 60 measured steps, each step sampled.
+    stretch60: f32,
+    /// The largest stretch at the end.
     max_stretch: f32,
     ratio: f64,
     /// With LOD: cloths frozen and cloths on reduced substeps at the end.
@@ -128,11 +141,29 @@ impl Row {
             extra += &format!(" ratio_to_s2={r:.2}");
         }
         println!(
-            "scene={} solver={} threads={} us_per_step={:.1} particles={} constraints={} max_stretch={:.4} ratio_to_chapter={:.2}{extra}",
-            self.scene, self.solver, self.threads, self.us_per_step, self.particles, self.constraints, self.max_stretch, self.ratio
+            "scene={} solver={} threads={} us_per_step={:.1} ratio={:.3} substeps={} iterations={} ns_per_particle_substep={:.2} stretch60={:.4} max_stretch={:.4} particles={} constraints={}{extra}",
+            self.scene,
+            self.solver,
+            self.threads,
+            self.us_per_step,
+            self.ratio,
+            self.substeps,
+            self.iterations,
+            self.ns_per_particle_substep(),
+            self.stretch60,
+            self.max_stretch,
+            self.particles,
+            self.constraints
         );
     }
+
+    fn ns_per_particle_substep(&self) -> f64 {
+        self.us_per_step * 1000.0 / (self.particles as f64 * self.substeps as f64)
+    }
 }
+
+/// Steps measured at the end of a run whose stretch is sampled (`stretch60`).
+const STRETCH_WINDOW: usize = 60;
 
 fn median_us(mut times: Vec<f64>) -> f64 {
     times.sort_by(f64::total_cmp);
@@ -142,26 +173,59 @@ fn median_us(mut times: Vec<f64>) -> f64 {
 
 /// Runs warm-up then `steps` timed steps; returns the median step time (µs).
 fn time_steps(steps: usize, mut step: impl FnMut()) -> f64 {
+    time_steps_sampled(steps, |s| {
+        if s == Sample::Step {
+            step();
+        }
+        0.0
+    })
+    .0
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Sample {
+    /// Run one step (timed).
+    Step,
+    /// Return the largest stretch now (untimed).
+    Stretch,
+}
+
+/// As [`time_steps`], and after each of the last [`STRETCH_WINDOW`] steps (outside the timing)
+/// asks `run` for the stretch; returns the median and the largest stretch it returned.
+fn time_steps_sampled(steps: usize, mut run: impl FnMut(Sample) -> f32) -> (f64, f32) {
     for _ in 0..scenes::WARM_UP_STEPS {
-        step();
+        run(Sample::Step);
     }
     let mut times = Vec::with_capacity(steps);
-    for _ in 0..steps {
+    let mut largest = 0.0f32;
+    for i in 0..steps {
         let t = Instant::now();
-        step();
+        run(Sample::Step);
         times.push(t.elapsed().as_secs_f64() * 1e6);
+        if i + STRETCH_WINDOW >= steps {
+            largest = largest.max(run(Sample::Stretch));
+        }
     }
-    median_us(times)
+    (median_us(times), largest)
 }
 
 fn run_chapter(scene: &Scene, steps: usize) -> Row {
     let mut cloths = scenes::chapter(scene);
-    let us = time_steps(steps, || scenes::chapter_step(&mut cloths));
+    let (us, stretch60) = time_steps_sampled(steps, |s| match s {
+        Sample::Step => {
+            scenes::chapter_step(&mut cloths);
+            0.0
+        }
+        Sample::Stretch => scenes::chapter_max_stretch(&cloths),
+    });
     Row {
         scene: scene.name,
         solver: "chapter",
         threads: 1,
         us_per_step: us,
+        substeps: 1,
+        iterations: scene.iterations as u32,
+        stretch60,
         particles: cloths.iter().map(|c| c.particles.len()).sum(),
         constraints: cloths.iter().map(|c| c.constraints.len()).sum(),
         max_stretch: scenes::chapter_max_stretch(&cloths),
@@ -176,9 +240,13 @@ fn run_sinew(scene: &Scene, solver: &'static str, substeps: u32, iterations: u32
     let mut world = sinew_world(scene, substeps, iterations);
     let pool = WorkerPool::new(threads).expect("worker pool");
     // The whole loop runs inside the pool, so the timings hold no hand-off to the pool.
-    let us = pool.install(|| {
-        time_steps(steps, || {
-            world.step(scenes::DT).expect("step");
+    let (us, stretch60) = pool.install(|| {
+        time_steps_sampled(steps, |s| match s {
+            Sample::Step => {
+                world.step(scenes::DT).expect("step");
+                0.0
+            }
+            Sample::Stretch => world.bodies.values().map(|b| b.max_stretch()).fold(0.0, f32::max),
         })
     });
     assert_eq!(world.stats().steps as usize, scenes::WARM_UP_STEPS + steps, "one fixed step per 1/60 s frame");
@@ -188,6 +256,9 @@ fn run_sinew(scene: &Scene, solver: &'static str, substeps: u32, iterations: u32
         solver,
         threads,
         us_per_step: us,
+        substeps,
+        iterations,
+        stretch60,
         particles: st.particle_count as usize,
         constraints: st.constraint_count as usize,
         max_stretch: world.bodies.values().map(|b| b.max_stretch()).fold(0.0, f32::max),
@@ -287,7 +358,8 @@ fn main() {
         };
         let k = scene.iterations as u32;
         // LOD lowers the substeps of far cloths; `sinew-plain` has one substep to lower.
-        let solvers: &[(&'static str, u32, u32)] = if scene.lod.is_some() { &[("sinew", k, 1)] } else { &[("sinew", k, 1), ("sinew-plain", 1, k)] };
+        let (sub, it) = args.split.unwrap_or((k, 1));
+        let solvers: &[(&'static str, u32, u32)] = if scene.lod.is_some() { &[("sinew", sub, it)] } else { &[("sinew", sub, it), ("sinew-plain", 1, k)] };
         for &(solver, substeps, iterations) in solvers {
             for &threads in &args.threads {
                 let mut row = run_sinew(&scene, solver, substeps, iterations, threads, args.steps, chapter_us);
