@@ -25,6 +25,7 @@ pub mod skin;
 pub mod sleep;
 pub mod soft;
 pub mod embedding;
+pub(crate) mod lanes;
 pub mod stages;
 pub mod tear;
 pub mod topology;
@@ -132,6 +133,8 @@ pub struct Body {
     pub(crate) lod_substeps: Option<u32>,
     /// Substeps of the body's last fixed step.
     pub(crate) last_substeps: u32,
+    /// The last fixed step ran this body side by side with others in SIMD lanes (`lanes`).
+    pub(crate) lane_step: bool,
     /// Bumped whenever the host's index buffer must be read again (tearing).
     pub(crate) topology_version: u32,
     /// Times a non-finite state was detected and rolled back.
@@ -204,6 +207,7 @@ impl Body {
             visible: true,
             lod_substeps: None,
             last_substeps: 0,
+            lane_step: false,
             topology_version: 0,
             recoveries: 0,
             pending_recovery: None,

@@ -178,6 +178,13 @@ pub fn step(group: &mut impl StepGroup, params: impl Fn(&Body) -> StepParams, ct
         b.begin_step(&p, ctx, paired, shared);
     }
     group.find_contacts();
+    step_after_begin(group, &params, ctx);
+}
+
+/// The rest of [`step`] once every body of `group` has begun its step: the substeps, then
+/// `EndStep`.
+pub(crate) fn step_after_begin(group: &mut impl StepGroup, params: impl Fn(&Body) -> StepParams, ctx: &StepContext) {
+    let (n, paired) = (group.len(), group.paired());
     if n == 1 && group.body(0).plan == Plan::TwoThreads {
         let b = group.body(0);
         let p = params(b);
@@ -487,6 +494,7 @@ impl Body {
     pub fn begin_step(&mut self, p: &StepParams, ctx: &StepContext, paired: bool, shared: Option<Vec3>) {
         self.x_step_start.copy_from_slice(&self.x);
         self.last_substeps = p.substeps;
+        self.lane_step = false;
         let step_time = p.h * p.substeps as f32;
         let vmax = self.v.iter().fold(0.0f32, |m, v| m.max(v.length_squared())).sqrt();
         let g = (p.gravity * self.material.gravity_scale).length();

@@ -40,6 +40,7 @@ use crate::collider::{Collider, ColliderFrame};
 use crate::error::{Error, MAX_GRAVITY, Result, check_finite, check_non_negative, check_position};
 use crate::math::{Vec3, is_finite3};
 use crate::particles::stages::{self, StepContext, StepParams};
+use crate::particles::lanes::{self, LANES, LaneScratch};
 use crate::particles::{Body, Topology};
 use crate::ragdoll::{Ragdoll, RagdollDesc, RagdollStep};
 use crate::rope::{self, RopeSpec};
@@ -156,6 +157,9 @@ pub struct WorldStats {
     /// Ragdolls the last `step` call had to put back on a finite state
     /// (see [`World::ragdoll_events`]).
     pub recovered_ragdolls: u32,
+    /// Bodies the last fixed step ran side by side in SIMD lanes (identical small grids;
+    /// `particles::lanes`).
+    pub lane_bodies: u32,
 }
 
 /// Something the host should know about a body, reported by the `step` call it happened in
@@ -190,6 +194,11 @@ pub struct World {
     /// Step bodies one after another on the calling thread (a one-thread world): no rayon,
     /// no thread hop, no allocation.
     pub sequential: bool,
+    /// Step identical small grids side by side, one per SIMD lane (`particles::lanes`; the
+    /// same bits as stepping them alone — off only to test that).
+    pub lanes: bool,
+    /// The lane groups' arrays, one per group of [`lanes::LANES`] slots (reused).
+    lane_scratch: Vec<LaneScratch>,
     pub wind: Wind,
     /// Simulated time (s).
     pub time: f64,
@@ -225,6 +234,8 @@ impl World {
             events: Vec::new(),
             paired: Vec::new(),
             sequential: false,
+            lanes: true,
+            lane_scratch: Vec::new(),
             wind: Wind::default(),
             time: 0.0,
             camera: None,
@@ -405,10 +416,28 @@ impl World {
                 stages::step(body, own, &ctx);
             }
         };
-        if self.sequential {
-            self.bodies.slots_mut().iter_mut().enumerate().for_each(step_one);
+        let slots = self.bodies.slots_mut();
+        if self.lanes {
+            // Slots in groups of eight: bodies of one group that share a grid and its
+            // settings step side by side in lanes, the others alone.
+            let groups = slots.len().div_ceil(LANES);
+            if self.lane_scratch.len() < groups {
+                self.lane_scratch.resize_with(groups, LaneScratch::default);
+            }
+            let sequential = self.sequential;
+            let step_group = |(g, (group, scratch)): (usize, (&mut [Option<(u32, Body)>], &mut LaneScratch))| {
+                lanes::step_slots(g * LANES, group, scratch, paired, &own, &ctx, sequential);
+            };
+            let scratch = &mut self.lane_scratch[..groups];
+            if sequential {
+                slots.chunks_mut(LANES).zip(scratch.iter_mut()).enumerate().for_each(step_group);
+            } else {
+                slots.par_chunks_mut(LANES).zip(scratch.par_iter_mut()).enumerate().for_each(step_group);
+            }
+        } else if self.sequential {
+            slots.iter_mut().enumerate().for_each(step_one);
         } else {
-            self.bodies.slots_mut().par_iter_mut().enumerate().for_each(step_one);
+            slots.par_iter_mut().enumerate().for_each(step_one);
         }
         if !self.pairs.is_empty() {
             let mut group = self.pairs.group(self.bodies.slots_mut(), &self.paired);
@@ -552,6 +581,7 @@ impl World {
             st.body_count += 1;
             st.particle_count += b.particle_count() as u32;
             st.constraint_count += b.topology.constraints.len() as u32;
+            st.lane_bodies += u32::from(b.lane_step);
         }
         for r in self.ragdolls.values() {
             st.ragdoll_count += 1;

@@ -157,6 +157,15 @@ impl SoaState {
         self.home = true;
     }
 
+    /// Sizes the arrays for `n` particles without taking the state: a body stepped in lanes
+    /// (`particles::lanes`) keeps them ready for a step of its own, which then allocates nothing.
+    pub fn size_for(&mut self, n: usize) {
+        self.x.resize(n);
+        for v in self.prev.iter_mut().chain(self.v.iter_mut()) {
+            v.resize(n, 0.0);
+        }
+    }
+
     /// Raw view, for passes shared between threads (see [`SoaStatePtr::band`]).
     pub fn ptr(&mut self) -> SoaStatePtr {
         let [px, py, pz] = &mut self.prev;
