@@ -358,8 +358,10 @@ fn main() {
         };
         let k = scene.iterations as u32;
         // LOD lowers the substeps of far cloths; `sinew-plain` has one substep to lower.
-        let (sub, it) = args.split.unwrap_or((k, 1));
-        let solvers: &[(&'static str, u32, u32)] = if scene.lod.is_some() { &[("sinew", sub, it)] } else { &[("sinew", sub, it), ("sinew-plain", 1, k)] };
+        // `sinew`: the split at NvCloth's stretch (or `--split`); `sinew-k`: the budget as K
+        // substeps; `sinew-plain`: as K iterations of one substep (the chapter's scheme).
+        let (sub, it) = args.split.unwrap_or(scene.split);
+        let solvers: &[(&'static str, u32, u32)] = if scene.lod.is_some() { &[("sinew", sub, it)] } else { &[("sinew", sub, it), ("sinew-k", k, 1), ("sinew-plain", 1, k)] };
         for &(solver, substeps, iterations) in solvers {
             for &threads in &args.threads {
                 let mut row = run_sinew(&scene, solver, substeps, iterations, threads, args.steps, chapter_us);

@@ -275,6 +275,10 @@ pub mod scenes {
         pub origins: Vec<Vec3>,
         /// Iteration budget per 1/60 s step.
         pub iterations: usize,
+        /// Sinew's substeps × iterations that keep its stretch over the last 60 steps at or
+        /// below NvCloth's on this scene (measured in the performance issue: S1 0.082, S2
+        /// 0.011, S3 0.108 — docs/performance.md), chosen by sweeping the bench's `--split`.
+        pub split: (u32, u32),
         /// A static sphere collider (centre, radius in m). The chapter has no collisions, so
         /// a scene with one runs in Sinew only.
         pub sphere: Option<(Vec3, f32)>,
@@ -297,12 +301,12 @@ pub mod scenes {
 
     /// S1: one 64×64 cloth, spacing 0.05 m, centred on the origin; 10 iterations.
     pub fn s1() -> Scene {
-        Scene { name: "S1", cols: 64, rows: 64, spacing: 0.05, origins: vec![Vec3::ZERO], iterations: 10, sphere: None, lod: None, self_collision: false }
+        Scene { name: "S1", cols: 64, rows: 64, spacing: 0.05, origins: vec![Vec3::ZERO], iterations: 10, split: (9, 1), sphere: None, lod: None, self_collision: false }
     }
 
     /// S3: S1 and a static sphere of radius 1 m at (0, −1.2, −0.9); 10 iterations.
     pub fn s3() -> Scene {
-        Scene { name: "S3", sphere: Some((Vec3::new(0.0, -1.2, -0.9), 1.0)), ..s1() }
+        Scene { name: "S3", sphere: Some((Vec3::new(0.0, -1.2, -0.9), 1.0)), split: (13, 1), ..s1() }
     }
 
     /// S1-self: S1 with self-collision on (particle radius 0.01 m), to price it.
@@ -319,7 +323,7 @@ pub mod scenes {
                 origins.push(Vec3::new((i as f32 - 3.5) * 1.5, 0.0, (j as f32 - 3.5) * 1.5));
             }
         }
-        Scene { name: "S2", cols: 16, rows: 16, spacing: 0.05, origins, iterations: 8, sphere: None, lod: None, self_collision: false }
+        Scene { name: "S2", cols: 16, rows: 16, spacing: 0.05, origins, iterations: 8, split: (6, 2), sphere: None, lod: None, self_collision: false }
     }
 
     /// S2-LOD: S2 seen from a camera at a corner of the grid, (−6, 0, −6), level with the
