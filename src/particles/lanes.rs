@@ -358,8 +358,10 @@ mod kernel {
                 let valid = _mm256_cmp_ps::<_CMP_GE_OQ>(len, eps_len);
                 let cval = _mm256_sub_ps(len, _mm256_mul_ps(_mm256_set1_ps(*rest.add(i)), scale));
                 let lam = if C && !fresh { _mm256_loadu_ps(p.lambda.add(i * LANES)) } else { zero };
-                let denom = _mm256_add_ps(_mm256_add_ps(wa, wb), at_v);
-                let num = _mm256_sub_ps(_mm256_sub_ps(zero, cval), _mm256_mul_ps(at_v, lam));
+                // Rigid (`at` = 0): `(wa + wb) + 0` and `(0 − c) − 0·0` are exactly `wa + wb`
+                // (never −0: weights are ≥ 0) and `0 − c`, so they are left out.
+                let denom = if C { _mm256_add_ps(_mm256_add_ps(wa, wb), at_v) } else { _mm256_add_ps(wa, wb) };
+                let num = if C { _mm256_sub_ps(_mm256_sub_ps(zero, cval), _mm256_mul_ps(at_v, lam)) } else { _mm256_sub_ps(zero, cval) };
                 let ok = _mm256_and_ps(valid, _mm256_cmp_ps::<_CMP_GT_OQ>(denom, eps_w));
                 let q = _mm256_and_ps(_mm256_div_ps(num, _mm256_mul_ps(denom, len)), ok);
                 if C {
