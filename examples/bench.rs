@@ -46,6 +46,7 @@
 mod chapter;
 mod s4;
 mod s5;
+mod s6;
 
 use std::time::Instant;
 
@@ -89,7 +90,7 @@ fn parse_args() -> Args {
         }
     }
     if args.scenes.is_empty() {
-        args.scenes = ["S1", "S2", "S2-LOD", "S3", "S1-SELF", "S4", "S5", "S5-PILE"].map(String::from).to_vec();
+        args.scenes = ["S1", "S2", "S2-LOD", "S3", "S1-SELF", "S4", "S5", "S5-PILE", "S6", "S6-CROWD"].map(String::from).to_vec();
         args.report = true;
     }
     if args.threads.is_empty() {
@@ -105,7 +106,7 @@ fn usage(err: &str) -> ! {
     if !err.is_empty() {
         eprintln!("error: {err}");
     }
-    eprintln!("usage: bench [--scene S1|S2|S2-LOD|S3|S1-self|S4|S5|S5-pile]... [--threads N]... [--steps N] [--rounds N (S4)]");
+    eprintln!("usage: bench [--scene S1|S2|S2-LOD|S3|S1-self|S4|S5|S5-pile|S6|S6-crowd]... [--threads N]... [--steps N] [--rounds N (S4)]");
     std::process::exit(if err.is_empty() { 0 } else { 2 })
 }
 
@@ -321,6 +322,7 @@ fn main() {
     let mut rows: Vec<Row> = Vec::new();
     let mut s4_rows = Vec::new();
     let mut s5_rows = Vec::new();
+    let mut s6_rows = Vec::new();
     for name in &args.scenes {
         let scene = match name.as_str() {
             "S1" => scenes::s1(),
@@ -334,6 +336,10 @@ fn main() {
             }
             "S5" | "S5-PILE" => {
                 s5_rows.extend(s5::run(name == "S5-PILE", &args.threads, args.steps));
+                continue;
+            }
+            "S6" | "S6-CROWD" => {
+                s6_rows.extend(s6::run(name == "S6-CROWD", &args.threads, args.steps));
                 continue;
             }
             other => usage(&format!("unknown scene {other}")),
@@ -396,4 +402,5 @@ fn main() {
     }
     s4::table(&s4_rows);
     s5::table(&s5_rows);
+    s6::table(&s6_rows);
 }

@@ -37,13 +37,14 @@
 
 use super::Body;
 use crate::collider::{ColliderFrame, Geometry};
-use crate::math::{Vec3, all_finite};
+use crate::geometry::{Pose, Shape};
+use crate::math::{Quat, Vec3, all_finite};
 use crate::solver::aero::{self, AeroParams};
 use crate::solver::constraints::distance::{self, KIND_BEND, KIND_STRETCH};
 use crate::solver::constraints::distance_simd::{self, Kernel};
 use crate::solver::constraints::grid_simd;
 use crate::solver::constraints::{motion, tether};
-use crate::solver::contact::{self, shape::ContactParams};
+use crate::solver::contact::{self, shape::{ContactParams, Swept}};
 use crate::solver::layout::frame;
 use crate::solver::{integrate, velocity, xpbd};
 use crate::wind::Wind;
@@ -700,7 +701,13 @@ impl Body {
         self.layout_for(self.soa_colliders & (1 << s) != 0);
         let (t0, t1) = p.substep_span(s);
         let contact = self.contact_params();
-        for &k in &self.candidates {
+        // On `Vec3` arrays, runs of shapes go through `collide_many` together (the same bits
+        // as one `collide` after another).
+        const RUN: usize = 16;
+        let idle = Pose { rotation: Quat::IDENTITY, position: Vec3::ZERO, scale: 1.0 };
+        let mut run = [Swept { shape: &Shape::Plane, p0: idle, p1: idle }; RUN];
+        let mut queued = 0;
+        for (j, &k) in self.candidates.iter().enumerate() {
             let c = &colliders[k as usize];
             let (mut p0, mut p1) = (c.from.lerp(&c.to, t0), c.from.lerp(&c.to, t1));
             if self.soa.frame.active {
@@ -709,7 +716,15 @@ impl Body {
             }
             match &c.geometry {
                 Geometry::Shape(shape) if self.soa.home => self.soa.all().collide(shape, &p0, &p1, &contact),
-                Geometry::Shape(shape) => contact::shape::collide(&mut self.x, &self.x_prev, &self.w, shape, &p0, &p1, &contact, self.step_margin),
+                Geometry::Shape(shape) => {
+                    run[queued] = Swept { shape, p0, p1 };
+                    queued += 1;
+                    let next_is_shape = self.candidates.get(j + 1).is_some_and(|&n| matches!(colliders[n as usize].geometry, Geometry::Shape(_)));
+                    if queued == RUN || !next_is_shape {
+                        contact::shape::collide_many(&mut self.x, &self.x_prev, &self.w, &run[..queued], &contact, self.step_margin);
+                        queued = 0;
+                    }
+                }
                 Geometry::Mesh(mesh) => {
                     // (Never on the structure-of-arrays layout: `choose_plan` saw to that.)
                     let (mut lo, mut hi) = c.bounds.expect("a mesh is bounded");

@@ -63,6 +63,228 @@ pub fn collide(x: &mut [Vec3], x_prev: &[Vec3], w: &[f32], shape: &Shape, p0: &P
     }
 }
 
+/// One collider of [`collide_many`]: its shape and its poses at the start and end of the
+/// substep.
+#[derive(Clone, Copy, Debug)]
+pub struct Swept<'a> {
+    pub shape: &'a Shape,
+    pub p0: Pose,
+    pub p1: Pose,
+}
+
+/// How [`collide_many`] tells the particles that may touch a collider from the rest: the
+/// bounding-sphere test of [`collide`] (its `near2`), then for a capsule [`CapsuleReject`].
+struct Filter {
+    centre: Vec3,
+    near2: f32,
+    capsule: Option<CapsuleReject>,
+}
+
+impl Filter {
+    fn new(s: &Swept, c: &ContactParams, max_move: f32) -> Filter {
+        let (shape, p0, p1) = (s.shape, &s.p0, &s.p1);
+        let reach = shape.bounding_radius();
+        let near = reach * p1.scale + c.thickness + max_move + (p1.position - p0.position).length() + reach * (p1.scale - p0.scale).abs();
+        let near2 = if reach.is_finite() { near * near } else { f32::INFINITY };
+        Filter { centre: p1.position, near2, capsule: CapsuleReject::new(shape, p0, p1, c) }
+    }
+
+    /// Whether [`contact`] may find a contact for a free particle moving from `start` to `end`
+    /// (false: it certainly does not, or [`collide`] would not ask it).
+    #[inline]
+    fn may_touch(&self, start: Vec3, end: Vec3) -> bool {
+        (end - self.centre).length_squared() <= self.near2 && !self.capsule.as_ref().is_some_and(|f| f.rejects(start, end))
+    }
+
+    /// Every point of the box `lo..hi` is beyond the bounding sphere: [`collide`] would ask
+    /// none of the particles ending in it. The box's distance is the smallest any point's can
+    /// be, less a relative 1e-4 (far beyond the rounding of the particles' own test).
+    #[inline]
+    fn misses_box(&self, lo: Vec3, hi: Vec3) -> bool {
+        let gap = (lo - self.centre).max(self.centre - hi).max(Vec3::ZERO);
+        gap.length_squared() > self.near2 * (1.0 + 1e-4) + 1e-12
+    }
+}
+
+/// Particles per block of [`collide_many`]: their components sit on the stack.
+const BLOCK: usize = 64;
+
+/// [`collide`] with each collider of `colliders` in turn — the same bits — for bodies whose
+/// particles are `Vec3` arrays. Each particle meets the colliders in the same order, so the
+/// loops may be turned round: a block of particles is taken into components once and meets
+/// every collider, eight lanes testing which particles may touch (the [`Filter`]) before any
+/// goes through the scalar [`contact`]; a contact writes the block's copy too, so the next
+/// collider sees where the particle is now. A sphere that does not turn keeps its own path
+/// ([`MovingSphere`]).
+#[allow(clippy::too_many_arguments)]
+pub fn collide_many(x: &mut [Vec3], x_prev: &[Vec3], w: &[f32], colliders: &[Swept], c: &ContactParams, max_move: f32) {
+    /// Colliders whose filters are built at once.
+    const GROUP: usize = 16;
+    for group in colliders.chunks(GROUP) {
+        let mut filters: [Option<Filter>; GROUP] = [const { None }; GROUP];
+        for (f, s) in filters.iter_mut().zip(group) {
+            let sphere = matches!(s.shape, Shape::Sphere { .. }) && collide_soa_supported(s.shape, &s.p0, &s.p1);
+            *f = (!sphere).then(|| Filter::new(s, c, max_move));
+        }
+        let n = x.len().min(x_prev.len()).min(w.len());
+        let mut block = Block::default();
+        let mut first = 0;
+        while first < n {
+            let last = (first + BLOCK).min(n);
+            collide_block(&mut x[first..last], &x_prev[first..last], &w[first..last], group, &filters[..group.len()], c, &mut block);
+            first = last;
+        }
+    }
+}
+
+/// [`collide_many`] on one block of at most [`BLOCK`] particles (`block` its scratch).
+fn collide_block(x: &mut [Vec3], x_prev: &[Vec3], w: &[f32], group: &[Swept], filters: &[Option<Filter>], c: &ContactParams, block: &mut Block) {
+    let n = x.len();
+    (block.filled, block.lo, block.hi) = (false, Vec3::INFINITY, Vec3::NEG_INFINITY);
+    for p in x.iter() {
+        block.lo = block.lo.min(*p);
+        block.hi = block.hi.max(*p);
+    }
+    for (s, filter) in group.iter().zip(filters) {
+        let Some(filter) = filter else {
+            let Shape::Sphere { radius } = *s.shape else { unreachable!("only spheres go without a filter") };
+            let sphere = MovingSphere::new(radius, &s.p0, &s.p1, c);
+            for i in 0..n {
+                if w[i] != 0.0
+                    && let Some(end) = sphere.contact(x_prev[i], x[i])
+                {
+                    x[i] = end;
+                    block.set_end(i, end);
+                }
+            }
+            continue;
+        };
+        let touch = |i: usize, x: &mut [Vec3], block: &mut Block| {
+            if let Some(end) = contact(x_prev[i], x[i], s.shape, &s.p0, &s.p1, c) {
+                x[i] = end;
+                block.set_end(i, end);
+            }
+        };
+        if filter.misses_box(block.lo, block.hi) {
+            continue;
+        }
+        let mut i = 0;
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx") {
+            i = n - n % 8;
+            // Taken into components when a collider first comes near the block.
+            if !block.filled {
+                block.fill(&x[..i], &x_prev[..i]);
+            }
+            // SAFETY: AVX is present; `i ≤ n ≤ BLOCK`, `w` holds `n`.
+            let mut mask = unsafe { lanes::may_touch(block, &w[..i], filter) };
+            while mask != 0 {
+                let k = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                touch(k, x, block);
+            }
+        }
+        for i in i..n {
+            if w[i] != 0.0 && filter.may_touch(x_prev[i], x[i]) {
+                touch(i, x, block);
+            }
+        }
+    }
+}
+
+/// A block's particles as components, ends (current positions) and starts, once `filled`
+/// (the lane groups' particles only; the rest stay `Vec3`); the box that holds the ends.
+struct Block {
+    end: [[f32; BLOCK]; 3],
+    start: [[f32; BLOCK]; 3],
+    filled: bool,
+    lo: Vec3,
+    hi: Vec3,
+}
+
+impl Default for Block {
+    fn default() -> Self {
+        Block { end: [[0.0; BLOCK]; 3], start: [[0.0; BLOCK]; 3], filled: false, lo: Vec3::INFINITY, hi: Vec3::NEG_INFINITY }
+    }
+}
+
+impl Block {
+    fn fill(&mut self, x: &[Vec3], x_prev: &[Vec3]) {
+        for (i, (e, s)) in x.iter().zip(x_prev).enumerate() {
+            (self.end[0][i], self.end[1][i], self.end[2][i]) = (e.x, e.y, e.z);
+            (self.start[0][i], self.start[1][i], self.start[2][i]) = (s.x, s.y, s.z);
+        }
+        self.filled = true;
+    }
+
+    #[inline]
+    fn set_end(&mut self, i: usize, p: Vec3) {
+        if self.filled && i < BLOCK {
+            (self.end[0][i], self.end[1][i], self.end[2][i]) = (p.x, p.y, p.z);
+        }
+        self.lo = self.lo.min(p);
+        self.hi = self.hi.max(p);
+    }
+}
+
+/// A test that proves, in world space and without a transform, that a particle cannot touch
+/// a capsule over the substep — so [`contact`] would return `None` for it and may be skipped
+/// (same bits). Most particles within a limb's bounding sphere are a few centimetres from
+/// its surface; the sphere cannot tell them apart, this test can.
+///
+/// [`contact`] finds a contact only where its local path `l(t) = l0 + t·(l1 − l0)` (`l0` the
+/// start in the frame at `p0`, `l1` the end in the frame at `p1`) comes within `r + tol` of
+/// the shape (`r` the particle radius, `tol` the trace's tolerance, both local). Carried to
+/// the world by `p1`, that path is `W(t)`, with `W(1) = x` and `W(0) = T(x_prev)`, `T` the
+/// collider's motion over the substep (`p1 ∘ p0⁻¹`); distances scale by `s1`. As the
+/// distance is 1-Lipschitz, every point of the path is at least `φ(x) − |T(x_prev) − x|` from
+/// the shape at `p1`, where
+///
+/// - `φ(x) ≥ |x − segment| − r_max·s1`: the tapered capsule lies inside the straight one of
+///   its larger radius about the same segment;
+/// - `|T(y) − x| ≤ |y − x| + |c1 − c0| + k·|y − c0|`, with `T(y) − y = (ρQ − I)(y − c0) + (c1 − c0)`,
+///   `ρ = s1/s0`, `Q` the rotation over the substep and `‖ρQ − I‖ ≤ |ρ − 1| + 2·sin(θ/2) = k`
+///   (`sin(θ/2)` the length of `Q`'s vector part).
+///
+/// A particle is skipped when that lower bound exceeds `(r + tol)·s1` by a margin (0.1 mm and
+/// a relative 1e-5 of the sizes involved) far above the rounding of either computation.
+struct CapsuleReject {
+    a: Vec3,
+    axis: Vec3,
+    inv_axis2: f32,
+    c0: Vec3,
+    k: f32,
+    /// `r_max·s1 + (r + tol)·s1 + |c1 − c0| + margin`.
+    base: f32,
+}
+
+impl CapsuleReject {
+    fn new(shape: &Shape, p0: &Pose, p1: &Pose, c: &ContactParams) -> Option<CapsuleReject> {
+        let Shape::Capsule { half_height, radius0, radius1 } = *shape else { return None };
+        let a = p1.to_world(Vec3::new(0.0, -half_height, 0.0));
+        let b = p1.to_world(Vec3::new(0.0, half_height, 0.0));
+        let axis = b - a;
+        let axis2 = axis.length_squared();
+        let turn = p1.rotation * p0.rotation.inverse();
+        let k = (p1.scale / p0.scale - 1.0).abs() + 2.0 * Vec3::new(turn.x, turn.y, turn.z).length() * 1.001;
+        let size = (half_height + radius0.max(radius1)) * p1.scale + p1.position.abs().max_element();
+        let margin = 1e-4 + 1e-5 * size;
+        let base = radius0.max(radius1) * p1.scale + c.thickness + 1e-6 + (p1.position - p0.position).length() + margin;
+        let usable = axis2 > 0.0 && [base, k, axis2].iter().all(|v| v.is_finite());
+        usable.then(|| CapsuleReject { a, axis, inv_axis2: 1.0 / axis2, c0: p0.position, k, base })
+    }
+
+    /// The particle moving from `start` to `end` cannot touch the capsule.
+    #[inline]
+    fn rejects(&self, start: Vec3, end: Vec3) -> bool {
+        let q = end - self.a;
+        let t = (q.dot(self.axis) * self.inv_axis2).clamp(0.0, 1.0);
+        let off = q - self.axis * t;
+        let reach = self.base + (end - start).length() + self.k * (start - self.c0).length();
+        off.length_squared() > reach * reach
+    }
+}
+
 /// [`collide`] for a sphere that does not turn over the substep: [`contact`]'s analytic sphere
 /// case, written out so that the particles that cannot touch (most of them) cost a few
 /// multiplications and compares, no square root and no division.
@@ -411,6 +633,46 @@ mod lanes {
         unsafe { V3 { x: _mm256_blendv_ps(b.x, a.x, m), y: _mm256_blendv_ps(b.y, a.y, m), z: _mm256_blendv_ps(b.z, a.z, m) } }
     }
 
+    /// [`Filter::may_touch`](super::Filter::may_touch) on the first `w.len()` particles of
+    /// `block` (a multiple of 8; `w` their inverse masses), lane for lane the same operations (same bits), as a bit mask (bit
+    /// k: particle k, free and maybe touching).
+    ///
+    /// # Safety
+    /// AVX is present.
+    #[target_feature(enable = "avx")]
+    pub unsafe fn may_touch(block: &super::Block, w: &[f32], f: &super::Filter) -> u64 {
+        let n = w.len();
+        assert!(n <= super::BLOCK && n % 8 == 0 && block.filled);
+        let (zero, one) = (_mm256_setzero_ps(), _mm256_set1_ps(1.0));
+        let (centre, near2) = (splat(f.centre), _mm256_set1_ps(f.near2));
+        let capsule = f.capsule.as_ref().map(|r| (splat(r.a), splat(r.axis), _mm256_set1_ps(r.inv_axis2), splat(r.c0), _mm256_set1_ps(r.k), _mm256_set1_ps(r.base)));
+        let mut mask = 0u64;
+        for i in (0..n).step_by(8) {
+            // SAFETY: i + 8 ≤ n ≤ BLOCK.
+            let load = |a: &[f32; super::BLOCK]| unsafe { _mm256_loadu_ps(a.as_ptr().add(i)) };
+            let end = V3 { x: load(&block.end[0]), y: load(&block.end[1]), z: load(&block.end[2]) };
+            // SAFETY: as `load`.
+            let free = _mm256_cmp_ps::<_CMP_NEQ_OQ>(unsafe { _mm256_loadu_ps(w.as_ptr().add(i)) }, zero);
+            let d = sub(end, centre);
+            let mut keep = _mm256_and_ps(free, _mm256_cmp_ps::<_CMP_LE_OQ>(dot(d, d), near2));
+            if _mm256_movemask_ps(keep) == 0 {
+                continue;
+            }
+            if let Some((a, axis, inv_axis2, c0, k, base)) = capsule {
+                let start = V3 { x: load(&block.start[0]), y: load(&block.start[1]), z: load(&block.start[2]) };
+                let q = sub(end, a);
+                let t = _mm256_max_ps(_mm256_min_ps(_mm256_mul_ps(dot(q, axis), inv_axis2), one), zero);
+                let off = sub(q, scale(axis, t));
+                let moved = sub(end, start);
+                let lever = sub(start, c0);
+                let reach = _mm256_add_ps(_mm256_add_ps(base, _mm256_sqrt_ps(dot(moved, moved))), _mm256_mul_ps(k, _mm256_sqrt_ps(dot(lever, lever))));
+                keep = _mm256_andnot_ps(_mm256_cmp_ps::<_CMP_GT_OQ>(dot(off, off), _mm256_mul_ps(reach, reach)), keep);
+            }
+            mask |= (_mm256_movemask_ps(keep) as u64) << i;
+        }
+        mask
+    }
+
     /// Particles `range` in groups of 8; returns where the groups stopped (the rest is for
     /// the scalar loop).
     #[target_feature(enable = "avx")]
@@ -509,6 +771,7 @@ mod lanes {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::math::Quat;
 
     const NO_FRICTION: ContactParams = ContactParams { thickness: 0.0, static_friction: 0.0, kinetic_friction: 0.0 };
 
@@ -561,6 +824,113 @@ mod tests {
             assert_eq!([soa[0][i], soa[1][i], soa[2][i]].map(f32::to_bits), want.to_array().map(f32::to_bits), "particle {i}");
         }
         assert!(touched > n / 4, "the cases must include contacts ({touched})");
+    }
+
+    /// `collide` on a tapered capsule, with its rejection test, gives the bits of `contact` on
+    /// every particle (the reference: no test but the bounding sphere's), for a capsule that
+    /// moves, turns and grows over the substep, and for one that stands still; the clouds
+    /// hold contacts, particles the test skips and particles it must not skip.
+    #[test]
+    fn capsule_filter_skips_only_particles_that_cannot_touch() {
+        let p0 = Pose { rotation: Quat::from_rotation_z(0.3), position: Vec3::new(0.1, 0.9, -0.2), scale: 1.0 };
+        let turned = Pose { rotation: Quat::from_rotation_z(0.34) * Quat::from_rotation_x(0.05), position: Vec3::new(0.104, 0.897, -0.2), scale: 1.02 };
+        for (p1, shape) in [
+            (turned, Shape::Capsule { half_height: 0.22, radius0: 0.056, radius1: 0.08 }),
+            (p0, Shape::Capsule { half_height: 0.15, radius0: 0.12, radius1: 0.14 }),
+            // One sphere swallows the other: the shape is the larger sphere.
+            (turned, Shape::Capsule { half_height: 0.01, radius0: 0.05, radius1: 0.09 }),
+        ] {
+            capsule_rejection_matches(&shape, p0, p1);
+        }
+    }
+
+    fn capsule_rejection_matches(shape: &Shape, p0: Pose, p1: Pose) {
+        let c = ContactParams { thickness: 0.012, static_friction: 0.5, kinetic_friction: 0.4 };
+        let mut seed = 0x9e3779b9u32;
+        let mut rnd = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed as f32 / u32::MAX as f32 * 2.0 - 1.0
+        };
+        let n = 4000;
+        let reach = shape.bounding_radius();
+        let (mut start, mut end) = (Vec::new(), Vec::new());
+        for i in 0..n {
+            // Within the bounding sphere (where the reference tests every particle), many of
+            // them a few millimetres from the surface.
+            let a = p0.position + Vec3::new(rnd(), rnd(), rnd()) * (reach + 0.05);
+            let step = match i % 4 {
+                0 => Vec3::ZERO,
+                1 => Vec3::new(rnd(), rnd(), rnd()) * 0.003,
+                2 => Vec3::new(rnd(), rnd(), rnd()) * 0.02,
+                _ => Vec3::new(rnd(), rnd(), rnd()) * 0.1,
+            };
+            start.push(a);
+            end.push(a + step);
+        }
+        let w: Vec<f32> = (0..n).map(|i| if i % 17 == 0 { 0.0 } else { 1.0 }).collect();
+        let mut x = end.clone();
+        let max_move = 0.2;
+        collide_many(&mut x, &start, &w, &[Swept { shape, p0, p1 }], &c, max_move);
+        let far = CapsuleReject::new(shape, &p0, &p1, &c).expect("a capsule");
+        let (mut touched, mut skipped) = (0, 0);
+        for i in 0..n {
+            let want = if w[i] != 0.0 { contact(start[i], end[i], shape, &p0, &p1, &c) } else { None };
+            touched += want.is_some() as usize;
+            skipped += (w[i] != 0.0 && far.rejects(start[i], end[i])) as usize;
+            assert_eq!(x[i].to_array().map(f32::to_bits), want.unwrap_or(end[i]).to_array().map(f32::to_bits), "particle {i}");
+        }
+        assert!(touched > n / 40 && skipped > n / 4 && touched + skipped < n * 95 / 100, "contacts {touched}, skipped {skipped} of {n}");
+    }
+
+    /// `collide_many` gives the bits of one `collide` after another, on particles that meet
+    /// several of its colliders in one substep (capsules that overlap, a turning box, a still
+    /// sphere, a moving one, one far from every particle, more colliders than one group holds)
+    /// and a count of particles that leaves a part-block and a part-lane group.
+    #[test]
+    fn collide_many_matches_collide_one_after_another() {
+        let c = ContactParams { thickness: 0.01, static_friction: 0.5, kinetic_friction: 0.4 };
+        let at = |x: f32, y: f32, z: f32, turn: f32| Pose { rotation: Quat::from_rotation_z(turn) * Quat::from_rotation_x(0.5 * turn), position: Vec3::new(x, y, z), scale: 1.0 };
+        let shapes = [
+            Shape::Capsule { half_height: 0.2, radius0: 0.05, radius1: 0.08 },
+            Shape::Box { half_extents: Vec3::new(0.1, 0.05, 0.2) },
+            Shape::Sphere { radius: 0.15 },
+            Shape::Capsule { half_height: 0.15, radius0: 0.12, radius1: 0.1 },
+        ];
+        let mut colliders = Vec::new();
+        for k in 0..19 {
+            let f = k as f32 * 0.05;
+            let (p0, mut p1) = (at(0.1 * f, 0.05 * f, -0.1 * f, f), at(0.1 * f + 0.01, 0.05 * f, -0.1 * f, f + 0.03));
+            if k == 2 {
+                p1 = p0; // a still sphere: `MovingSphere`'s own path
+            }
+            colliders.push(Swept { shape: &shapes[k % 4], p0, p1 });
+        }
+        // Far from every particle: its blocks are skipped whole.
+        colliders.insert(5, Swept { shape: &shapes[0], p0: at(3.0, 0.0, 0.0, 0.1), p1: at(3.0, 0.01, 0.0, 0.12) });
+        let mut seed = 0x1234567u32;
+        let mut rnd = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed as f32 / u32::MAX as f32 * 2.0 - 1.0
+        };
+        let n = 2 * BLOCK + 13;
+        let start: Vec<Vec3> = (0..n).map(|_| Vec3::new(rnd() * 0.2 + 0.05, rnd() * 0.2, rnd() * 0.2 - 0.05)).collect();
+        let end: Vec<Vec3> = start.iter().map(|&a| a + Vec3::new(rnd(), rnd(), rnd()) * 0.03).collect();
+        let w: Vec<f32> = (0..n).map(|i| if i % 9 == 4 { 0.0 } else { 1.0 }).collect();
+        let mut want = end.clone();
+        for s in &colliders {
+            collide(&mut want, &start, &w, s.shape, &s.p0, &s.p1, &c, 0.05);
+        }
+        let mut got = end.clone();
+        collide_many(&mut got, &start, &w, &colliders, &c, 0.05);
+        let moved = (0..n).filter(|&i| want[i] != end[i]).count();
+        assert!(moved > n / 4, "the cases must hold contacts ({moved} of {n})");
+        for i in 0..n {
+            assert_eq!(got[i].to_array().map(f32::to_bits), want[i].to_array().map(f32::to_bits), "particle {i}");
+        }
     }
 
     #[test]
