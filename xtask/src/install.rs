@@ -7,7 +7,8 @@
 //! lib/libsinew.so.0.1 -> libsinew.so.0.1.0, lib/libsinew.so -> libsinew.so.0.1
 //! lib/libsinew.so.0.1.0.debug    its debug symbols (objcopy --only-keep-debug; the library
 //!                                names it in .gnu_debuglink, so gdb and perf find it beside it)
-//! lib/libsinew.dylib             macOS: install name @rpath/libsinew.dylib (rustc's default)
+//! lib/libsinew.dylib             macOS: install name @rpath/libsinew.dylib (set here,
+//!                                install_name_tool; cargo's copy keeps its build path)
 //! bin/sinew.dll                  Windows; lib/libsinew.dll.a (MinGW) or lib/sinew.dll.lib
 //!                                (MSVC): the import library
 //! lib/libsinew.a or lib/sinew.lib  the static library (debug info stripped)
@@ -132,6 +133,13 @@ pub fn install(root: &Path, options: &Options) -> Result<(), String> {
     match (&binutils, options.strip) {
         (Some(tools), true) => tools.strip_with_debug_file(&built.join(lay.shared_built), &shared_dst)?,
         _ => copy(&built.join(lay.shared_built), &shared_dst)?,
+    }
+    if target.contains("apple") {
+        // Untested here (no macOS host): the tool is Xcode's.
+        let id = Command::new("install_name_tool").args(["-id", "@rpath/libsinew.dylib"]).arg(&shared_dst).status();
+        if !id.is_ok_and(|s| s.success()) {
+            eprintln!("xtask install: warning: install_name_tool -id @rpath/libsinew.dylib failed; the library keeps cargo's install name");
+        }
     }
     if let Some(soname) = &lay.soname {
         run(Command::new("patchelf").args(["--set-soname", soname]).arg(&shared_dst))
