@@ -9,6 +9,10 @@
 #   - against a debug DLL built with the cargo feature debug-panic (target/.../debug/sinew.dll):
 #     client.c and client.cpp compiled with -DSINEW_DEBUG_PANIC, so the panic guard is shown
 #     to turn a Rust panic inside the DLL into SINEW_PANIC under Windows' unwinding (SEH).
+#   - the installed Windows package (`cargo run -p xtask -- install --target
+#     x86_64-pc-windows-gnu`: stripped bin/sinew.dll, lib/libsinew.dll.a, lib/libsinew.a, the
+#     CMake config): examples/cmake cross-built with CMake and MinGW through find_package(Sinew),
+#     shared (the example copies sinew.dll beside it) and static, and run.
 # Each program runs from a directory holding it and sinew.dll, as a Windows host loads it.
 # The C++ clients link libstdc++ and libgcc statically, so only sinew.dll sits beside them.
 # Wine runs with WINEDEBUG=-all and its own prefix in target/wine/prefix (made on the first
@@ -68,6 +72,7 @@ missing=()
 command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1 || missing+=(gcc-mingw-w64-x86-64)
 command -v x86_64-w64-mingw32-g++ >/dev/null 2>&1 || missing+=(g++-mingw-w64-x86-64)
 command -v wine >/dev/null 2>&1 && [ -e /usr/lib/wine/wine64 ] || missing+=(wine64 wine)
+command -v cmake >/dev/null 2>&1 || missing+=(cmake make)
 install_missing "${missing[@]}"
 
 # ---- the DLLs ------------------------------------------------------------------------------
@@ -105,6 +110,7 @@ else
     mkdir -p "$out/no-dll"
     for dir in release debug-panic no-dll; do cp "$out/bcryptprimitives.dll" "$out/$dir/"; done
 fi
+stand_in() { [ ! -e "$out/bcryptprimitives.dll" ] || cp "$out/bcryptprimitives.dll" "$1/"; }
 
 # ---- Wine's first start ------------------------------------------------------------------
 start=$SECONDS
@@ -165,5 +171,31 @@ check panic-guard-checked bash -c "grep -q 'ok   SINEW_PANIC *sinew_debug_trigge
     && grep -q 'ok   sinew_debug_trigger_panic() returns SINEW_PANIC' '$out/run-debug-panic-cpp_client.log'"
 # The programs found sinew.dll beside them, not anywhere else: without it they do not start.
 check needs-the-dll bash -c "mkdir -p '$out/no-dll' && rm -f '$out/no-dll/sinew.dll' && cp '$out/release/client.exe' '$out/no-dll/' && cd '$out/no-dll' && ! wine client.exe"
+
+# ---- the installed package, through CMake --------------------------------------------------
+cat >"$out/mingw.cmake" <<'CMAKE'
+set(CMAKE_SYSTEM_NAME Windows)
+set(CMAKE_SYSTEM_PROCESSOR x86_64)
+set(CMAKE_C_COMPILER x86_64-w64-mingw32-gcc)
+set(CMAKE_CXX_COMPILER x86_64-w64-mingw32-g++)
+set(CMAKE_RC_COMPILER x86_64-w64-mingw32-windres)
+set(CMAKE_EXE_LINKER_FLAGS_INIT "-static-libgcc -static-libstdc++")
+CMAKE
+check install-windows-package cargo run -q -p xtask -- install --target "$target" --prefix "$out/package"
+# cmake_example NAME ARGS...: examples/cmake cross-built in a fresh directory and run under Wine.
+cmake_example() {
+    local dir=$out/cmake-$1
+    shift
+    rm -rf "$dir"
+    cmake -S examples/cmake -B "$dir" -DCMAKE_TOOLCHAIN_FILE="$out/mingw.cmake" -DCMAKE_PREFIX_PATH="$out/package" \
+        -DCMAKE_BUILD_TYPE=Release "$@"
+    cmake --build "$dir" -j 2
+    stand_in "$dir"
+    (cd "$dir" && wine drape.exe && wine rope_c.exe)
+}
+check cmake-windows-shared cmake_example shared
+check cmake-windows-shared-uses-the-dll bash -c "x86_64-w64-mingw32-objdump -p '$out/cmake-shared/drape.exe' | grep -F 'DLL Name: sinew.dll'"
+check cmake-windows-static cmake_example static -DSINEW_EXAMPLE_STATIC=ON
+check cmake-windows-static-has-no-dll bash -c "! x86_64-w64-mingw32-objdump -p '$out/cmake-static/drape.exe' | grep -i 'DLL Name: sinew'"
 
 summary
