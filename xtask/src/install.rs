@@ -10,7 +10,8 @@
 //! lib/libsinew.dylib             macOS: install name @rpath/libsinew.dylib (set here,
 //!                                install_name_tool; cargo's copy keeps its build path)
 //! bin/sinew.dll                  Windows; lib/libsinew.dll.a (MinGW) or lib/sinew.dll.lib
-//!                                (MSVC): the import library
+//!                                (MSVC): the import library; bin/sinew.pdb (MSVC), or
+//!                                bin/sinew.dll.debug (MinGW: objcopy as on Linux)
 //! lib/libsinew.a or lib/sinew.lib  the static library (debug info stripped)
 //! lib/cmake/Sinew/               SinewConfig.cmake, SinewConfigVersion.cmake: find_package(Sinew)
 //! lib/pkgconfig/                 sinew.pc (shared), sinew-static.pc
@@ -147,6 +148,11 @@ pub fn install(root: &Path, options: &Options) -> Result<(), String> {
     }
     for (link, points_to) in &lay.links {
         link_or_copy(prefix, link, points_to)?;
+    }
+    // MSVC keeps the DLL's symbols apart already: ship them beside it.
+    let pdb = built.join("sinew.pdb");
+    if target.contains("msvc") && pdb.exists() {
+        copy(&pdb, &prefix.join("bin/sinew.pdb"))?;
     }
     if let Some(implib) = lay.implib {
         copy(&built.join(implib), &prefix.join("lib").join(implib))?;
