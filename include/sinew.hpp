@@ -1,7 +1,8 @@
 // Sinew: a header-only C++17 RAII wrapper over the C ABI of include/sinew.h.
 //
-// Hand-written (sinew.h is generated). It adds ownership and exceptions, nothing else:
-// every call forwards to one `sinew_` function, and every check is the library's own.
+// Hand-written (sinew.h is generated). It adds ownership and exceptions, and math helpers
+// for the structs (sinew::vec3, quat_axis_angle, mat4_trs: see "Math helpers" below), nothing
+// else: every call forwards to one `sinew_` function, and every check is the library's own.
 //
 //   sinew::World world;                                   // default settings
 //   SinewClothGridDesc desc = sinew::default_grid_desc();
@@ -59,6 +60,7 @@
 
 #include "sinew.h"
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
@@ -106,6 +108,91 @@ Desc defaults(SinewResult (*fill)(Desc*)) {
 
 // The ABI version of the loaded library (compare with SINEW_ABI_VERSION of this header).
 inline std::uint32_t abi_version() noexcept { return sinew_abi_version(); }
+
+// ---- Math helpers: vectors, rotations and transforms as the library takes them ----------
+//
+// SinewMat4 is column-major like Unity's Matrix4x4 (m[column * 4 + row]; translation in
+// m[12..14]) and SinewQuat is (x, y, z, w) with w the scalar part. These build them without
+// writing the 16 floats by hand:
+//
+//   SinewMat4 bone = sinew::mat4_trs(sinew::vec3(0, 1.5f, 0),                    // translation
+//                                    sinew::quat_axis_angle(sinew::vec3(0, 1, 0), 0.5f),  // radians
+//                                    sinew::vec3(1, 1, 1));                       // scale
+//   collider.set_transform(bone);
+//
+// mat4_trs(t, r, s) is T · R · S (Unity's Matrix4x4.TRS): a point p goes to t + r(s ∘ p).
+// The rotation is that of r normalised, so a quaternion that has drifted from unit length is
+// still a rotation. Plain functions on the C structs, nothing to link.
+
+inline SinewVec3 vec3(float x, float y, float z) noexcept { return SinewVec3{x, y, z}; }
+
+inline SinewQuat quat(float x, float y, float z, float w) noexcept { return SinewQuat{x, y, z, w}; }
+
+inline SinewQuat quat_identity() noexcept { return SinewQuat{0.0f, 0.0f, 0.0f, 1.0f}; }
+
+// The rotation by `radians` about `axis` (any length but zero; right-handed: counter-clockwise
+// looking down the axis towards the origin). A zero axis gives the identity.
+inline SinewQuat quat_axis_angle(SinewVec3 axis, float radians) noexcept {
+    const float length = std::sqrt(axis.x * axis.x + axis.y * axis.y + axis.z * axis.z);
+    if (!(length > 0.0f)) {
+        return quat_identity();
+    }
+    const float s = std::sin(0.5f * radians) / length;
+    return SinewQuat{axis.x * s, axis.y * s, axis.z * s, std::cos(0.5f * radians)};
+}
+
+// a · b: rotates by b first, then by a (as Unity's a * b).
+inline SinewQuat quat_multiply(SinewQuat a, SinewQuat b) noexcept {
+    return SinewQuat{a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+                     a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
+}
+
+inline SinewMat4 mat4_identity() noexcept {
+    SinewMat4 m{};
+    m.m[0] = m.m[5] = m.m[10] = m.m[15] = 1.0f;
+    return m;
+}
+
+// From four columns: the images of the x, y and z axes and the translation (w = 0, 0, 0, 1).
+inline SinewMat4 mat4_columns(SinewVec3 x_axis, SinewVec3 y_axis, SinewVec3 z_axis, SinewVec3 translation) noexcept {
+    SinewMat4 m{};
+    const SinewVec3 columns[4] = {x_axis, y_axis, z_axis, translation};
+    for (int c = 0; c < 4; ++c) {
+        m.m[c * 4 + 0] = columns[c].x;
+        m.m[c * 4 + 1] = columns[c].y;
+        m.m[c * 4 + 2] = columns[c].z;
+    }
+    m.m[15] = 1.0f;
+    return m;
+}
+
+inline SinewMat4 mat4_translation(SinewVec3 t) noexcept { return mat4_columns({1.0f, 0.0f, 0.0f}, {0.0f, 1.0f, 0.0f}, {0.0f, 0.0f, 1.0f}, t); }
+
+// T · R · S (see above). Scale per axis, before the rotation.
+inline SinewMat4 mat4_trs(SinewVec3 t, SinewQuat r, SinewVec3 s) noexcept {
+    const float n = r.x * r.x + r.y * r.y + r.z * r.z + r.w * r.w;
+    const float k = n > 0.0f ? 2.0f / n : 0.0f;
+    const float xx = r.x * r.x * k, yy = r.y * r.y * k, zz = r.z * r.z * k;
+    const float xy = r.x * r.y * k, xz = r.x * r.z * k, yz = r.y * r.z * k;
+    const float wx = r.w * r.x * k, wy = r.w * r.y * k, wz = r.w * r.z * k;
+    return mat4_columns({(1.0f - yy - zz) * s.x, (xy + wz) * s.x, (xz - wy) * s.x},
+                        {(xy - wz) * s.y, (1.0f - xx - zz) * s.y, (yz + wx) * s.y},
+                        {(xz + wy) * s.z, (yz - wx) * s.z, (1.0f - xx - yy) * s.z}, t);
+}
+
+// T · R with a uniform scale (1 by default): a bone, a collider or a character root.
+inline SinewMat4 mat4_trs(SinewVec3 t, SinewQuat r, float uniform_scale = 1.0f) noexcept {
+    return mat4_trs(t, r, SinewVec3{uniform_scale, uniform_scale, uniform_scale});
+}
+
+// m · (p, 1): where the transform puts a point.
+inline SinewVec3 transform_point(const SinewMat4& m, SinewVec3 p) noexcept {
+    return SinewVec3{m.m[0] * p.x + m.m[4] * p.y + m.m[8] * p.z + m.m[12], m.m[1] * p.x + m.m[5] * p.y + m.m[9] * p.z + m.m[13],
+                     m.m[2] * p.x + m.m[6] * p.y + m.m[10] * p.z + m.m[14]};
+}
+
+// r applied to v (the rotation of r normalised).
+inline SinewVec3 rotate(SinewQuat r, SinewVec3 v) noexcept { return transform_point(mat4_trs({0.0f, 0.0f, 0.0f}, r), v); }
 
 // Descriptors filled with the library's defaults.
 inline SinewWorldDesc default_world_desc() { return detail::defaults(&sinew_world_desc_default); }

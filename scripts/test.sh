@@ -13,6 +13,12 @@
 #      scripts/test-unity.sh   the Unity package's scripts compiled against the UnityEngine
 #                            stub, package layout and .meta files checked
 #   4. scripts/check-windows-dll.sh  sinew.dll built with mingw, its exports and imports checked
+#      scripts/test-wine.sh  the C and C++ clients built with MinGW and run under Wine
+#                            against sinew.dll (release, and debug-panic for the panic guard)
+#      scripts/test-package.sh  the C/C++ package (xtask install): SONAME, stripped library
+#                            and debug file, static linking without Rust, pkg-config, the
+#                            math helpers, examples/cmake built with find_package and
+#                            add_subdirectory, shared and static
 #   5. the bench example, a few steps of every scene (a smoke run; speed is never asserted)
 # Ends with "suites: N passed, M failed" and exits non-zero when any part failed.
 set -uo pipefail
@@ -54,6 +60,8 @@ part c-clients bash scripts/test-c.sh
 part csharp bash scripts/test-csharp.sh
 part unity bash scripts/test-unity.sh
 part windows-dll bash scripts/check-windows-dll.sh
+part wine bash scripts/test-wine.sh
+part package bash scripts/test-package.sh
 part bench-smoke cargo run --release --example bench -- --steps 5
 
 echo

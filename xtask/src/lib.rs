@@ -5,6 +5,8 @@
 //! This used to be the library's build script; as a workspace member it is compiled only by
 //! the people who change the ABI, not by every user of the library.
 
+pub mod install;
+
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 

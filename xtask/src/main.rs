@@ -1,10 +1,14 @@
 //! ```text
 //! cargo run -p xtask -- generate [FILE...]   write include/sinew.h and bindings/csharp/NativeMethods.g.cs
 //! cargo run -p xtask -- check [FILE...]      exit 1 if a committed file differs from a fresh generation
+//! cargo run -p xtask -- install --prefix DIR [--target TRIPLE] [--no-strip]
+//!                                            build the release library and install headers, shared
+//!                                            and static libraries, CMake and pkg-config files
 //! ```
 //!
 //! FILE limits the command to some of the generated files (paths as above).
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -12,6 +16,9 @@ fn main() -> ExitCode {
     let Some((command, files)) = args.split_first() else {
         return usage();
     };
+    if command == "install" {
+        return install(files);
+    }
     for f in files {
         if !xtask::FILES.contains(&f.as_str()) {
             eprintln!("xtask: {f} is not a generated file (those are: {})", xtask::FILES.join(", "));
@@ -62,10 +69,42 @@ fn main() -> ExitCode {
     }
 }
 
+fn install(args: &[String]) -> ExitCode {
+    let mut options = xtask::install::Options { prefix: PathBuf::new(), target: None, strip: true };
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        match (arg.as_str(), args.clone().next()) {
+            ("--prefix", Some(dir)) => options.prefix = PathBuf::from(dir),
+            ("--target", Some(triple)) => options.target = Some(triple.clone()),
+            ("--no-strip", _) => {
+                options.strip = false;
+                continue;
+            }
+            _ => return usage(),
+        }
+        args.next();
+    }
+    if options.prefix.as_os_str().is_empty() {
+        return usage();
+    }
+    // Relative to where the command was run, not to the repository.
+    if options.prefix.is_relative() {
+        options.prefix = std::env::current_dir().expect("a current directory").join(&options.prefix);
+    }
+    match xtask::install::install(&xtask::repo_root(), &options) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask install: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 fn usage() -> ExitCode {
     eprintln!(
         "usage: cargo run -p xtask -- generate [FILE...]   write the generated files from src/ffi\n\
          \x20      cargo run -p xtask -- check [FILE...]      fail if a committed one differs from a fresh generation\n\
+         \x20      cargo run -p xtask -- install --prefix DIR [--target TRIPLE] [--no-strip]\n\
          generated files: {}",
         xtask::FILES.join(", ")
     );
