@@ -44,6 +44,7 @@
 
 #[path = "../benches/chapter/mod.rs"]
 mod chapter;
+mod paced;
 mod s4;
 mod s5;
 
@@ -259,6 +260,10 @@ fn main() {
             "S1-SELF" => scenes::s1_self(),
             "S4" => {
                 s4_rows = s4::run(&args.threads, args.s4_steps, args.s4_rounds);
+                continue;
+            }
+            "S1-PACED" | "S2-PACED" => {
+                paced::run(name, &args.threads, args.steps).iter().for_each(paced::Line::print);
                 continue;
             }
             "S5" | "S5-PILE" => {
