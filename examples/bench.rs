@@ -99,7 +99,7 @@ fn usage(err: &str) -> ! {
     if !err.is_empty() {
         eprintln!("error: {err}");
     }
-    eprintln!("usage: bench [--scene S1|S2|S2-LOD|S3|S1-self|S4|S5|S5-pile]... [--threads N]... [--steps N] [--rounds N (S4)]");
+    eprintln!("usage: bench [--scene S1|S2|S2-LOD|S3|S1-self|S4|S5|S5-pile|S1-paced|S2-paced]... [--threads N]... [--steps N] [--rounds N (S4)]");
     std::process::exit(if err.is_empty() { 0 } else { 2 })
 }
 

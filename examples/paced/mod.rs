@@ -10,22 +10,25 @@
 //!
 //! The step is called as `sinew_world_step` calls it: a one-thread world steps on the host
 //! thread itself (`World::sequential`), a world with more threads hands the step to its
-//! pool and waits for it (`WorkerPool::install`). So the paced lines price what a game pays
+//! pool and waits for it (`WorkerPool::install`), the pool set up as `sinew_world_create`
+//! sets it up (`WorldSettings::wake_ahead_us`). So the paced lines price what a game pays
 //! once per frame: the hand-off to the workers and back, and the second worker's wake-up.
+//! Thread counts above one run twice: without waking ahead (`wake_ahead_us=0`) and with the
+//! default.
 //!
 //! Configurations run interleaved, in [`ROUNDS`] rounds of their share of the frames, each
 //! with its own world and pool (60 warm-up frames first), so that a drift of the shared
 //! machine falls on all of them. Per scene, host mode and thread count, one line:
 //! `us_per_step` (median), `us_p90`, `ratio` (to the chapter's time on the same scene, in this
-//! run, back to back), `stretch60`, and `advantage` (the 1-thread median over this thread
-//! count's, same host mode) and `vs_back_to_back` (this median over `host=none`'s, same
-//! threads).
+//! run, back to back), `stretch60` (after each of the last round's last 60 frames),
+//! `advantage` (the 1-thread median over this line's, same host mode) and `vs_back_to_back`
+//! (this median over `host=none`'s, same threads and wake-ahead).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use crate::chapter::scenes::{self, Scene, sinew_world};
-use sinew::world::{WorkerPool, World};
+use sinew::world::{DEFAULT_WAKE_AHEAD_US, WorkerPool, World};
 
 /// The host's frame and its own work in it.
 pub const FRAME: Duration = Duration::from_micros(16_667);
@@ -55,6 +58,7 @@ pub struct Line {
     pub scene: String,
     pub host: Host,
     pub threads: u32,
+    pub wake_ahead_us: u32,
     pub us_per_step: f64,
     pub us_p90: f64,
     pub substeps: u32,
@@ -70,10 +74,11 @@ impl Line {
     pub fn print(&self) {
         let opt = |v: Option<f64>| v.map_or("n/a".to_owned(), |v| format!("{v:.2}"));
         println!(
-            "scene={} solver=sinew threads={} host={} us_per_step={:.1} ratio={:.3} substeps={} ns_per_particle_substep={:.2} stretch60={:.4} us_p90={:.1} advantage={} vs_back_to_back={} particles={} constraints={}",
+            "scene={} solver=sinew threads={} host={} wake_ahead_us={} us_per_step={:.1} ratio={:.3} substeps={} ns_per_particle_substep={:.2} stretch60={:.4} us_p90={:.1} advantage={} vs_back_to_back={} particles={} constraints={}",
             self.scene,
             self.threads,
             self.host.name(),
+            self.wake_ahead_us,
             self.us_per_step,
             self.ratio,
             self.substeps,
@@ -92,6 +97,7 @@ impl Line {
 struct Config {
     host: Host,
     threads: u32,
+    wake_ahead_us: u32,
     world: World,
     pool: WorkerPool,
     times: Vec<f64>,
@@ -99,11 +105,14 @@ struct Config {
 }
 
 impl Config {
-    fn new(scene: &Scene, host: Host, threads: u32) -> Config {
+    fn new(scene: &Scene, host: Host, threads: u32, wake_ahead_us: u32) -> Config {
         let mut world = sinew_world(scene, scene.iterations as u32, 1);
-        let pool = WorkerPool::new(threads).expect("worker pool");
+        world.settings.wake_ahead_us = wake_ahead_us;
+        // As `sinew_world_create`.
+        let mut pool = WorkerPool::new(threads).expect("worker pool");
+        pool.set_wake_ahead(Duration::from_micros(world.settings.wake_ahead_us as u64)).expect("pacer");
         world.sequential = pool.thread_count() == 1;
-        Config { host, threads, world, pool, times: Vec::new(), stretch: Vec::new() }
+        Config { host, threads, wake_ahead_us, world, pool, times: Vec::new(), stretch: Vec::new() }
     }
 
     /// As `sinew_world_step`.
@@ -194,7 +203,16 @@ pub fn run(name: &str, threads: &[u32], steps: usize) -> Vec<Line> {
         })
         .collect();
     let chapter_us = quantile(&chapter, 0.5);
-    let mut configs: Vec<Config> = [Host::None, Host::Spin, Host::Sleep].iter().flat_map(|&h| threads.iter().map(move |&t| (h, t))).map(|(h, t)| Config::new(&scene, h, t)).collect();
+    // Two threads and more with the default wake-ahead and without.
+    let wake = |t: u32| if t > 1 { vec![0, DEFAULT_WAKE_AHEAD_US] } else { vec![0] };
+    let mut configs: Vec<Config> = Vec::new();
+    for host in [Host::None, Host::Spin, Host::Sleep] {
+        for &t in threads {
+            for a in wake(t) {
+                configs.push(Config::new(&scene, host, t, a));
+            }
+        }
+    }
     for c in &mut configs {
         c.run(scenes::WARM_UP_STEPS, false, 0);
     }
@@ -204,7 +222,7 @@ pub fn run(name: &str, threads: &[u32], steps: usize) -> Vec<Line> {
             c.run(frames, true, if r == ROUNDS - 1 { 60 } else { 0 });
         }
     }
-    let median = |host: Host, threads: u32| configs.iter().find(|c| c.host == host && c.threads == threads).map(|c| quantile(&c.times, 0.5));
+    let median = |host: Host, threads: u32, a: u32| configs.iter().find(|c| c.host == host && c.threads == threads && c.wake_ahead_us == a).map(|c| quantile(&c.times, 0.5));
     configs
         .iter()
         .map(|c| {
@@ -215,6 +233,7 @@ pub fn run(name: &str, threads: &[u32], steps: usize) -> Vec<Line> {
                 scene: name.to_owned(),
                 host: c.host,
                 threads: c.threads,
+                wake_ahead_us: c.wake_ahead_us,
                 us_per_step: us,
                 us_p90: quantile(&c.times, 0.9),
                 substeps: scene.iterations as u32,
@@ -222,8 +241,8 @@ pub fn run(name: &str, threads: &[u32], steps: usize) -> Vec<Line> {
                 constraints: st.constraint_count as usize,
                 stretch60: c.stretch.iter().copied().fold(0.0, f32::max),
                 ratio: us / chapter_us,
-                advantage: median(c.host, 1).map(|one| one / us),
-                vs_back_to_back: median(Host::None, c.threads).map(|b| us / b),
+                advantage: median(c.host, 1, 0).map(|one| one / us),
+                vs_back_to_back: median(Host::None, c.threads, c.wake_ahead_us).map(|b| us / b),
             }
         })
         .collect()
