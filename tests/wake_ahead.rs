@@ -12,11 +12,11 @@ use std::time::Duration;
 use sinew::cloth::{GridPins, GridSpec};
 use sinew::math::{Quat, Vec3};
 use sinew::particles::Material;
-use sinew::world::{DEFAULT_WAKE_AHEAD_US, WorkerPool, World, WorldSettings};
+use sinew::world::{SUGGESTED_WAKE_AHEAD_US, WorkerPool, World, WorldSettings};
 
 /// A grid large enough to share its step between two threads (`particles::two_threads`).
 fn world(threads: u32) -> (World, WorkerPool) {
-    let mut world = World::new(WorldSettings { thread_count: threads, ..WorldSettings::default() }).unwrap();
+    let mut world = World::new(WorldSettings { thread_count: threads, wake_ahead_us: SUGGESTED_WAKE_AHEAD_US, ..WorldSettings::default() }).unwrap();
     let spec = GridSpec { columns: 40, rows: 30, spacing: 0.03, origin: Vec3::ZERO, orientation: Quat::IDENTITY, pins: GridPins::TopRow, material: Material::default() };
     world.create_grid(&spec).unwrap();
     let mut pool = WorkerPool::new(threads).unwrap();
@@ -37,9 +37,16 @@ fn bits(world: &World) -> Vec<[u32; 3]> {
     world.bodies.values().flat_map(|b| b.positions().iter().map(|p| p.to_array().map(f32::to_bits))).collect()
 }
 
+// One test function: the allocation count covers every thread, so nothing else may run
+// beside the paced steps.
 #[test]
+fn wake_ahead() {
+    paced_steps_on_two_threads_give_the_one_thread_bits_and_allocate_nothing();
+    without_wake_ahead_the_workers_are_never_spun();
+    wake_ahead_is_off_by_default_and_bounded();
+}
+
 fn paced_steps_on_two_threads_give_the_one_thread_bits_and_allocate_nothing() {
-    assert!(DEFAULT_WAKE_AHEAD_US > 0, "the default wakes ahead");
     let (mut one, pool_one) = world(1);
     let (mut two, pool_two) = world(2);
     const FRAMES: usize = 40;
@@ -69,7 +76,6 @@ fn paced_steps_on_two_threads_give_the_one_thread_bits_and_allocate_nothing() {
     println!("{spins} spins over {FRAMES} paced steps");
 }
 
-#[test]
 fn without_wake_ahead_the_workers_are_never_spun() {
     let (mut two, mut pool) = world(2);
     pool.set_wake_ahead(Duration::ZERO).unwrap();
@@ -78,4 +84,11 @@ fn without_wake_ahead_the_workers_are_never_spun() {
         std::thread::sleep(Duration::from_millis(4));
     }
     assert_eq!(pool.spins(), 0);
+}
+
+fn wake_ahead_is_off_by_default_and_bounded() {
+    assert_eq!(WorldSettings::default().wake_ahead_us, 0);
+    let at = |us: u32| World::new(WorldSettings { wake_ahead_us: us, ..WorldSettings::default() }).is_ok();
+    assert!(at(10_000));
+    assert!(!at(10_001), "more than 10 ms ahead is refused");
 }

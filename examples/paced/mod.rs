@@ -13,8 +13,8 @@
 //! pool and waits for it (`WorkerPool::install`), the pool set up as `sinew_world_create`
 //! sets it up (`WorldSettings::wake_ahead_us`). So the paced lines price what a game pays
 //! once per frame: the hand-off to the workers and back, and the second worker's wake-up.
-//! Thread counts above one run twice: without waking ahead (`wake_ahead_us=0`) and with the
-//! default.
+//! Thread counts above one run twice: without waking ahead (`wake_ahead_us=0`, the default)
+//! and with `SUGGESTED_WAKE_AHEAD_US` (500).
 //!
 //! Configurations run interleaved, in [`ROUNDS`] rounds of their share of the frames, each
 //! with its own world and pool (60 warm-up frames first), so that a drift of the shared
@@ -28,7 +28,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use crate::chapter::scenes::{self, Scene, sinew_world};
-use sinew::world::{DEFAULT_WAKE_AHEAD_US, WorkerPool, World};
+use sinew::world::{SUGGESTED_WAKE_AHEAD_US, WorkerPool, World};
 
 /// The host's frame and its own work in it.
 pub const FRAME: Duration = Duration::from_micros(16_667);
@@ -203,8 +203,8 @@ pub fn run(name: &str, threads: &[u32], steps: usize) -> Vec<Line> {
         })
         .collect();
     let chapter_us = quantile(&chapter, 0.5);
-    // Two threads and more with the default wake-ahead and without.
-    let wake = |t: u32| if t > 1 { vec![0, DEFAULT_WAKE_AHEAD_US] } else { vec![0] };
+    // Two threads and more without waking ahead (the default) and with the suggested time.
+    let wake = |t: u32| if t > 1 { vec![0, SUGGESTED_WAKE_AHEAD_US] } else { vec![0] };
     let mut configs: Vec<Config> = Vec::new();
     for host in [Host::None, Host::Spin, Host::Sleep] {
         for &t in threads {

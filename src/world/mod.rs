@@ -53,10 +53,13 @@ use pairs::{BodyId, Pairs};
 /// 60 Hz world needs up to 3; beyond that a jittery frame time would amplify noise.
 pub(crate) const MAX_INPUT_EXTRAPOLATION: f64 = 4.0;
 
-/// `WorldSettings::wake_ahead_us` by default: the wake-up it hides is tens of µs on the
-/// machines measured (docs/performance.md, "Frame-paced stepping"); the rest is room for the
-/// host's frame-time jitter.
-pub const DEFAULT_WAKE_AHEAD_US: u32 = 500;
+/// `WorldSettings::wake_ahead_us` by default: off. Waking ahead costs polling on every
+/// worker each frame, and on the only machine measured (a loaded 2-core VM, docs/performance.md,
+/// "Frame-paced stepping") its gain was not consistent; [`SUGGESTED_WAKE_AHEAD_US`] to opt in.
+pub const DEFAULT_WAKE_AHEAD_US: u32 = 0;
+/// A wake-ahead time for a host that opts in: the wake-up it hides was tens of µs where
+/// measured; the rest is room for the host's frame-time jitter.
+pub const SUGGESTED_WAKE_AHEAD_US: u32 = 500;
 /// Beyond 10 ms a 60 Hz game would busy-wait most of its frame.
 pub const MAX_WAKE_AHEAD_US: u32 = 10_000;
 
@@ -91,7 +94,7 @@ pub struct WorldSettings {
     /// With two worker threads or more: wake them this long (µs) before the next step is
     /// expected, so that a host stepping once per frame does not pay their wake-up in the
     /// step (`pool`: the [`WorkerPool`] the world steps in applies it). Costs about this much
-    /// busy-waiting per worker per frame; 0 turns it off.
+    /// busy-waiting per worker per frame; 0 (the default) turns it off.
     pub wake_ahead_us: u32,
 }
 
