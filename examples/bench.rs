@@ -44,6 +44,7 @@
 
 #[path = "../benches/chapter/mod.rs"]
 mod chapter;
+mod paced;
 mod s4;
 mod s5;
 mod s6;
@@ -90,7 +91,7 @@ fn parse_args() -> Args {
         }
     }
     if args.scenes.is_empty() {
-        args.scenes = ["S1", "S2", "S2-LOD", "S3", "S1-SELF", "S4", "S5", "S5-PILE", "S6", "S6-CROWD"].map(String::from).to_vec();
+        args.scenes = ["S1", "S2", "S2-LOD", "S3", "S1-SELF", "S4", "S5", "S5-PILE", "S6", "S6-CROWD", "S1-PACED", "S2-PACED"].map(String::from).to_vec();
         args.report = true;
     }
     if args.threads.is_empty() {
@@ -106,7 +107,7 @@ fn usage(err: &str) -> ! {
     if !err.is_empty() {
         eprintln!("error: {err}");
     }
-    eprintln!("usage: bench [--scene S1|S2|S2-LOD|S3|S1-self|S4|S5|S5-pile|S6|S6-crowd]... [--threads N]... [--steps N] [--rounds N (S4)]");
+    eprintln!("usage: bench [--scene S1|S2|S2-LOD|S3|S1-self|S4|S5|S5-pile|S6|S6-crowd|S1-paced|S2-paced]... [--threads N]... [--steps N] [--rounds N (S4)] [--split SxI]");
     std::process::exit(if err.is_empty() { 0 } else { 2 })
 }
 
@@ -332,6 +333,10 @@ fn main() {
             "S1-SELF" => scenes::s1_self(),
             "S4" => {
                 s4_rows = s4::run(&args.threads, args.s4_steps, args.s4_rounds);
+                continue;
+            }
+            "S1-PACED" | "S2-PACED" => {
+                paced::run(name, &args.threads, args.steps).iter().for_each(paced::Line::print);
                 continue;
             }
             "S5" | "S5-PILE" => {

@@ -11,7 +11,7 @@
  Version of the C ABI. Bumped on any incompatible change; wrappers compare it at load
  (sinew_abi_version()).
  */
-#define SINEW_ABI_VERSION 7
+#define SINEW_ABI_VERSION 8
 
 /*
  What every fallible `sinew_` function returns.
@@ -1388,6 +1388,15 @@ typedef struct SinewWorldDesc {
    a specific one; all give the same bits. Default auto.
    */
   uint32_t kernel;
+  /*
+   With two threads or more: wake the workers this long (µs, 0–10000) before the next
+   step is expected (from the interval between the last two `sinew_world_step` calls),
+   so that a game stepping once per frame does not pay their wake-up in the step. They
+   busy-wait about this long per worker and frame (at most twice as long when the step
+   is late); 0 turns it off (no busy-waiting, the wake-up is paid in the step). Default 0;
+   500 hides the wake-up where it was measured to help (docs/performance.md).
+   */
+  uint32_t wake_ahead_us;
 } SinewWorldDesc;
 
 /*

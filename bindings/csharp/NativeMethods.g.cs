@@ -963,6 +963,15 @@ namespace Sinew
         ///  a specific one; all give the same bits. Default auto.
         /// </summary>
         public uint kernel;
+        /// <summary>
+        ///  With two threads or more: wake the workers this long (µs, 0–10000) before the next
+        ///  step is expected (from the interval between the last two `sinew_world_step` calls),
+        ///  so that a game stepping once per frame does not pay their wake-up in the step. They
+        ///  busy-wait about this long per worker and frame (at most twice as long when the step
+        ///  is late); 0 turns it off (no busy-waiting, the wake-up is paid in the step). Default 0;
+        ///  500 hides the wake-up where it was measured to help (docs/performance.md).
+        /// </summary>
+        public uint wake_ahead_us;
     }
 
     /// <summary>

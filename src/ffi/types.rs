@@ -169,6 +169,13 @@ pub struct SinewWorldDesc {
     /// Constraint kernel, a `SinewKernel`: `SINEW_KERNEL_AUTO` (the fastest this CPU runs) or
     /// a specific one; all give the same bits. Default auto.
     pub kernel: u32,
+    /// With two threads or more: wake the workers this long (µs, 0–10000) before the next
+    /// step is expected (from the interval between the last two `sinew_world_step` calls),
+    /// so that a game stepping once per frame does not pay their wake-up in the step. They
+    /// busy-wait about this long per worker and frame (at most twice as long when the step
+    /// is late); 0 turns it off (no busy-waiting, the wake-up is paid in the step). Default 0;
+    /// 500 hides the wake-up where it was measured to help (docs/performance.md).
+    pub wake_ahead_us: u32,
 }
 
 /// The constraint kernel of a world (`SinewWorldDesc.kernel`); all give the same bits.
@@ -560,6 +567,7 @@ impl From<WorldSettings> for SinewWorldDesc {
             max_steps_per_frame: s.max_steps_per_frame,
             interpolate: s.interpolate as u32,
             kernel: SinewKernel::SINEW_KERNEL_AUTO as u32,
+            wake_ahead_us: s.wake_ahead_us,
         }
     }
 }
@@ -583,6 +591,7 @@ impl TryFrom<SinewWorldDesc> for WorldSettings {
             max_steps_per_frame: d.max_steps_per_frame,
             interpolate: d.interpolate != 0,
             kernel,
+            wake_ahead_us: d.wake_ahead_us,
         })
     }
 }

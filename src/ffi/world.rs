@@ -50,7 +50,8 @@ pub extern "C" fn sinew_world_create(desc: *const SinewWorldDesc, out_world: *mu
         let out = try_out!(out_world, "out_world");
         let settings = WorldSettings::try_from(*desc)?;
         let mut world = World::new(settings)?;
-        let pool = WorkerPool::new(settings.thread_count)?;
+        let mut pool = WorkerPool::new(settings.thread_count)?;
+        pool.set_wake_ahead(std::time::Duration::from_micros(settings.wake_ahead_us as u64))?;
         world.sequential = pool.thread_count() == 1;
         out.write(registry::insert_world(world, pool)?);
         Ok(())

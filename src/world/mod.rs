@@ -54,6 +54,16 @@ use pairs::{BodyId, Pairs};
 /// 60 Hz world needs up to 3; beyond that a jittery frame time would amplify noise.
 pub(crate) const MAX_INPUT_EXTRAPOLATION: f64 = 4.0;
 
+/// `WorldSettings::wake_ahead_us` by default: off. Waking ahead costs polling on every
+/// worker each frame, and on the only machine measured (a loaded 2-core VM, docs/performance.md,
+/// "Frame-paced stepping") its gain was not consistent; [`SUGGESTED_WAKE_AHEAD_US`] to opt in.
+pub const DEFAULT_WAKE_AHEAD_US: u32 = 0;
+/// A wake-ahead time for a host that opts in: the wake-up it hides was tens of µs where
+/// measured; the rest is room for the host's frame-time jitter.
+pub const SUGGESTED_WAKE_AHEAD_US: u32 = 500;
+/// Beyond 10 ms a 60 Hz game would busy-wait most of its frame.
+pub const MAX_WAKE_AHEAD_US: u32 = 10_000;
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WorldSettings {
     /// m/s².
@@ -82,6 +92,11 @@ pub struct WorldSettings {
     pub interpolate: bool,
     /// Kernel for independent constraint batches; every kernel gives the same bits.
     pub kernel: Kernel,
+    /// With two worker threads or more: wake them this long (µs) before the next step is
+    /// expected, so that a host stepping once per frame does not pay their wake-up in the
+    /// step (`pool`: the [`WorkerPool`] the world steps in applies it). Costs about this much
+    /// busy-waiting per worker per frame; 0 (the default) turns it off.
+    pub wake_ahead_us: u32,
 }
 
 impl Default for WorldSettings {
@@ -96,6 +111,7 @@ impl Default for WorldSettings {
             max_steps_per_frame: 4,
             interpolate: true,
             kernel: Kernel::detect(),
+            wake_ahead_us: DEFAULT_WAKE_AHEAD_US,
         }
     }
 }
@@ -118,6 +134,9 @@ impl WorldSettings {
         }
         if !(1..=1000).contains(&self.max_steps_per_frame) {
             return Err(Error::invalid(format!("max_steps_per_frame must be within [1, 1000] (got {})", self.max_steps_per_frame)));
+        }
+        if self.wake_ahead_us > MAX_WAKE_AHEAD_US {
+            return Err(Error::invalid(format!("wake_ahead_us must be at most {MAX_WAKE_AHEAD_US} (got {})", self.wake_ahead_us)));
         }
         if !self.kernel.supported() {
             return Err(Error::invalid(format!("this CPU cannot run the {:?} kernel", self.kernel)));

@@ -1,17 +1,173 @@
 //! The worker threads a world steps on: a rayon pool whose threads are joined when it is
 //! dropped (a dropped rayon pool does not join its threads, and a host may unload the plugin
-//! right after destroying the last world).
+//! right after destroying the last world), and that can wake its workers ahead of a frame.
+//!
+//! Waking ahead. A game steps once per frame and does its own work in between, so rayon's
+//! workers fall asleep between steps and every step pays their wake-up: the hand-off into
+//! the pool, and the second worker's arrival in the step's two-way join (measured on a
+//! 2-core VM in docs/performance.md, "Frame-paced stepping": tens of µs each, and the
+//! second worker often arrives after the first has done all the work). With a wake-ahead
+//! time `a` a pacer thread predicts the next step from the interval between the last two
+//! (`install` calls) and, `a` before the predicted start, puts every worker into a bounded
+//! spin that takes work the moment it is handed over (`rayon::yield_now`; between polls the
+//! core is yielded, so that the host's thread or another program that needs it gets it). The
+//! spin ends when that step is done, or `a` after the predicted start if it does not come.
+//! Cost: about `a` of polling per worker per frame when the prediction holds, at most `2a`
+//! plus the workers' arrival when it does not. At most one spin per step, none for steps less
+//! than `4a` apart (back to back the workers are awake anyway) or more than 250 ms apart, and
+//! none once steps stop coming. The result of a step does not depend on it (only when the
+//! threads start).
 
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 use crate::error::{Error, Result};
+
+/// Steps further apart than this are not a frame rate: the pacer does not spin for them.
+const MAX_INTERVAL: Duration = Duration::from_millis(250);
 
 /// A rayon pool whose threads are joined when it is dropped: a host may unload the plugin
 /// right after destroying the last world.
 pub struct WorkerPool {
-    pool: Option<rayon::ThreadPool>,
+    pool: Option<Arc<rayon::ThreadPool>>,
     threads: Arc<Mutex<Vec<JoinHandle<()>>>>,
+    pace: Arc<Pace>,
+    /// The thread that wakes the workers ahead of a step, once a wake-ahead time is set.
+    pacer: Option<JoinHandle<()>>,
+}
+
+/// One spin: the start of the step before it, the steps done when it began, the predicted
+/// start of the step it waits for and when it gives up (ns since `Pace::epoch`).
+#[derive(Clone, Copy)]
+struct Spin {
+    last: u64,
+    finished: u64,
+    next: u64,
+    deadline: u64,
+}
+
+/// What the pacer knows of the steps. Times are ns since `epoch`.
+struct Pace {
+    epoch: Instant,
+    /// The wake-ahead time (ns); 0: off.
+    ahead: AtomicU64,
+    /// Start of the latest step (0: none yet) and its distance from the one before (0: not
+    /// known).
+    last_start: AtomicU64,
+    interval: AtomicU64,
+    /// Steps done.
+    finished: AtomicU64,
+    /// Workers in the current spin.
+    arrived: AtomicUsize,
+    /// Spins so far.
+    spins: AtomicU64,
+    stop: AtomicBool,
+    /// Set while the pacer waits for a step without a deadline: the next step rings `bell`.
+    waiting: AtomicBool,
+    lock: Mutex<()>,
+    bell: Condvar,
+}
+
+impl Pace {
+    fn now(&self) -> u64 {
+        self.epoch.elapsed().as_nanos() as u64
+    }
+
+    /// A step starts (on the host's thread).
+    fn begin(&self) {
+        if self.ahead.load(Ordering::Relaxed) == 0 {
+            return;
+        }
+        let now = self.now().max(1);
+        let last = self.last_start.swap(now, Ordering::SeqCst);
+        self.interval.store(if last == 0 { 0 } else { now - last }, Ordering::SeqCst);
+        if self.waiting.load(Ordering::SeqCst) {
+            let _lock = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+            self.bell.notify_one();
+        }
+    }
+
+    /// A step is done (on the worker that ran it).
+    fn end(&self) {
+        self.finished.fetch_add(1, Ordering::Release);
+    }
+
+    /// The pacer: sleeps until `ahead` before the predicted step, then spins every worker
+    /// of `pool` until that step is done or `ahead` after its predicted start.
+    fn run(&self, pool: &rayon::ThreadPool) {
+        // The first hand-off sets up this thread's latch: before any step, so that no step
+        // sees it allocate.
+        pool.install(|| ());
+        // The step after which the pacer last spun: one spin per step at most.
+        let mut spun_after = 0;
+        let mut lock = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        while !self.stop.load(Ordering::SeqCst) {
+            let ahead = self.ahead.load(Ordering::Relaxed);
+            let last = self.last_start.load(Ordering::SeqCst);
+            let interval = self.interval.load(Ordering::SeqCst);
+            let next = last + interval;
+            let now = self.now();
+            let predicted = ahead > 0 && interval >= 4 * ahead && interval <= MAX_INTERVAL.as_nanos() as u64 && spun_after != last && now < next + ahead;
+            if !predicted {
+                if ahead > 0 && interval > 0 && interval <= MAX_INTERVAL.as_nanos() as u64 && now < last + 4 * interval {
+                    // Steps are coming (this one was spun for, or they come too close to spin
+                    // for): look again in half an interval, 1–25 ms, without the step having
+                    // to ring for it.
+                    let pause = Duration::from_nanos(interval / 2).clamp(Duration::from_millis(1), Duration::from_millis(25));
+                    lock = self.bell.wait_timeout(lock, pause).unwrap_or_else(|e| e.into_inner()).0;
+                    continue;
+                }
+                // None for four intervals, or none known: until the next step rings (or a
+                // stop). The flag before the re-check, the step's store before its read of
+                // the flag: one of the two sees the other.
+                self.waiting.store(true, Ordering::SeqCst);
+                if self.last_start.load(Ordering::SeqCst) == last && !self.stop.load(Ordering::SeqCst) {
+                    lock = self.bell.wait_timeout(lock, MAX_INTERVAL).unwrap_or_else(|e| e.into_inner()).0;
+                }
+                self.waiting.store(false, Ordering::SeqCst);
+                continue;
+            }
+            let wake = next.saturating_sub(ahead);
+            if now < wake {
+                lock = self.bell.wait_timeout(lock, Duration::from_nanos(wake - now)).unwrap_or_else(|e| e.into_inner()).0;
+                continue;
+            }
+            spun_after = last;
+            self.spins.fetch_add(1, Ordering::Relaxed);
+            let finished = self.finished.load(Ordering::Acquire);
+            let threads = pool.current_num_threads();
+            self.arrived.store(0, Ordering::Relaxed);
+            drop(lock);
+            pool.install(|| self.spin_all(threads, threads, Spin { last, finished, next, deadline: next + ahead }));
+            lock = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    /// Spins `k` of the pool's `n` workers (one per thread as they steal the joins' halves).
+    fn spin_all(&self, k: usize, n: usize, s: Spin) {
+        if k <= 1 {
+            self.spin(n, s);
+        } else {
+            rayon::join(|| self.spin(n, s), || self.spin_all(k - 1, n, s));
+        }
+    }
+
+    /// One worker's spin: until every worker is in (taking no work, so that the join's other
+    /// half goes to a thread that is asleep), the step is due or it has started; then taking
+    /// work until the step is done or the deadline passes.
+    fn spin(&self, n: usize, s: Spin) {
+        self.arrived.fetch_add(1, Ordering::SeqCst);
+        while self.arrived.load(Ordering::SeqCst) < n && self.now() < s.next && self.last_start.load(Ordering::SeqCst) == s.last && !self.stop.load(Ordering::Relaxed) {
+            std::thread::yield_now();
+        }
+        while self.finished.load(Ordering::Acquire) == s.finished && self.now() < s.deadline && !self.stop.load(Ordering::Relaxed) {
+            if rayon::yield_now() != Some(rayon::Yield::Executed) {
+                std::thread::yield_now();
+            }
+        }
+    }
 }
 
 impl WorkerPool {
@@ -33,26 +189,80 @@ impl WorkerPool {
             })
             .build()
             .map_err(|e| Error::invalid(format!("could not start {n} worker threads: {e}")))?;
-        Ok(WorkerPool { pool: Some(pool), threads })
+        let pace = Pace {
+            epoch: Instant::now(),
+            ahead: AtomicU64::new(0),
+            last_start: AtomicU64::new(0),
+            interval: AtomicU64::new(0),
+            finished: AtomicU64::new(0),
+            arrived: AtomicUsize::new(0),
+            spins: AtomicU64::new(0),
+            stop: AtomicBool::new(false),
+            waiting: AtomicBool::new(false),
+            lock: Mutex::new(()),
+            bell: Condvar::new(),
+        };
+        Ok(WorkerPool { pool: Some(Arc::new(pool)), threads, pace: Arc::new(pace), pacer: None })
     }
 
     pub fn thread_count(&self) -> usize {
         self.pool.as_ref().map_or(0, |p| p.current_num_threads())
     }
 
-    /// Runs `f` inside the pool, so rayon calls in it use these threads.
-    pub fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
-        self.pool.as_ref().expect("pool alive until drop").install(f)
+    /// Wakes the workers `ahead` before each predicted step (see the module docs); zero
+    /// turns it off. A one-thread pool has no worker to wake: it is ignored there.
+    pub fn set_wake_ahead(&mut self, ahead: Duration) -> Result<()> {
+        let ns = ahead.as_nanos().min(MAX_INTERVAL.as_nanos()) as u64;
+        self.pace.ahead.store(ns, Ordering::Relaxed);
+        if ns == 0 || self.thread_count() < 2 || self.pacer.is_some() {
+            return Ok(());
+        }
+        let (pace, pool) = (self.pace.clone(), self.pool.clone().expect("pool alive until drop"));
+        let pacer = std::thread::Builder::new()
+            .name("sinew-pacer".to_owned())
+            .spawn(move || pace.run(&pool))
+            .map_err(|e| Error::invalid(format!("could not start the pacer thread: {e}")))?;
+        self.pacer = Some(pacer);
+        Ok(())
     }
 
-    /// Runs `f` on a pool thread without waiting.
+    /// How many times the workers were woken ahead of a step (at most once per step).
+    pub fn spins(&self) -> u64 {
+        self.pace.spins.load(Ordering::Relaxed)
+    }
+
+    /// Runs `f` inside the pool, so rayon calls in it use these threads: a step.
+    pub fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
+        let pace = &*self.pace;
+        pace.begin();
+        self.pool.as_ref().expect("pool alive until drop").install(|| {
+            let r = f();
+            pace.end();
+            r
+        })
+    }
+
+    /// Runs `f` on a pool thread without waiting: a step.
     pub fn spawn(&self, f: impl FnOnce() + Send + 'static) {
-        self.pool.as_ref().expect("pool alive until drop").spawn(f)
+        let pace = self.pace.clone();
+        pace.begin();
+        self.pool.as_ref().expect("pool alive until drop").spawn(move || {
+            f();
+            pace.end();
+        })
     }
 }
 
 impl Drop for WorkerPool {
     fn drop(&mut self) {
+        self.pace.stop.store(true, Ordering::SeqCst);
+        {
+            let _lock = self.pace.lock.lock().unwrap_or_else(|e| e.into_inner());
+            self.pace.bell.notify_all();
+        }
+        if let Some(p) = self.pacer.take() {
+            let _ = p.join();
+        }
         drop(self.pool.take());
         if rayon::current_thread_index().is_some() {
             return; // never join a pool from one of its own threads
@@ -63,3 +273,4 @@ impl Drop for WorkerPool {
         }
     }
 }
+

@@ -284,6 +284,7 @@ static void write_layout(const char *path) {
     OFFSET(SinewColliderDesc, layers);
     OFFSET(SinewColliderDesc, transform);
     OFFSET(SinewWorldDesc, kernel);
+    OFFSET(SinewWorldDesc, wake_ahead_us);
     OFFSET(SinewBodyInfo, topology_version);
     OFFSET(SinewBodyInfo, frozen);
     OFFSET(SinewBodyInfo, substeps);
