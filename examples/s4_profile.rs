@@ -36,6 +36,6 @@ fn main() {
             }
         }
         let e = s.errors();
-        println!("steps={steps} threads={threads} us_per_step={:.0} joint_sep_mm={:.3} limit_deg={:.2}", total / steps as f64, e.separation * 1e3, e.limit.to_degrees());
+        println!("steps={steps} threads={threads} us_per_step={:.0} joint_sep_mm={:.3} limit_deg={:.2} pose_hash={:#018x}", total / steps as f64, e.separation * 1e3, e.limit.to_degrees(), s.pose_hash());
     });
 }

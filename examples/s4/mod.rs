@@ -84,6 +84,8 @@ pub struct Row {
     pub threads: u32,
     /// Substeps (or rapier's solver iterations) × iterations per substep.
     pub effort: String,
+    /// Substeps per step (rapier: its solver iterations), for `ns_per_body_substep`.
+    pub substeps: u32,
     pub bodies: usize,
     pub joints: usize,
     pub rounds: Vec<Round>,
@@ -127,10 +129,12 @@ impl Row {
         let (end, peak) = (self.end(), self.peak());
         let ratio = self.ratio_to_rapier.map_or(String::new(), |r| format!(" ratio_to_rapier={r:.2}"));
         println!(
-            "scene=S4 solver={} threads={} us_per_step={:.1} joint_sep_mm={:.3} limit_deg={:.2} sleep_s={} us_min={:.1} us_max={:.1} us_first_2s={:.1} joint_sep_peak_mm={:.3} limit_peak_deg={:.2} limit_axes_deg={:.2} limit_axes_peak_deg={:.2} effort={} bodies={} joints={} ragdolls={} rounds={} steps={}{ratio}",
+            "scene=S4 solver={} threads={} us_per_step={:.1} substeps={} ns_per_body_substep={:.1} joint_sep_mm={:.3} limit_deg={:.2} sleep_s={} us_min={:.1} us_max={:.1} us_first_2s={:.1} joint_sep_peak_mm={:.3} limit_peak_deg={:.2} limit_axes_deg={:.2} limit_axes_peak_deg={:.2} effort={} bodies={} joints={} ragdolls={} rounds={} steps={}{ratio}",
             self.solver,
             self.threads,
             self.us(),
+            self.substeps,
+            self.us() * 1e3 / (self.bodies as f64 * self.substeps as f64),
             end.separation * 1e3,
             end.limit.to_degrees(),
             self.sleep(),
@@ -194,7 +198,7 @@ pub fn run(threads: &[u32], steps: usize, n_rounds: usize) -> Vec<Row> {
     let mut out = Vec::new();
     for &t in threads {
         let pool = WorkerPool::new(t).expect("worker pool");
-        let row = |solver, effort: String, rounds| Row { solver, threads: t, effort, bodies, joints, rounds, ratio_to_rapier: None };
+        let row = |solver, effort: String, substeps: u32, rounds| Row { solver, threads: t, effort, substeps, bodies, joints, rounds, ratio_to_rapier: None };
         #[cfg_attr(not(feature = "rapier"), allow(unused_mut))]
         let mut rapier_us: Option<f64> = None;
         #[cfg(feature = "rapier")]
@@ -202,7 +206,7 @@ pub fn run(threads: &[u32], steps: usize, n_rounds: usize) -> Vec<Row> {
             let default_iterations = rapier3d::prelude::IntegrationParameters::default().num_solver_iterations;
             for (solver, n) in [("rapier", None), ("rapier-matched", Some(substeps as usize))] {
                 let r = rounds(&pool, n_rounds, steps, || rapier_side::RapierS4::new(&descs, n), |_, _| {});
-                let r = row(solver, format!("{}x1", n.unwrap_or(default_iterations)), r);
+                let r = row(solver, format!("{}x1", n.unwrap_or(default_iterations)), n.unwrap_or(default_iterations) as u32, r);
                 r.print();
                 if solver == "rapier" {
                     rapier_us = Some(r.us());
@@ -213,7 +217,7 @@ pub fn run(threads: &[u32], steps: usize, n_rounds: usize) -> Vec<Row> {
         let sinew = panic::catch_unwind(AssertUnwindSafe(|| rounds(&pool, n_rounds, steps, || sinew_side::SinewS4::new(&descs), sinew_side::check)));
         match sinew {
             Ok(r) => {
-                let mut r = row("sinew", format!("{substeps}x{iterations}"), r);
+                let mut r = row("sinew", format!("{substeps}x{iterations}"), substeps, r);
                 r.ratio_to_rapier = rapier_us.map(|us| r.us() / us);
                 r.print();
                 let plain_us = r.us();
@@ -221,7 +225,7 @@ pub fn run(threads: &[u32], steps: usize, n_rounds: usize) -> Vec<Row> {
                 // Powered (muscles on every joint): the cost of a powered ragdoll against a
                 // plain one, in the same run (PuppetMaster's vendor puts a puppet at about two).
                 let p = rounds(&pool, n_rounds, steps, || sinew_side::SinewS4::new_powered(&descs), sinew_side::check);
-                let mut p = row("sinew-powered", format!("{substeps}x{iterations}"), p);
+                let mut p = row("sinew-powered", format!("{substeps}x{iterations}"), substeps, p);
                 p.ratio_to_rapier = rapier_us.map(|us| p.us() / us);
                 p.print();
                 println!("scene=S4 solver=sinew-powered threads={t} ratio_to_plain={:.2}", p.us() / plain_us);

@@ -57,6 +57,24 @@ impl SinewS4 {
         self.ragdolls.iter().filter(|&&(slot, serial)| self.world.ragdolls.get(slot, serial).expect("ragdoll").is_asleep()).count()
     }
 
+    /// A hash (FNV-1a) of every bone's pose bits: two builds that give it equal computed
+    /// the same run.
+    pub fn pose_hash(&mut self) -> u64 {
+        let mut h = 0xcbf29ce484222325u64;
+        for &(slot, serial) in &self.ragdolls {
+            let r = self.world.ragdolls.get(slot, serial).expect("ragdoll");
+            let n = r.bone_count();
+            r.read_pose(1.0, &mut self.positions[..n], &mut self.rotations[..n]).expect("read pose");
+            let bits = self.positions[..n].iter().flat_map(|p| p.to_array()).chain(self.rotations[..n].iter().flat_map(|q| q.to_array()));
+            for v in bits {
+                for b in v.to_bits().to_le_bytes() {
+                    h = (h ^ b as u64).wrapping_mul(0x100000001b3);
+                }
+            }
+        }
+        h
+    }
+
     /// The fastest bone speed (m/s) of every ragdoll.
     pub fn fastest_bones(&self) -> Vec<f32> {
         self.ragdolls

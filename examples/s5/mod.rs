@@ -164,8 +164,8 @@ impl Row {
             None => String::new(),
         };
         println!(
-            "scene={} solver=sinew threads={} us_per_step={:.1} ns_per_particle_substep={:.2} volume_err={:.5} penetration_mm={:.3}{w} us_min={:.1} us_max={:.1} us_max_step={} drift_m={:.3} particles={} bodies={} pairs={} effort={}x{} asleep={} steps={}",
-            self.scene, self.threads, self.us_per_step, self.ns_per_particle_substep, self.volume_err, self.penetration_mm, self.us_min, self.us_max, self.us_max_step, self.drift_m, self.particles, self.bodies, self.pairs, self.substeps, self.iterations, self.asleep, self.steps
+            "scene={} solver=sinew threads={} us_per_step={:.1} substeps={} ns_per_particle_substep={:.2} volume_err={:.5} penetration_mm={:.3}{w} us_min={:.1} us_max={:.1} us_max_step={} drift_m={:.3} particles={} bodies={} pairs={} effort={}x{} asleep={} steps={}",
+            self.scene, self.threads, self.us_per_step, self.substeps, self.ns_per_particle_substep, self.volume_err, self.penetration_mm, self.us_min, self.us_max, self.us_max_step, self.drift_m, self.particles, self.bodies, self.pairs, self.substeps, self.iterations, self.asleep, self.steps
         );
     }
 }
@@ -277,6 +277,9 @@ fn run_one(pile: bool, threads: u32, steps: usize) -> Row {
 
 /// Runs S5 (`pile` false) or S5-PILE at every thread count and prints its lines.
 pub fn run(pile: bool, threads: &[u32], steps: usize) -> Vec<Row> {
+    if !pile {
+        kernels();
+    }
     threads
         .iter()
         .map(|&t| {
@@ -302,4 +305,43 @@ pub fn table(rows: &[Row]) {
             r.scene, r.threads, r.us_per_step, r.us_min, r.us_max, r.ns_per_particle_substep, r.volume_err, r.penetration_mm, r.drift_m, r.asleep, r.bodies
         );
     }
+}
+
+/// Times the soft body's own kernels on one S5 cube's cooked data (its rest lattice squeezed
+/// by 10 % in y and shifted), best of 30 runs of 8 passes, one thread, and prints one line:
+/// `volume_ns_per_tet` (the batched kernel the step uses), `volume_scalar_ns_per_tet` (the
+/// scalar reference), `shape_match_ns_per_particle` (one pass of the global cluster).
+pub fn kernels() {
+    use sinew::solver::constraints::{shape_match, volume};
+    let spec = jelly(Vec3::ZERO, Quat::IDENTITY);
+    let (topology, shape) = sinew::softbody::lattice_topology(&spec).expect("cube");
+    let x0: Vec<Vec3> = topology.rest.iter().map(|p| *p * Vec3::new(1.0, 0.9, 1.0) + Vec3::new(0.3, 1.0, -0.2)).collect();
+    let w = vec![1.0 / spec.material.particle_mass; x0.len()];
+    let tets = &shape.tets;
+    let best = |f: &mut dyn FnMut(&mut Vec<Vec3>)| {
+        (0..30)
+            .map(|_| {
+                let mut x = x0.clone();
+                let t = Instant::now();
+                f(&mut x);
+                std::hint::black_box(&x);
+                t.elapsed().as_secs_f64() * 1e9 / 8.0
+            })
+            .fold(f64::INFINITY, f64::min)
+    };
+    let mut lambda = vec![0.0f32; tets.len()];
+    let batched = best(&mut |x| (0..8).for_each(|_| volume::solve_batches(true, x, &w, tets, &mut lambda, 0.0, 1.0)));
+    let scalar = best(&mut |x| (0..8).for_each(|_| volume::solve(x, &w, tets, &mut lambda, 0.0, 1.0)));
+    let mut state = shape_match::ClusterState::new(shape.clusters.len());
+    let params = shape_match::MatchParams { stiffness: 0.05, beta: 0.0, yield_strain: 0.1, creep: 0.0, max_strain: 0.5, dt: DT / 8.0, scale: 1.0 };
+    let matching = best(&mut |x| (0..8).for_each(|_| shape_match::solve(x, &w, &shape.clusters, &mut state, &params)));
+    println!(
+        "scene=S5-kernels solver=sinew threads=1 volume_ns_per_tet={:.2} volume_scalar_ns_per_tet={:.2} shape_match_ns_per_particle={:.2} tets={} volume_batches={} particles={}",
+        batched / tets.len() as f64,
+        scalar / tets.len() as f64,
+        matching / x0.len() as f64,
+        tets.len(),
+        tets.batches.len().saturating_sub(1),
+        x0.len()
+    );
 }

@@ -72,11 +72,13 @@ impl Clusters {
 pub struct ClusterState {
     pub rotation: Vec<Quat>,
     pub plastic: Vec<Mat3>,
+    /// A pass's per-particle values (reused: grows once to the largest cluster).
+    pub scratch: Vec<Vec3>,
 }
 
 impl ClusterState {
     pub fn new(n: usize) -> ClusterState {
-        ClusterState { rotation: vec![Quat::IDENTITY; n], plastic: vec![Mat3::IDENTITY; n] }
+        ClusterState { rotation: vec![Quat::IDENTITY; n], plastic: vec![Mat3::IDENTITY; n], scratch: Vec::new() }
     }
 }
 
@@ -144,8 +146,15 @@ pub fn solve(x: &mut [Vec3], w: &[f32], clusters: &Clusters, state: &mut Cluster
         let plastic = state.plastic[k];
         let centre = idx.iter().map(|&i| x[i as usize]).sum::<Vec3>() / n as f32;
         let mut a = Mat3::ZERO;
-        for (&i, q) in idx.iter().zip(rest) {
-            a += outer(x[i as usize] - centre, plastic * *q * p.scale);
+        // Each particle's offset `plastic·q·scale` is taken once (kept in `scratch`), and
+        // then its move towards the goal: the same values the formulas give each use.
+        if state.scratch.len() < n {
+            state.scratch.resize(n, Vec3::ZERO);
+        }
+        let offsets = &mut state.scratch[..n];
+        for ((&i, q), o) in idx.iter().zip(rest).zip(offsets.iter_mut()) {
+            *o = plastic * *q * p.scale;
+            a += outer(x[i as usize] - centre, *o);
         }
         polar_rotation(&a, &mut state.rotation[k], 100);
         let r = Mat3::from_quat(state.rotation[k]);
@@ -160,19 +169,20 @@ pub fn solve(x: &mut [Vec3], w: &[f32], clusters: &Clusters, state: &mut Cluster
         // the free particles is taken out: the moves sum to zero up to the rounding of the
         // sum, which does not add up.
         let (mut total, mut free) = (Vec3::ZERO, 0u32);
-        for (&i, q) in idx.iter().zip(rest) {
+        for (&i, o) in idx.iter().zip(offsets.iter_mut()) {
             let i = i as usize;
             if w[i] > 0.0 {
-                total += (centre + goal_map * (plastic * *q * p.scale) - x[i]) * p.stiffness;
+                // From here on `o` is the particle's move.
+                *o = (centre + goal_map * *o - x[i]) * p.stiffness;
+                total += *o;
                 free += 1;
             }
         }
         let mean = if free == n as u32 { total / n as f32 } else { Vec3::ZERO };
-        for (&i, q) in idx.iter().zip(rest) {
+        for (&i, o) in idx.iter().zip(offsets.iter()) {
             let i = i as usize;
             if w[i] > 0.0 {
-                let goal = centre + goal_map * (plastic * *q * p.scale);
-                x[i] += (goal - x[i]) * p.stiffness - mean;
+                x[i] += *o - mean;
             }
         }
         if p.creep > 0.0 {
@@ -248,7 +258,7 @@ mod momentum_tests {
                     rest: overlapping.rest[overlapping.start[c] as usize..overlapping.start[c + 1] as usize].to_vec(),
                     aqq_inv: vec![overlapping.aqq_inv[c]],
                 };
-                let mut st = ClusterState { rotation: vec![ostate.rotation[c]], plastic: vec![ostate.plastic[c]] };
+                let mut st = ClusterState { rotation: vec![ostate.rotation[c]], plastic: vec![ostate.plastic[c]], scratch: Vec::new() };
                 let y0 = y.clone();
                 solve(&mut y, &[1.0; 60], &one, &mut st, &params);
                 ostate.rotation[c] = st.rotation[0];
