@@ -535,7 +535,8 @@ impl Body {
                 Band { search: d + margin + edge * self.scale, exclude: 2.0 * edge }
             });
             let near = Band { search: d + margin, exclude: 2.0 * self.material.thickness };
-            contact::particle::find_self_pairs(&self.x, &self.topology.rest, near, far, &mut self.scratch, &mut self.self_pairs, &mut self.far_pairs);
+            let split = p.parallel && self.x.len() >= SPLIT_PARTICLES && rayon::current_num_threads() > 1;
+            contact::particle::find_self_pairs(&self.x, &self.topology.rest, near, far, split, &mut self.scratch, &mut self.self_pairs, &mut self.far_pairs);
             if far.is_some() {
                 contact::triangle::triangle_candidates(&self.x, &self.x, &self.topology.triangles, &self.topology.adjacency, &self.far_pairs, false, &mut self.self_tris);
             }

@@ -19,6 +19,16 @@ use glam::Vec4;
 /// run is tested [`LANES`] candidates at a time.
 #[derive(Clone, Debug, Default)]
 pub struct CellScratch {
+    cells: Cells,
+    /// [`find_self_pairs`]: the pairs as found, near and far, by each of two halves of the
+    /// sorted particles; and a count per particle for sorting them.
+    found: [[Vec<[u32; 2]>; 2]; 2],
+    count: Vec<u32>,
+}
+
+/// The particles sorted into a grid's cells.
+#[derive(Clone, Debug, Default)]
+struct Cells {
     /// Cell c holds the sorted particles `starts[c]..starts[c + 1]`.
     starts: Vec<u32>,
     /// Each particle's cell.
@@ -29,10 +39,6 @@ pub struct CellScratch {
     at: [Vec<f32>; 3],
     rest: [Vec<f32>; 3],
     grid: Grid,
-    /// [`find_self_pairs`]: the pairs as found (near, far), and a count per particle for
-    /// sorting them.
-    found: [Vec<[u32; 2]>; 2],
-    count: Vec<u32>,
 }
 
 /// Candidates per distance test: 4 `f32`, one SSE register per coordinate (glam's `Vec4`).
@@ -103,7 +109,7 @@ impl Grid {
     }
 }
 
-impl CellScratch {
+impl Cells {
     /// Sorts `x` (and its `rest` positions) into cells at least `search` wide; false when
     /// there is no grid (empty or non-finite bounds).
     fn build(&mut self, x: &[Vec3], rest: Option<&[Vec3]>, search: f32) -> bool {
@@ -204,27 +210,28 @@ pub fn find_pairs(
         out.reserve(room - out.len());
     }
     let other = xb.unwrap_or(xa);
-    if !scratch.build(other, rest.map(|(r, _)| r), search) {
+    let cells = &mut scratch.cells;
+    if !cells.build(other, rest.map(|(r, _)| r), search) {
         return;
     }
     let s2 = search * search;
     for (i, p) in xa.iter().enumerate() {
-        let Some([cx, cy, cz]) = scratch.grid.coords(*p) else { continue };
+        let Some([cx, cy, cz]) = cells.grid.coords(*p) else { continue };
         // A body against itself: each pair once, from its lower index.
         let from = if xb.is_none() { i as u32 + 1 } else { 0 };
         let first = out.len();
         for dx in -1..=1 {
             for dy in -1..=1 {
-                let run = scratch.run(cx + dx, cy + dy, cz);
+                let run = cells.run(cx + dx, cy + dy, cz);
                 let mut k = run.start;
                 while k < run.end {
                     let lanes = match rest {
-                        Some((r, ex)) => scratch.lanes::<true>(k, *p, s2, r[i], ex * ex),
-                        None => scratch.lanes::<false>(k, *p, s2, Vec3::ZERO, 0.0),
+                        Some((r, ex)) => cells.lanes::<true>(k, *p, s2, r[i], ex * ex),
+                        None => cells.lanes::<false>(k, *p, s2, Vec3::ZERO, 0.0),
                     };
                     let mut m = lanes & (u32::MAX >> (32 - (run.end - k).min(LANES)));
                     while m != 0 {
-                        let j = scratch.order[k + m.trailing_zeros() as usize];
+                        let j = cells.order[k + m.trailing_zeros() as usize];
                         if j >= from {
                             out.push([i as u32, j]);
                         }
@@ -239,7 +246,7 @@ pub fn find_pairs(
     }
 }
 
-impl CellScratch {
+impl Cells {
     /// Of the sorted particles `k .. k + LANES`, bit l set for each one closer than `√s2` to
     /// `p` and (`EXCLUDE`) whose rest position is farther than `√ex2` from `rp`: the scalar
     /// tests `(q − p)·(q − p) < s2` and `(rq − rp)·(rq − rp) > ex2`, lane by lane, with the
@@ -280,13 +287,15 @@ impl Band {
 /// `far` in both directions (`(i, j)` and `(j, i)`), both sorted. The same pairs as the
 /// brute-force definition (tested), each pair tested once: from the particle whose cell comes
 /// first, its own cell's later particles and the 13 cells after it (5 runs of the sorted
-/// particles).
+/// particles). `split`: the queries in two halves, on this thread and another of the rayon
+/// pool when one is free (the same lists).
 #[allow(clippy::too_many_arguments)]
 pub fn find_self_pairs(
     x: &[Vec3],
     rest: &[Vec3],
     near: Band,
     far: Option<Band>,
+    split: bool,
     scratch: &mut CellScratch,
     near_out: &mut Vec<[u32; 2]>,
     far_out: &mut Vec<[u32; 2]>,
@@ -295,63 +304,85 @@ pub fn find_self_pairs(
     far_out.clear();
     // Room for sixteen pairs per particle from the start (as `find_pairs`).
     let room = 16 * x.len();
-    let [found_near, found_far] = &mut scratch.found;
-    for v in [&mut *near_out, &mut *far_out, found_near, found_far] {
+    for v in [&mut *near_out, &mut *far_out] {
         v.clear();
         if v.capacity() < room {
             v.reserve(room);
         }
     }
-    let (near2, near_ex2) = near.squares();
-    let (far2, far_ex2) = far.map_or((f32::NEG_INFINITY, 0.0), Band::squares);
+    for v in scratch.found.iter_mut().flatten() {
+        v.clear();
+        if v.capacity() < room / 2 {
+            v.reserve(room / 2);
+        }
+    }
+    let squares = [near.squares(), far.map_or((f32::NEG_INFINITY, 0.0), Band::squares)];
     // The grid for the wider search (the other tests more candidates than it needs).
     let reach = [Some(near), far].into_iter().flatten().filter(|b| b.squares().0 > f32::NEG_INFINITY).fold(0.0f32, |m, b| m.max(b.search));
-    if reach == 0.0 || !scratch.build(x, Some(rest), reach) {
+    let cells = &mut scratch.cells;
+    if reach == 0.0 || !cells.build(x, Some(rest), reach) {
         return;
     }
-    let g = scratch.grid;
-    let mut s = 0;
-    while s < x.len() {
-        let c = scratch.cell[scratch.order[s] as usize] as usize;
-        let (cz, cy, cx) = ((c % g.n[2] as usize) as i32, (c / g.n[2] as usize % g.n[1] as usize) as i32, (c / (g.n[2] * g.n[1]) as usize) as i32);
-        let cell_end = scratch.starts[c + 1] as usize;
-        // The rest of the own column's run (this cell and the one above it), then the
-        // columns after this one.
-        let own_end = scratch.starts[g.index([cx, cy, (cz + 1).min(g.n[2] - 1)]) + 1] as usize;
-        let runs = [scratch.run(cx, cy + 1, cz), scratch.run(cx + 1, cy - 1, cz), scratch.run(cx + 1, cy, cz), scratch.run(cx + 1, cy + 1, cz)];
-        for q in s..cell_end {
-            let i = scratch.order[q];
-            let p = Vec3::new(scratch.at[0][q], scratch.at[1][q], scratch.at[2][q]);
-            let rp = Vec3::new(scratch.rest[0][q], scratch.rest[1][q], scratch.rest[2][q]);
-            for run in std::iter::once(q + 1..own_end).chain(runs.iter().cloned()) {
-                let mut k = run.start;
-                while k < run.end {
-                    let valid = u32::MAX >> (32 - (run.end - k).min(LANES));
-                    let [mut near, mut far] = scratch.lanes_two(k, p, rp, [near2, far2, near_ex2, far_ex2]).map(|m| m & valid);
-                    while near != 0 {
-                        let j = scratch.order[k + near.trailing_zeros() as usize];
-                        scratch.found[0].push([i.min(j), i.max(j)]);
-                        near &= near - 1;
-                    }
-                    while far != 0 {
-                        let j = scratch.order[k + far.trailing_zeros() as usize];
-                        scratch.found[1].push([i.min(j), i.max(j)]);
-                        far &= far - 1;
-                    }
-                    k += LANES;
-                }
-            }
-        }
-        s = cell_end;
+    let cells = &*cells;
+    let [first, second] = &mut scratch.found;
+    if split && x.len() >= 2 {
+        // Two halves of the sorted particles, cut at a cell's start; each half's queries
+        // read the whole grid and write their own lists.
+        let mid = cells.starts[cells.cell[cells.order[x.len() / 2] as usize] as usize] as usize;
+        rayon::join(|| cells.search_self(0..mid, squares, first), || cells.search_self(mid..x.len(), squares, second));
+    } else {
+        cells.search_self(0..x.len(), squares, first);
     }
-    let [found_near, found_far] = &scratch.found;
-    sort_pairs(found_near, x.len(), false, &mut scratch.count, near_out);
-    sort_pairs(found_far, x.len(), true, &mut scratch.count, far_out);
+    // The lists' order depends on the split; the sorted pairs do not.
+    let (found, count) = (&scratch.found, &mut scratch.count);
+    sort_pairs([&found[0][0], &found[1][0]], x.len(), false, count, near_out);
+    sort_pairs([&found[0][1], &found[1][1]], x.len(), true, count, far_out);
 }
 
-impl CellScratch {
-    /// [`CellScratch::lanes`] for two bands at once, `[s2_near, s2_far, ex2_near, ex2_far]`:
-    /// the masks `[near, far]`.
+impl Cells {
+    /// The queries of the sorted particles `range` (whole cells) for [`find_self_pairs`], with
+    /// the bands' `(search², exclude²)`: the pairs `(min, max)` into `found` (near, far).
+    fn search_self(&self, range: std::ops::Range<usize>, squares: [(f32, f32); 2], found: &mut [Vec<[u32; 2]>; 2]) {
+        let [(near2, near_ex2), (far2, far_ex2)] = squares;
+        let g = self.grid;
+        let mut s = range.start;
+        while s < range.end {
+            let c = self.cell[self.order[s] as usize] as usize;
+            let (cz, cy, cx) = ((c % g.n[2] as usize) as i32, (c / g.n[2] as usize % g.n[1] as usize) as i32, (c / (g.n[2] * g.n[1]) as usize) as i32);
+            let cell_end = self.starts[c + 1] as usize;
+            // The rest of the own column's run (this cell and the one above it), then the
+            // columns after this one.
+            let own_end = self.starts[g.index([cx, cy, (cz + 1).min(g.n[2] - 1)]) + 1] as usize;
+            let runs = [self.run(cx, cy + 1, cz), self.run(cx + 1, cy - 1, cz), self.run(cx + 1, cy, cz), self.run(cx + 1, cy + 1, cz)];
+            for q in s..cell_end {
+                let i = self.order[q];
+                let p = Vec3::new(self.at[0][q], self.at[1][q], self.at[2][q]);
+                let rp = Vec3::new(self.rest[0][q], self.rest[1][q], self.rest[2][q]);
+                let [r0, r1, r2, r3] = runs.clone();
+                for run in [q + 1..own_end, r0, r1, r2, r3] {
+                    let mut k = run.start;
+                    while k < run.end {
+                        let valid = u32::MAX >> (32 - (run.end - k).min(LANES));
+                        let masks = self.lanes_two(k, p, rp, [near2, far2, near_ex2, far_ex2]).map(|m| m & valid);
+                        for (mut m, list) in masks.into_iter().zip(found.iter_mut()) {
+                            while m != 0 {
+                                let j = self.order[k + m.trailing_zeros() as usize];
+                                list.push([i.min(j), i.max(j)]);
+                                m &= m - 1;
+                            }
+                        }
+                        k += LANES;
+                    }
+                }
+            }
+            s = cell_end;
+        }
+    }
+}
+
+impl Cells {
+    /// [`Cells::lanes`] for two bands at once, `[s2_near, s2_far, ex2_near, ex2_far]`: the
+    /// masks `[near, far]`.
     #[inline]
     fn lanes_two(&self, k: usize, p: Vec3, rp: Vec3, [near2, far2, near_ex2, far_ex2]: [f32; 4]) -> [u32; 2] {
         let dist2 = |v: &[Vec<f32>; 3], p: Vec3| {
@@ -369,16 +400,16 @@ impl CellScratch {
     }
 }
 
-/// `found` (pairs `i < j`, any order; with `both` each also as `(j, i)`) sorted into `out`:
+/// The pairs `i < j` of `parts` (any order; with `both` each also as `(j, i)`) sorted into `out`:
 /// counted by first index, then each particle's few by second.
-fn sort_pairs(found: &[[u32; 2]], n: usize, both: bool, count: &mut Vec<u32>, out: &mut Vec<[u32; 2]>) {
+fn sort_pairs(parts: [&[[u32; 2]]; 2], n: usize, both: bool, count: &mut Vec<u32>, out: &mut Vec<[u32; 2]>) {
     out.clear();
-    if found.is_empty() {
+    if parts.iter().all(|p| p.is_empty()) {
         return;
     }
     count.clear();
     count.resize(n + 1, 0);
-    for &[i, j] in found {
+    for &[i, j] in parts.iter().copied().flatten() {
         count[i as usize + 1] += 1;
         if both {
             count[j as usize + 1] += 1;
@@ -388,7 +419,7 @@ fn sort_pairs(found: &[[u32; 2]], n: usize, both: bool, count: &mut Vec<u32>, ou
         count[k + 1] += count[k];
     }
     out.resize(count[n] as usize, [0, 0]);
-    for &[i, j] in found {
+    for &[i, j] in parts.iter().copied().flatten() {
         out[count[i as usize] as usize] = [i, j];
         count[i as usize] += 1;
         if both {
@@ -400,8 +431,13 @@ fn sort_pairs(found: &[[u32; 2]], n: usize, both: bool, count: &mut Vec<u32>, ou
     let mut start = 0;
     for &end in &count[..n] {
         let end = end as usize;
-        if end - start > 1 {
-            out[start..end].sort_unstable();
+        // (A particle has a handful: insertion sort.)
+        for a in start + 1..end {
+            let mut b = a;
+            while b > start && out[b - 1][1] > out[b][1] {
+                out.swap(b - 1, b);
+                b -= 1;
+            }
         }
         start = end;
     }
@@ -409,8 +445,13 @@ fn sort_pairs(found: &[[u32; 2]], n: usize, both: bool, count: &mut Vec<u32>, ou
 
 /// Pushes apart pairs of one body closer than `dist`.
 pub fn resolve_self(x: &mut [Vec3], w: &[f32], pairs: &[[u32; 2]], dist: f32) {
+    let apart2 = apart_squared(dist);
     for &[i, j] in pairs {
         let (i, j) = (i as usize, j as usize);
+        // Most candidates are not in contact: skip those before the square root.
+        if (x[j] - x[i]).length_squared() >= apart2 {
+            continue;
+        }
         if let Some(corr) = separation(x[i], w[i], x[j], w[j], dist) {
             x[i] -= corr * w[i];
             x[j] += corr * w[j];
@@ -420,13 +461,26 @@ pub fn resolve_self(x: &mut [Vec3], w: &[f32], pairs: &[[u32; 2]], dist: f32) {
 
 /// Pushes apart pairs `(i in a, j in b)` closer than `dist`.
 pub fn resolve_between(xa: &mut [Vec3], wa: &[f32], xb: &mut [Vec3], wb: &[f32], pairs: &[[u32; 2]], dist: f32) {
+    let apart2 = apart_squared(dist);
     for &[i, j] in pairs {
         let (i, j) = (i as usize, j as usize);
+        if (xb[j] - xa[i]).length_squared() >= apart2 {
+            continue;
+        }
         if let Some(corr) = separation(xa[i], wa[i], xb[j], wb[j], dist) {
             xa[i] -= corr * wa[i];
             xb[j] += corr * wb[j];
         }
     }
+}
+
+/// A squared distance at or beyond which `separation` surely returns `None`: above `dist²`
+/// by more than the rounding of `dist · dist` and of the square root, so skipping a pair on
+/// it changes no bit. (NaN, so that no pair is skipped, for a `dist` whose square would not
+/// be a normal number.)
+#[inline]
+fn apart_squared(dist: f32) -> f32 {
+    if dist > 1e-15 { dist * dist * (1.0 + 1.0 / 1_048_576.0) } else { f32::NAN }
 }
 
 /// The correction per unit inverse mass that moves `xi` and `xj` (inverse masses `wi`, `wj`)
@@ -553,7 +607,12 @@ mod tests {
                 (Band { search: 0.0, exclude: 0.01 }, Some(Band { search: 0.1, exclude: 0.06 })),
             ] {
                 let (mut got_near, mut got_far) = (Vec::new(), Vec::new());
-                find_self_pairs(x, rest, near, far, &mut CellScratch::default(), &mut got_near, &mut got_far);
+                find_self_pairs(x, rest, near, far, false, &mut CellScratch::default(), &mut got_near, &mut got_far);
+                // Split in two halves (on a pool of two threads): the same lists.
+                let (mut split_near, mut split_far) = (Vec::new(), Vec::new());
+                let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().expect("pool");
+                pool.install(|| find_self_pairs(x, rest, near, far, true, &mut CellScratch::default(), &mut split_near, &mut split_far));
+                assert_eq!((&split_near, &split_far), (&got_near, &got_far), "split in two");
                 let want_near = if near.search > 0.0 { brute_self(x, rest, near) } else { Vec::new() };
                 assert_eq!(got_near, want_near, "near {near:?}");
                 let mut want_far = far.map_or(Vec::new(), |f| brute_self(x, rest, f));
@@ -567,6 +626,27 @@ mod tests {
         }
         let total: usize = cases.iter().map(|(x, r)| brute_self(x, r, Band { search: 0.06, exclude: 0.02 }).len()).sum();
         assert!(total > 500, "the cases must have pairs ({total})");
+    }
+
+    /// The skip before the square root only skips pairs that `separation` leaves alone, at
+    /// distances within a few ulps of the contact distance on either side.
+    #[test]
+    fn skipped_pairs_are_those_separation_leaves_alone() {
+        let mut skipped = 0;
+        for dist in [0.02f32, 0.013, 1.0, 3.7e-3, 250.0, 1e-14] {
+            let apart2 = apart_squared(dist);
+            let mut len = dist * (1.0 - 1e-6);
+            while len < dist * (1.0 + 1e-6) {
+                for d in [Vec3::new(len, 0.0, 0.0), Vec3::new(len, len, len) / 3f32.sqrt(), Vec3::new(0.6 * len, 0.8 * len, 0.0)] {
+                    if d.length_squared() >= apart2 {
+                        skipped += 1;
+                        assert_eq!(separation(Vec3::ZERO, 1.0, d, 1.0, dist), None, "dist {dist}, d {d}");
+                    }
+                }
+                len = f32::from_bits(len.to_bits() + 1);
+            }
+        }
+        assert!(skipped > 100, "some pairs must be skipped ({skipped})");
     }
 
     #[test]
