@@ -304,16 +304,13 @@ pub fn find_self_pairs(
     far_out.clear();
     // Room for sixteen pairs per particle from the start (as `find_pairs`).
     let room = 16 * x.len();
-    for v in [&mut *near_out, &mut *far_out] {
+    // (The far list holds each pair both ways; the second half's lists serve half the
+    // queries.)
+    let [first, second] = &mut scratch.found;
+    for (v, want) in [(&mut *near_out, room), (&mut *far_out, 2 * room)].into_iter().chain(first.iter_mut().map(|v| (v, room))).chain(second.iter_mut().map(|v| (v, room / 2))) {
         v.clear();
-        if v.capacity() < room {
-            v.reserve(room);
-        }
-    }
-    for v in scratch.found.iter_mut().flatten() {
-        v.clear();
-        if v.capacity() < room / 2 {
-            v.reserve(room / 2);
+        if v.capacity() < want {
+            v.reserve(want);
         }
     }
     let squares = [near.squares(), far.map_or((f32::NEG_INFINITY, 0.0), Band::squares)];
@@ -404,11 +401,12 @@ impl Cells {
 /// counted by first index, then each particle's few by second.
 fn sort_pairs(parts: [&[[u32; 2]]; 2], n: usize, both: bool, count: &mut Vec<u32>, out: &mut Vec<[u32; 2]>) {
     out.clear();
+    // (Sized even when there is nothing to sort, so that the first pairs do not allocate.)
+    count.clear();
+    count.resize(n + 1, 0);
     if parts.iter().all(|p| p.is_empty()) {
         return;
     }
-    count.clear();
-    count.resize(n + 1, 0);
     for &[i, j] in parts.iter().copied().flatten() {
         count[i as usize + 1] += 1;
         if both {
