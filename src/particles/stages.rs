@@ -660,8 +660,15 @@ impl Body {
         if self.self_pairs.is_empty() && self.self_tris.is_empty() {
             return;
         }
-        self.layout_for(false);
         let dist = 2.0 * self.material.thickness * self.scale;
+        if self.self_tris.is_empty() && self.soa.home {
+            // Particle pairs only: resolved on the structure-of-arrays layout, which then
+            // holds the rest of the substep (same bits as the `Vec3` arrays).
+            let s = &mut self.soa.x;
+            contact::particle::resolve_self_components(&mut s.x, &mut s.y, &mut s.z, &s.w, &self.self_pairs, dist);
+            return;
+        }
+        self.layout_for(false);
         if !self.self_pairs.is_empty() {
             contact::particle::resolve_self(&mut self.x, &self.w, &self.self_pairs, dist);
         }

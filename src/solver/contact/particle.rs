@@ -190,7 +190,8 @@ impl Cells {
 /// Pairs `(i, j)` of particles of `xa` and `xb` closer than `search`; for a body against
 /// itself pass `xb = None` (then `i < j`), and `rest` excludes pairs whose rest distance is
 /// at most `exclude` (neighbours that touch at rest). Sorted, so the order is deterministic.
-/// Particles at non-finite positions have no pairs.
+/// Non-finite positions find no pairs (none at all when they are in the searched body, whose
+/// bounds they make non-finite: such a step is rolled back anyway, `Body::end_step`).
 pub fn find_pairs(
     xa: &[Vec3],
     xb: Option<&[Vec3]>,
@@ -457,6 +458,25 @@ pub fn resolve_self(x: &mut [Vec3], w: &[f32], pairs: &[[u32; 2]], dist: f32) {
     }
 }
 
+/// [`resolve_self`] on positions as components (`x`, `y`, `z`, inverse masses `w`: the
+/// structure-of-arrays layout, particle k at index k), with the same operations in the same
+/// order, so the same bits.
+pub fn resolve_self_components(x: &mut [f32], y: &mut [f32], z: &mut [f32], w: &[f32], pairs: &[[u32; 2]], dist: f32) {
+    let apart2 = apart_squared(dist);
+    for &[i, j] in pairs {
+        let (i, j) = (i as usize, j as usize);
+        let (xi, xj) = (Vec3::new(x[i], y[i], z[i]), Vec3::new(x[j], y[j], z[j]));
+        if (xj - xi).length_squared() >= apart2 {
+            continue;
+        }
+        if let Some(corr) = separation(xi, w[i], xj, w[j], dist) {
+            let (a, b) = (xi - corr * w[i], xj + corr * w[j]);
+            (x[i], y[i], z[i]) = (a.x, a.y, a.z);
+            (x[j], y[j], z[j]) = (b.x, b.y, b.z);
+        }
+    }
+}
+
 /// Pushes apart pairs `(i in a, j in b)` closer than `dist`.
 pub fn resolve_between(xa: &mut [Vec3], wa: &[f32], xb: &mut [Vec3], wb: &[f32], pairs: &[[u32; 2]], dist: f32) {
     let apart2 = apart_squared(dist);
@@ -645,6 +665,34 @@ mod tests {
             }
         }
         assert!(skipped > 100, "some pairs must be skipped ({skipped})");
+    }
+
+    /// The structure-of-arrays resolution gives the same bits as the `Vec3` one, on a
+    /// crumpled cloud where many pairs touch (and chains of them share particles).
+    #[test]
+    fn resolving_on_components_gives_the_same_bits() {
+        let mut seed = 0x1234_5678u32;
+        let mut rnd = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed as f32 / u32::MAX as f32
+        };
+        let mut x: Vec<Vec3> = (0..600).map(|_| Vec3::new(rnd(), rnd(), rnd()) * 0.3).collect();
+        let w: Vec<f32> = (0..600).map(|k| if k % 17 == 0 { 0.0 } else { 0.5 + rnd() }).collect();
+        let mut pairs = Vec::new();
+        find_pairs(&x, None, 0.05, None, &mut CellScratch::default(), &mut pairs);
+        let [mut cx, mut cy, mut cz] = [0, 1, 2].map(|c| x.iter().map(|p| p[c]).collect::<Vec<f32>>());
+        let mut touching = 0;
+        for _ in 0..4 {
+            touching += pairs.iter().filter(|&&[i, j]| (x[j as usize] - x[i as usize]).length() < 0.04).count();
+            resolve_self(&mut x, &w, &pairs, 0.04);
+            resolve_self_components(&mut cx, &mut cy, &mut cz, &w, &pairs, 0.04);
+        }
+        assert!(touching > 200, "pairs must touch ({touching})");
+        for (k, p) in x.iter().enumerate() {
+            assert_eq!([p.x.to_bits(), p.y.to_bits(), p.z.to_bits()], [cx[k].to_bits(), cy[k].to_bits(), cz[k].to_bits()], "particle {k}");
+        }
     }
 
     #[test]
