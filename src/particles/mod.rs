@@ -45,7 +45,7 @@ use crate::particles::skin::Skin;
 use crate::solver::constraints::distance_simd::Packed;
 use crate::solver::constraints::motion::MotionLimits;
 use crate::solver::constraints::tether::Tethers;
-use crate::solver::contact::particle::HashScratch;
+use crate::solver::contact::particle::CellScratch;
 use crate::solver::contact::triangle::TriContact;
 use crate::solver::layout::soa::SoaState;
 
@@ -150,7 +150,7 @@ pub struct Body {
     /// Self-collision particle–triangle candidates for the step, and scratch pairs for them.
     self_tris: Vec<TriContact>,
     far_pairs: Vec<[u32; 2]>,
-    scratch: HashScratch,
+    scratch: CellScratch,
     /// External accelerations (wind) for the current step.
     accel: Vec<Vec3>,
     /// Scratch for normals.
@@ -216,7 +216,7 @@ impl Body {
             self_pairs: Vec::new(),
             self_tris: Vec::new(),
             far_pairs: Vec::new(),
-            scratch: HashScratch::default(),
+            scratch: CellScratch::default(),
             accel: Vec::new(),
             normal_acc: Vec::new(),
             packed: Vec::new(),

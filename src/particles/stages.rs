@@ -44,6 +44,7 @@ use crate::solver::constraints::distance::{self, KIND_BEND, KIND_STRETCH};
 use crate::solver::constraints::distance_simd::{self, Kernel};
 use crate::solver::constraints::grid_simd;
 use crate::solver::constraints::{motion, tether};
+use crate::solver::contact::particle::Band;
 use crate::solver::contact::{self, shape::{ContactParams, Swept}};
 use crate::solver::layout::frame;
 use crate::solver::{integrate, velocity, xpbd};
@@ -534,33 +535,18 @@ impl Body {
             let mean = self.v.iter().fold(Vec3::ZERO, |a, v| a + *v) / n;
             let spread = self.v.iter().fold(0.0f32, |m, v| m.max((*v - mean).length_squared())).sqrt();
             let margin = (2.0 * spread * step_time).min(2.0 * d);
-            contact::particle::find_pairs(
-                &self.x,
-                None,
-                d + margin,
-                Some((&self.topology.rest, 2.0 * self.material.thickness)),
-                &mut self.scratch,
-                &mut self.self_pairs,
-            );
-            if !self.topology.triangles.is_empty() {
-                // Particles against the body's own triangles, away from their own
-                // neighbourhood (rest distance beyond two edges), in both directions.
+            // Particles against the body's own triangles, away from their own neighbourhood
+            // (rest distance beyond two edges), in both directions: a second search, over
+            // the same grid.
+            let far = (!self.topology.triangles.is_empty()).then(|| {
                 let k = &self.topology.constraints;
                 let edge = (0..k.len()).filter(|&i| k.kind[i] != KIND_BEND).fold(0.0f32, |m, i| m.max(k.rest[i]));
-                contact::particle::find_pairs(
-                    &self.x,
-                    None,
-                    d + margin + edge * self.scale,
-                    Some((&self.topology.rest, 2.0 * edge)),
-                    &mut self.scratch,
-                    &mut self.far_pairs,
-                );
-                let n = self.far_pairs.len();
-                for k in 0..n {
-                    let [i, j] = self.far_pairs[k];
-                    self.far_pairs.push([j, i]);
-                }
-                self.far_pairs.sort_unstable();
+                Band { search: d + margin + edge * self.scale, exclude: 2.0 * edge }
+            });
+            let near = Band { search: d + margin, exclude: 2.0 * self.material.thickness };
+            let split = p.parallel && self.x.len() >= SPLIT_PARTICLES && rayon::current_num_threads() > 1;
+            contact::particle::find_self_pairs(&self.x, &self.topology.rest, near, far, split, &mut self.scratch, &mut self.self_pairs, &mut self.far_pairs);
+            if far.is_some() {
                 contact::triangle::triangle_candidates(&self.x, &self.x, &self.topology.triangles, &self.topology.adjacency, &self.far_pairs, false, &mut self.self_tris);
             }
         }
@@ -683,8 +669,15 @@ impl Body {
         if self.self_pairs.is_empty() && self.self_tris.is_empty() {
             return;
         }
-        self.layout_for(false);
         let dist = 2.0 * self.material.thickness * self.scale;
+        if self.self_tris.is_empty() && self.soa.home {
+            // Particle pairs only: resolved on the structure-of-arrays layout, which then
+            // holds the rest of the substep (same bits as the `Vec3` arrays).
+            let s = &mut self.soa.x;
+            contact::particle::resolve_self_components(&mut s.x, &mut s.y, &mut s.z, &s.w, &self.self_pairs, dist);
+            return;
+        }
+        self.layout_for(false);
         if !self.self_pairs.is_empty() {
             contact::particle::resolve_self(&mut self.x, &self.w, &self.self_pairs, dist);
         }

@@ -2,14 +2,14 @@
 //! the stage driver steps in lockstep (`particles::stages::StepGroup`).
 //!
 //! Candidates are found once per fixed step, after every body's `BeginStep`: particle pairs
-//! within the two thicknesses plus both bodies' step margins (spatial hash,
+//! within the two thicknesses plus both bodies' step margins (cell grid,
 //! `solver::contact::particle`), and particles against the other body's triangles
 //! (`solver::contact::triangle`), both ways. Stage `PairContacts` resolves them every substep.
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::particles::Body;
 use crate::particles::stages::StepGroup;
-use crate::solver::contact::particle::{self, HashScratch};
+use crate::solver::contact::particle::{self, CellScratch};
 use crate::solver::contact::triangle::{self, TriContact};
 
 /// A body as the world knows it: slot and serial.
@@ -30,7 +30,7 @@ pub struct Pairs {
     /// still pushed out (`triangle::resolve_triangles`: the other's longest edge for a closed
     /// surface, unbounded for an open one).
     depths: Vec<[f32; 2]>,
-    scratch: HashScratch,
+    scratch: CellScratch,
 }
 
 impl Pairs {
