@@ -179,9 +179,18 @@ impl WorkerPool {
         };
         let threads = Arc::new(Mutex::new(Vec::new()));
         let sink = threads.clone();
+        // The pool is returned once every worker runs: a thread's start (its name, its
+        // stack guard) allocates, and must not fall into the host's first steps.
+        let started = Arc::new((Mutex::new(0usize), Condvar::new()));
+        let arrive = started.clone();
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(n)
             .thread_name(|i| format!("sinew-worker-{i}"))
+            .start_handler(move |_| {
+                let (count, bell) = &*arrive;
+                *count.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+                bell.notify_all();
+            })
             .spawn_handler(move |t| {
                 let handle = std::thread::Builder::new().name(t.name().unwrap_or("sinew-worker").to_owned()).spawn(move || t.run())?;
                 sink.lock().unwrap_or_else(|e| e.into_inner()).push(handle);
@@ -189,6 +198,13 @@ impl WorkerPool {
             })
             .build()
             .map_err(|e| Error::invalid(format!("could not start {n} worker threads: {e}")))?;
+        {
+            let (count, bell) = &*started;
+            let mut c = count.lock().unwrap_or_else(|e| e.into_inner());
+            while *c < n {
+                c = bell.wait(c).unwrap_or_else(|e| e.into_inner());
+            }
+        }
         let pace = Pace {
             epoch: Instant::now(),
             ahead: AtomicU64::new(0),
