@@ -164,7 +164,7 @@ pub fn package(root: &Path, options: &Options) -> Result<(), String> {
         let prefix = stage.join(&name);
         install::install(root, &install::Options { prefix: prefix.clone(), target: target.clone(), strip: true })?;
         let archive = out.join(format!("{name}.tar.gz"));
-        write_tar_gz(&archive, &prefix, &name, &|_| true)?;
+        write_tar_gz(&archive, &prefix, &name)?;
         archives.push(archive);
         if let Some(plugin) = plugin_for(triple) {
             let shared = installed_shared(&prefix, triple, &version);
@@ -191,8 +191,10 @@ pub fn package(root: &Path, options: &Options) -> Result<(), String> {
 
     let manifest = package_json(&pkg, &version, options.url.as_deref())?;
     let tgz = out.join(format!("com.sinew.physics-{version}.tgz"));
-    let skip_json = |rel: &str| rel != "package.json";
-    write_upm(&tgz, &pkg, &manifest, &skip_json)?;
+    // package.json as given. A plugin's .meta (and its folder's) without the
+    // library would make Unity warn on every import of the immutable package: append_tree
+    // leaves out every .meta whose asset is not in the archive.
+    write_upm(&tgz, &pkg, &manifest)?;
 
     println!("\npackage: {}", tgz.display());
     for plugin in &built_plugins {
@@ -329,34 +331,42 @@ fn package_json(pkg: &Path, version: &str, url: Option<&str>) -> Result<String, 
 }
 
 /// The UPM tarball: every file of the package under package/, package.json as given.
-fn write_upm(tgz: &Path, pkg: &Path, manifest: &str, keep: &dyn Fn(&str) -> bool) -> Result<(), String> {
+fn write_upm(tgz: &Path, pkg: &Path, manifest: &str) -> Result<(), String> {
     let file = fs::File::create(tgz).map_err(|e| format!("could not create {}: {e}", tgz.display()))?;
     let gz = flate2::write::GzEncoder::new(file, flate2::Compression::best());
     let mut w = tar::Writer::new(gz);
-    w.append(&tar::Entry::File { path: "package/package.json", data: manifest.as_bytes(), executable: false })
-        .map_err(|e| e.to_string())?;
-    append_tree(&mut w, pkg, "package", keep)?;
+    append_tree(&mut w, pkg, "package", Some(("package.json", manifest.as_bytes())))?;
     w.finish().and_then(|gz| gz.finish()).map_err(|e| format!("could not write {}: {e}", tgz.display()))?;
     Ok(())
 }
 
-fn write_tar_gz(archive: &Path, dir: &Path, top: &str, keep: &dyn Fn(&str) -> bool) -> Result<(), String> {
+fn write_tar_gz(archive: &Path, dir: &Path, top: &str) -> Result<(), String> {
     let file = fs::File::create(archive).map_err(|e| format!("could not create {}: {e}", archive.display()))?;
     let mut w = tar::Writer::new(flate2::write::GzEncoder::new(file, flate2::Compression::best()));
-    append_tree(&mut w, dir, top, keep)?;
+    append_tree(&mut w, dir, top, None)?;
     w.finish().and_then(|gz| gz.finish()).map_err(|e| format!("could not write {}: {e}", archive.display()))?;
     Ok(())
 }
 
-/// Files and links under `dir`, sorted, as `top/relative/path`; `keep` sees the relative path.
-fn append_tree<W: std::io::Write>(w: &mut tar::Writer<W>, dir: &Path, top: &str, keep: &dyn Fn(&str) -> bool) -> Result<(), String> {
+/// Files and links under `dir`, sorted, as `top/relative/path`; `replaced` gives one file's
+/// contents instead of the file's own.
+fn append_tree<W: std::io::Write>(
+    w: &mut tar::Writer<W>,
+    dir: &Path,
+    top: &str,
+    replaced: Option<(&str, &[u8])>,
+) -> Result<(), String> {
     let mut files = Vec::new();
     walk(dir, dir, &mut files)?;
     files.sort();
+    // A .meta whose file or folder is not in the archive (a folder of a plugin left out) goes too.
+    let assets: Vec<&String> = files.iter().filter(|rel| !rel.ends_with(".meta")).collect();
+    let has_asset = |meta: &str| {
+        let asset = meta.strip_suffix(".meta").expect("a .meta");
+        assets.iter().any(|a| a.as_str() == asset || a.strip_prefix(asset).is_some_and(|rest| rest.starts_with('/')))
+    };
+    let files: Vec<String> = files.iter().filter(|rel| !rel.ends_with(".meta") || has_asset(rel)).cloned().collect();
     for rel in files {
-        if !keep(&rel) {
-            continue;
-        }
         let path = dir.join(&rel);
         let name = format!("{top}/{rel}");
         let meta = fs::symlink_metadata(&path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -364,7 +374,10 @@ fn append_tree<W: std::io::Write>(w: &mut tar::Writer<W>, dir: &Path, top: &str,
             let target = fs::read_link(&path).map_err(|e| format!("{}: {e}", path.display()))?;
             w.append(&tar::Entry::Symlink { path: &name, target: &target.to_string_lossy() })
         } else {
-            let data = fs::read(&path).map_err(|e| format!("could not read {}: {e}", path.display()))?;
+            let data = match replaced {
+                Some((file, data)) if file == rel => data.to_vec(),
+                _ => fs::read(&path).map_err(|e| format!("could not read {}: {e}", path.display()))?,
+            };
             w.append(&tar::Entry::File { path: &name, data: &data, executable: is_executable(&meta) })
         };
         result.map_err(|e| format!("{name}: {e}"))?;
