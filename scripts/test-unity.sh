@@ -173,7 +173,7 @@ step "the script checks compile (tests/unity-stub/UnityScriptChecks.cs)" \
         -r:System.Core.dll -out:"$out/UnityScriptChecks.exe" tests/unity-stub/UnityScriptChecks.cs
 step "cargo build (the debug libsinew.so, for the defaults check)" cargo build
 if [ -f "$out/UnityScriptChecks.exe" ]; then
-    program checks env LD_LIBRARY_PATH="$root/target/debug" \
+    program checks env LD_LIBRARY_PATH="${CARGO_TARGET_DIR:-$root/target}/debug" \
         mono --debug "$out/UnityScriptChecks.exe" "$out/Sinew.Runtime.dll" "$out/Assembly-CSharp.dll" \
         -- "${runtime[@]}" "${samples[@]}" "${assets[@]}" "${editor[@]}"
 fi
