@@ -12,10 +12,10 @@
 #   scripts/package-unity.sh --macos         also a universal libsinew.dylib, UNTESTED on a Mac
 #   scripts/package-unity.sh --wrapper-only  only the copies (no build; scripts/test-unity.sh uses it)
 #
-# What this wrapper adds on Linux: it installs what is missing (the Windows toolchain through
-# scripts/check-windows-dll.sh, which also checks the DLL's exports and imports; for --macos a
-# Python venv in target/zigbuild-venv with cargo-zigbuild and ziglang, and the two Apple rustup
-# targets). Other arguments go to the command as they are.
+# What this wrapper adds on Linux: it installs what is missing (MinGW with apt and the
+# x86_64-pc-windows-gnu rustup target; for --macos a Python venv in target/zigbuild-venv with
+# cargo-zigbuild and ziglang, and the two Apple rustup targets). Other arguments go to the
+# command as they are.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -28,7 +28,7 @@ for arg in "$@"; do
         --sources-only) args+=("$arg"); build=0 ;;
         --macos) args+=("$arg"); macos=1 ;;
         -h | --help)
-            sed -n '2,19p' "$0"
+            sed -n '2,18p' "$0"
             exit 0
             ;;
         *) args+=("$arg") ;;
@@ -36,9 +36,16 @@ for arg in "$@"; do
 done
 
 if [ "$build" -eq 1 ]; then
-    # The Windows part: the same build as the DLL check, and the check itself (installs MinGW
-    # and the rustup target when missing).
-    bash scripts/check-windows-dll.sh
+    # The Windows part: MinGW and the rustup target, when missing (scripts/check-windows-dll.sh,
+    # part windows-dll of the test command, checks the DLL's exports and imports).
+    source scripts/lib.sh
+    missing=()
+    command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1 || missing+=(gcc-mingw-w64-x86-64)
+    command -v x86_64-w64-mingw32-objcopy >/dev/null 2>&1 || missing+=(binutils-mingw-w64-x86-64)
+    install_missing "${missing[@]}"
+    if ! rustup target list --installed | grep -qx x86_64-pc-windows-gnu; then
+        rustup target add x86_64-pc-windows-gnu
+    fi
 fi
 if [ "$macos" -eq 1 ]; then
     venv=${CARGO_TARGET_DIR:-target}/zigbuild-venv
