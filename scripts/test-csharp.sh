@@ -157,11 +157,16 @@ step "README: the example compiles with the documented mcs command" \
         bindings/csharp/*.cs bindings/csharp/Unity/*.cs
 step "README: the example runs (curtain pinned at y = 2.75, the rope's free end swung down, within its length)" \
     env LD_LIBRARY_PATH="$lib" mono "$out/Example.exe"
+# Well-formed (an XML comment must not hold a double hyphen) and what the docs say it is.
+step "bindings/csharp/Sinew.csproj is an SDK-style netstandard2.1 project with unsafe code" \
+    python3 -c 'import sys, xml.etree.ElementTree as E; p = E.parse(sys.argv[1]).getroot(); g = lambda k: p.findtext("PropertyGroup/" + k)
+sys.exit(not (p.get("Sdk") == "Microsoft.NET.Sdk" and g("TargetFramework") == "netstandard2.1" and g("AllowUnsafeBlocks") == "true"))' \
+        bindings/csharp/Sinew.csproj
 if command -v dotnet >/dev/null 2>&1; then
     step "bindings/csharp/Sinew.csproj builds with the .NET SDK (netstandard2.1)" \
         dotnet build bindings/csharp/Sinew.csproj -c Release -o "$out/dotnet" -p:BaseIntermediateOutputPath="$root/$out/obj/"
 else
-    echo "--     bindings/csharp/Sinew.csproj not built: no .NET SDK here (Debian packages none; mono-xbuild cannot read SDK-style projects)"
+    echo "--     bindings/csharp/Sinew.csproj not built: no .NET SDK here (Debian 12 packages none; its mono-xbuild 6.8 refuses SDK-style projects)"
 fi
 
 finish
