@@ -31,6 +31,10 @@ missing=()
 command -v mcs >/dev/null 2>&1 || missing+=(mono-mcs)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 command -v tar >/dev/null 2>&1 || missing+=(tar)
+# What `xtask install` (run per target by the command) needs: objcopy and strip, and patchelf
+# for the SONAME (this part runs before scripts/test-package.sh, which installs the same).
+command -v objcopy >/dev/null 2>&1 || missing+=(binutils)
+command -v patchelf >/dev/null 2>&1 || missing+=(patchelf)
 # The Windows part of the package (as scripts/check-windows-dll.sh installs it).
 command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1 || missing+=(gcc-mingw-w64-x86-64)
 command -v x86_64-w64-mingw32-objcopy >/dev/null 2>&1 || missing+=(binutils-mingw-w64-x86-64)
