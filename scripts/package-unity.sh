@@ -1,121 +1,54 @@
 #!/usr/bin/env bash
-# Fills the Unity package unity-sample/Packages/com.sinew.physics with what is built, not
-# committed:
-#   Runtime/Wrapper/   the C# wrapper, copied from bindings/csharp/*.cs and
-#                      bindings/csharp/Unity/SinewUnity.cs, each with a .meta of a fixed GUID
-#                      (bindings/csharp stays the only source: the copies are git-ignored);
-#   Runtime/Plugins/Linux/x86_64/libsinew.so     cargo build --release (this machine, x86_64 Linux)
-#   Runtime/Plugins/Windows/x86_64/sinew.dll     x86_64-pc-windows-gnu, built and checked by
-#                                                scripts/check-windows-dll.sh (no MinGW runtime DLLs)
-#   Runtime/Plugins/macOS/libsinew.dylib         with --macos only: universal x86_64 + arm64, built
-#                                                with cargo-zigbuild (PyPI); UNTESTED on a Mac
-# The plugins' .meta files (per-platform import settings) are committed and left as they are.
+# A thin wrapper around the packaging command, which is Rust and runs on any OS with cargo:
 #
-#   scripts/package-unity.sh                 wrapper + Linux + Windows
-#   scripts/package-unity.sh --macos         also macOS
-#   scripts/package-unity.sh --wrapper-only  only the wrapper copies (no cargo; scripts/test-unity.sh uses it)
+#   cargo run -p xtask -- package [--out DIR] [--no-windows] [--macos] [--url BASE] [--sources-only]
 #
-# Installs what is missing (the Windows part through check-windows-dll.sh; for --macos a Python
-# venv in target/zigbuild-venv with cargo-zigbuild and ziglang, and the two Apple rustup targets).
-# Binaries are stripped of debug info (exports stay). Stops before building when the wrapper's
-# ExpectedAbiVersion differs from the library's SINEW_ABI_VERSION: such a package would refuse
-# to load its own library (SinewLoadException).
+# (see xtask/src/package/mod.rs). It fills unity-sample/Packages/com.sinew.physics (the C#
+# wrapper copied from bindings/csharp, Documentation~, LICENSE.md, the native plugins and their
+# .meta files with fixed GUIDs and import settings), then writes target/package/
+# com.sinew.physics-<version>.tgz and a sinew-<version>-<triple>.tar.gz per target.
+#
+#   scripts/package-unity.sh                 Linux (the host) + Windows (MinGW, when present)
+#   scripts/package-unity.sh --macos         also a universal libsinew.dylib, UNTESTED on a Mac
+#   scripts/package-unity.sh --wrapper-only  only the copies (no build; scripts/test-unity.sh uses it)
+#
+# What this wrapper adds on Linux: it installs what is missing (MinGW with apt and the
+# x86_64-pc-windows-gnu rustup target; for --macos a Python venv in target/zigbuild-venv with
+# cargo-zigbuild and ziglang, and the two Apple rustup targets). Other arguments go to the
+# command as they are.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-pkg=unity-sample/Packages/com.sinew.physics
-plugins=$pkg/Runtime/Plugins
-
+args=()
 macos=0
-wrapper_only=0
+build=1
 for arg in "$@"; do
     case "$arg" in
-        --macos) macos=1 ;;
-        --wrapper-only) wrapper_only=1 ;;
+        --wrapper-only) args+=(--sources-only); build=0 ;;
+        --sources-only) args+=("$arg"); build=0 ;;
+        --macos) args+=("$arg"); macos=1 ;;
         -h | --help)
-            sed -n '2,22p' "$0"
+            sed -n '2,18p' "$0"
             exit 0
             ;;
-        *)
-            echo "unknown argument: $arg (see --help)" >&2
-            exit 2
-            ;;
+        *) args+=("$arg") ;;
     esac
 done
 
-# A Unity GUID that does not change between machines or runs: md5 of the package-relative path.
-guid_for() {
-    printf '%s' "com.sinew.physics/$1" | md5sum | cut -c1-32
-}
-
-# ---- the C# wrapper ----
-copy_wrapper() {
-    local dest=$pkg/Runtime/Wrapper
-    mkdir -p "$dest"
-    rm -f "$dest"/*.cs "$dest"/*.cs.meta
-    local seen=" "
-    local f name
-    for f in bindings/csharp/*.cs bindings/csharp/Unity/*.cs; do
-        name=$(basename "$f")
-        if [[ "$seen" == *" $name "* ]]; then
-            echo "two wrapper files are named $name; Runtime/Wrapper is flat" >&2
-            exit 1
-        fi
-        seen="$seen$name "
-        cp "$f" "$dest/$name"
-        cat >"$dest/$name.meta" <<EOF
-fileFormatVersion: 2
-guid: $(guid_for "Runtime/Wrapper/$name")
-MonoImporter:
-  externalObjects: {}
-  serializedVersion: 2
-  defaultReferences: []
-  executionOrder: 0
-  icon: {instanceID: 0}
-  userData: 
-  assetBundleName: 
-  assetBundleVariant: 
-EOF
-    done
-    echo "wrapper: $(ls "$dest"/*.cs | wc -l) files from bindings/csharp -> $dest"
-}
-
-copy_wrapper
-if [ "$wrapper_only" -eq 1 ]; then
-    exit 0
-fi
-
-header_abi=$(sed -nE 's/^#define SINEW_ABI_VERSION ([0-9]+).*/\1/p' include/sinew.h)
-wrapper_abi=$(sed -nE 's/.*const uint ExpectedAbiVersion = ([0-9]+);.*/\1/p' bindings/csharp/SinewLibrary.cs)
-if [ "$header_abi" != "$wrapper_abi" ]; then
-    echo "include/sinew.h has SINEW_ABI_VERSION $header_abi but bindings/csharp/SinewLibrary.cs expects $wrapper_abi:" >&2
-    echo "the package's wrapper would refuse this library (SinewLoadException). Update the wrapper first." >&2
-    exit 1
-fi
-
-for meta in "$plugins/Linux/x86_64/libsinew.so.meta" "$plugins/Windows/x86_64/sinew.dll.meta" "$plugins/macOS/libsinew.dylib.meta"; do
-    if [ ! -f "$meta" ]; then
-        echo "$meta is missing: Unity deletes a plugin's .meta when it opens the project before the" >&2
-        echo "plugin exists. Restore it from git (git checkout -- $plugins), then run this again." >&2
-        exit 1
+if [ "$build" -eq 1 ]; then
+    # The Windows part: MinGW and the rustup target, when missing (scripts/check-windows-dll.sh,
+    # part windows-dll of the test command, checks the DLL's exports and imports).
+    source scripts/lib.sh
+    missing=()
+    command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1 || missing+=(gcc-mingw-w64-x86-64)
+    command -v x86_64-w64-mingw32-objcopy >/dev/null 2>&1 || missing+=(binutils-mingw-w64-x86-64)
+    install_missing "${missing[@]}"
+    if ! rustup target list --installed | grep -qx x86_64-pc-windows-gnu; then
+        rustup target add x86_64-pc-windows-gnu
     fi
-done
-
-# ---- Linux ----
-cargo build --release
-mkdir -p "$plugins/Linux/x86_64"
-cp target/release/libsinew.so "$plugins/Linux/x86_64/libsinew.so"
-strip --strip-debug "$plugins/Linux/x86_64/libsinew.so"
-
-# ---- Windows: the same build as the DLL check, and the check itself ----
-bash scripts/check-windows-dll.sh
-mkdir -p "$plugins/Windows/x86_64"
-cp target/x86_64-pc-windows-gnu/release/sinew.dll "$plugins/Windows/x86_64/sinew.dll"
-x86_64-w64-mingw32-strip --strip-debug "$plugins/Windows/x86_64/sinew.dll"
-
-# ---- macOS (optional, untested on a Mac) ----
+fi
 if [ "$macos" -eq 1 ]; then
-    venv=target/zigbuild-venv
+    venv=${CARGO_TARGET_DIR:-target}/zigbuild-venv
     if [ ! -x "$venv/bin/cargo-zigbuild" ]; then
         python3 -m venv "$venv"
         "$venv/bin/pip" install --quiet cargo-zigbuild ziglang
@@ -125,24 +58,6 @@ if [ "$macos" -eq 1 ]; then
             rustup target add "$t"
         fi
     done
-    # zig links against its own macOS stubs; no Apple SDK here (cargo warns that xcrun is missing).
-    PATH="$(pwd)/$venv/bin:$PATH" cargo zigbuild --release --target universal2-apple-darwin
-    mkdir -p "$plugins/macOS"
-    cp target/universal2-apple-darwin/release/libsinew.dylib "$plugins/macOS/libsinew.dylib"
-elif [ -f "$plugins/macOS/libsinew.dylib" ]; then
-    # Built by an earlier run from older sources: it could implement another ABI version.
-    rm "$plugins/macOS/libsinew.dylib"
-    echo "removed the macOS library of an earlier run (rebuild it with --macos)"
+    PATH="$(cd "$venv" && pwd)/bin:$PATH"
 fi
-
-echo
-echo "package: $pkg"
-for f in "$plugins/Linux/x86_64/libsinew.so" "$plugins/Windows/x86_64/sinew.dll" "$plugins/macOS/libsinew.dylib"; do
-    if [ -f "$f" ]; then
-        printf '  %-60s %8d bytes  %s\n' "$f" "$(stat -c %s "$f")" "$(file -b "$f" | cut -c1-60)"
-    fi
-done
-if [ "$macos" -eq 0 ]; then
-    echo "  (macOS: not built; add --macos for an untested universal libsinew.dylib)"
-fi
-echo "ABI version $header_abi: the wrapper and the library agree."
+exec cargo run -q -p xtask -- package "${args[@]}"

@@ -92,7 +92,7 @@ finish() {
 # The feature debug-panic exports sinew_debug_trigger_panic; the wrapper and the tests are
 # compiled with SINEW_DEBUG_PANIC to call it (a library without it fails that test).
 cargo build --features debug-panic
-lib=$root/target/debug
+lib=${CARGO_TARGET_DIR:-$root/target}/debug
 test -f "$lib/libsinew.so"
 rm -rf "$out"
 mkdir -p "$out/fake" "$out/none" "$out/unity"
@@ -144,6 +144,29 @@ fi
 if [ -f "$out/unity/UnityExtensionTests.exe" ]; then
     program "$out/UnityExtensionTests.log" LD_LIBRARY_PATH="$lib" -- \
         mono --debug "$out/unity/UnityExtensionTests.exe"
+fi
+
+# ---- the README's example and the .csproj ----
+# The documented program, extracted from bindings/csharp/README.md and built with the documented
+# command (as written there, but with the output in $out).
+awk '/<!-- example: tour/ {on=1; next} on && /^```csharp/ {body=1; next} body && /^```/ {exit} body {print}' \
+    bindings/csharp/README.md >"$out/Example.cs"
+step "README: the example was extracted ($(wc -l <"$out/Example.cs") lines)" test -s "$out/Example.cs"
+step "README: the example compiles with the documented mcs command" \
+    mcs -unsafe -langversion:experimental -r:System.Numerics.dll -out:"$out/Example.exe" "$out/Example.cs" \
+        bindings/csharp/*.cs bindings/csharp/Unity/*.cs
+step "README: the example runs (curtain pinned at y = 2.75, the rope's free end swung down, within its length)" \
+    env LD_LIBRARY_PATH="$lib" mono "$out/Example.exe"
+# Well-formed (an XML comment must not hold a double hyphen) and what the docs say it is.
+step "bindings/csharp/Sinew.csproj is an SDK-style netstandard2.1 project with unsafe code" \
+    python3 -c 'import sys, xml.etree.ElementTree as E; p = E.parse(sys.argv[1]).getroot(); g = lambda k: p.findtext("PropertyGroup/" + k)
+sys.exit(not (p.get("Sdk") == "Microsoft.NET.Sdk" and g("TargetFramework") == "netstandard2.1" and g("AllowUnsafeBlocks") == "true"))' \
+        bindings/csharp/Sinew.csproj
+if command -v dotnet >/dev/null 2>&1; then
+    step "bindings/csharp/Sinew.csproj builds with the .NET SDK (netstandard2.1)" \
+        dotnet build bindings/csharp/Sinew.csproj -c Release -o "$out/dotnet" -p:BaseIntermediateOutputPath="$root/$out/obj/"
+else
+    echo "--     bindings/csharp/Sinew.csproj not built: no .NET SDK here (Debian 12 packages none; its mono-xbuild 6.8 refuses SDK-style projects)"
 fi
 
 finish

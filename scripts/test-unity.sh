@@ -14,6 +14,8 @@
 #      Assembly-CSharp.dll         the package's Samples~ (ClothBenchmark, RagdollShooting, RagdollCrowd,
 #                                  JellyDrop)
 #                                  + the project's Assets/Scripts;
+#      Sinew.Editor.dll            the package's Editor/ (tells the user what to run when the
+#                                  native library is missing), against UnityEditor.dll;
 #      Assembly-CSharp-Editor.dll  the project's Assets/Editor, against UnityEditor.dll;
 #    and checks that the stub does catch mistakes (a misspelt member, UnityEditor in runtime code);
 # 4. runs tests/unity-stub/UnityScriptChecks.cs on Mono: file names, [Tooltip]s, misspelt Unity
@@ -119,6 +121,9 @@ step "Sinew.Runtime: bindings/csharp + the package's Runtime/ (${#runtime[@]} sc
 step "Assembly-CSharp: the package's Samples~ + Assets/Scripts (${#samples[@]} + ${#assets[@]} scripts) compile, without unsafe code" \
     mcs "${mcs_flags[@]}" -target:library -r:"$out/UnityEngine.dll" -r:"$out/Sinew.Runtime.dll" \
         -out:"$out/Assembly-CSharp.dll" "${samples[@]}" "${assets[@]}"
+step "Sinew.Editor: the package's Editor/ (the missing-library message) compiles against UnityEditor" \
+    mcs "${mcs_flags[@]}" -define:UNITY_EDITOR -define:UNITY_EDITOR_LINUX -target:library -r:"$out/UnityEngine.dll" \
+        -r:"$out/UnityEditor.dll" -out:"$out/Sinew.Editor.dll" "$pkg"/Editor/*.cs
 step "Assembly-CSharp-Editor: Assets/Editor (${#editor[@]} scripts) compiles against UnityEditor" \
     mcs "${mcs_flags[@]}" -define:UNITY_EDITOR -target:library -r:"$out/UnityEngine.dll" -r:"$out/UnityEditor.dll" \
         -r:"$out/Assembly-CSharp.dll" -out:"$out/Assembly-CSharp-Editor.dll" "${editor[@]}"
@@ -168,7 +173,7 @@ step "the script checks compile (tests/unity-stub/UnityScriptChecks.cs)" \
         -r:System.Core.dll -out:"$out/UnityScriptChecks.exe" tests/unity-stub/UnityScriptChecks.cs
 step "cargo build (the debug libsinew.so, for the defaults check)" cargo build
 if [ -f "$out/UnityScriptChecks.exe" ]; then
-    program checks env LD_LIBRARY_PATH="$root/target/debug" \
+    program checks env LD_LIBRARY_PATH="${CARGO_TARGET_DIR:-$root/target}/debug" \
         mono --debug "$out/UnityScriptChecks.exe" "$out/Sinew.Runtime.dll" "$out/Assembly-CSharp.dll" \
         -- "${runtime[@]}" "${samples[@]}" "${assets[@]}" "${editor[@]}"
 fi

@@ -12,6 +12,9 @@
 #   3. scripts/test-csharp.sh  the C# wrapper compiled with mcs and run on Mono
 #      scripts/test-unity.sh   the Unity package's scripts compiled against the UnityEngine
 #                            stub, package layout and .meta files checked
+#      scripts/test-unity-package.sh  xtask package: the UPM tarball unpacked into a fresh
+#                            project (package.json, GUIDs, plugins, import settings) and the
+#                            C/C++ archives
 #   4. scripts/check-windows-dll.sh  sinew.dll built with mingw, its exports and imports checked
 #      scripts/test-wine.sh  the C and C++ clients built with MinGW and run under Wine
 #                            against sinew.dll (release, and debug-panic for the panic guard)
@@ -59,6 +62,7 @@ part layers bash scripts/check-layers.sh
 part c-clients bash scripts/test-c.sh
 part csharp bash scripts/test-csharp.sh
 part unity bash scripts/test-unity.sh
+part unity-package bash scripts/test-unity-package.sh
 part windows-dll bash scripts/check-windows-dll.sh
 part wine bash scripts/test-wine.sh
 part package bash scripts/test-package.sh

@@ -108,8 +108,10 @@ for top in (package, os.path.join(project, "Assets")):
         for d in dirnames:
             if not d.endswith("~") and not in_tilde:
                 assets.append(os.path.join(dirpath, d))
+        # Documentation~ is never imported nor copied (unlike a sample): no .meta there.
+        in_docs = "Documentation~" in os.path.relpath(dirpath, top).split(os.sep)
         for name in filenames:
-            if not name.endswith(".meta") and not name.startswith("."):
+            if not name.endswith(".meta") and not name.startswith(".") and not in_docs:
                 assets.append(os.path.join(dirpath, name))
 
 missing = [rel(a) for a in assets if not os.path.isfile(a + ".meta")]

@@ -275,7 +275,7 @@ fn cmake_link_items(native: &[String]) -> Vec<String> {
     items
 }
 
-fn package_version(root: &Path) -> Result<String, String> {
+pub(crate) fn package_version(root: &Path) -> Result<String, String> {
     let manifest = fs::read_to_string(root.join("Cargo.toml")).map_err(|e| format!("could not read Cargo.toml: {e}"))?;
     let package = manifest.split("[package]").nth(1).ok_or("Cargo.toml has no [package]")?;
     package
@@ -285,7 +285,7 @@ fn package_version(root: &Path) -> Result<String, String> {
         .ok_or_else(|| "Cargo.toml's [package] has no version".to_string())
 }
 
-fn host_triple() -> Result<String, String> {
+pub(crate) fn host_triple() -> Result<String, String> {
     let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
     let out = Command::new(&rustc).arg("-vV").output().map_err(|e| format!("could not run {rustc}: {e}"))?;
     String::from_utf8_lossy(&out.stdout)

@@ -6,6 +6,7 @@
 //! the people who change the ABI, not by every user of the library.
 
 pub mod install;
+pub mod package;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -4,6 +4,9 @@
 //! cargo run -p xtask -- install --prefix DIR [--target TRIPLE] [--no-strip]
 //!                                            build the release library and install headers, shared
 //!                                            and static libraries, CMake and pkg-config files
+//! cargo run -p xtask -- package [--out DIR] [--no-windows] [--macos] [--url BASE] [--sources-only]
+//!                                            the Unity package (UPM .tgz) and a C/C++ archive per
+//!                                            target (see xtask/src/package/mod.rs)
 //! ```
 //!
 //! FILE limits the command to some of the generated files (paths as above).
@@ -18,6 +21,9 @@ fn main() -> ExitCode {
     };
     if command == "install" {
         return install(files);
+    }
+    if command == "package" {
+        return package(files);
     }
     for f in files {
         if !xtask::FILES.contains(&f.as_str()) {
@@ -100,11 +106,55 @@ fn install(args: &[String]) -> ExitCode {
     }
 }
 
+fn package(args: &[String]) -> ExitCode {
+    let root = xtask::repo_root();
+    let target_dir = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"));
+    let mut options = xtask::package::Options {
+        out: target_dir.join("package"),
+        windows: true,
+        macos: false,
+        url: None,
+        sources_only: false,
+    };
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--no-windows" => options.windows = false,
+            "--macos" => options.macos = true,
+            "--sources-only" => options.sources_only = true,
+            "--out" | "--url" => {
+                let Some(value) = args.next() else { return usage() };
+                if arg == "--out" {
+                    options.out = PathBuf::from(value);
+                } else {
+                    options.url = Some(value.clone());
+                }
+            }
+            _ => return usage(),
+        }
+    }
+    if options.out.is_relative() {
+        options.out = std::env::current_dir().expect("a current directory").join(&options.out);
+    }
+    if let Err(e) = std::fs::create_dir_all(&options.out) {
+        eprintln!("xtask package: could not create {}: {e}", options.out.display());
+        return ExitCode::FAILURE;
+    }
+    match xtask::package::package(&root, &options) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask package: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 fn usage() -> ExitCode {
     eprintln!(
         "usage: cargo run -p xtask -- generate [FILE...]   write the generated files from src/ffi\n\
          \x20      cargo run -p xtask -- check [FILE...]      fail if a committed one differs from a fresh generation\n\
          \x20      cargo run -p xtask -- install --prefix DIR [--target TRIPLE] [--no-strip]\n\
+         \x20      cargo run -p xtask -- package [--out DIR] [--no-windows] [--macos] [--url BASE] [--sources-only]\n\
          generated files: {}",
         xtask::FILES.join(", ")
     );
