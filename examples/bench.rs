@@ -84,6 +84,7 @@ fn parse_args() -> Args {
                 let parsed = v.split_once('x').and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)));
                 args.split = Some(parsed.filter(|&(a, b)| a > 0 && b > 0).unwrap_or_else(|| usage("--split takes SUBSTEPSxITERATIONS, e.g. 12x1")));
             }
+            "--no-lanes" => LANES_OFF.store(true, std::sync::atomic::Ordering::Relaxed),
             "--rounds" => args.s4_rounds = value("--rounds").parse().unwrap_or_else(|_| usage("--rounds takes a number")),
             "--bench" => {} // passed by `cargo bench --examples`
             "-h" | "--help" => usage(""),
@@ -107,9 +108,13 @@ fn usage(err: &str) -> ! {
     if !err.is_empty() {
         eprintln!("error: {err}");
     }
-    eprintln!("usage: bench [--scene S1|S2|S2-LOD|S3|S1-self|S4|S5|S5-pile|S6|S6-crowd|S1-paced|S2-paced]... [--threads N]... [--steps N] [--rounds N (S4)] [--split SxI]");
+    eprintln!("usage: bench [--scene S1|S2|S2-LOD|S3|S1-self|S4|S5|S5-pile|S6|S6-crowd|S1-paced|S2-paced]... [--threads N]... [--steps N] [--rounds N (S4)] [--split SxI] [--no-lanes]");
     std::process::exit(if err.is_empty() { 0 } else { 2 })
 }
+
+/// `--no-lanes`: the cloth scenes' worlds step every body alone (`World::lanes` off), to
+/// measure what stepping identical grids side by side in SIMD lanes gains.
+static LANES_OFF: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// One measured configuration.
 struct Row {
@@ -240,6 +245,7 @@ fn run_chapter(scene: &Scene, steps: usize) -> Row {
 
 fn run_sinew(scene: &Scene, solver: &'static str, substeps: u32, iterations: u32, threads: u32, steps: usize, chapter_us: f64) -> Row {
     let mut world = sinew_world(scene, substeps, iterations);
+    world.lanes = !LANES_OFF.load(std::sync::atomic::Ordering::Relaxed);
     let pool = WorkerPool::new(threads).expect("worker pool");
     // The whole loop runs inside the pool, so the timings hold no hand-off to the pool.
     let (us, stretch60) = pool.install(|| {
