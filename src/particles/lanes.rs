@@ -27,25 +27,62 @@ use rayon::prelude::*;
 /// Bodies per group: the grid kernel's eight AVX lanes.
 pub const LANES: usize = 8;
 
-/// The arrays one group steps in (reused from step to step).
-#[derive(Clone, Debug, Default)]
+/// The arrays one group steps in (reused from step to step), each starting on a 32-byte
+/// boundary: a particle's eight lanes are one aligned vector, so no load or store of the
+/// kernel straddles two cache lines.
+#[derive(Debug, Default)]
 pub struct LaneScratch {
-    x: [Vec<f32>; 3],
-    w: Vec<f32>,
-    prev: [Vec<f32>; 3],
-    v: [Vec<f32>; 3],
+    x: [Aligned; 3],
+    w: Aligned,
+    prev: [Aligned; 3],
+    v: [Aligned; 3],
     /// Multipliers, `8·constraint + lane` (compliant constraints only).
-    lambda: Vec<f32>,
+    lambda: Aligned,
 }
 
 impl LaneScratch {
     fn resize(&mut self, particles: usize, constraints: usize) {
         let n = particles * LANES;
         for a in self.x.iter_mut().chain(self.prev.iter_mut()).chain(self.v.iter_mut()) {
-            a.resize(n, 0.0);
+            a.resize(n);
         }
-        self.w.resize(n, 0.0);
-        self.lambda.resize(constraints * LANES, 0.0);
+        self.w.resize(n);
+        self.lambda.resize(constraints * LANES);
+    }
+}
+
+/// `len` floats from the first 32-byte boundary of `buf`.
+#[derive(Debug, Default)]
+struct Aligned {
+    buf: Vec<f32>,
+    start: usize,
+    len: usize,
+}
+
+impl Aligned {
+    /// Sizes the array for `n` floats (zeroed when it changes size).
+    fn resize(&mut self, n: usize) {
+        if self.len == n && !self.buf.is_empty() {
+            return;
+        }
+        self.buf.clear();
+        self.buf.resize(n + LANES, 0.0);
+        let misalign = self.buf.as_ptr() as usize % 32;
+        self.start = ((32 - misalign) % 32) / std::mem::size_of::<f32>();
+        self.len = n;
+    }
+}
+
+impl std::ops::Deref for Aligned {
+    type Target = [f32];
+    fn deref(&self) -> &[f32] {
+        &self.buf[self.start..self.start + self.len]
+    }
+}
+
+impl std::ops::DerefMut for Aligned {
+    fn deref_mut(&mut self) -> &mut [f32] {
+        &mut self.buf[self.start..self.start + self.len]
     }
 }
 
@@ -232,7 +269,7 @@ fn run(lanes: &mut [Option<&mut Body>], p: &StepParams, s: &mut LaneScratch) {
             let [x0, x1, x2] = &mut s.x;
             let [p0, p1, p2] = &mut s.prev;
             let [v0, v1, v2] = &mut s.v;
-            let mut band = Band { x: [x0, x1, x2], w: &s.w, prev: [p0, p1, p2], v: [v0, v1, v2], first: 0 };
+            let mut band = Band { x: [x0, x1, x2].map(|a| &mut a[..]), w: &s.w, prev: [p0, p1, p2].map(|a| &mut a[..]), v: [v0, v1, v2].map(|a| &mut a[..]), first: 0 };
             band.integrate(gravity, &[], damping, p.h);
         }
         for (lane, b) in lanes.iter().enumerate() {
@@ -248,7 +285,7 @@ fn run(lanes: &mut [Option<&mut Body>], p: &StepParams, s: &mut LaneScratch) {
         let [x0, x1, x2] = &mut s.x;
         let [p0, p1, p2] = &mut s.prev;
         let [v0, v1, v2] = &mut s.v;
-        Band { x: [x0, x1, x2], w: &s.w, prev: [p0, p1, p2], v: [v0, v1, v2], first: 0 }.update_velocity(p.h);
+        Band { x: [x0, x1, x2].map(|a| &mut a[..]), w: &s.w, prev: [p0, p1, p2].map(|a| &mut a[..]), v: [v0, v1, v2].map(|a| &mut a[..]), first: 0 }.update_velocity(p.h);
     }
     let n = np * LANES;
     let [x0, x1, x2] = &s.x;
