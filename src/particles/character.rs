@@ -251,7 +251,7 @@ impl Body {
     /// of the root `(rotation, from, to)` (`p ↦ rotation·(p − from) + to`) that
     /// [`Body::carry_frozen`] still has to carry it by.
     fn apply_root_motion(&mut self, frame_time: f32) -> Option<(Quat, Vec3, Vec3)> {
-        let Some(root) = self.root else { return None };
+        let root = self.root?;
         let (mut from, to) = (root.from, root.to);
         self.scale = to.scale / root.base_scale;
         // A change of size is not motion: the body grows or shrinks about the root at once,
