@@ -5,9 +5,13 @@
 //! freezes) for two seconds of the walk, then comes back. The same scene with the camera
 //! always near is the reference: while frozen and after coming back, no body is stretched
 //! more than the reference's worst plus 0.01, and no particle moves in one frame further
-//! than the reference's fastest particle plus 1 cm.
+//! than the reference's fastest particle plus 1 cm. Freezing, being carried and resuming
+//! allocate nothing (a counting allocator over the steps).
 
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
 use std::f32::consts::TAU;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use glam::{Mat4, Quat, Vec3};
 use sinew::cloth::generators::CapeSpec;
@@ -16,6 +20,35 @@ use sinew::geometry::Pose;
 use sinew::particles::{Lod, Material};
 use sinew::strands::StrandsSpec;
 use sinew::world::{World, WorldSettings};
+
+struct Counting;
+
+// Only this thread's allocations inside `World::step` count.
+thread_local! {
+    static COUNTING: Cell<bool> = const { Cell::new(false) };
+}
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if COUNTING.try_with(Cell::get).unwrap_or(false) {
+            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        }
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if COUNTING.try_with(Cell::get).unwrap_or(false) {
+            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        }
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
 
 const DT: f32 = 1.0 / 60.0;
 const WARM: usize = 60;
@@ -61,6 +94,8 @@ struct Scene {
 fn scene() -> Scene {
     let settings = WorldSettings { substeps: 8, iterations: 2, interpolate: false, ..WorldSettings::default() };
     let mut world = World::new(settings).expect("settings");
+    // On the calling thread, so that the counting allocator sees the whole step.
+    world.sequential = true;
     let [l, neck, r, head] = bones(0.0);
     let cape = world
         .create_cape(&CapeSpec { columns: 10, rows: 14, width: 0.5, length: 0.8, back_offset: 0.16, bones: [l, neck, r], material: Material::default() })
@@ -97,8 +132,9 @@ fn scene() -> Scene {
 }
 
 /// Per frame: each body's largest stretch, whether it is frozen, and the furthest any of
-/// its particles moved (readback) in the frame.
-fn run(freeze: bool) -> Vec<[(f32, bool, f32); 3]> {
+/// its particles moved (readback) in the frame; and how many allocations the steps after
+/// the first made.
+fn run(freeze: bool) -> (Vec<[(f32, bool, f32); 3]>, usize) {
     let mut s = scene();
     let mut last: Vec<Vec<Vec3>> = s.ids.iter().map(|&(slot, serial)| read(&s.world, slot, serial)).collect();
     // The grid's pinned row is row 0 of the grid.
@@ -118,7 +154,9 @@ fn run(freeze: bool) -> Vec<[(f32, bool, f32); 3]> {
         let b = s.world.bodies.get_mut(slot, serial).expect("grid");
         b.set_root(Pose::from_matrix(&root(t)).expect("root"));
         b.set_pin_targets(&pinned, &grid_pins(t)).expect("pins");
+        COUNTING.with(|c| c.set(f > 0));
         s.world.step(DT).expect("step");
+        COUNTING.with(|c| c.set(false));
         let mut row = [(0.0, false, 0.0); 3];
         for (k, &(slot, serial)) in s.ids.iter().enumerate() {
             let x = read(&s.world, slot, serial);
@@ -129,7 +167,7 @@ fn run(freeze: bool) -> Vec<[(f32, bool, f32); 3]> {
         }
         frames.push(row);
     }
-    frames
+    (frames, ALLOCATIONS.swap(0, Ordering::Relaxed))
 }
 
 fn read(world: &World, slot: usize, serial: u32) -> Vec<Vec3> {
@@ -141,8 +179,9 @@ fn read(world: &World, slot: usize, serial: u32) -> Vec<Vec3> {
 
 #[test]
 fn frozen_character_bodies_keep_their_shape_and_resume_without_a_jump() {
-    let reference = run(false);
-    let frozen = run(true);
+    let (reference, _) = run(false);
+    let (frozen, allocations) = run(true);
+    assert_eq!(allocations, 0, "freezing, being carried and resuming allocate nothing per step");
     for (k, name) in ["cape", "ponytail", "pinned grid"].into_iter().enumerate() {
         let worst = |frames: &[[(f32, bool, f32); 3]], pick: fn(&(f32, bool, f32)) -> f32| frames.iter().map(|r| pick(&r[k])).fold(0.0, f32::max);
         let stretch = worst(&reference[WARM..], |r| r.0);
