@@ -228,8 +228,13 @@ impl Body {
     /// (`StepParams::pose_t1` of the frame's last step): the pins' paths end at their target
     /// carried on that far, from where they are now, so the pins move without a jump in
     /// velocity and are where the host will want them when host time reaches simulated time.
+    /// A frozen body (LOD) is carried rigidly with its root and pins instead
+    /// ([`Body::carry_frozen`]) and skips the frame's steps.
     pub fn begin_frame(&mut self, frame_time: f32, pose_end: f32) {
-        self.apply_root_motion(frame_time);
+        let root_carry = self.apply_root_motion(frame_time);
+        if self.frozen {
+            self.carry_frozen(root_carry, frame_time);
+        }
         self.plan_pin_paths(pose_end);
         self.ensure_finite();
     }
@@ -242,8 +247,11 @@ impl Body {
         }
     }
 
-    fn apply_root_motion(&mut self, frame_time: f32) {
-        let Some(root) = self.root else { return };
+    /// Applies the root's motion over the frame; for a frozen body, returns the rigid motion
+    /// of the root `(rotation, from, to)` (`p ↦ rotation·(p − from) + to`) that
+    /// [`Body::carry_frozen`] still has to carry it by.
+    fn apply_root_motion(&mut self, frame_time: f32) -> Option<(Quat, Vec3, Vec3)> {
+        let root = self.root?;
         let (mut from, to) = (root.from, root.to);
         self.scale = to.scale / root.base_scale;
         // A change of size is not motion: the body grows or shrinks about the root at once,
@@ -257,14 +265,18 @@ impl Body {
         }
         let rotation = to.rotation * from.rotation.inverse();
         let teleport = self.dynamics.teleport_distance > 0.0 && (to.position - from.position).length() > self.dynamics.teleport_distance;
+        let mut frozen_carry = None;
         if teleport || self.frozen {
-            // Carried rigidly: relative to the root nothing moves, velocities turn with it.
-            // A teleport keeps the root's ongoing velocity: only the jump beyond it is carried.
-            let expected = if teleport { root.velocity * frame_time } else { Vec3::ZERO };
-            let jump_to = Pose { position: to.position - expected, ..to };
-            // The host has already placed the pins' targets for this frame.
-            self.move_all(false, |p| jump_to.to_world(from.to_local(p)));
-            self.v.iter_mut().for_each(|v| *v = rotation * *v);
+            if teleport {
+                // Carried rigidly: relative to the root nothing moves, velocities turn with
+                // it. A teleport keeps the root's ongoing velocity: only the jump beyond it is
+                // carried. The host has already placed the pins' targets for this frame.
+                let jump_to = Pose { position: to.position - root.velocity * frame_time, ..to };
+                self.move_all(false, |p| jump_to.to_world(from.to_local(p)));
+                self.v.iter_mut().for_each(|v| *v = rotation * *v);
+            } else {
+                frozen_carry = Some((rotation, from.position, to.position));
+            }
             if let Some(s) = &mut self.skin {
                 s.from.copy_from_slice(&s.to);
                 s.normal_from.copy_from_slice(&s.normal_to);
@@ -273,7 +285,7 @@ impl Body {
                 if let Some(r) = &mut self.root {
                     r.from = to;
                 }
-                return;
+                return None;
             }
         } else {
             // The share of the root's motion the particles do not feel as world motion is
@@ -299,6 +311,7 @@ impl Body {
         if let Some(r) = &mut self.root {
             r.velocity = velocity;
         }
+        frozen_carry
     }
 
     /// A jump of the host's inputs beyond `teleport_distance` since the last frame that
@@ -373,35 +386,74 @@ impl Body {
         }
     }
 
-    /// A frozen body skips the frame: pinned particles sit on their targets, nothing moves.
-    pub fn hold_frozen(&mut self) {
-        for k in 0..self.pins.index.len() {
-            let p = self.pins.index[k] as usize;
-            self.x[p] = self.pins.to[k];
-            self.x_prev[p] = self.pins.to[k];
-            self.x_step_start[p] = self.pins.to[k];
+    /// A frozen body skips the frame's steps and is carried rigidly, so that no constraint
+    /// changes length: by the root's motion over the frame (`root`, from
+    /// [`Body::apply_root_motion`]), then by the rotation and translation that best take its
+    /// pinned particles onto their targets (Horn's fit, from where they are now, so errors do
+    /// not add up from frame to frame). A pin stays where the carry puts it — on its target
+    /// when the targets move rigidly, as a bone's do — and readback shows it on its target.
+    /// The velocities are those of the carried motion (the share of the root's that the body
+    /// feels as world motion, `world_velocity_scale`, as when it is stepped), so the body
+    /// resumes as if it had moved with the character all along.
+    fn carry_frozen(&mut self, root: Option<(Quat, Vec3, Vec3)>, frame_time: f32) {
+        let (rotation, from, to) = root.unwrap_or((Quat::IDENTITY, Vec3::ZERO, Vec3::ZERO));
+        let by_root = |p: Vec3| if root.is_some() { rotation * (p - from) + to } else { p };
+        let pins = &self.pins;
+        let n = pins.index.len();
+        let pinned = |k: usize| by_root(self.x[pins.index[k] as usize]);
+        let on_targets = (0..n).all(|k| pinned(k) == pins.to[k]);
+        let (fit, fit_from, fit_to) = if on_targets {
+            (Quat::IDENTITY, Vec3::ZERO, Vec3::ZERO)
+        } else {
+            let (cf, ct) = (centroid(n, pinned), centroid(n, |k| pins.to[k]));
+            (horn_rotation(n, pinned, |k| pins.to[k], cf, ct, [1.0, 0.0, 0.0, 0.0]), cf.as_vec3(), ct.as_vec3())
+        };
+        let by_pins = |p: Vec3| if on_targets { p } else { fit * (p - fit_from) + fit_to };
+        let felt = self.dynamics.world_velocity_scale;
+        let rate = if frame_time > 0.0 { 1.0 / frame_time } else { 0.0 };
+        for i in 0..self.x.len() {
+            let start = self.x[i];
+            let carried = by_root(start);
+            let end = by_pins(carried);
+            self.v[i] = ((carried - start) * felt + (end - carried)) * rate;
+            self.x[i] = end;
         }
-        self.v.fill(Vec3::ZERO);
+        self.x_prev.copy_from_slice(&self.x);
         self.x_step_start.copy_from_slice(&self.x);
+        self.pins.from.iter_mut().for_each(|p| *p = by_pins(by_root(*p)));
     }
+}
+
+/// The mean of `n` points `p(0) … p(n − 1)`, in f64.
+fn centroid(n: usize, p: impl Fn(usize) -> Vec3) -> glam::DVec3 {
+    (0..n).fold(glam::DVec3::ZERO, |a, k| a + p(k).as_dvec3()) / n as f64
 }
 
 /// The rigid motion `p ↦ rotation·(p − from_centre) + to_centre` that best maps `from` onto
 /// `to` (least squares; Horn 1987, "Closed-form solution of absolute orientation using unit
 /// quaternions"), when their centroids are more than `distance` apart; else `None`.
 fn rigid_jump(from: &[Vec3], to: &[Vec3], distance: f32) -> Option<(Quat, Vec3, Vec3)> {
-    let n = from.len() as f64;
-    let centre = |v: &[Vec3]| v.iter().fold(glam::DVec3::ZERO, |a, p| a + p.as_dvec3()) / n;
-    let (cf, ct) = (centre(from), centre(to));
+    let n = from.len();
+    let (cf, ct) = (centroid(n, |k| from[k]), centroid(n, |k| to[k]));
     if !((ct - cf).length() > distance as f64) {
         return None;
     }
+    // From near the identity: where the fit leaves a rotation free (one or two pins), it
+    // stays near no rotation.
+    let rotation = horn_rotation(n, |k| from[k], |k| to[k], cf, ct, [1.0, 1e-3, 2e-3, 3e-3]);
+    Some((rotation, cf.as_vec3(), ct.as_vec3()))
+}
+
+/// The rotation that best maps the points `from(k)` about their centroid `cf` onto `to(k)`
+/// about `ct` (least squares, Horn's quaternion method), by power iteration from `start`
+/// (w, x, y, z): a rotation the points leave free stays as `start` has it.
+fn horn_rotation(n: usize, from: impl Fn(usize) -> Vec3, to: impl Fn(usize) -> Vec3, cf: glam::DVec3, ct: glam::DVec3, start: [f64; 4]) -> Quat {
     // Cross-covariance of the centred point sets, then Horn's symmetric 4 × 4 matrix, whose
     // eigenvector of the largest eigenvalue is the rotation (w, x, y, z).
     let mut s = [[0.0f64; 3]; 3];
     let mut bound = 0.0;
-    for (a, b) in from.iter().zip(to) {
-        let (a, b) = (a.as_dvec3() - cf, b.as_dvec3() - ct);
+    for k in 0..n {
+        let (a, b) = (from(k).as_dvec3() - cf, to(k).as_dvec3() - ct);
         for (i, ai) in a.to_array().into_iter().enumerate() {
             for (j, bj) in b.to_array().into_iter().enumerate() {
                 s[i][j] += ai * bj;
@@ -416,9 +468,8 @@ fn rigid_jump(from: &[Vec3], to: &[Vec3], distance: f32) -> Option<(Quat, Vec3, 
         [zx - xz, xy + yx, -xx + yy - zz, yz + zy],
         [xy - yx, zx + xz, yz + zy, -xx - yy + zz],
     ];
-    // Power iteration on m + bound·I (its eigenvalues are then >= 0), from near the identity:
-    // where the fit leaves a rotation free (one or two pins), it stays near no rotation.
-    let mut q = [1.0, 1e-3, 2e-3, 3e-3];
+    // Power iteration on m + bound·I (its eigenvalues are then >= 0).
+    let mut q = start;
     for _ in 0..200 {
         let mut next = [0.0; 4];
         for i in 0..4 {
@@ -430,8 +481,7 @@ fn rigid_jump(from: &[Vec3], to: &[Vec3], distance: f32) -> Option<(Quat, Vec3, 
         }
         q = next.map(|v| v / len);
     }
-    let rotation = Quat::from_xyzw(q[1] as f32, q[2] as f32, q[3] as f32, q[0] as f32).normalize();
-    Some((rotation, cf.as_vec3(), ct.as_vec3()))
+    Quat::from_xyzw(q[1] as f32, q[2] as f32, q[3] as f32, q[0] as f32).normalize()
 }
 
 #[cfg(test)]

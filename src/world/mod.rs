@@ -521,10 +521,8 @@ impl World {
                 if let Some((_, body)) = entry
                     && !body.is_asleep()
                 {
+                    // A frozen body is carried with its pins there and not stepped.
                     body.begin_frame(frame_time, pose_t1);
-                    if body.frozen {
-                        body.hold_frozen();
-                    }
                 }
             };
             if self.sequential {
