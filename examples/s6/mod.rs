@@ -9,7 +9,7 @@
 //! - **S6-CROWD**: 64 characters on an 8 × 8 grid 2 m apart, with level of detail on every
 //!   body and a camera going round the crowd: the time of a whole host frame (inputs and step),
 //!   the stretch of the simulated bodies and, apart, of the frozen ones (a frozen body is
-//!   carried by its root while its pins follow the bones, so it shows stretched).
+//!   carried rigidly with its pins' targets: it keeps the stretch it froze with).
 //!
 //! `character.rs` builds and drives one character.
 
