@@ -10,3 +10,25 @@ install_missing() {
     "${sudo[@]}" apt-get update
     "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$@"
 }
+
+# check NAME COMMAND...: runs COMMAND with its output in $out/NAME.log ($out: the sourcing
+# script's log folder) and counts the result in $passed and $failed.
+: "${passed:=0}" "${failed:=0}"
+check() {
+    local name=$1
+    shift
+    if "$@" >"$out/$name.log" 2>&1; then
+        echo "PASS $name"
+        passed=$((passed + 1))
+    else
+        echo "FAIL $name (log: $out/$name.log)"
+        tail -n 25 "$out/$name.log" | sed 's/^/    /'
+        failed=$((failed + 1))
+    fi
+}
+
+# summary LABEL: prints "LABEL: N passed, M failed"; fails when M > 0.
+summary() {
+    echo "$1: $passed passed, $failed failed"
+    [ "$failed" -eq 0 ]
+}

@@ -30,27 +30,8 @@ ldflags=(-L"$lib_dir" -lsinew)
 export RUST_BACKTRACE=0
 export LD_LIBRARY_PATH="$lib_dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
-passed=0
-failed=0
-
-# check NAME COMMAND...: runs COMMAND with its output in $out/NAME.log and counts the result.
-check() {
-    local name=$1
-    shift
-    if "$@" >"$out/$name.log" 2>&1; then
-        echo "PASS $name"
-        passed=$((passed + 1))
-    else
-        echo "FAIL $name (log: $out/$name.log)"
-        tail -n 25 "$out/$name.log" | sed 's/^/    /'
-        failed=$((failed + 1))
-    fi
-}
-
-summary() {
-    echo "c-clients: $passed passed, $failed failed"
-    [ "$failed" -eq 0 ]
-}
+# check and summary: scripts/lib.sh.
+source scripts/lib.sh
 
 # ---- tools: install only what is missing ---------------------------------------------
 missing=()
@@ -61,7 +42,6 @@ command -v valgrind >/dev/null 2>&1 || missing+=(valgrind)
 if command -v gcc >/dev/null 2>&1 && ! printf '#include <stdio.h>\n' | gcc -x c -E - >/dev/null 2>&1; then
     missing+=(libc6-dev)
 fi
-source scripts/lib.sh
 install_missing "${missing[@]}"
 command -v cargo >/dev/null 2>&1 || { echo "cargo not found: install a Rust toolchain (rustup)"; exit 1; }
 
@@ -71,7 +51,7 @@ if ! cargo build --features debug-panic >"$out/cargo-build.log" 2>&1; then
     echo "FAIL cargo build (log: $out/cargo-build.log)"
     tail -n 25 "$out/cargo-build.log" | sed 's/^/    /'
     failed=$((failed + 1))
-    summary
+    summary c-clients
     exit 1
 fi
 echo "built $lib_dir/libsinew.so (feature debug-panic)"
@@ -149,4 +129,4 @@ check valgrind-c-softbody-physics under_valgrind valgrind-c-softbody-physics "$o
 check valgrind-c-softbody-meshes under_valgrind valgrind-c-softbody-meshes "$out/softbody" meshes
 check valgrind-cpp-softbody under_valgrind valgrind-cpp-softbody "$out/cpp_softbody"
 
-summary
+summary c-clients

@@ -30,27 +30,10 @@ prefix=$out/prefix
 cflags=(-std=c99 -Wall -Wextra -Werror -pedantic -O1)
 cxxflags=(-std=c++17 -Wall -Wextra -Werror -pedantic -Wconversion -Wold-style-cast -O1)
 
-passed=0
-failed=0
-check() {
-    local name=$1
-    shift
-    if "$@" >"$out/$name.log" 2>&1; then
-        echo "PASS $name"
-        passed=$((passed + 1))
-    else
-        echo "FAIL $name (log: $out/$name.log)"
-        tail -n 25 "$out/$name.log" | sed 's/^/    /'
-        failed=$((failed + 1))
-    fi
-}
-summary() {
-    echo "package: $passed passed, $failed failed"
-    [ "$failed" -eq 0 ]
-}
+# check and summary: scripts/lib.sh.
+source scripts/lib.sh
 
 # ---- tools ---------------------------------------------------------------------------
-source scripts/lib.sh
 missing=()
 command -v gcc >/dev/null 2>&1 || missing+=(gcc libc6-dev)
 command -v g++ >/dev/null 2>&1 || missing+=(g++)
@@ -68,7 +51,7 @@ if ! cargo run -q -p xtask -- install --prefix "$prefix" >"$out/install.log" 2>&
     echo "FAIL install (log: $out/install.log)"
     tail -n 25 "$out/install.log" | sed 's/^/    /'
     failed=$((failed + 1))
-    summary
+    summary package
     exit 1
 fi
 echo "installed into $prefix"
@@ -127,4 +110,4 @@ check cmake-version-refused bash -c "rm -rf '$out/cmake-probe' && mkdir -p '$out
 check cmake-subdirectory-shared cmake_example subdirectory-shared -DSINEW_SOURCE_DIR="$root"
 check cmake-subdirectory-static cmake_example subdirectory-static -DSINEW_SOURCE_DIR="$root" -DSINEW_EXAMPLE_STATIC=ON
 
-summary
+summary package

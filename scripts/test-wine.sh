@@ -44,27 +44,10 @@ export WINEDEBUG=-all
 export WINEDLLOVERRIDES="mscoree,mshtml="   # no Mono/Gecko install prompts on the first start
 export RUST_BACKTRACE=0
 
-passed=0
-failed=0
-check() {
-    local name=$1
-    shift
-    if "$@" >"$out/$name.log" 2>&1; then
-        echo "PASS $name"
-        passed=$((passed + 1))
-    else
-        echo "FAIL $name (log: $out/$name.log)"
-        tail -n 25 "$out/$name.log" | sed 's/^/    /'
-        failed=$((failed + 1))
-    fi
-}
-summary() {
-    echo "wine: $passed passed, $failed failed"
-    [ "$failed" -eq 0 ]
-}
+# check and summary: scripts/lib.sh.
+source scripts/lib.sh
 
 # ---- tools ---------------------------------------------------------------------------
-source scripts/lib.sh
 if ! rustup target list --installed | grep -qx "$target"; then
     rustup target add "$target"
 fi
@@ -82,7 +65,7 @@ if ! cargo build --release --lib --target "$target" >"$out/cargo-release.log" 2>
     echo "FAIL cargo build (logs: $out/cargo-*.log)"
     tail -n 25 "$out"/cargo-*.log | sed 's/^/    /'
     failed=$((failed + 1))
-    summary
+    summary wine
     exit 1
 fi
 cp "$cargo_out/release/sinew.dll" "$out/release/"
@@ -198,4 +181,4 @@ check cmake-windows-shared-uses-the-dll bash -c "x86_64-w64-mingw32-objdump -p '
 check cmake-windows-static cmake_example static -DSINEW_EXAMPLE_STATIC=ON
 check cmake-windows-static-has-no-dll bash -c "! x86_64-w64-mingw32-objdump -p '$out/cmake-static/drape.exe' | grep -i 'DLL Name: sinew'"
 
-summary
+summary wine
