@@ -290,7 +290,7 @@ impl ConstraintGroup for VolumeGroup {
         let alpha_tilde = xpbd::scaled_compliance(soft.settings.volume_compliance, p.h);
         soft.volume_lambda.fill(0.0);
         for _ in 0..p.iterations {
-            crate::solver::constraints::volume::solve_batches(p.kernel == Kernel::Avx, &mut b.x, &b.w, &soft.shape.tets, &mut soft.volume_lambda, alpha_tilde, b.scale);
+            crate::solver::constraints::volume::solve(&mut b.x, &b.w, &soft.shape.tets, &mut soft.volume_lambda, alpha_tilde, b.scale);
         }
     }
 

@@ -183,7 +183,6 @@ pub fn mesh_body(spec: &SoftMeshSpec) -> Result<Body> {
     // Constraints within kept cubes (each edge once), tetrahedra, surface faces.
     let mut edges = std::collections::BTreeSet::new();
     let mut tets = Tets::default();
-    let mut class = Vec::new();
     let mut surface = Vec::new();
     for k in 0..cz {
         for j in 0..cy {
@@ -197,8 +196,7 @@ pub fn mesh_body(spec: &SoftMeshSpec) -> Result<Body> {
                         edges.insert((c[a].min(c[b]), c[a].max(c[b]), (a ^ b).count_ones()));
                     }
                 }
-                for (kind, t) in CUBE_TETS.into_iter().enumerate() {
-                    class.push(super::cube_class(i, j, k, kind));
+                for t in CUBE_TETS {
                     let mut q = t.map(|v| c[v]);
                     let p = q.map(|v| rest[v as usize]);
                     if signed_volume(p[0], p[1], p[2], p[3]) < 0.0 {
@@ -302,7 +300,6 @@ pub fn mesh_body(spec: &SoftMeshSpec) -> Result<Body> {
         }
         Clusters::build(&rest, &lists)
     };
-    tets.batch_by(&class);
     let topology = Topology {
         particle_count: n,
         constraints: distance::colour(&k, n),

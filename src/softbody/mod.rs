@@ -132,17 +132,6 @@ impl LatticeSpec {
 /// `c = i + 2j + 4k`): conforming between neighbouring cells.
 pub(crate) const CUBE_TETS: [[usize; 4]; 6] = [[0, 1, 3, 7], [0, 3, 2, 7], [0, 2, 6, 7], [0, 6, 4, 7], [0, 4, 5, 7], [0, 5, 1, 7]];
 
-/// The volume batch of tetrahedron `kind` of `CUBE_TETS` in cube `(i, j, k)`: by the cube's
-/// parity and then the kind. Cubes of one parity share no corner (they are two apart along
-/// some axis), so a batch is independent; and solving the batches in order solves each cube's
-/// six tetrahedra in their cooked order, cube after cube (in parity order): the Gauss–Seidel
-/// of the cooked order with only the cubes' order changed. (A greedy colouring of the
-/// tetrahedra mixes a cube's six across batches; a jelly crushed to 60 % then inverted a
-/// tetrahedron, −0.046 of its rest volume, which this order does not.)
-pub(crate) fn cube_class(i: u32, j: u32, k: u32, kind: usize) -> u32 {
-    ((i & 1) | (j & 1) << 1 | (k & 1) << 2) * CUBE_TETS.len() as u32 + kind as u32
-}
-
 /// Cooks a lattice: constraints (coloured), tetrahedra, surface triangles, clusters.
 pub fn lattice_topology(spec: &LatticeSpec) -> Result<(Topology, SoftShape)> {
     let (nx, ny, nz) = (spec.nx, spec.ny, spec.nz);
@@ -190,13 +179,11 @@ pub fn lattice_topology(spec: &LatticeSpec) -> Result<(Topology, SoftShape)> {
     let constraints = distance::colour(&k, n);
     // Tetrahedra, 6 per cell, each positive in the rest pose.
     let mut tets = Tets::default();
-    let mut class = Vec::new();
     for l in 0..nz - 1 {
         for j in 0..ny - 1 {
             for i in 0..nx - 1 {
                 let corner = |c: usize| spec.id(i + (c & 1) as u32, j + ((c >> 1) & 1) as u32, l + ((c >> 2) & 1) as u32);
-                for (kind, t) in CUBE_TETS.into_iter().enumerate() {
-                    class.push(cube_class(i, j, l, kind));
+                for t in CUBE_TETS {
                     let mut idx = t.map(corner);
                     let p = idx.map(|v| rest[v as usize]);
                     let mut vol = signed_volume(p[0], p[1], p[2], p[3]);
@@ -210,7 +197,6 @@ pub fn lattice_topology(spec: &LatticeSpec) -> Result<(Topology, SoftShape)> {
             }
         }
     }
-    tets.batch_by(&class);
     let triangles = lattice_surface(spec, &rest);
     let clusters = lattice_clusters(spec, &rest);
     let topology = Topology {
@@ -388,7 +374,6 @@ pub fn tet_body(positions: &[Vec3], tet_indices: &[[u32; 4]], material: Material
         closed: true,
         ..Default::default()
     };
-    tets.colour(n);
     let clusters = Clusters::build(positions, &[(0..n as u32).collect()]);
     let mut body = Body::new(BodyKind::SoftBody, Arc::new(topology), material, positions.to_vec(), vec![1.0 / material.particle_mass; n])?;
     let surface_volume = surface_volume(&body.topology.rest, &body.topology.triangles);
@@ -416,35 +401,3 @@ pub fn balloon_body(mesh: &crate::cloth::MeshSpec, soft: SoftSettings) -> Result
     Ok(body)
 }
 
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The volume batches of a lattice and of a tet mesh share no particle within a batch,
-    /// and hold every tetrahedron once (the SIMD kernel relies on it).
-    #[test]
-    fn volume_batches_are_independent() {
-        let independent = |tets: &Tets| {
-            assert_eq!((tets.batches[0] as usize, *tets.batches.last().unwrap() as usize), (0, tets.len()));
-            for pair in tets.batches.windows(2) {
-                let mut seen = std::collections::BTreeSet::new();
-                for t in &tets.index[pair[0] as usize..pair[1] as usize] {
-                    for &i in t {
-                        assert!(seen.insert(i), "particle {i} twice in batch {pair:?}");
-                    }
-                }
-            }
-            tets.batches.len() - 1
-        };
-        for (nx, ny, nz) in [(2, 2, 2), (8, 8, 8), (3, 7, 4)] {
-            let (_, shape) = lattice_topology(&LatticeSpec { nx, ny, nz, ..LatticeSpec::default() }).unwrap();
-            assert_eq!(shape.tets.len() as u32, 6 * (nx - 1) * (ny - 1) * (nz - 1));
-            let batches = independent(&shape.tets);
-            assert!(batches <= 48, "{batches}");
-        }
-        let (p, t) = (LatticeSpec { nx: 5, ny: 4, nz: 3, ..LatticeSpec::default() }.positions(), lattice_topology(&LatticeSpec { nx: 5, ny: 4, nz: 3, ..LatticeSpec::default() }).unwrap().1.tets.index);
-        let body = tet_body(&p, &t, Material::default(), SoftSettings::default()).unwrap();
-        independent(&body.soft.as_ref().unwrap().shape.tets);
-    }
-}
