@@ -309,8 +309,8 @@ pub fn table(rows: &[Row]) {
 
 /// Times the soft body's own kernels on one S5 cube's cooked data (its rest lattice squeezed
 /// by 10 % in y and shifted), best of 30 runs of 8 passes, one thread, and prints one line:
-/// `volume_ns_per_tet` (the batched kernel the step uses), `volume_scalar_ns_per_tet` (the
-/// scalar reference), `shape_match_ns_per_particle` (one pass of the global cluster).
+/// `volume_ns_per_tet` (the volume kernel the step uses: the scalar reference, in the cooked
+/// order), `shape_match_ns_per_particle` (one pass of the global cluster).
 pub fn kernels() {
     use sinew::solver::constraints::{shape_match, volume};
     let spec = jelly(Vec3::ZERO, Quat::IDENTITY);
@@ -330,18 +330,15 @@ pub fn kernels() {
             .fold(f64::INFINITY, f64::min)
     };
     let mut lambda = vec![0.0f32; tets.len()];
-    let batched = best(&mut |x| (0..8).for_each(|_| volume::solve_batches(true, x, &w, tets, &mut lambda, 0.0, 1.0)));
     let scalar = best(&mut |x| (0..8).for_each(|_| volume::solve(x, &w, tets, &mut lambda, 0.0, 1.0)));
     let mut state = shape_match::ClusterState::new(shape.clusters.len());
     let params = shape_match::MatchParams { stiffness: 0.05, beta: 0.0, yield_strain: 0.1, creep: 0.0, max_strain: 0.5, dt: DT / 8.0, scale: 1.0 };
     let matching = best(&mut |x| (0..8).for_each(|_| shape_match::solve(x, &w, &shape.clusters, &mut state, &params)));
     println!(
-        "scene=S5-kernels solver=sinew threads=1 volume_ns_per_tet={:.2} volume_scalar_ns_per_tet={:.2} shape_match_ns_per_particle={:.2} tets={} volume_batches={} particles={}",
-        batched / tets.len() as f64,
+        "scene=S5-kernels solver=sinew threads=1 volume_ns_per_tet={:.2} shape_match_ns_per_particle={:.2} tets={} particles={}",
         scalar / tets.len() as f64,
         matching / x0.len() as f64,
         tets.len(),
-        tets.batches.len().saturating_sub(1),
         x0.len()
     );
 }
