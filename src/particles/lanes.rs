@@ -106,7 +106,8 @@ pub(crate) fn key(b: &Body, p: &StepParams) -> Option<LaneKey> {
         return None;
     }
     let plain = b.skin.is_none() && b.tethers.is_none() && b.soft.is_none() && b.dynamics.max_speed == 0.0 && b.root.is_none();
-    if !plain || b.x.len() >= stages::SPLIT_PARTICLES || b.x.len() != b.topology.particle_count {
+    // (At least one substep: its prediction sets the start positions the group never gathers.)
+    if !plain || p.substeps == 0 || b.x.len() >= stages::SPLIT_PARTICLES || b.x.len() != b.topology.particle_count {
         return None;
     }
     let gravity = p.gravity * b.material.gravity_scale;
@@ -246,16 +247,17 @@ fn run(lanes: &mut [Option<&mut Body>], p: &StepParams, s: &mut LaneScratch) {
     }
     {
         let n = np * LANES;
+        // (Not the start positions: every substep's prediction begins by setting them to
+        // the positions.)
         let [x0, x1, x2] = &mut s.x;
-        let [p0, p1, p2] = &mut s.prev;
         let [v0, v1, v2] = &mut s.v;
-        let out = [&mut x0[..n], &mut x1[..n], &mut x2[..n], &mut p0[..n], &mut p1[..n], &mut p2[..n], &mut v0[..n], &mut v1[..n], &mut v2[..n], &mut s.w[..n]];
+        let out = [&mut x0[..n], &mut x1[..n], &mut x2[..n], &mut v0[..n], &mut v1[..n], &mut v2[..n], &mut s.w[..n]];
         let out = out.map(|a| a.as_mut_ptr());
         for (lane, b) in from.iter().enumerate() {
-            let (x, prev, v, w) = (&b.x[..np], &b.x_prev[..np], &b.v[..np], &b.w[..np]);
+            let (x, v, w) = (&b.x[..np], &b.v[..np], &b.w[..np]);
             for i in 0..np {
                 let j = i * LANES + lane;
-                let values = [x[i].x, x[i].y, x[i].z, prev[i].x, prev[i].y, prev[i].z, v[i].x, v[i].y, v[i].z, w[i]];
+                let values = [x[i].x, x[i].y, x[i].z, v[i].x, v[i].y, v[i].z, w[i]];
                 for (o, value) in out.iter().zip(values) {
                     // SAFETY: `j < 8 · np = n`, the length of every array of `out`.
                     unsafe { *o.add(j) = value };
