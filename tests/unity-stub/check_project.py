@@ -25,27 +25,11 @@ root = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".")
 project = os.path.join(root, "unity-sample")
 package = os.path.join(project, "Packages", "com.sinew.physics")
 
-passed = 0
-failed = 0
-
-
-def check(ok, what, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print("ok     " + what)
-    else:
-        failed += 1
-        print("FAILED " + what + (": " + detail if detail else ""))
-
+from unity_meta import check, platform_data, read, summary
 
 def rel(path):
     return os.path.relpath(path, root)
 
-
-def read(path):
-    with open(path, encoding="utf-8") as f:
-        return f.read()
 
 
 # ---- package.json ----
@@ -155,17 +139,6 @@ check(not different and not extra, "Runtime/Wrapper holds exactly bindings/cshar
       "differs or missing: %s; extra: %s" % (", ".join(different), ", ".join(extra)))
 
 # ---- plugin import settings ----
-def platform_data(text):
-    """{(first key, first value): (enabled, {setting: value})} of a serializedVersion 2 PluginImporter."""
-    entries = {}
-    blocks = re.split(r"\n  - first:\n", text.split("platformData:", 1)[1].split("\n  userData:", 1)[0])
-    for block in blocks[1:]:
-        first = re.match(r"\s+([^:\n]*): ?([^\n]*)\n", block)
-        enabled = re.search(r"enabled: (\d)", block)
-        settings = dict(re.findall(r"\n        ([A-Za-z ]+): ([^\n]*)", block))
-        entries[(first.group(1).strip(), first.group(2).strip())] = (enabled.group(1) == "1", settings)
-    return entries
-
 
 expected = {
     "Linux/x86_64/libsinew.so": ("Linux", "Linux64", "x86_64"),
@@ -270,5 +243,4 @@ version = read(os.path.join(project, "ProjectSettings", "ProjectVersion.txt"))
 check(re.search(r"^m_EditorVersion: 20(2[1-9]|[3-9]\d)\.\d+\.\d+f\d+$", version, re.M) is not None,
       "ProjectVersion.txt names a Unity 2021+ editor", version.strip())
 
-print("project: %d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+summary("project")

@@ -22,23 +22,7 @@ import sys
 import tarfile
 
 root, dist, project = (os.path.abspath(a) for a in sys.argv[1:4])
-passed = 0
-failed = 0
-
-
-def check(ok, what, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print("ok     " + what)
-    else:
-        failed += 1
-        print("FAILED " + what + (": " + detail if detail else ""))
-
-
-def read(path, mode="r"):
-    with open(path, mode) as f:
-        return f.read()
+from unity_meta import check, platform_data, read, summary
 
 
 version = re.search(r'\[package\][^\[]*?\nversion = "([^"]+)"', read(os.path.join(root, "Cargo.toml"))).group(1)
@@ -149,16 +133,6 @@ check(copies == sources, "Runtime/Wrapper holds bindings/csharp's %d files, unch
 
 
 # ---- the plugins ----
-def platform_data(text):
-    entries = {}
-    blocks = re.split(r"\n  - first:\n", text.split("platformData:", 1)[1].split("\n  userData:", 1)[0])
-    for block in blocks[1:]:
-        first = re.match(r"\s+([^:\n]*): ?([^\n]*)\n", block)
-        enabled = re.search(r"enabled: (\d)", block)
-        settings = dict(re.findall(r"\n        ([A-Za-z0-9 ]+): ([^\n]*)", block))
-        entries[(first.group(1).strip(), first.group(2).strip())] = (enabled.group(1) == "1", settings)
-    return entries
-
 
 def elf_x86_64(data):
     return data[:4] == b"\x7fELF" and data[4] == 2 and struct.unpack_from("<H", data, 18)[0] == 0x3E
@@ -231,5 +205,4 @@ for archive, triple in zip(archives, triples):
         check(links.get("%s/lib/libsinew.so" % top) == "libsinew.so.%s" % abi and links.get("%s/lib/libsinew.so.%s" % (top, abi)) == "libsinew.so.%s" % version,
               "%s: libsinew.so -> libsinew.so.%s -> libsinew.so.%s, as links" % (archive, abi, version), repr(links))
 
-print("tarball: %d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+summary("tarball")
