@@ -134,6 +134,12 @@ fn plain_step(b: &Body, p: &StepParams) -> bool {
         && stages::GROUPS.iter().skip(1).all(|g| !g.active(b, p))
 }
 
+/// Whether the body in `slot` takes a fixed step of its own: not one of the world's pairs
+/// (`paired`, sorted: they step as a group), neither frozen nor asleep.
+pub(crate) fn steps_alone(body: &Body, slot: usize, paired: &[usize]) -> bool {
+    paired.binary_search(&slot).is_err() && !body.frozen && !body.is_asleep()
+}
+
 /// One fixed step of the lone bodies in `slots` (slot numbers from `first`; those in
 /// `paired`, sorted, are the world's pairs', and frozen and sleeping bodies do not step): the
 /// bodies that share the first such body's [`key`] as one group, each of the others alone (in
@@ -154,7 +160,7 @@ pub(crate) fn step_slots(
     let (mut n, mut group_key) = (0, None);
     for (j, entry) in slots.iter_mut().enumerate() {
         let Some((_, body)) = entry else { continue };
-        if paired.binary_search(&(first + j)).is_ok() || body.frozen || body.is_asleep() {
+        if !steps_alone(body, first + j, paired) {
             continue;
         }
         let k = key(body, &params(body));

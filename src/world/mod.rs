@@ -428,9 +428,7 @@ impl World {
         let own = |b: &Body| b.lod_substeps.map_or(*params, |n| params.with_substeps(n));
         let step_one = |(slot, entry): (usize, &mut Option<(u32, Body)>)| {
             if let Some((_, body)) = entry
-                && paired.binary_search(&slot).is_err()
-                && !body.frozen
-                && !body.is_asleep()
+                && lanes::steps_alone(body, slot, paired)
             {
                 stages::step(body, own, &ctx);
             }
