@@ -608,6 +608,13 @@ namespace Sinew
                 return d;
             }
         }
+
+        /// <summary><see cref="shape"/> as an enum: sphere, capsule or box.</summary>
+        public SinewShape Shape
+        {
+            get { return (SinewShape)shape; }
+            set { shape = (uint)value; }
+        }
     }
 
     public unsafe partial struct SinewJointDesc

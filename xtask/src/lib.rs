@@ -7,6 +7,7 @@
 
 pub mod install;
 pub mod package;
+pub mod properties;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -20,8 +21,11 @@ pub const HEADER: &str = "include/sinew.h";
 /// The committed C# declarations, relative to the repository root.
 pub const CSHARP: &str = "bindings/csharp/NativeMethods.g.cs";
 
+/// The committed PascalCase properties over the C# structs' fields (from `CSHARP`).
+pub const PROPERTIES: &str = "bindings/csharp/Properties.g.cs";
+
 /// Every generated file, in the order `generate` writes them.
-pub const FILES: &[&str] = &[HEADER, CSHARP];
+pub const FILES: &[&str] = &[HEADER, CSHARP, PROPERTIES];
 
 /// The root of cbindgen's parse: `src/ffi/mod.rs` and the modules it declares, which are
 /// the files of `src/ffi`. Nothing outside `src/ffi` can reach the header. (A per-file list
@@ -58,7 +62,30 @@ pub struct Generated {
 
 /// Generates both files in memory.
 pub fn generate(root: &Path) -> Result<Vec<Generated>, String> {
-    Ok(vec![Generated { path: HEADER, text: c_header(root)? }, Generated { path: CSHARP, text: csharp(root)? }])
+    let declarations = csharp(root)?;
+    let properties = csharp_properties(root, &declarations)?;
+    Ok(vec![
+        Generated { path: HEADER, text: c_header(root)? },
+        Generated { path: CSHARP, text: declarations },
+        Generated { path: PROPERTIES, text: properties },
+    ])
+}
+
+/// `bindings/csharp/Properties.g.cs` from the C# declarations and the wrapper's hand-written
+/// files (whose own members of the same name stand).
+pub fn csharp_properties(root: &Path, declarations: &str) -> Result<String, String> {
+    let dir = root.join("bindings/csharp");
+    let entries = std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "cs") && !p.to_string_lossy().ends_with(".g.cs"))
+        .collect();
+    paths.sort();
+    let mut handwritten = Vec::new();
+    for p in paths {
+        handwritten.push(std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))?);
+    }
+    Ok(properties::csharp_properties(declarations, &handwritten))
 }
 
 /// `include/sinew.h`, with the settings of `cbindgen.toml`.
