@@ -12,7 +12,7 @@
 #                                  UNITY_2021_2_OR_NEWER) + the package's Runtime/ components,
 #                                  unsafe, like Runtime/Sinew.Runtime.asmdef;
 #      Assembly-CSharp.dll         the package's Samples~ (ClothBenchmark, RagdollShooting, RagdollCrowd,
-#                                  JellyDrop)
+#                                  JellyDrop, RiggedCharacter)
 #                                  + the project's Assets/Scripts;
 #      Sinew.Editor.dll            the package's Editor/ (tells the user what to run when the
 #                                  native library is missing), against UnityEditor.dll;

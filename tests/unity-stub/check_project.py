@@ -195,7 +195,8 @@ scenes = [os.path.join(project, "Assets", "Scenes", "Sample.unity"),
           os.path.join(package, "Samples~", "ClothBenchmark", "ClothBenchmark.unity"),
           os.path.join(package, "Samples~", "RagdollShooting", "RagdollShooting.unity"),
           os.path.join(package, "Samples~", "RagdollCrowd", "RagdollCrowd.unity"),
-          os.path.join(package, "Samples~", "JellyDrop", "JellyDrop.unity")]
+          os.path.join(package, "Samples~", "JellyDrop", "JellyDrop.unity"),
+          os.path.join(package, "Samples~", "RiggedCharacter", "RiggedCharacter.unity")]
 for scene in scenes:
     name = rel(scene)
     try:
