@@ -7,6 +7,7 @@
 //! DIR/sinew-<version>-<triple>.tar.gz        per target: `xtask install`'s tree (headers, shared
 //!                                            and static libraries, CMake and pkg-config files)
 //!                                            under sinew-<version>-<triple>/
+//! DIR/sinew-<version>-<triple>.zip           the same tree as a zip, for Windows targets
 //! ```
 //! DIR defaults to `package/` in cargo's target directory. Targets: the host always;
 //! x86_64-pc-windows-gnu as well when its rustup target and MinGW (x86_64-w64-mingw32-gcc) are
@@ -24,8 +25,10 @@
 //! package.json has no URL because the repository has no public address of its own yet.
 
 pub mod tar;
+pub mod zip;
 
 use std::fs;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -166,6 +169,11 @@ pub fn package(root: &Path, options: &Options) -> Result<(), String> {
         let archive = out.join(format!("{name}.tar.gz"));
         write_tar_gz(&archive, &prefix, &name)?;
         archives.push(archive);
+        if triple.contains("windows") {
+            let archive = out.join(format!("{name}.zip"));
+            write_zip(&archive, &prefix, &name)?;
+            archives.push(archive);
+        }
         if let Some(plugin) = plugin_for(triple) {
             let shared = installed_shared(&prefix, triple, &version);
             copy(&shared, &pkg.join(plugin.path))?;
@@ -345,6 +353,29 @@ fn write_tar_gz(archive: &Path, dir: &Path, top: &str) -> Result<(), String> {
     let mut w = tar::Writer::new(flate2::write::GzEncoder::new(file, flate2::Compression::best()));
     append_tree(&mut w, dir, top, None)?;
     w.finish().and_then(|gz| gz.finish()).map_err(|e| format!("could not write {}: {e}", archive.display()))?;
+    Ok(())
+}
+
+/// The tree under `dir` as `top/...` in a zip (files only: a link is refused).
+fn write_zip(archive: &Path, dir: &Path, top: &str) -> Result<(), String> {
+    let mut files = Vec::new();
+    walk(dir, dir, &mut files)?;
+    files.sort();
+    let file = fs::File::create(archive).map_err(|e| format!("could not create {}: {e}", archive.display()))?;
+    let mut w = zip::Writer::new(std::io::BufWriter::new(file));
+    for rel in files {
+        let path = dir.join(&rel);
+        let meta = fs::symlink_metadata(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        if meta.file_type().is_symlink() {
+            return Err(format!("{}: a symbolic link cannot go into {}", path.display(), archive.display()));
+        }
+        let data = fs::read(&path).map_err(|e| format!("could not read {}: {e}", path.display()))?;
+        let mode = if is_executable(&meta) { 0o755 } else { 0o644 };
+        w.append(&format!("{top}/{rel}"), &data, mode).map_err(|e| format!("{rel}: {e}"))?;
+    }
+    w.finish()
+        .and_then(|mut out| out.flush())
+        .map_err(|e| format!("could not write {}: {e}", archive.display()))?;
     Ok(())
 }
 
