@@ -1,6 +1,7 @@
 //! Generates the C header (cbindgen) and the C# declarations (csbindgen) from `src/ffi`,
-//! and compares them with the committed `include/sinew.h` and
-//! `bindings/csharp/NativeMethods.g.cs` (the drift check of the test suite).
+//! with the PascalCase properties over the C# structs (properties.rs), and compares them with
+//! the committed `include/sinew.h`,
+//! `bindings/csharp/NativeMethods.g.cs` and `Properties.g.cs` (the drift check of the test suite).
 //!
 //! This used to be the library's build script; as a workspace member it is compiled only by
 //! the people who change the ABI, not by every user of the library.
