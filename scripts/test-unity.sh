@@ -14,14 +14,19 @@
 #      Assembly-CSharp.dll         the package's Samples~ (ClothBenchmark, RagdollShooting, RagdollCrowd,
 #                                  JellyDrop)
 #                                  + the project's Assets/Scripts;
-#      Sinew.Editor.dll            the package's Editor/ (tells the user what to run when the
-#                                  native library is missing), against UnityEditor.dll;
+#      Sinew.Editor.dll            the package's Editor/ (inspectors, the paint tool, gizmos,
+#                                  presets, the Unity Cloth converter, the debug window, the
+#                                  missing-library message), against UnityEditor.dll and Sinew.Runtime;
 #      Assembly-CSharp-Editor.dll  the project's Assets/Editor, against UnityEditor.dll;
 #    and checks that the stub does catch mistakes (a misspelt member, UnityEditor in runtime code);
 # 4. runs tests/unity-stub/UnityScriptChecks.cs on Mono: file names, [Tooltip]s, misspelt Unity
 #    messages, and inspector defaults against the native library's sinew_*_default (needs the
 #    debug libsinew.so: cargo build);
-# 5. copies the wrapper into the package (scripts/package-unity.sh --wrapper-only) and runs
+# 5. runs tests/csharp/EditorLogicTests.cs on Mono against the debug libsinew.so and the package's
+#    Sinew.Runtime.dll: the paint brush, painted values into a native cloth, the tearing rebuild
+#    against the wrapper's topology readback, presets, the Unity Cloth mapping field by field; it
+#    draws docs/unity-paint.png and docs/unity-gizmos.png again, and they must be the committed ones;
+# 6. copies the wrapper into the package (scripts/package-unity.sh --wrapper-only) and runs
 #    tests/unity-stub/check_project.py: package.json, manifest.json, .meta files and GUIDs, the
 #    plugins' import settings, the scenes' references and fields, the build settings.
 #
@@ -121,9 +126,9 @@ step "Sinew.Runtime: bindings/csharp + the package's Runtime/ (${#runtime[@]} sc
 step "Assembly-CSharp: the package's Samples~ + Assets/Scripts (${#samples[@]} + ${#assets[@]} scripts) compile, without unsafe code" \
     mcs "${mcs_flags[@]}" -target:library -r:"$out/UnityEngine.dll" -r:"$out/Sinew.Runtime.dll" \
         -out:"$out/Assembly-CSharp.dll" "${samples[@]}" "${assets[@]}"
-step "Sinew.Editor: the package's Editor/ (the missing-library message) compiles against UnityEditor" \
+step "Sinew.Editor: the package's Editor/ ($(ls "$pkg"/Editor/*.cs | wc -l) scripts: inspectors, paint tool, gizmos, presets, converter, debug window) compiles against UnityEditor" \
     mcs "${mcs_flags[@]}" -define:UNITY_EDITOR -define:UNITY_EDITOR_LINUX -target:library -r:"$out/UnityEngine.dll" \
-        -r:"$out/UnityEditor.dll" -out:"$out/Sinew.Editor.dll" "$pkg"/Editor/*.cs
+        -r:"$out/UnityEditor.dll" -r:"$out/Sinew.Runtime.dll" -out:"$out/Sinew.Editor.dll" "$pkg"/Editor/*.cs
 step "Assembly-CSharp-Editor: Assets/Editor (${#editor[@]} scripts) compiles against UnityEditor" \
     mcs "${mcs_flags[@]}" -define:UNITY_EDITOR -target:library -r:"$out/UnityEngine.dll" -r:"$out/UnityEditor.dll" \
         -r:"$out/Assembly-CSharp.dll" -out:"$out/Assembly-CSharp-Editor.dll" "${editor[@]}"
@@ -177,6 +182,19 @@ if [ -f "$out/UnityScriptChecks.exe" ]; then
         mono --debug "$out/UnityScriptChecks.exe" "$out/Sinew.Runtime.dll" "$out/Assembly-CSharp.dll" \
         -- "${runtime[@]}" "${samples[@]}" "${assets[@]}" "${editor[@]}"
 fi
+
+# ---- the editor tools' logic, against the native library ----
+step "the editor logic tests compile (tests/csharp/EditorLogicTests.cs)" \
+    mcs "${mcs_flags[@]}" -unsafe -r:"$out/UnityEngine.dll" -r:"$out/Sinew.Runtime.dll" -r:System.Core.dll \
+        -out:"$out/EditorLogicTests.exe" tests/csharp/Check.cs tests/csharp/EditorLogicTests.cs
+if [ -f "$out/EditorLogicTests.exe" ]; then
+    program "csharp-program editor" env LD_LIBRARY_PATH="${CARGO_TARGET_DIR:-$root/target}/debug" \
+        mono --debug "$out/EditorLogicTests.exe" "$out/pictures"
+fi
+for picture in unity-paint.png unity-gizmos.png; do
+    step "docs/$picture is the picture the tests draw (else: cp $out/pictures/$picture docs/)" \
+        cmp "$out/pictures/$picture" "docs/$picture"
+done
 
 # ---- the project's files ----
 step "scripts/package-unity.sh --wrapper-only copies bindings/csharp into the package" \

@@ -77,6 +77,13 @@ try:
           "Runtime/Sinew.Runtime.asmdef is Sinew.Runtime with allowUnsafeCode")
 except (OSError, ValueError) as e:
     check(False, "Runtime/Sinew.Runtime.asmdef parses", str(e))
+try:
+    asmdef = json.loads(read(os.path.join(package, "Editor", "Sinew.Editor.asmdef")))
+    check(asmdef.get("name") == "Sinew.Editor" and asmdef.get("includePlatforms") == ["Editor"]
+          and "Sinew.Runtime" in asmdef.get("references", []),
+          "Editor/Sinew.Editor.asmdef is Sinew.Editor, Editor only, referencing Sinew.Runtime")
+except (OSError, ValueError) as e:
+    check(False, "Editor/Sinew.Editor.asmdef parses", str(e))
 
 # ---- .meta files ----
 GUID = re.compile(r"^guid: ([0-9a-f]{32})$", re.M)
