@@ -187,13 +187,20 @@ fi
 step "the editor logic tests compile (tests/csharp/EditorLogicTests.cs)" \
     mcs "${mcs_flags[@]}" -unsafe -r:"$out/UnityEngine.dll" -r:"$out/Sinew.Runtime.dll" -r:System.Core.dll \
         -out:"$out/EditorLogicTests.exe" tests/csharp/Check.cs tests/csharp/EditorLogicTests.cs
+preset_guid=$(sed -n 's/^guid: //p' "$pkg/Runtime/SinewClothPreset.cs.meta")
 if [ -f "$out/EditorLogicTests.exe" ]; then
     program "csharp-program editor" env LD_LIBRARY_PATH="${CARGO_TARGET_DIR:-$root/target}/debug" \
-        mono --debug "$out/EditorLogicTests.exe" "$out/pictures"
+        mono --debug "$out/EditorLogicTests.exe" "$out/pictures" "$out/presets" "$preset_guid"
 fi
 for picture in unity-paint.png unity-gizmos.png; do
     step "docs/$picture is the picture the tests draw (else: cp $out/pictures/$picture docs/)" \
         cmp "$out/pictures/$picture" "docs/$picture"
+done
+# The shipped presets are the built-in table, written as Unity assets (else: cp $out/presets/*.asset $pkg/Presets/).
+step "$pkg/Presets/ holds exactly the built-in presets as assets" \
+    diff <(cd "$out/presets" && ls) <(cd "$pkg/Presets" && ls | grep -v '\.meta$')
+for asset in "$out"/presets/*.asset; do
+    step "Presets/$(basename "$asset") is the built-in preset's values" cmp "$asset" "$pkg/Presets/$(basename "$asset")"
 done
 
 # ---- the project's files ----

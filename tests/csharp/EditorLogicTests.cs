@@ -4,7 +4,10 @@
 // wrapper's topology readback, presets, and the Unity Cloth mapping field by field. With an
 // output directory it also draws the pictures of docs/unity.md from the same data.
 //
-//   mono EditorLogicTests.exe [picture-dir]
+//   mono EditorLogicTests.exe [picture-dir [preset-dir preset-script-guid]]
+//
+// With a preset directory it writes each built-in preset as the Unity asset the package ships
+// (Presets/*.asset, compared with the committed ones by scripts/test-unity.sh).
 //
 // Last line: "csharp-program editor: N passed, M failed".
 using System;
@@ -37,6 +40,10 @@ namespace Sinew.Tests
             if (args.Length > 0)
             {
                 Check.Group("pictures for docs/unity.md", () => Pictures(args[0]));
+            }
+            if (args.Length > 2)
+            {
+                Check.Group("the shipped preset assets", () => PresetAssets(args[1], args[2]));
             }
             return Check.Finish("editor");
         }
@@ -667,6 +674,69 @@ namespace Sinew.Tests
             bool pair = SinewClothConversion.MapSpherePair(new Vector3(0f, 0f, 0f), 0.1f, new Vector3(0f, 0.4f, 0f), 0.05f, out c, out axis, out hh);
             Check.That(pair && Math.Abs(c.y - 0.2f) < 1e-6f && axis.y == 1f && Math.Abs(hh - 0.2f) < 1e-6f, "sphere pair 0.4 m apart → tapered capsule centred between them, axis first → second, half height 0.2");
             Check.That(!SinewClothConversion.MapSpherePair(Vector3.one, 0.1f, Vector3.one, 0.2f, out c, out axis, out hh), "coinciding spheres are not a capsule");
+        }
+
+        // ---- preset assets ----
+
+        /// <summary>Writes every built-in preset as a Unity YAML asset (a ScriptableObject of SinewClothPreset).</summary>
+        static void PresetAssets(string dir, string scriptGuid)
+        {
+            Directory.CreateDirectory(dir);
+            foreach (string name in SinewClothPreset.BuiltInNames)
+            {
+                var p = new SinewClothPreset();
+                SinewClothPreset.BuiltIn(name, p);
+                var y = new System.Text.StringBuilder();
+                y.Append("%YAML 1.1\n%TAG !u! tag:unity3d.com,2011:\n--- !u!114 &11400000\nMonoBehaviour:\n");
+                y.Append("  m_ObjectHideFlags: 0\n  m_CorrespondingSourceObject: {fileID: 0}\n  m_PrefabInstance: {fileID: 0}\n");
+                y.Append("  m_PrefabAsset: {fileID: 0}\n  m_GameObject: {fileID: 0}\n  m_Enabled: 1\n  m_EditorHideFlags: 0\n");
+                y.Append("  m_Script: {fileID: 11500000, guid: " + scriptGuid + ", type: 3}\n");
+                y.Append("  m_Name: " + name + "\n  m_EditorClassIdentifier: \n");
+                Yaml(y, p, "  ");
+                string path = Path.Combine(dir, name + ".asset");
+                File.WriteAllText(path, y.ToString());
+            }
+            Check.That(Directory.GetFiles(dir, "*.asset").Length == SinewClothPreset.BuiltInNames.Length,
+                "wrote the " + SinewClothPreset.BuiltInNames.Length + " built-in presets as assets into " + dir);
+        }
+
+        /// <summary>The serialized public fields of <paramref name="o"/> as Unity writes them.</summary>
+        static void Yaml(System.Text.StringBuilder y, object o, string indent)
+        {
+            foreach (FieldInfo f in o.GetType().GetFields(BindingFlags.Public | BindingFlags.Instance | BindingFlags.DeclaredOnly))
+            {
+                object v = f.GetValue(o);
+                if (v is float)
+                {
+                    string text = ((float)v).ToString("R", System.Globalization.CultureInfo.InvariantCulture).Replace("E", "e");
+                    y.Append(indent + f.Name + ": " + text + "\n");
+                }
+                else if (v is bool)
+                {
+                    y.Append(indent + f.Name + ": " + ((bool)v ? 1 : 0) + "\n");
+                }
+                else if (v is int)
+                {
+                    y.Append(indent + f.Name + ": " + v + "\n");
+                }
+                else if (v is string)
+                {
+                    y.Append(indent + f.Name + ": '" + ((string)v).Replace("'", "''") + "'\n");
+                }
+                else if (v is LayerMask)
+                {
+                    y.Append(indent + f.Name + ":\n" + indent + "  serializedVersion: 2\n" + indent + "  m_Bits: " + unchecked((uint)((LayerMask)v).value) + "\n");
+                }
+                else if (v != null && v.GetType().IsDefined(typeof(SerializableAttribute), false))
+                {
+                    y.Append(indent + f.Name + ":\n");
+                    Yaml(y, v, indent + "  ");
+                }
+                else
+                {
+                    throw new InvalidOperationException("no YAML for field " + f.Name + " of type " + f.FieldType.Name);
+                }
+            }
         }
 
         // ---- pictures ----

@@ -152,31 +152,31 @@ namespace Sinew.Components
             switch (name)
             {
                 case "Silk":
-                    about = "Light, flowing, catches the wind: 0.05 kg/m², slightly stretchy, almost no bending stiffness.";
+                    about = "Light, flowing, catches the wind: 0.05 kg per square metre, slightly stretchy, almost no bending stiffness.";
                     density = 0.05f;
                     Fabric(m, 1e-4f, 2e-4f, 0.5f, 0.003f, 0.25f, 0.2f, 0.15f);
                     Air(d, 1.2f, 0.5f);
                     break;
                 case "Cotton":
-                    about = "A shirt or a cape: 0.15 kg/m², barely stretches, folds softly.";
+                    about = "A shirt or a cape: 0.15 kg per square metre, barely stretches, folds softly.";
                     density = 0.15f;
                     Fabric(m, 2e-5f, 5e-5f, 0.05f, 0.005f, 0.3f, 0.5f, 0.4f);
                     Air(d, 1f, 0.3f);
                     break;
                 case "Denim":
-                    about = "Jeans, a work jacket: 0.4 kg/m², stiff folds.";
+                    about = "Jeans, a work jacket: 0.4 kg per square metre, stiff folds.";
                     density = 0.4f;
                     Fabric(m, 1e-5f, 2e-5f, 0.01f, 0.006f, 0.4f, 0.6f, 0.5f);
                     Air(d, 1f, 0.2f);
                     break;
                 case "Leather":
-                    about = "A leather coat or a belt flap: 0.8 kg/m², does not stretch, resists bending.";
+                    about = "A leather coat or a belt flap: 0.8 kg per square metre, does not stretch, resists bending.";
                     density = 0.8f;
                     Fabric(m, 0f, 5e-6f, 0.002f, 0.008f, 0.5f, 0.6f, 0.5f);
                     Air(d, 0.9f, 0.1f);
                     break;
                 case "Chainmail":
-                    about = "Riveted rings: 7 kg/m², the rings do not stretch but the mail folds freely; air passes through it.";
+                    about = "Riveted rings: 7 kg per square metre, the rings do not stretch but the mail folds freely; air passes through it.";
                     density = 7f;
                     Fabric(m, 0f, 1e-4f, 1f, 0.012f, 0.6f, 0.35f, 0.3f);
                     Air(d, 0.15f, 0f);
