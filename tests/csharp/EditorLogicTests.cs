@@ -33,6 +33,7 @@ namespace Sinew.Tests
             Check.Group("brush: the ray from the mouse onto the mesh", BrushRaycast);
             Check.Group("painted values: storage, import from vertex colours", PaintStorage);
             Check.Group("painted values: pins and mass into a native cloth", PaintedCloth);
+            Check.Group("painted values: soft-body pins onto the lattice", PaintedSoftBody);
             Check.Group("tearing: the mirror follows the wrapper's topology readback", TearingMirror);
             Check.Group("presets: built-ins, application, save as preset", Presets);
             Check.Group("Unity Cloth conversion: the mapping field by field", Conversion);
@@ -347,6 +348,72 @@ namespace Sinew.Tests
                 Check.That(pinsStill, "after 1 s the painted pins have not moved");
                 // The far edge is 0.3 m from the pins: hanging, it is about that far below them.
                 Check.That(lowest < -0.2f, "and the free part has swung down below the pins (" + lowest + " m)");
+            }
+        }
+
+        static void PaintedSoftBody()
+        {
+            // A 0.4 m cube, 4 cells: 5 x 5 x 5 particles 0.1 m apart from (−0.2, −0.2, −0.2).
+            var layout = SinewSoftBody.LatticeLayout.Over(new Bounds(Vector3.zero, new Vector3(0.4f, 0.4f, 0.4f)), 4);
+            Check.That(layout.Nx == 5 && layout.Ny == 5 && layout.Nz == 5, "the layout over a 0.4 m cube at 4 cells is 5³");
+            // Render vertices: a 9 x 9 grid on each of the top and bottom faces (every 5 cm).
+            var rest = new List<Vector3>();
+            for (int a = 0; a <= 8; a++)
+            {
+                for (int b = 0; b <= 8; b++)
+                {
+                    rest.Add(new Vector3(-0.2f + 0.05f * a, 0.2f, -0.2f + 0.05f * b));
+                    rest.Add(new Vector3(-0.2f + 0.05f * a, -0.2f, -0.2f + 0.05f * b));
+                }
+            }
+            Vector3[] v = rest.ToArray();
+            float[] pin = Filled(v.Length, 0f);
+            // Paint the top face (a flat brush over it), and one bottom vertex below the threshold.
+            SinewBrush.Apply(v, pin, new Vector3(0f, 0.2f, 0f), 0.3f, 0f, 1f, 1f, SinewBrushMode.Paint, SinewMirrorAxis.None, 0f);
+            pin[1] = 0.49f;
+            int[] pinned = SinewSoftBody.PinnedParticles(layout, v, pin, 0.5f);
+            bool top = true;
+            foreach (int p in pinned)
+            {
+                top &= (p / layout.Nx) % layout.Ny == layout.Ny - 1;
+            }
+            Check.That(pinned.Length == 25 && top, "painting the top face pins the 25 particles of the lattice's top layer, and only those (" + pinned.Length + ")");
+            bool sorted = true;
+            for (int k = 1; k < pinned.Length; k++)
+            {
+                sorted &= pinned[k] > pinned[k - 1];
+            }
+            Check.That(sorted, "each particle once, in increasing order");
+            Check.Throws<ArgumentException>("PinnedParticles with one weight too few throws ArgumentException",
+                () => SinewSoftBody.PinnedParticles(layout, v, new float[v.Length - 1], 0.5f));
+
+            using (var world = new World())
+            {
+                SinewSoftLatticeDesc d = SinewSoftLatticeDesc.Default;
+                d.nx = d.ny = d.nz = 5;
+                d.spacing = 0.1f;
+                d.origin = new SinewVec3(0f, 0f, 0f);
+                SoftBody body = world.CreateSoftLattice(d);
+                body.Pin(pinned);
+                var start = new Vector3[body.VertexCount];
+                body.ReadPositions(start);
+                for (int f = 0; f < 60; f++)
+                {
+                    world.Step(Dt);
+                }
+                var end = new Vector3[start.Length];
+                body.ReadPositions(end);
+                float pinMoved = 0f, worst = 0f;
+                foreach (int p in pinned)
+                {
+                    pinMoved = Math.Max(pinMoved, Dist(start[p], end[p]));
+                }
+                for (int p = 0; p < start.Length; p++)
+                {
+                    worst = Math.Max(worst, Dist(start[p], end[p]));
+                }
+                Check.That(pinMoved == 0f && Math.Abs(start[pinned[0]].y - 0.2f) < 1e-5f, "the pinned particles are the native lattice's top layer (y = 0.2 m) and do not move");
+                Check.That(worst < 0.1f, "held by its painted top, the jelly hangs: after 1 s no particle moved 0.1 m (free fall: 4.9 m; worst " + worst + " m)");
             }
         }
 

@@ -138,6 +138,12 @@ namespace UnityEditor
             throw new StubOnlyException();
         }
 
+        // SerializedObject.GetIterator(): "Get the first serialized property."
+        public SerializedProperty GetIterator()
+        {
+            throw new StubOnlyException();
+        }
+
         public void Dispose()
         {
             throw new StubOnlyException();
@@ -203,6 +209,12 @@ namespace UnityEditor
         }
 
         public SerializedProperty FindPropertyRelative(string relativePropertyPath)
+        {
+            throw new StubOnlyException();
+        }
+
+        // SerializedProperty.NextVisible(bool enterChildren): "Move to next visible property."
+        public bool NextVisible(bool enterChildren)
         {
             throw new StubOnlyException();
         }

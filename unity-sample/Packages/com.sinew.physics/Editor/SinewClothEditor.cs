@@ -3,7 +3,6 @@
 // help boxes for the common mistakes and the preset bar.
 using Sinew.Components;
 using UnityEditor;
-using UnityEditor.EditorTools;
 using UnityEngine;
 
 namespace Sinew.Editor
@@ -117,27 +116,9 @@ namespace Sinew.Editor
 
         void PaintSection()
         {
-            bool active = ToolManager.activeToolType == typeof(SinewPaintTool);
-            if (GUILayout.Button(active ? "Stop painting" : "Paint in the scene view"))
-            {
-                if (active)
-                {
-                    ToolManager.RestorePreviousTool();
-                }
-                else
-                {
-                    ToolManager.SetActiveTool(typeof(SinewPaintTool));
-                }
-            }
+            SinewPaintSettings.ToolButton(typeof(SinewPaintTool));
             SinewPaintSettings.Channel = (SinewPaintChannel)GUILayout.Toolbar((int)SinewPaintSettings.Channel, ChannelNames);
-            SinewPaintSettings.Mode = (SinewBrushMode)EditorGUILayout.EnumPopup("Mode", SinewPaintSettings.Mode);
-            float maxValue = SinewPaintSettings.Channel == SinewPaintChannel.Pin ? 1f : SinewPaintSettings.Channel == SinewPaintChannel.MassScale ? 10f : 1f;
-            SinewPaintSettings.Value = EditorGUILayout.Slider("Value (" + SinewPaintSettings.Unit + ")", SinewPaintSettings.Value,
-                SinewPaintSettings.Channel == SinewPaintChannel.MassScale ? 0.1f : 0f, maxValue);
-            SinewPaintSettings.Radius = EditorGUILayout.Slider("Radius (m)", SinewPaintSettings.Radius, 0.001f, 2f);
-            SinewPaintSettings.Falloff = EditorGUILayout.Slider("Falloff", SinewPaintSettings.Falloff, 0f, 1f);
-            SinewPaintSettings.Strength = EditorGUILayout.Slider("Strength", SinewPaintSettings.Strength, 0f, 1f);
-            SinewPaintSettings.Mirror = (SinewMirrorAxis)EditorGUILayout.EnumPopup("Mirror (mesh space)", SinewPaintSettings.Mirror);
+            SinewPaintSettings.BrushFields(SinewPaintSettings.Channel);
             GUILayout.BeginHorizontal();
             if (GUILayout.Button("Flood with value"))
             {

@@ -112,6 +112,36 @@ namespace Sinew.Editor
             {
                 SinewEditorGUI.Fields(so, "mass", "friction", "collisionLayers", "recalculateNormals");
             }
+            if (SinewEditorGUI.Section("Painted pins (scene view)", false))
+            {
+                SinewEditorGUI.Fields(so, "pinPainted", "pinThreshold");
+                SinewPaintSettings.ToolButton(typeof(SinewSoftBodyPaintTool));
+                SinewPaintSettings.BrushFields(SinewPaintChannel.Pin);
+                GUILayout.BeginHorizontal();
+                if (GUILayout.Button("Flood with value"))
+                {
+                    SinewSoftBodyPaintTool.ApplyToAll(targets, SinewBrushMode.Flood);
+                }
+                if (GUILayout.Button("Clear pins"))
+                {
+                    Undo.RecordObjects(targets, "Clear Sinew soft-body pins");
+                    foreach (Object t in targets)
+                    {
+                        ((SinewSoftBody)t).paint.Clear(SinewPaintChannel.Pin);
+                        EditorUtility.SetDirty(t);
+                    }
+                }
+                GUILayout.EndHorizontal();
+                foreach (Object t in targets)
+                {
+                    var soft = (SinewSoftBody)t;
+                    var filter = soft.GetComponent<MeshFilter>();
+                    if (soft.pinPainted && filter != null && filter.sharedMesh != null && !soft.paint.Has(SinewPaintChannel.Pin, filter.sharedMesh.vertexCount))
+                    {
+                        EditorGUILayout.HelpBox(soft.name + ": Pin Painted is on but no pins were painted for this mesh.", MessageType.Error);
+                    }
+                }
+            }
             SinewEditorGUI.BodySections(so);
             so.ApplyModifiedProperties();
         }
@@ -252,8 +282,11 @@ namespace Sinew.Editor
             }
             SinewEditorGUI.CommonWarnings(targets);
             // The ragdoll's fields are grouped by their [Header]s (bones, joints, muscles, hits,
-            // getting up, gizmos); the default drawing keeps them, with their ranges.
-            DrawDefaultInspector();
+            // getting up, gizmos), drawn in that order with their ranges and units.
+            SerializedObject so = serializedObject;
+            so.Update();
+            SinewEditorGUI.AllFields(so);
+            so.ApplyModifiedProperties();
         }
     }
 }

@@ -26,6 +26,10 @@ namespace Sinew.Editor
             { "radius", "m" }, { "radius0", "m" }, { "radius1", "m" }, { "halfHeight", "m" }, { "halfExtents", "m" },
             { "speed", "m/s" }, { "turbulenceScale", "m" }, { "turbulenceFrequency", "Hz" }, { "gustFrequency", "Hz" },
             { "airDensity", "kg/m³" }, { "fixedRateHz", "Hz" }, { "gravity", "m/s²" }, { "arealDensity", "kg/m²" },
+            { "totalMass", "kg" }, { "height", "m" }, { "hingeMin", "°" }, { "hingeMax", "°" }, { "lowTwist", "°" },
+            { "highTwist", "°" }, { "swing1", "°" }, { "swing2", "°" }, { "muscleFrequency", "Hz" }, { "pinFrequency", "Hz" },
+            { "muscleMaxTorque", "N·m" }, { "hitFullImpulse", "N·s" }, { "hitRecoveryTime", "s" }, { "balanceDistance", "m" },
+            { "blendTime", "s" }, { "restSpeed", "m/s" }, { "restSeconds", "s" }, { "gizmoSize", "m" },
         };
 
         static readonly Dictionary<string, bool> Open = new Dictionary<string, bool>();
@@ -54,6 +58,25 @@ namespace Sinew.Editor
             string unit;
             string label = Units.TryGetValue(p.name, out unit) ? p.displayName + " (" + unit + ")" : p.displayName;
             EditorGUILayout.PropertyField(p, new GUIContent(label, p.tooltip), true);
+        }
+
+        /// <summary>Every visible field of <paramref name="so"/> in declaration order (with their
+        /// [Header] groups and ranges), labelled with units; the script field is left out.</summary>
+        public static void AllFields(SerializedObject so)
+        {
+            SerializedProperty p = so.GetIterator();
+            bool enter = true;
+            while (p.NextVisible(enter))
+            {
+                enter = false;
+                if (p.name == "m_Script")
+                {
+                    continue;
+                }
+                string unit;
+                string label = Units.TryGetValue(p.name, out unit) ? p.displayName + " (" + unit + ")" : p.displayName;
+                EditorGUILayout.PropertyField(p, new GUIContent(label, p.tooltip), true);
+            }
         }
 
         /// <summary>The fields of <paramref name="paths"/>, indented, inside a section.</summary>

@@ -43,7 +43,7 @@ namespace Sinew.Editor
             {
                 bool painted = cloth.paint.Has(SinewPaintSettings.Channel, n);
                 float[] values = painted ? cloth.paint.Values(SinewPaintSettings.Channel) : null;
-                float max = SinewPaintSettings.RampMax(cloth);
+                float max = SinewPaintSettings.RampMax(cloth, SinewPaintSettings.Channel);
                 for (int i = 0; i < n; i += step)
                 {
                     Gizmos.color = painted ? SinewBrush.ValueColor(values[i], 0f, max) : new Color(0.8f, 0.8f, 0.8f, 1f);

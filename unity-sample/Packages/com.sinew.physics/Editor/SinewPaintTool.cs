@@ -1,4 +1,5 @@
-// Hand-written. The scene-view paint tool of Sinew Cloth: turns the mouse into SinewBrush calls
+// Hand-written. The scene-view paint tool of Sinew Cloth (and, for pins, Sinew Soft Body:
+// SinewSoftBodyPaintTool.cs): turns the mouse into SinewBrush calls
 // (Runtime/SinewBrush.cs holds the maths, tested without the editor), with one undo step per
 // stroke, and shows the painted values as coloured dots.
 using System.Collections.Generic;
@@ -20,21 +21,52 @@ namespace Sinew.Editor
         public static float Strength = 1f;
         public static SinewMirrorAxis Mirror = SinewMirrorAxis.None;
 
-        /// <summary>The unit of the current channel's values.</summary>
-        public static string Unit
+        /// <summary>The unit of <paramref name="channel"/>'s values.</summary>
+        public static string Unit(SinewPaintChannel channel)
         {
-            get { return Channel == SinewPaintChannel.Pin ? "0–1" : Channel == SinewPaintChannel.MassScale ? "×" : "m"; }
+            return channel == SinewPaintChannel.Pin ? "0–1" : channel == SinewPaintChannel.MassScale ? "×" : "m";
         }
 
-        /// <summary>The top of the colour ramp for the current channel.</summary>
-        public static float RampMax(SinewCloth cloth)
+        /// <summary>The button that starts and stops painting with <paramref name="tool"/>.</summary>
+        public static void ToolButton(System.Type tool)
         {
-            switch (Channel)
+            bool active = ToolManager.activeToolType == tool;
+            if (GUILayout.Button(active ? "Stop painting" : "Paint in the scene view"))
+            {
+                if (active)
+                {
+                    ToolManager.RestorePreviousTool();
+                }
+                else
+                {
+                    ToolManager.SetActiveTool(tool);
+                }
+            }
+        }
+
+        /// <summary>Mode, value (ranged for <paramref name="channel"/>), radius, falloff, strength and mirror.</summary>
+        public static void BrushFields(SinewPaintChannel channel)
+        {
+            Mode = (SinewBrushMode)EditorGUILayout.EnumPopup("Mode", Mode);
+            float min = channel == SinewPaintChannel.MassScale ? 0.1f : 0f;
+            float max = channel == SinewPaintChannel.MassScale ? 10f : 1f;
+            Value = EditorGUILayout.Slider("Value (" + Unit(channel) + ")", Mathf.Clamp(Value, min, max), min, max);
+            Radius = EditorGUILayout.Slider("Radius (m)", Radius, 0.001f, 2f);
+            Falloff = EditorGUILayout.Slider("Falloff (share of the radius)", Falloff, 0f, 1f);
+            Strength = EditorGUILayout.Slider("Strength (per dab)", Strength, 0f, 1f);
+            Mirror = (SinewMirrorAxis)EditorGUILayout.EnumPopup("Mirror (mesh space)", Mirror);
+        }
+
+        /// <summary>The top of the colour ramp for <paramref name="channel"/>.</summary>
+        public static float RampMax(SinewBodyBehaviour body, SinewPaintChannel channel)
+        {
+            var cloth = body as SinewCloth;
+            switch (channel)
             {
                 case SinewPaintChannel.MaxDistance:
-                    return Mathf.Max(0.01f, cloth.maxDistanceScale);
+                    return cloth != null ? Mathf.Max(0.01f, cloth.maxDistanceScale) : 0.1f;
                 case SinewPaintChannel.Backstop:
-                    return Mathf.Max(0.01f, cloth.backstopRadius);
+                    return cloth != null ? Mathf.Max(0.01f, cloth.backstopRadius) : 0.1f;
                 case SinewPaintChannel.MassScale:
                     return 4f;
                 default:
@@ -43,27 +75,62 @@ namespace Sinew.Editor
         }
     }
 
+    /// <summary>The paint tool of Sinew Cloth: pins, max distances, backstops, mass.</summary>
     [EditorTool("Paint Sinew Cloth", typeof(SinewCloth))]
-    public sealed class SinewPaintTool : EditorTool
+    public sealed class SinewPaintTool : SinewPaintToolBase
+    {
+        public override GUIContent toolbarIcon
+        {
+            get { return new GUIContent("Paint", "Paint Sinew Cloth: pins, max distance, backstop, mass"); }
+        }
+
+        protected override Mesh MeshOf(SinewBodyBehaviour body)
+        {
+            return SinewEditorGUI.ClothMesh((SinewCloth)body);
+        }
+
+        protected override SinewVertexPaint PaintOf(SinewBodyBehaviour body)
+        {
+            return ((SinewCloth)body).paint;
+        }
+
+        protected override SinewPaintChannel Channel
+        {
+            get { return SinewPaintSettings.Channel; }
+        }
+
+        /// <summary>Applies <paramref name="mode"/> (Flood) to every selected cloth, with undo.</summary>
+        public static void ApplyToAll(Object[] targets, SinewBrushMode mode)
+        {
+            FloodAll(targets, mode, SinewPaintSettings.Channel, t => SinewEditorGUI.ClothMesh((SinewCloth)t), t => ((SinewCloth)t).paint);
+        }
+    }
+
+    /// <summary>What the cloth and soft-body paint tools share: the mouse, the stroke's undo group, the preview.</summary>
+    public abstract class SinewPaintToolBase : EditorTool
     {
         // The mesh's rest vertices and triangles, read once per mesh (painting is in mesh space).
         static readonly Dictionary<Mesh, Vector3[]> Vertices = new Dictionary<Mesh, Vector3[]>();
         static readonly Dictionary<Mesh, int[]> Triangles = new Dictionary<Mesh, int[]>();
         int strokeGroup = -1;
 
-        public override GUIContent toolbarIcon
-        {
-            get { return new GUIContent("Paint", "Paint Sinew Cloth: pins, max distance, backstop, mass"); }
-        }
+        /// <summary>The mesh painted on (its rest vertices, in mesh space).</summary>
+        protected abstract Mesh MeshOf(SinewBodyBehaviour body);
+
+        /// <summary>Where the painted values are stored.</summary>
+        protected abstract SinewVertexPaint PaintOf(SinewBodyBehaviour body);
+
+        /// <summary>The channel painted.</summary>
+        protected abstract SinewPaintChannel Channel { get; }
 
         public override void OnToolGUI(EditorWindow window)
         {
-            var cloth = target as SinewCloth;
+            var cloth = target as SinewBodyBehaviour;
             if (cloth == null)
             {
                 return;
             }
-            Mesh mesh = SinewEditorGUI.ClothMesh(cloth);
+            Mesh mesh = MeshOf(cloth);
             if (mesh == null || !mesh.isReadable)
             {
                 return;
@@ -89,10 +156,10 @@ namespace Sinew.Editor
                 {
                     Undo.IncrementCurrentGroup();
                     strokeGroup = Undo.GetCurrentGroup();
-                    Undo.SetCurrentGroupName("Paint Sinew " + SinewPaintSettings.Channel);
+                    Undo.SetCurrentGroupName("Paint Sinew " + Channel);
                     GUIUtility.hotControl = id;
                 }
-                Dab(cloth, vertices, hit, SinewPaintSettings.Mode);
+                Dab(cloth, PaintOf(cloth), Channel, vertices, hit, SinewPaintSettings.Mode);
                 e.Use();
             }
             else if (type == EventType.MouseUp && GUIUtility.hotControl == id)
@@ -108,7 +175,7 @@ namespace Sinew.Editor
 
             if (type == EventType.Repaint)
             {
-                DrawValues(cloth, vertices, toWorld);
+                DrawValues(cloth, PaintOf(cloth), Channel, vertices, toWorld);
                 if (onMesh)
                 {
                     Handles.color = new Color(1f, 1f, 1f, 0.9f);
@@ -129,42 +196,42 @@ namespace Sinew.Editor
             }
         }
 
-        /// <summary>One dab on <paramref name="cloth"/> at <paramref name="center"/> (mesh space), recorded for undo.</summary>
-        static void Dab(SinewCloth cloth, Vector3[] vertices, Vector3 center, SinewBrushMode mode)
+        /// <summary>One dab on <paramref name="body"/> at <paramref name="center"/> (mesh space), recorded for undo.</summary>
+        static void Dab(SinewBodyBehaviour body, SinewVertexPaint paint, SinewPaintChannel channel, Vector3[] vertices, Vector3 center, SinewBrushMode mode)
         {
-            Undo.RecordObject(cloth, "Paint Sinew " + SinewPaintSettings.Channel);
-            float[] values = cloth.paint.Ensure(SinewPaintSettings.Channel, vertices.Length);
+            Undo.RecordObject(body, "Paint Sinew " + channel);
+            float[] values = paint.Ensure(channel, vertices.Length);
             // The radius is in world metres; the mesh space differs by the Transform's scale.
-            float radius = SinewPaintSettings.Radius / Mathf.Max(1e-6f, Mean(cloth.transform.lossyScale));
+            float radius = SinewPaintSettings.Radius / Mathf.Max(1e-6f, Mean(body.transform.lossyScale));
             SinewBrush.Apply(vertices, values, center, radius, SinewPaintSettings.Falloff, SinewPaintSettings.Strength,
-                SinewPaintSettings.Value, mode, SinewPaintSettings.Mirror, SinewVertexPaint.Unpainted(SinewPaintSettings.Channel));
-            EditorUtility.SetDirty(cloth);
-            cloth.ApplySettings();
+                SinewPaintSettings.Value, mode, SinewPaintSettings.Mirror, SinewVertexPaint.Unpainted(channel));
+            EditorUtility.SetDirty(body);
+            body.ApplySettings();
         }
 
-        /// <summary>Applies <paramref name="mode"/> (Flood) to every selected cloth, with undo.</summary>
-        public static void ApplyToAll(Object[] targets, SinewBrushMode mode)
+        /// <summary>Applies <paramref name="mode"/> (Flood) to every target, with undo.</summary>
+        protected static void FloodAll(Object[] targets, SinewBrushMode mode, SinewPaintChannel channel,
+            System.Func<Object, Mesh> meshOf, System.Func<Object, SinewVertexPaint> paintOf)
         {
             foreach (Object t in targets)
             {
-                var cloth = (SinewCloth)t;
-                Mesh mesh = SinewEditorGUI.ClothMesh(cloth);
+                Mesh mesh = meshOf(t);
                 if (mesh != null && mesh.isReadable)
                 {
-                    Dab(cloth, Read(mesh), Vector3.zero, mode);
+                    Dab((SinewBodyBehaviour)t, paintOf(t), channel, Read(mesh), Vector3.zero, mode);
                 }
             }
             SceneView.RepaintAll();
         }
 
-        static void DrawValues(SinewCloth cloth, Vector3[] vertices, Matrix4x4 toWorld)
+        static void DrawValues(SinewBodyBehaviour body, SinewVertexPaint paint, SinewPaintChannel channel, Vector3[] vertices, Matrix4x4 toWorld)
         {
-            if (!cloth.paint.Has(SinewPaintSettings.Channel, vertices.Length))
+            if (!paint.Has(channel, vertices.Length))
             {
                 return;
             }
-            float[] values = cloth.paint.Values(SinewPaintSettings.Channel);
-            float max = SinewPaintSettings.RampMax(cloth);
+            float[] values = paint.Values(channel);
+            float max = SinewPaintSettings.RampMax(body, channel);
             // Thin out big meshes: the dots are a preview, not the data.
             int step = Mathf.Max(1, vertices.Length / 6000);
             for (int i = 0; i < vertices.Length; i += step)
