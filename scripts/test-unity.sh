@@ -163,6 +163,16 @@ public sealed class NotInUnity : MonoBehaviour
     void Start() { GetComponent<SkinnedMeshRenderer>().BakeMeshAsync(null); }
 }
 EOF
+cat >"$out/negative/NotInEditor.cs" <<'EOF'
+using UnityEditor;
+using UnityEngine;
+public static class NotInEditor
+{
+    public static void Draw() { Handles.DrawWireCircle(Vector3.zero, Vector3.up, 1f); }
+}
+EOF
+refused "the editor stub refuses an editor member Unity does not have (Handles.DrawWireCircle)" CS0117 \
+    mcs "${mcs_flags[@]}" -target:library -r:"$out/UnityEngine.dll" -r:"$out/UnityEditor.dll" -out:"$out/negative/e.dll" "$out/negative/NotInEditor.cs"
 refused "the stub refuses a misspelt member (transform.postion)" CS1061 \
     mcs "${mcs_flags[@]}" -target:library -r:"$out/UnityEngine.dll" -out:"$out/negative/a.dll" "$out/negative/Misspelt.cs"
 refused "the stub refuses a wrong argument type (Mesh.SetVertices(Vector2[]))" CS1503 \

@@ -93,36 +93,12 @@ namespace UnityEditor
         {
             throw new StubOnlyException();
         }
-
-        public bool DrawDefaultInspector()
-        {
-            throw new StubOnlyException();
-        }
-
-        public void Repaint()
-        {
-            throw new StubOnlyException();
-        }
     }
 
     // SerializedObject: "SerializedObject and SerializedProperty are classes for editing serialized
     // fields on Unity objects in a completely generic way" (undo, multi-object editing, prefab overrides).
-    public class SerializedObject : IDisposable
+    public class SerializedObject
     {
-        public SerializedObject(UnityEngine.Object obj)
-        {
-        }
-
-        public bool isEditingMultipleObjects
-        {
-            get { throw new StubOnlyException(); }
-        }
-
-        public UnityEngine.Object[] targetObjects
-        {
-            get { throw new StubOnlyException(); }
-        }
-
         public void Update()
         {
             throw new StubOnlyException();
@@ -140,11 +116,6 @@ namespace UnityEditor
 
         // SerializedObject.GetIterator(): "Get the first serialized property."
         public SerializedProperty GetIterator()
-        {
-            throw new StubOnlyException();
-        }
-
-        public void Dispose()
         {
             throw new StubOnlyException();
         }
@@ -172,45 +143,10 @@ namespace UnityEditor
             get { throw new StubOnlyException(); }
         }
 
-        public float floatValue
-        {
-            get { throw new StubOnlyException(); }
-            set { throw new StubOnlyException(); }
-        }
-
         public int intValue
         {
             get { throw new StubOnlyException(); }
             set { throw new StubOnlyException(); }
-        }
-
-        public bool boolValue
-        {
-            get { throw new StubOnlyException(); }
-            set { throw new StubOnlyException(); }
-        }
-
-        public int enumValueIndex
-        {
-            get { throw new StubOnlyException(); }
-            set { throw new StubOnlyException(); }
-        }
-
-        public UnityEngine.Object objectReferenceValue
-        {
-            get { throw new StubOnlyException(); }
-            set { throw new StubOnlyException(); }
-        }
-
-        public int arraySize
-        {
-            get { throw new StubOnlyException(); }
-            set { throw new StubOnlyException(); }
-        }
-
-        public SerializedProperty FindPropertyRelative(string relativePropertyPath)
-        {
-            throw new StubOnlyException();
         }
 
         // SerializedProperty.NextVisible(bool enterChildren): "Move to next visible property."
@@ -287,11 +223,6 @@ namespace UnityEditor
             throw new StubOnlyException();
         }
 
-        public static float FloatField(string label, float value, params GUILayoutOption[] options)
-        {
-            throw new StubOnlyException();
-        }
-
         public static bool Toggle(string label, bool value, params GUILayoutOption[] options)
         {
             throw new StubOnlyException();
@@ -311,16 +242,6 @@ namespace UnityEditor
             get { throw new StubOnlyException(); }
             set { throw new StubOnlyException(); }
         }
-
-        public static void BeginChangeCheck()
-        {
-            throw new StubOnlyException();
-        }
-
-        public static bool EndChangeCheck()
-        {
-            throw new StubOnlyException();
-        }
     }
 
     public sealed class EditorStyles
@@ -335,11 +256,6 @@ namespace UnityEditor
 
     public class Undo
     {
-        public delegate void UndoRedoCallback();
-
-        // Undo.undoRedoPerformed: "Callback that is triggered after an undo or redo was executed."
-        public static UndoRedoCallback undoRedoPerformed;
-
         // Undo.RecordObject(Object objectToUndo, string name): "Records any changes done on the object after the RecordObject function."
         public static void RecordObject(UnityEngine.Object objectToUndo, string name)
         {
@@ -439,12 +355,6 @@ namespace UnityEditor
         {
             get { throw new StubOnlyException(); }
         }
-
-        public static GameObject activeGameObject
-        {
-            get { throw new StubOnlyException(); }
-            set { throw new StubOnlyException(); }
-        }
     }
 
     // MenuItem: "The MenuItem attribute allows you to add menu items to the main menu and inspector context menus."
@@ -495,30 +405,14 @@ namespace UnityEditor
             set { throw new StubOnlyException(); }
         }
 
-        public static Matrix4x4 matrix
-        {
-            get { throw new StubOnlyException(); }
-            set { throw new StubOnlyException(); }
-        }
-
         // Handles.DrawWireDisc(Vector3 center, Vector3 normal, float radius): "Draw the outline of a flat disc in 3D space."
         public static void DrawWireDisc(Vector3 center, Vector3 normal, float radius)
         {
             throw new StubOnlyException();
         }
 
-        public static void DrawLine(Vector3 p1, Vector3 p2)
-        {
-            throw new StubOnlyException();
-        }
-
         // Handles.DotHandleCap(int controlID, Vector3 position, Quaternion rotation, float size, EventType eventType).
         public static void DotHandleCap(int controlID, Vector3 position, Quaternion rotation, float size, EventType eventType)
-        {
-            throw new StubOnlyException();
-        }
-
-        public static void Label(Vector3 position, string text)
         {
             throw new StubOnlyException();
         }
@@ -543,11 +437,6 @@ namespace UnityEditor
         {
             throw new StubOnlyException();
         }
-
-        public static void Repaint()
-        {
-            throw new StubOnlyException();
-        }
     }
 
     public class SceneView : EditorWindow
@@ -561,12 +450,6 @@ namespace UnityEditor
     // EditorWindow: "Derive from this class to create an editor window."
     public class EditorWindow : ScriptableObject
     {
-        public GUIContent titleContent
-        {
-            get { throw new StubOnlyException(); }
-            set { throw new StubOnlyException(); }
-        }
-
         public static T GetWindow<T>(string title)
             where T : EditorWindow
         {

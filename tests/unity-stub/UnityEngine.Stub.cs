@@ -811,17 +811,8 @@ namespace UnityEngine
     // GUIContent: "The contents of a GUI element" -- GUIContent(string text), GUIContent(string text, string tooltip).
     public class GUIContent
     {
-        public GUIContent(string text)
-        {
-        }
-
         public GUIContent(string text, string tooltip)
         {
-        }
-
-        public static GUIContent none
-        {
-            get { throw new StubOnlyException(); }
         }
     }
 
@@ -839,11 +830,6 @@ namespace UnityEngine
     public class GUILayout
     {
         public static bool Button(string text, params GUILayoutOption[] options)
-        {
-            throw new StubOnlyException();
-        }
-
-        public static void Label(string text, params GUILayoutOption[] options)
         {
             throw new StubOnlyException();
         }
