@@ -37,6 +37,7 @@ namespace Sinew.Tests
             Check.Group("tearing: the mirror follows the wrapper's topology readback", TearingMirror);
             Check.Group("presets: built-ins, application, save as preset", Presets);
             Check.Group("Unity Cloth conversion: the mapping field by field", Conversion);
+            Check.Group("Unity Cloth conversion: the compliance in the native solver", ConversionInTheSolver);
             Check.Group("Unity Cloth conversion: colliders", ConversionColliders);
             if (args.Length > 0)
             {
@@ -726,6 +727,44 @@ namespace Sinew.Tests
             SinewConversionContext bad = ctx;
             bad.particleMass = 0f;
             Check.Throws<ArgumentException>("Map with particle mass 0 throws ArgumentException", () => SinewClothConversion.Map(u, bad));
+        }
+
+        /// <summary>
+        /// The compliance the converter gives a Unity stiffness, in the native solver: one fixed step
+        /// of one substep and one iteration, a two-particle rope whose pinned end is moved Δ away.
+        /// The free particle (w = 1/m) then follows by the share w/(w + α/h²) of Δ; with α from
+        /// stiffness s (computed for Σw = 2/m, two free particles) that is s/(2 − s).
+        /// </summary>
+        static void ConversionInTheSolver()
+        {
+            foreach (float s in new[] { 1f, 0.8f, 0.5f, 0.2f })
+            {
+                SinewWorldDesc wd = SinewWorldDesc.Default;
+                wd.substeps = 1;
+                wd.iterations = 1;
+                wd.interpolate = 0;
+                wd.thread_count = 1;
+                wd.gravity = new SinewVec3(0f, 0f, 0f);
+                using (var world = new World(wd))
+                {
+                    const float m = 0.01f, h = 1f / 60f, delta = 0.01f;
+                    Rope rope = Rope.Create(world, new[] { new Vector3(0f, 0f, 0f), new Vector3(0.1f, 0f, 0f) }, new[] { 0 });
+                    SinewMaterial mat = rope.Material;
+                    mat.particle_mass = m;
+                    mat.damping = 0f;
+                    mat.stretch_compliance = SinewClothConversion.ComplianceFromStiffness(s, m, h);
+                    rope.Material = mat;
+                    rope.SetPinTargets(new[] { 0 }, new[] { new Vector3(-delta, 0f, 0f) });
+                    world.Step(h);
+                    var p = new Vector3[2];
+                    rope.ReadPositions(p);
+                    float followed = (0.1f - p[1].x) / delta;
+                    float expected = s / (2f - s);
+                    Check.That(Math.Abs(followed - expected) < 1e-3f,
+                        "stiffness " + s + " → α = " + mat.stretch_compliance.ToString("0.###e0") + " m/N: in the solver the free end follows " + followed.ToString("0.0000")
+                        + " of the pin's move (s/(2 − s) = " + expected.ToString("0.0000") + ")");
+                }
+            }
         }
 
         static void ConversionColliders()
