@@ -38,6 +38,7 @@ namespace Sinew.Tests
             Check.Group("presets: built-ins, application, save as preset", Presets);
             Check.Group("Unity Cloth conversion: the mapping field by field", Conversion);
             Check.Group("Unity Cloth conversion: the compliance in the native solver", ConversionInTheSolver);
+            Check.Group("Unity Cloth conversion: the damping in the native solver", DampingInTheSolver);
             Check.Group("Unity Cloth conversion: colliders", ConversionColliders);
             if (args.Length > 0)
             {
@@ -654,9 +655,9 @@ namespace Sinew.Tests
             float expected = (1f / 480f) * (1f / 480f) * 200f * 0.2f / 0.8f;
             Check.That(Math.Abs(m.material.stretchCompliance - expected) < 1e-9f, "stretch compliance = h² Σw (1 − s)/s = " + expected + " m/N (" + m.material.stretchCompliance + ")");
             Check.Equal(m.material.stretchCompliance, m.material.shearCompliance, "shear compliance = stretch (Unity has one stiffness for both)");
-            double kept = Math.Exp(-m.material.damping);
+            double kept = Math.Pow(1.0 - m.material.damping * h, 1.0 / h);
             double unityKept = Math.Pow(0.9, 120);
-            Check.That(Math.Abs(kept - unityKept) < 1e-4 * unityKept + 1e-9, "damping 0.1 at 120 Hz keeps 0.9^120 of the velocity per second; Sinew's rate keeps e^−c = the same (" + kept + " vs " + unityKept + ")");
+            Check.That(Math.Abs(kept - unityKept) < 1e-3 * unityKept, "damping 0.1 at 120 Hz keeps 0.9^120 of the velocity per second; Sinew's rate c keeps (1 − c h)^(1/h), the same (" + kept + " vs " + unityKept + ")");
             Check.Equal(0.3f, m.dynamics.worldVelocityScale, "worldVelocityScale → World Velocity Scale");
             Check.Equal(0.7f, m.dynamics.worldAccelerationScale, "worldAccelerationScale → World Acceleration Scale");
             Check.That(m.material.staticFriction == 0.6f && Math.Abs(m.material.kineticFriction - 0.48f) < 1e-6f, "friction 0.6 → static 0.6, kinetic 0.48 (0.8 ×)");
@@ -764,6 +765,58 @@ namespace Sinew.Tests
                         "stiffness " + s + " → α = " + mat.stretch_compliance.ToString("0.###e0") + " m/N: in the solver the free end follows " + followed.ToString("0.0000")
                         + " of the pin's move (s/(2 − s) = " + expected.ToString("0.0000") + ")");
                 }
+            }
+        }
+
+        /// <summary>
+        /// The damping the converter gives, in the native solver: a free rope falls, gravity is
+        /// switched off, and its speed (its displacement per fixed step) after 1 s more is
+        /// (1 − d)^f of what it was, as Unity's damping d at solver frequency f would leave.
+        /// </summary>
+        static void DampingInTheSolver()
+        {
+            SinewWorldDesc wd = SinewWorldDesc.Default;
+            wd.interpolate = 0;
+            wd.thread_count = 1;
+            using (var world = new World(wd))
+            {
+                UnityClothSettings u = UnityClothSettings.Default;
+                u.damping = 0.01f;
+                SinewConversionContext ctx = Context();
+                ctx.fixedRateHz = wd.fixed_rate_hz;
+                ctx.substeps = (int)wd.substeps;
+                float c = SinewClothConversion.Map(u, ctx).material.damping;
+                Rope rope = Rope.Create(world, new[] { new Vector3(0f, 0f, 0f), new Vector3(0.1f, 0f, 0f) }, new int[0]);
+                SinewMaterial mat = rope.Material;
+                mat.damping = c;
+                rope.Material = mat;
+                SinewDynamics dyn = rope.Dynamics;
+                dyn.sleep_threshold = 0f;
+                rope.Dynamics = dyn;
+                float dt = 1f / wd.fixed_rate_hz;
+                for (int f = 0; f < 30; f++)
+                {
+                    world.Step(dt);
+                }
+                world.SetGravity(0f, 0f, 0f);
+                var a = new Vector3[2];
+                var b = new Vector3[2];
+                rope.ReadPositions(a);
+                world.Step(dt);
+                rope.ReadPositions(b);
+                float before = a[0].y - b[0].y;
+                for (int f = 0; f < 59; f++)
+                {
+                    world.Step(dt);
+                }
+                rope.ReadPositions(a);
+                world.Step(dt);
+                rope.ReadPositions(b);
+                float after = a[0].y - b[0].y;
+                double want = Math.Pow(1.0 - u.damping, u.clothSolverFrequency);
+                Check.That(before > 0f && Math.Abs(after / before - want) < 1e-3 * want,
+                    "Unity damping 0.01 at 120 Hz → " + c.ToString("0.000") + " /s: in the solver the speed after 1 s is " + (after / before).ToString("0.0000")
+                    + " of what it was (0.99^120 = " + want.ToString("0.0000") + ")");
             }
         }
 

@@ -146,13 +146,16 @@ namespace Sinew.Components
         }
 
         /// <summary>
-        /// Sinew's damping rate (1/s) for Unity's per-iteration damping d at the solver frequency f:
-        /// Unity keeps (1 − d)^f of the velocity per second, Sinew e^(−c), so c = −f ln(1 − d).
+        /// Sinew's damping rate c (1/s) for Unity's per-iteration damping d at the solver frequency f,
+        /// for substeps of <paramref name="h"/> s: Unity keeps (1 − d)^f of the velocity per second;
+        /// Sinew multiplies it by (1 − c h) each substep, so c = (1 − (1 − d)^(f h)) / h keeps the
+        /// same share per second exactly (→ −f ln(1 − d) as h → 0).
         /// </summary>
-        public static float DampingRate(float unityDamping, float solverFrequency)
+        public static float DampingRate(float unityDamping, float solverFrequency, float h)
         {
-            float d = Mathf.Clamp(unityDamping, 0f, 0.999f);
-            return (float)(-Math.Max(1f, solverFrequency) * Math.Log(1.0 - d));
+            double d = Mathf.Clamp(unityDamping, 0f, 0.999f);
+            double perSubstep = Math.Pow(1.0 - d, Math.Max(1f, solverFrequency) * h);
+            return (float)((1.0 - perSubstep) / h);
         }
 
         /// <summary>Maps <paramref name="cloth"/> onto Sinew's settings (see the table in docs/unity.md).</summary>
@@ -170,7 +173,7 @@ namespace Sinew.Components
             // Unity Cloth has no separate shear stiffness: its stretch constraints cover both.
             m.shearCompliance = m.stretchCompliance;
             m.bendCompliance = ComplianceFromStiffness(cloth.bendingStiffness, m.particleMass, h);
-            m.damping = DampingRate(cloth.damping, cloth.clothSolverFrequency);
+            m.damping = DampingRate(cloth.damping, cloth.clothSolverFrequency, h);
             m.staticFriction = Mathf.Max(0f, cloth.friction);
             m.kineticFriction = 0.8f * m.staticFriction;
             if (cloth.selfCollisionDistance > 0f)
