@@ -39,6 +39,7 @@ namespace Sinew.Tests
             Check.Group("Unity Cloth conversion: the mapping field by field", Conversion);
             Check.Group("Unity Cloth conversion: the compliance in the native solver", ConversionInTheSolver);
             Check.Group("Unity Cloth conversion: the damping in the native solver", DampingInTheSolver);
+            Check.Group("Unity Cloth conversion: the acceleration's wind in the native solver", WindInTheSolver);
             Check.Group("Unity Cloth conversion: colliders", ConversionColliders);
             if (args.Length > 0)
             {
@@ -817,6 +818,68 @@ namespace Sinew.Tests
                 Check.That(before > 0f && Math.Abs(after / before - want) < 1e-3 * want,
                     "Unity damping 0.01 at 120 Hz → " + c.ToString("0.000") + " /s: in the solver the speed after 1 s is " + (after / before).ToString("0.0000")
                     + " of what it was (0.99^120 = " + want.ToString("0.0000") + ")");
+            }
+        }
+
+        /// <summary>
+        /// The wind the converter gives for an external acceleration across gravity, in the native
+        /// solver: a free 0.5 m square facing it, no gravity, no turbulence; its centre of mass
+        /// moves as under the acceleration a: over one fixed step of N substeps of h, by
+        /// a h² N(N + 1)/2 (a little less as it picks up speed and the relative wind drops).
+        /// </summary>
+        static void WindInTheSolver()
+        {
+            SinewWorldDesc wd = SinewWorldDesc.Default;
+            wd.interpolate = 0;
+            wd.thread_count = 1;
+            wd.gravity = new SinewVec3(0f, 0f, 0f);
+            using (var world = new World(wd))
+            {
+                // An 11 x 11 grid 5 cm apart in the YZ plane: normal along x, 0.25 m², 121 particles.
+                var g = new Grid(11, 11, 0.05f);
+                var yz = new Vector3[g.Positions.Length];
+                for (int i = 0; i < yz.Length; i++)
+                {
+                    yz[i] = new Vector3(0f, g.Positions[i].y, g.Positions[i].x);
+                }
+                const float mass = 0.01f, accel = 3f;
+                Cloth cloth = Cloth.CreateMesh(world, yz, g.Triangles, Filled(yz.Length, 1f / mass), SinewClothMeshDesc.Default);
+                SinewConversionContext ctx = Context();
+                ctx.fixedRateHz = wd.fixed_rate_hz;
+                ctx.substeps = (int)wd.substeps;
+                ctx.particleMass = mass;
+                ctx.area = 0.25f;
+                ctx.particleCount = yz.Length;
+                UnityClothSettings u = UnityClothSettings.Default;
+                u.externalAcceleration = new Vector3(accel, 0f, 0f);
+                SinewClothMapping m = SinewClothConversion.Map(u, ctx);
+                SinewWind wind = SinewWind.Default;
+                wind.direction = new SinewVec3(m.windDirection.x, m.windDirection.y, m.windDirection.z);
+                wind.speed = m.windSpeed;
+                wind.turbulence = 0f;
+                wind.gust_strength = 0f;
+                wind.air_density = ctx.airDensity;
+                world.SetWind(wind);
+                SinewDynamics d = cloth.Dynamics;
+                d.drag = ctx.drag;
+                cloth.Dynamics = d;
+                SinewMaterial mat = cloth.Material;
+                mat.damping = 0f;
+                cloth.Material = mat;
+                float dt = 1f / wd.fixed_rate_hz;
+                world.Step(dt);
+                var p = new Vector3[yz.Length];
+                cloth.ReadPositions(p);
+                double com = 0.0;
+                foreach (Vector3 q in p)
+                {
+                    com += q.x / p.Length;
+                }
+                float h = dt / wd.substeps;
+                double expected = accel * h * h * wd.substeps * (wd.substeps + 1) / 2.0;
+                Check.That(com > 0.99 * expected && com < 1.005 * expected,
+                    "external acceleration 3 m/s² → a wind of " + m.windSpeed.ToString("0.00") + " m/s: in the solver a facing cloth's centre moves "
+                    + (com * 1000.0).ToString("0.0000") + " mm in the first step (under 3 m/s²: " + (expected * 1000.0).ToString("0.0000") + " mm, within −1%)");
             }
         }
 
