@@ -129,9 +129,11 @@ step "Assembly-CSharp: the package's Samples~ + Assets/Scripts (${#samples[@]} +
 step "Sinew.Editor: the package's Editor/ ($(ls "$pkg"/Editor/*.cs | wc -l) scripts: inspectors, paint tool, gizmos, presets, converter, debug window) compiles against UnityEditor" \
     mcs "${mcs_flags[@]}" -define:UNITY_EDITOR -define:UNITY_EDITOR_LINUX -target:library -r:"$out/UnityEngine.dll" \
         -r:"$out/UnityEditor.dll" -r:"$out/Sinew.Runtime.dll" -out:"$out/Sinew.Editor.dll" "$pkg"/Editor/*.cs
-step "Assembly-CSharp-Editor: Assets/Editor (${#editor[@]} scripts) compiles against UnityEditor" \
+# Unity gives Assembly-CSharp-Editor every auto-referenced assembly: the package's two as well.
+step "Assembly-CSharp-Editor: Assets/Editor (${#editor[@]} scripts) compiles against UnityEditor, Sinew.Runtime and Sinew.Editor" \
     mcs "${mcs_flags[@]}" -define:UNITY_EDITOR -target:library -r:"$out/UnityEngine.dll" -r:"$out/UnityEditor.dll" \
-        -r:"$out/Assembly-CSharp.dll" -out:"$out/Assembly-CSharp-Editor.dll" "${editor[@]}"
+        -r:"$out/Assembly-CSharp.dll" -r:"$out/Sinew.Runtime.dll" -r:"$out/Sinew.Editor.dll" \
+        -out:"$out/Assembly-CSharp-Editor.dll" "${editor[@]}"
 
 # The stub must be strict enough to matter: these are refused.
 cat >"$out/negative/Misspelt.cs" <<'EOF'
