@@ -726,6 +726,23 @@ namespace Sinew.Tests
             var none = new SinewCloth();
             SinewClothConversion.Apply(fm, none, 2);
             Check.That(none.pinSource == SinewCloth.PinSource.None && none.maxDistanceSource == SinewCloth.MaxDistanceSource.None, "Apply without limits: nothing pinned, no max distance");
+            // Unity welds coincident vertices: 4 cloth particles for a quad whose mesh has a seam (6 vertices).
+            var meshVertices = new[] { new Vector3(0f, 0f, 0f), new Vector3(1f, 0f, 0f), new Vector3(0f, 1f, 0f), new Vector3(1f, 0f, 0f), new Vector3(0f, 1f, 0f), new Vector3(1f, 1f, 0f) };
+            var clothVertices = new[] { new Vector3(0f, 1f, 0f), new Vector3(1f, 1f, 0f), new Vector3(0f, 0f, 0f), new Vector3(1f, 0f, 0f) };
+            var welded = new ClothSkinningCoefficient[4];
+            for (int i = 0; i < 4; i++)
+            {
+                welded[i].maxDistance = 0.1f * i;
+                welded[i].collisionSphereDistance = float.MaxValue;
+            }
+            ClothSkinningCoefficient[] perVertex = SinewClothConversion.PerMeshVertex(welded, clothVertices, meshVertices);
+            Check.That(perVertex.Length == 6 && perVertex[0].maxDistance == 0.2f && perVertex[1].maxDistance == welded[3].maxDistance && perVertex[3].maxDistance == welded[3].maxDistance
+                && perVertex[2].maxDistance == 0f && perVertex[4].maxDistance == 0f && perVertex[5].maxDistance == welded[1].maxDistance,
+                "welded coefficients (4 for 6 mesh vertices): each mesh vertex takes its nearest cloth vertex's, the seam's copies the same");
+            Check.Throws<ArgumentException>("coefficients that match neither the mesh nor Cloth.vertices throw ArgumentException",
+                () => SinewClothConversion.PerMeshVertex(welded, new Vector3[3], meshVertices));
+            Check.Throws<InvalidOperationException>("Apply with max distances for 3 vertices to a mesh of 4 throws (nothing silently dropped)",
+                () => SinewClothConversion.Apply(cm, new SinewCloth(), 4));
             SinewConversionContext bad = ctx;
             bad.particleMass = 0f;
             Check.Throws<ArgumentException>("Map with particle mass 0 throws ArgumentException", () => SinewClothConversion.Map(u, bad));

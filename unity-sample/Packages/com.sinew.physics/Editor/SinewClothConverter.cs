@@ -63,6 +63,15 @@ namespace Sinew.Editor
             var skinned = go.GetComponent<SkinnedMeshRenderer>();
             Mesh mesh = skinned != null ? skinned.sharedMesh : null;
             int n = mesh != null ? mesh.vertexCount : 0;
+            if (mesh != null && mesh.isReadable && u.coefficients != null && u.coefficients.Length > 0)
+            {
+                if (u.coefficients.Length != n)
+                {
+                    report.AppendLine(go.name + ": Unity Cloth welded " + n + " mesh vertices into " + u.coefficients.Length
+                        + " particles; its coefficients were matched to the mesh's vertices by position.");
+                }
+                u.coefficients = SinewClothConversion.PerMeshVertex(u.coefficients, cloth.vertices, mesh.vertices);
+            }
 
             SinewWorldBehaviour world = Object.FindObjectOfType<SinewWorldBehaviour>();
             SinewConversionContext ctx = default(SinewConversionContext);

@@ -296,15 +296,64 @@ namespace Sinew.Components
             return true;
         }
 
+        /// <summary>
+        /// Unity Cloth's coefficients, one per <i>mesh</i> vertex. Unity welds coincident vertices,
+        /// so its coefficients follow <c>Cloth.vertices</c> (<paramref name="clothVertices"/>), not the
+        /// mesh: with as many of each they are taken in order; otherwise each mesh vertex takes the
+        /// coefficient of the nearest cloth vertex (so the copies of a welded vertex share one).
+        /// </summary>
+        public static ClothSkinningCoefficient[] PerMeshVertex(ClothSkinningCoefficient[] coefficients, Vector3[] clothVertices, Vector3[] meshVertices)
+        {
+            if (coefficients == null || meshVertices == null)
+            {
+                throw new ArgumentNullException(coefficients == null ? "coefficients" : "meshVertices");
+            }
+            if (coefficients.Length == meshVertices.Length)
+            {
+                return (ClothSkinningCoefficient[])coefficients.Clone();
+            }
+            if (clothVertices == null || clothVertices.Length != coefficients.Length || coefficients.Length == 0)
+            {
+                throw new ArgumentException("Unity Cloth has " + coefficients.Length + " coefficients for " + (clothVertices == null ? 0 : clothVertices.Length)
+                    + " cloth vertices and " + meshVertices.Length + " mesh vertices: they cannot be matched");
+            }
+            var result = new ClothSkinningCoefficient[meshVertices.Length];
+            for (int v = 0; v < meshVertices.Length; v++)
+            {
+                int best = 0;
+                float bestDistance = float.MaxValue;
+                for (int i = 0; i < clothVertices.Length; i++)
+                {
+                    float d = (clothVertices[i] - meshVertices[v]).sqrMagnitude;
+                    if (d < bestDistance)
+                    {
+                        bestDistance = d;
+                        best = i;
+                    }
+                }
+                result[v] = coefficients[best];
+            }
+            return result;
+        }
+
         /// <summary>Writes <paramref name="mapping"/> into <paramref name="target"/> (a new SinewCloth).</summary>
+        /// <exception cref="InvalidOperationException">The mapping's per-vertex values are not one per
+        /// vertex of a mesh of <paramref name="vertexCount"/> (map the coefficients with <see cref="PerMeshVertex"/>).</exception>
         public static void Apply(SinewClothMapping mapping, SinewCloth target, int vertexCount)
         {
+            if ((mapping.maxDistances != null && mapping.maxDistances.Length != vertexCount)
+                || (mapping.backstops != null && mapping.backstops.Length != vertexCount))
+            {
+                throw new InvalidOperationException("the mapped max distances / backstops have "
+                    + (mapping.maxDistances != null ? mapping.maxDistances.Length : mapping.backstops.Length) + " values for a mesh of " + vertexCount
+                    + " vertices: map Unity's coefficients onto the mesh's vertices first (PerMeshVertex)");
+            }
             target.physicsMaterial = SinewClothPreset.Copy(mapping.material);
             target.dynamics = SinewClothPreset.Copy(mapping.dynamics);
             target.useTethers = mapping.useTethers;
             target.tetherMode = mapping.tetherMode;
             target.tetherScale = mapping.tetherScale;
-            if (mapping.maxDistances != null && mapping.maxDistances.Length == vertexCount)
+            if (mapping.maxDistances != null)
             {
                 target.paint.maxDistance = (float[])mapping.maxDistances.Clone();
                 target.maxDistanceSource = SinewCloth.MaxDistanceSource.Painted;
@@ -322,7 +371,7 @@ namespace Sinew.Components
                 target.maxDistanceSource = SinewCloth.MaxDistanceSource.None;
                 target.pinSource = SinewCloth.PinSource.None;
             }
-            if (mapping.backstops != null && mapping.backstops.Length == vertexCount)
+            if (mapping.backstops != null)
             {
                 target.paint.backstop = (float[])mapping.backstops.Clone();
                 target.backstopPainted = true;
