@@ -119,6 +119,18 @@ namespace Sinew.Editor
             SinewPaintSettings.ToolButton(typeof(SinewPaintTool));
             SinewPaintSettings.Channel = (SinewPaintChannel)GUILayout.Toolbar((int)SinewPaintSettings.Channel, ChannelNames);
             SinewPaintSettings.BrushFields(SinewPaintSettings.Channel);
+            if (targets.Length == 1)
+            {
+                var cloth = (SinewCloth)target;
+                Mesh mesh = SinewEditorGUI.ClothMesh(cloth);
+                int n = mesh != null ? mesh.vertexCount : 0;
+                string painted = "";
+                for (int c = 0; c < ChannelNames.Length; c++)
+                {
+                    painted += (c > 0 ? ", " : "") + ChannelNames[c] + (cloth.paint.Has((SinewPaintChannel)c, n) ? " painted" : " not painted");
+                }
+                EditorGUILayout.LabelField("Paint (" + n + " vertices)", painted);
+            }
             GUILayout.BeginHorizontal();
             if (GUILayout.Button("Flood with value"))
             {

@@ -187,7 +187,6 @@ namespace Sinew.Editor
         {
             SerializedObject so = serializedObject;
             so.Update();
-            SinewEditorGUI.CommonWarnings(new Object[0]);
             bool scaled = false;
             foreach (Object t in targets)
             {

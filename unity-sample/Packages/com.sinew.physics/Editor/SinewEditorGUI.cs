@@ -168,6 +168,22 @@ namespace Sinew.Editor
 
         static int presetChoice;
 
+        // One instance per built-in preset for the editor session (not saved, not in the scene).
+        static readonly Dictionary<string, SinewClothPreset> BuiltIns = new Dictionary<string, SinewClothPreset>();
+
+        static SinewClothPreset BuiltIn(string name)
+        {
+            SinewClothPreset p;
+            if (!BuiltIns.TryGetValue(name, out p) || p == null)
+            {
+                p = ScriptableObject.CreateInstance<SinewClothPreset>();
+                p.hideFlags = HideFlags.HideAndDontSave;
+                SinewClothPreset.BuiltIn(name, p);
+                BuiltIns[name] = p;
+            }
+            return p;
+        }
+
         /// <summary>The preset bar: a menu of the built-in presets and the project's SinewClothPreset assets,
         /// Apply (with undo, for every selected body) and Save as preset…</summary>
         public static void PresetBar(UnityEngine.Object[] targets)
@@ -184,7 +200,7 @@ namespace Sinew.Editor
                 var a = AssetDatabase.LoadAssetAtPath<SinewClothPreset>(AssetDatabase.GUIDToAssetPath(guid));
                 if (a != null)
                 {
-                    names.Add("Project/" + a.name);
+                    names.Add("Assets/" + a.name);
                     assets.Add(a);
                 }
             }
@@ -193,12 +209,7 @@ namespace Sinew.Editor
             presetChoice = EditorGUILayout.Popup("Preset", presetChoice, names.ToArray());
             bool apply = GUILayout.Button("Apply", GUILayout.Width(60f));
             GUILayout.EndHorizontal();
-            SinewClothPreset chosen = assets[presetChoice];
-            if (chosen == null)
-            {
-                chosen = ScriptableObject.CreateInstance<SinewClothPreset>();
-                SinewClothPreset.BuiltIn(SinewClothPreset.BuiltInNames[presetChoice], chosen);
-            }
+            SinewClothPreset chosen = assets[presetChoice] != null ? assets[presetChoice] : BuiltIn(SinewClothPreset.BuiltInNames[presetChoice]);
             if (chosen.description.Length > 0)
             {
                 EditorGUILayout.HelpBox(chosen.description, MessageType.None);

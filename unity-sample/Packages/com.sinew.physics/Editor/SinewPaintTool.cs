@@ -138,8 +138,12 @@ namespace Sinew.Editor
             Vector3[] vertices = Read(mesh);
             int[] triangles = Triangles[mesh];
             int id = GUIUtility.GetControlID(FocusType.Passive);
-            HandleUtility.AddDefaultControl(id);
             Event e = Event.current;
+            if (e.type == EventType.Layout)
+            {
+                // While the tool is active, a click paints instead of selecting another object.
+                HandleUtility.AddDefaultControl(id);
+            }
 
             // The brush centre: the mouse ray in mesh space onto the rest mesh.
             Matrix4x4 toLocal = cloth.transform.worldToLocalMatrix;
