@@ -39,6 +39,16 @@ namespace Sinew.Editor
             }
             int step = Mathf.Max(1, n / MaxDrawn);
             float size = 0.004f * Mathf.Max(0.01f, Mean(cloth.transform.lossyScale));
+            // The pins as the cloth would take them now, from whichever source it reads.
+            bool[] pinned = null;
+            try
+            {
+                pinned = SinewCloth.FindPinnedVertices(mesh, cloth.pinSource, cloth.pinChannel, cloth.pinThreshold, cloth.pinWeights, cloth.paint);
+            }
+            catch (System.InvalidOperationException)
+            {
+                // The inspector's help box says what is missing.
+            }
             if (ShowParticles)
             {
                 bool painted = cloth.paint.Has(SinewPaintSettings.Channel, n);
@@ -46,7 +56,9 @@ namespace Sinew.Editor
                 float max = SinewPaintSettings.RampMax(cloth, SinewPaintSettings.Channel);
                 for (int i = 0; i < n; i += step)
                 {
-                    Gizmos.color = painted ? SinewBrush.ValueColor(values[i], 0f, max) : new Color(0.8f, 0.8f, 0.8f, 1f);
+                    // The painted channel's colour ramp; unpainted: pins red, free vertices grey.
+                    Gizmos.color = painted ? SinewBrush.ValueColor(values[i], 0f, max)
+                        : pinned != null && pinned[i] ? new Color(0.9f, 0.1f, 0.1f, 1f) : new Color(0.8f, 0.8f, 0.8f, 1f);
                     Gizmos.DrawWireSphere(points[i], size);
                 }
             }
@@ -61,14 +73,14 @@ namespace Sinew.Editor
                     Gizmos.DrawLine(points[t[i + 2]], points[t[i]]);
                 }
             }
-            if (ShowTethers && cloth.useTethers && cloth.paint.Has(SinewPaintChannel.Pin, n))
+            if (ShowTethers && cloth.useTethers && pinned != null)
             {
-                // Euclidean tethers as the library builds them: each free vertex to its nearest pin.
-                float[] pin = cloth.paint.pin;
+                // Each free vertex to its nearest pin (straight: Euclidean tethers; geodesic ones
+                // reach the pin nearest along the cloth, which may be another).
                 Gizmos.color = new Color(0.3f, 0.9f, 0.5f, 0.7f);
                 for (int i = 0; i < n; i += step * 4)
                 {
-                    if (pin[i] >= cloth.pinThreshold)
+                    if (pinned[i])
                     {
                         continue;
                     }
@@ -76,7 +88,7 @@ namespace Sinew.Editor
                     float bestD = float.MaxValue;
                     for (int j = 0; j < n; j++)
                     {
-                        if (pin[j] >= cloth.pinThreshold)
+                        if (pinned[j])
                         {
                             float d = (points[j] - points[i]).sqrMagnitude;
                             if (d < bestD)
