@@ -265,6 +265,20 @@ namespace Sinew.Tests
             ok = SinewBrush.Raycast(g.Positions, g.Triangles, new Vector3(0.1f, -0.5f, 2f), new Vector3(0f, 0f, -1f), out d, out hit);
             Check.That(ok && Math.Abs(d - 2f) < 1e-5f, "the back face is hit too (painting from behind a cape)");
             Check.That(!SinewBrush.Raycast(g.Positions, g.Triangles, new Vector3(3f, 0f, -2f), new Vector3(0f, 0f, 1f), out d, out hit), "a ray beside the mesh misses");
+            int tri;
+            Vector2 uv;
+            ok = SinewBrush.Raycast(g.Positions, g.Triangles, new Vector3(0.123f, -0.456f, -2f), new Vector3(0f, 0f, 1f), out d, out hit, out tri, out uv);
+            Vector3 back = SinewBrush.OnTriangle(g.Positions, g.Triangles, tri, uv);
+            Check.That(ok && tri >= 0 && Dist(back, hit) < 1e-5f, "the hit's triangle and barycentric coordinates give the hit point back");
+            // The same (triangle, u, v) on another pose: the grid bent 90° about x (y → z) gives the bent point.
+            var bent = new Vector3[g.Positions.Length];
+            for (int i = 0; i < bent.Length; i++)
+            {
+                bent[i] = new Vector3(g.Positions[i].x, 0f, g.Positions[i].y);
+            }
+            Vector3 onBent = SinewBrush.OnTriangle(bent, g.Triangles, tri, uv);
+            Check.That(Math.Abs(onBent.x - 0.123f) < 1e-5f && Math.Abs(onBent.z + 0.456f) < 1e-5f && onBent.y == 0f,
+                "the same place on another pose of the mesh (how a stroke on a posed skinned mesh reaches its rest shape)");
             Check.That(!SinewBrush.Raycast(g.Positions, g.Triangles, new Vector3(0f, -0.5f, -2f), new Vector3(0f, 0f, -1f), out d, out hit), "a ray pointing away misses");
         }
 

@@ -113,6 +113,8 @@ namespace Sinew.Editor
         static readonly Dictionary<Mesh, Vector3[]> Vertices = new Dictionary<Mesh, Vector3[]>();
         static readonly Dictionary<Mesh, int[]> Triangles = new Dictionary<Mesh, int[]>();
         int strokeGroup = -1;
+        Mesh baked;
+        Vector3[] bakedVertices;
 
         /// <summary>The mesh painted on (its rest vertices, in mesh space).</summary>
         protected abstract Mesh MeshOf(SinewBodyBehaviour body);
@@ -135,10 +137,33 @@ namespace Sinew.Editor
             {
                 return;
             }
-            Vector3[] vertices = Read(mesh);
-            int[] triangles = Triangles[mesh];
-            int id = GUIUtility.GetControlID(FocusType.Passive);
             Event e = Event.current;
+            Vector3[] rest = Read(mesh);
+            Vector3[] vertices = rest;
+            int[] triangles = Triangles[mesh];
+            // A skinned mesh is shown in its bones' current pose: the mouse ray meets that pose
+            // (baked when a stroke starts and while the mouse only moves, in the renderer's local
+            // space, scale included), and the brush works at the same place of the rest shape,
+            // where the mirror plane is the model's.
+            var skinned = cloth.GetComponent<SkinnedMeshRenderer>();
+            if (skinned != null && skinned.sharedMesh == mesh)
+            {
+                if (baked == null)
+                {
+                    baked = new Mesh();
+                    baked.hideFlags = HideFlags.HideAndDontSave;
+                }
+                if (bakedVertices == null || bakedVertices.Length != vertices.Length || e.type == EventType.MouseDown || e.type == EventType.MouseMove)
+                {
+                    skinned.BakeMesh(baked, true);
+                    bakedVertices = baked.vertices;
+                }
+                if (bakedVertices.Length == vertices.Length)
+                {
+                    vertices = bakedVertices;
+                }
+            }
+            int id = GUIUtility.GetControlID(FocusType.Passive);
             if (e.type == EventType.Layout)
             {
                 // While the tool is active, a click paints instead of selecting another object.
@@ -150,8 +175,12 @@ namespace Sinew.Editor
             Matrix4x4 toWorld = cloth.transform.localToWorldMatrix;
             Ray ray = HandleUtility.GUIPointToWorldRay(e.mousePosition);
             float distance;
-            Vector3 hit;
-            bool onMesh = SinewBrush.Raycast(vertices, triangles, toLocal.MultiplyPoint3x4(ray.origin), toLocal.MultiplyVector(ray.direction), out distance, out hit);
+            Vector3 shown;
+            int triangle;
+            Vector2 barycentric;
+            bool onMesh = SinewBrush.Raycast(vertices, triangles, toLocal.MultiplyPoint3x4(ray.origin), toLocal.MultiplyVector(ray.direction),
+                out distance, out shown, out triangle, out barycentric);
+            Vector3 hit = onMesh ? SinewBrush.OnTriangle(rest, triangles, triangle, barycentric) : shown;
 
             EventType type = e.GetTypeForControl(id);
             if (onMesh && !e.alt && e.button == 0 && (type == EventType.MouseDown || type == EventType.MouseDrag))
@@ -163,7 +192,7 @@ namespace Sinew.Editor
                     Undo.SetCurrentGroupName("Paint Sinew " + Channel);
                     GUIUtility.hotControl = id;
                 }
-                Dab(cloth, PaintOf(cloth), Channel, vertices, hit, SinewPaintSettings.Mode);
+                Dab(cloth, PaintOf(cloth), Channel, rest, hit, SinewPaintSettings.Mode);
                 e.Use();
             }
             else if (type == EventType.MouseUp && GUIUtility.hotControl == id)
@@ -183,14 +212,24 @@ namespace Sinew.Editor
                 if (onMesh)
                 {
                     Handles.color = new Color(1f, 1f, 1f, 0.9f);
-                    Vector3 c = toWorld.MultiplyPoint3x4(hit);
+                    Vector3 c = toWorld.MultiplyPoint3x4(shown);
                     float r = SinewPaintSettings.Radius * Mean(cloth.transform.lossyScale);
                     Handles.DrawWireDisc(c, ray.direction, r);
                     Handles.DrawWireDisc(c, ray.direction, r * (1f - SinewPaintSettings.Falloff));
                     if (SinewPaintSettings.Mirror != SinewMirrorAxis.None)
                     {
                         Handles.color = new Color(0.6f, 0.8f, 1f, 0.9f);
-                        Handles.DrawWireDisc(toWorld.MultiplyPoint3x4(SinewBrush.Mirror(hit, SinewPaintSettings.Mirror)), ray.direction, r);
+                        // Where the mirrored dab lands: at the rest vertex nearest to it, as shown.
+                        Vector3 m = SinewBrush.Mirror(hit, SinewPaintSettings.Mirror);
+                        int nearest = 0;
+                        for (int i = 1; i < rest.Length; i++)
+                        {
+                            if ((rest[i] - m).sqrMagnitude < (rest[nearest] - m).sqrMagnitude)
+                            {
+                                nearest = i;
+                            }
+                        }
+                        Handles.DrawWireDisc(toWorld.MultiplyPoint3x4(vertices[nearest] + (m - rest[nearest])), ray.direction, r);
                     }
                 }
             }

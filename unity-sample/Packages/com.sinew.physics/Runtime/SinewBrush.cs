@@ -163,8 +163,24 @@ namespace Sinew.Components
         /// </summary>
         public static bool Raycast(Vector3[] positions, int[] triangles, Vector3 origin, Vector3 direction, out float distance, out Vector3 point)
         {
+            int triangle;
+            Vector2 barycentric;
+            return Raycast(positions, triangles, origin, direction, out distance, out point, out triangle, out barycentric);
+        }
+
+        /// <summary>
+        /// As <see cref="Raycast(Vector3[], int[], Vector3, Vector3, out float, out Vector3)"/>, with
+        /// the first index of the triangle hit (into <paramref name="triangles"/>) and the hit's
+        /// barycentric coordinates (u, v) on it: point = (1 − u − v)·a + u·b + v·c. The same (u, v)
+        /// on another pose of the mesh (its rest shape) gives the same place on the surface.
+        /// </summary>
+        public static bool Raycast(Vector3[] positions, int[] triangles, Vector3 origin, Vector3 direction, out float distance, out Vector3 point,
+            out int triangle, out Vector2 barycentric)
+        {
             distance = float.PositiveInfinity;
             point = origin;
+            triangle = -1;
+            barycentric = new Vector2(0f, 0f);
             if (positions == null || triangles == null)
             {
                 return false;
@@ -203,6 +219,8 @@ namespace Sinew.Components
                 if (d >= 0f && d < distance)
                 {
                     distance = d;
+                    triangle = t;
+                    barycentric = new Vector2(u, v);
                 }
             }
             if (float.IsPositiveInfinity(distance))
@@ -211,6 +229,15 @@ namespace Sinew.Components
             }
             point = origin + direction * distance;
             return true;
+        }
+
+        /// <summary>The point at barycentric (u, v) of the triangle starting at <paramref name="triangle"/> of <paramref name="positions"/>.</summary>
+        public static Vector3 OnTriangle(Vector3[] positions, int[] triangles, int triangle, Vector2 barycentric)
+        {
+            Vector3 a = positions[triangles[triangle]];
+            Vector3 b = positions[triangles[triangle + 1]];
+            Vector3 c = positions[triangles[triangle + 2]];
+            return a * (1f - barycentric.x - barycentric.y) + b * barycentric.x + c * barycentric.y;
         }
 
         /// <summary>
