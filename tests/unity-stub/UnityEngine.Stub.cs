@@ -1007,6 +1007,13 @@ namespace UnityEngine
             throw new StubOnlyException();
         }
 
+        // Object.DestroyImmediate(Object obj, bool allowDestroyingAssets = false): "Destroys the object
+        // obj immediately" (editor code: Destroy is deferred to the end of a frame that never comes).
+        public static void DestroyImmediate(Object obj, bool allowDestroyingAssets = false)
+        {
+            throw new StubOnlyException();
+        }
+
         public static T Instantiate<T>(T original)
             where T : Object
         {

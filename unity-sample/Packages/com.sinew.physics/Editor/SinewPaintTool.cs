@@ -116,6 +116,16 @@ namespace Sinew.Editor
         Mesh baked;
         Vector3[] bakedVertices;
 
+        // Unity sends OnDisable when the tool is unloaded: the baked pose goes with it.
+        void OnDisable()
+        {
+            if (baked != null)
+            {
+                DestroyImmediate(baked);
+                baked = null;
+            }
+        }
+
         /// <summary>The mesh painted on (its rest vertices, in mesh space).</summary>
         protected abstract Mesh MeshOf(SinewBodyBehaviour body);
 
