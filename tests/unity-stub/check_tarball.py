@@ -85,6 +85,9 @@ check("## [%s]" % version in changelog, "CHANGELOG.md has an entry for %s" % ver
 doc = os.path.join(package, "Documentation~", "com.sinew.physics.md")
 check(os.path.isfile(doc) and read(doc) == read(os.path.join(root, "docs", "unity.md")),
       "Documentation~/com.sinew.physics.md is docs/unity.md")
+pictures = re.findall(r"\]\(([\w.-]+\.png)\)", read(os.path.join(root, "docs", "unity.md")))
+absent = [p for p in pictures if not os.path.isfile(os.path.join(package, "Documentation~", p))]
+check(pictures and not absent, "Documentation~ holds the %d pictures the manual shows beside it" % len(pictures), ", ".join(absent))
 
 # ---- .meta files ----
 assets = []

@@ -287,7 +287,12 @@ fn fill_sources(root: &Path, pkg: &Path) -> Result<(), String> {
 
     // Documentation~ and other folders ending in ~ are not imported by Unity: no .meta.
     mkdir(&pkg.join("Documentation~"))?;
+    let manual = read_text(&root.join("docs/unity.md"))?;
     copy(&root.join("docs/unity.md"), &pkg.join("Documentation~/com.sinew.physics.md"))?;
+    // The pictures the manual shows (`](name.png)`, beside it in docs/) go beside it too.
+    for picture in local_images(&manual) {
+        copy(&root.join("docs").join(&picture), &pkg.join("Documentation~").join(&picture))?;
+    }
 
     let mut licence = String::from(
         "# License\n\nSinew is licensed under either of the MIT license or the Apache License, Version 2.0, at your option \
@@ -299,6 +304,20 @@ fn fill_sources(root: &Path, pkg: &Path) -> Result<(), String> {
     write(&pkg.join("LICENSE.md"), licence.as_bytes())?;
     write(&pkg.join("LICENSE.md.meta"), text_meta(&guid_for("LICENSE.md")).as_bytes())?;
     Ok(())
+}
+
+/// The file names of the images a Markdown text links beside itself: `](name.png)` with no
+/// folder and no scheme, in order of appearance, each once.
+fn local_images(markdown: &str) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for piece in markdown.split("](").skip(1) {
+        let Some(target) = piece.split(')').next() else { continue };
+        let image = [".png", ".jpg", ".gif", ".svg"].iter().any(|x| target.ends_with(x));
+        if image && !target.contains('/') && !target.contains(':') && !names.iter().any(|n| n == target) {
+            names.push(target.to_string());
+        }
+    }
+    names
 }
 
 /// A package whose wrapper expects another ABI version than the library would refuse to load
@@ -491,6 +510,12 @@ mod tests {
         // (`printf '%s' com.sinew.physics/Runtime/Wrapper/World.cs | md5sum`)
         assert_eq!(guid_for("Runtime/Wrapper/World.cs"), "6f6df52bee8cb46ba39a2cefffe8284d");
         assert_ne!(guid_for("Runtime/Wrapper/World.cs"), guid_for("Runtime/Wrapper/Cloth.cs"));
+    }
+
+    #[test]
+    fn the_manual_takes_its_own_pictures_along() {
+        let md = "![a](unity-paint.png) and [b](other.md), ![c](../x.png), ![d](https://e/f.png), ![a](unity-paint.png) ![g](unity-gizmos.png)";
+        assert_eq!(local_images(md), vec!["unity-paint.png".to_string(), "unity-gizmos.png".to_string()]);
     }
 
     #[test]
