@@ -11,7 +11,7 @@
  Version of the C ABI. Bumped on any incompatible change; wrappers compare it at load
  (sinew_abi_version()).
  */
-#define SINEW_ABI_VERSION 8
+#define SINEW_ABI_VERSION 9
 
 /*
  What every fallible `sinew_` function returns.
@@ -1730,6 +1730,14 @@ enum SinewResult sinew_body_get_bounds(struct SinewBody body,
                                        struct SinewVec3 *out_max);
 
 /*
+ Wall time (ns) the body's fixed steps took in the last `sinew_world_step` (or step_end)
+ that ran any: bodies stepped together (side by side in SIMD lanes, or as a collision pair)
+ share their group's time by particle count. 0 while the body is frozen or asleep. For
+ profiling (a debug window); it never changes the simulation.
+ */
+enum SinewResult sinew_body_get_step_time_ns(struct SinewBody body, uint64_t *out_ns);
+
+/*
  Largest `|length/rest − 1|` over the body's constraints (the benchmark's stretch ratio).
  */
 enum SinewResult sinew_body_get_max_stretch(struct SinewBody body, float *out_stretch);
@@ -2126,6 +2134,13 @@ enum SinewResult sinew_ragdoll_read_velocities(struct SinewRagdoll ragdoll,
  Writes 1 to `out_asleep` while the ragdoll sleeps (at rest, not stepped), else 0.
  */
 enum SinewResult sinew_ragdoll_is_asleep(struct SinewRagdoll ragdoll, uint32_t *out_asleep);
+
+/*
+ Wall time (ns) of the ragdoll's solve in the last `sinew_world_step` (or step_end) that ran
+ fixed steps: ragdolls that touch are solved together and share the time by bone count. 0
+ while it sleeps. For profiling; it never changes the simulation.
+ */
+enum SinewResult sinew_ragdoll_get_step_time_ns(struct SinewRagdoll ragdoll, uint64_t *out_ns);
 
 /*
  Wakes a sleeping ragdoll (nothing for an awake one).

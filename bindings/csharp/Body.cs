@@ -123,6 +123,19 @@ namespace Sinew
             }
         }
 
+        /// <summary>Wall time (ms) the body's fixed steps took in the last <c>Step</c> (or
+        /// <c>StepEnd</c>) that ran any; bodies stepped together share their group's time by
+        /// particle count; 0 while frozen or asleep. For profiling. Allocates nothing.</summary>
+        public unsafe double StepTimeMs
+        {
+            get
+            {
+                ulong ns;
+                SinewException.Check(NativeMethods.sinew_body_get_step_time_ns(handle, &ns));
+                return ns * 1e-6;
+            }
+        }
+
         /// <summary>Axis-aligned bounds of the body's particles.</summary>
         public unsafe void GetBounds(out SinewVec3 min, out SinewVec3 max)
         {

@@ -256,6 +256,15 @@ namespace Sinew
         public static extern SinewResult sinew_body_get_bounds(SinewBody body, SinewVec3* out_min, SinewVec3* out_max);
 
         /// <summary>
+        ///  Wall time (ns) the body's fixed steps took in the last `sinew_world_step` (or step_end)
+        ///  that ran any: bodies stepped together (side by side in SIMD lanes, or as a collision pair)
+        ///  share their group's time by particle count. 0 while the body is frozen or asleep. For
+        ///  profiling (a debug window); it never changes the simulation.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_body_get_step_time_ns", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_get_step_time_ns(SinewBody body, ulong* out_ns);
+
+        /// <summary>
         ///  Largest `|length/rest − 1|` over the body's constraints (the benchmark's stretch ratio).
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_body_get_max_stretch", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
@@ -656,6 +665,14 @@ namespace Sinew
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_ragdoll_is_asleep", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_ragdoll_is_asleep(SinewRagdoll ragdoll, uint* out_asleep);
+
+        /// <summary>
+        ///  Wall time (ns) of the ragdoll's solve in the last `sinew_world_step` (or step_end) that ran
+        ///  fixed steps: ragdolls that touch are solved together and share the time by bone count. 0
+        ///  while it sleeps. For profiling; it never changes the simulation.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_get_step_time_ns", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_get_step_time_ns(SinewRagdoll ragdoll, ulong* out_ns);
 
         /// <summary>
         ///  Wakes a sleeping ragdoll (nothing for an awake one).

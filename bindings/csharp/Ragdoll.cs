@@ -279,6 +279,19 @@ namespace Sinew
             }
         }
 
+        /// <summary>Wall time (ms) of the ragdoll's solve in the last <c>Step</c> (or
+        /// <c>StepEnd</c>) that ran fixed steps; ragdolls that touch share it by bone count; 0
+        /// while asleep. For profiling. Allocates nothing.</summary>
+        public unsafe double StepTimeMs
+        {
+            get
+            {
+                ulong ns;
+                SinewException.Check(NativeMethods.sinew_ragdoll_get_step_time_ns(handle, &ns));
+                return ns * 1e-6;
+            }
+        }
+
         /// <summary>Wakes a sleeping ragdoll.</summary>
         public void Wake()
         {

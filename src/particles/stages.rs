@@ -165,6 +165,7 @@ impl StepGroup for Body {
 /// One fixed step of every body of `group` (each with its own `params(i)`: level of detail
 /// may lower a lone body's substeps; bodies in contact share the world's).
 pub fn step(group: &mut impl StepGroup, params: impl Fn(&Body) -> StepParams, ctx: &StepContext) {
+    let start = std::time::Instant::now();
     let (n, paired) = (group.len(), group.paired());
     // Bodies in contact share one local frame when they are far from the origin (the first
     // body's; they touch, so it is near them all).
@@ -181,6 +182,11 @@ pub fn step(group: &mut impl StepGroup, params: impl Fn(&Body) -> StepParams, ct
     }
     group.find_contacts();
     step_after_begin(group, &params, ctx);
+    let elapsed = start.elapsed();
+    let total: usize = (0..n).map(|i| group.body(i).particle_count()).sum();
+    for i in 0..n {
+        group.body(i).charge_time(elapsed, total);
+    }
 }
 
 /// The rest of [`step`] once every body of `group` has begun its step: the substeps, then

@@ -315,6 +315,9 @@ pub struct Ragdoll {
     rest_time: f32,
     /// Unread event bits (`drive::BALANCE_LOST`).
     events: u32,
+    /// Wall time of the ragdoll's share of the last host frame that ran fixed steps (ns); see
+    /// [`Ragdoll::step_time_ns`].
+    pub(crate) step_ns: u64,
 }
 
 /// A host pose for a bone: finite, in the world, a unit rotation (renormalised), scale 1.
@@ -477,6 +480,7 @@ impl Ragdoll {
             snapshot: binds,
             rest_time: 0.0,
             events: 0,
+            step_ns: 0,
         };
         if s.kinematic {
             r.set_kinematic(true);
@@ -795,6 +799,20 @@ impl Ragdoll {
     #[doc(hidden)]
     pub fn last_contacts(&self) -> &[crate::solver::rigid::contact::Contact] {
         self.scratch.contacts.contacts()
+    }
+
+    /// Wall time (ns) of the ragdoll's solve in the last host frame that ran fixed steps:
+    /// ragdolls that touch are solved together as an island, whose time they share by bone
+    /// count. 0 for a ragdoll asleep or created since. A measurement for profiling, never an
+    /// input to the simulation.
+    pub fn step_time_ns(&self) -> u64 {
+        self.step_ns
+    }
+
+    /// Adds the ragdoll's share of `elapsed`, the time of an island of `total` bones.
+    pub(crate) fn charge_time(&mut self, elapsed: std::time::Duration, total: usize) {
+        let share = if total == 0 { 0 } else { elapsed.as_nanos() * self.bone_count() as u128 / total as u128 };
+        self.step_ns = self.step_ns.saturating_add(u64::try_from(share).unwrap_or(u64::MAX));
     }
 
     pub fn is_asleep(&self) -> bool {

@@ -509,6 +509,9 @@ impl World {
             self.bodies.slots_mut().par_iter_mut().for_each(teleport);
         }
         if k > 0 {
+            // Step times are those of this frame's fixed steps.
+            self.bodies.values_mut().for_each(|b| b.step_ns = 0);
+            self.ragdolls.values_mut().for_each(|r| r.step_ns = 0);
             self.wake_bodies();
             self.update_lod();
             self.ragdolls.values_mut().for_each(|r| r.begin_frame(pose_t0, pose_t1));

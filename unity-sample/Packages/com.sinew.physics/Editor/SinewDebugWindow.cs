@@ -1,6 +1,7 @@
-// Hand-written. Window ▸ Sinew ▸ Debug: in Play mode, each world's counters and frame timings and
-// each body's particles, constraints, substeps (LOD), frozen and sleeping state, tears and
-// recoveries, refreshed a few times a second.
+// Hand-written. Window ▸ Sinew ▸ Debug: in Play mode, each world's counters and frame timings,
+// each body's step time, particles, constraints, substeps (LOD), frozen and sleeping state,
+// tears and recoveries, and each ragdoll's step time, bones and sleep, refreshed a few times a
+// second.
 using Sinew.Components;
 using UnityEditor;
 using UnityEngine;
@@ -69,11 +70,25 @@ namespace Sinew.Editor
                 string state = info.sleeping != 0 ? "sleeping" : info.frozen != 0 ? "frozen (LOD)" : "running";
                 EditorGUILayout.LabelField(b.name + " (" + b.GetType().Name + ")", state + ", " + info.substeps + " substeps");
                 EditorGUI.indentLevel++;
+                EditorGUILayout.LabelField("Step time (ms)", b.Body.StepTimeMs.ToString("0.000"));
                 EditorGUILayout.LabelField("Particles / vertices", info.particle_count + " / " + info.vertex_count);
                 EditorGUILayout.LabelField("Constraints / batches / pinned", info.constraint_count + " / " + info.batch_count + " / " + info.pinned_count);
                 EditorGUILayout.LabelField("Max stretch", (100f * b.Body.MaxStretch).ToString("0.0") + " %");
                 EditorGUILayout.LabelField("Tears (topology version) / recoveries", info.topology_version + " / " + info.recoveries);
                 EditorGUI.indentLevel--;
+            }
+            EditorGUILayout.LabelField("Ragdolls", EditorStyles.boldLabel);
+            foreach (Sinew.Components.SinewRagdoll r in Object.FindObjectsOfType<Sinew.Components.SinewRagdoll>())
+            {
+                Ragdoll native = r.Native;
+                if (native == null || native.IsDisposed)
+                {
+                    EditorGUILayout.LabelField(r.name, "not simulated (disabled, or it failed to build)");
+                    continue;
+                }
+                string mode = native.IsAsleep ? "asleep" : r.Ragdolling ? "ragdoll" : "animated";
+                EditorGUILayout.LabelField(r.name + " (" + native.BoneCount + " bones)",
+                    mode + ", step " + native.StepTimeMs.ToString("0.000") + " ms");
             }
             GUILayout.EndScrollView();
         }
