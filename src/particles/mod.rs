@@ -27,6 +27,7 @@ pub mod soft;
 pub mod embedding;
 pub(crate) mod lanes;
 pub mod stages;
+mod state;
 pub mod tear;
 pub mod topology;
 mod two_threads;

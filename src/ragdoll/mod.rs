@@ -58,6 +58,7 @@ pub mod desc;
 pub mod drive;
 pub mod getup;
 pub mod humanoid;
+mod state;
 
 pub use desc::{BoneDesc, JointDesc, JointKind, MAX_BONES, RagdollDesc, RagdollSettings};
 pub use drive::BALANCE_LOST;
