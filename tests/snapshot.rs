@@ -30,13 +30,21 @@ struct Scene {
     jelly: SinewBody,
     far: SinewBody,
     cape: SinewBody,
+    skinned: SinewBody,
+    jelly2: SinewBody,
     ragdoll: SinewRagdoll,
     ball: SinewCollider,
     bind: (Vec<SinewVec3>, Vec<SinewQuat>),
 }
 
-fn bodies(s: &Scene) -> [SinewBody; 7] {
-    [s.cloth, s.torn, s.rope, s.strands, s.jelly, s.far, s.cape]
+fn bodies(s: &Scene) -> [SinewBody; 9] {
+    [s.cloth, s.torn, s.rope, s.strands, s.jelly, s.far, s.cape, s.skinned, s.jelly2]
+}
+
+/// The skinned cape's three bones at time `t`: shoulders and neck walking along x.
+fn cape_bones(t: f32) -> [SinewMat4; 3] {
+    let x = -2.0 + 0.3 * t;
+    [translation(x - 0.2, 1.5, -2.0), translation(x, 1.6, -2.0), translation(x + 0.2, 1.5, -2.0)]
 }
 
 fn pose(r: SinewRagdoll) -> (Vec<SinewVec3>, Vec<SinewQuat>) {
@@ -64,7 +72,9 @@ fn build(threads: u32) -> Scene {
     gd.rows = 8;
     gd.spacing = 0.05;
     gd.origin = v3(0.0, 1.0, 0.0);
+    gd.material.self_collision = 1;
     let cloth = create_grid(world, &gd);
+    gd.material.self_collision = 0;
 
     // Torn by a corner pulled away in the first frames.
     gd.columns = 6;
@@ -81,6 +91,9 @@ fn build(threads: u32) -> Scene {
     rd.points = pts.as_ptr();
     rd.point_count = pts.len();
     let rope = create_rope(world, &rd);
+    let mut still = dynamics();
+    still.wind_scale = 0.0;
+    ok(sinew_body_set_dynamics(rope, &still));
 
     let roots = [v3(0.0, 1.6, -1.0), v3(0.05, 1.6, -1.0), v3(0.1, 1.6, -1.0)];
     let dirs = [v3(0.0, -1.0, 0.0); 3];
@@ -96,6 +109,29 @@ fn build(threads: u32) -> Scene {
     ok(sinew_strands_create(world, &sd, &mut strands));
 
     let jelly = create_lattice(world, &jelly_desc(4, 0.05, v3(-1.0, 0.4, -1.0), 1));
+    // A plastic jelly dropped onto the first, the two paired for contact.
+    let mut jd = jelly_desc(3, 0.05, v3(-1.0, 0.8, -1.0), 0);
+    jd.soft.plastic_yield = 0.01;
+    jd.soft.plastic_creep = 5.0;
+    jd.soft.plastic_max = 0.5;
+    let jelly2 = create_lattice(world, &jd);
+    ok(sinew_body_set_collision_pair(jelly, jelly2, 1));
+
+    // A skinned cape (tethers, max distances) on a walking character's shoulders.
+    let mut cd = std::mem::MaybeUninit::uninit();
+    ok(sinew_cloth_cape_desc_default(cd.as_mut_ptr()));
+    let mut cd: SinewClothCapeDesc = unsafe { cd.assume_init() };
+    cd.columns = 6;
+    cd.rows = 8;
+    [cd.left_shoulder, cd.neck, cd.right_shoulder] = cape_bones(0.0);
+    let mut skinned = SinewBody::default();
+    ok(sinew_cloth_create_cape(world, &cd, &mut skinned));
+
+    let mut wi = wind();
+    wi.direction = v3(1.0, 0.0, 0.3);
+    wi.speed = 3.0;
+    wi.turbulence = 0.5;
+    ok(sinew_world_set_wind(world, &wi));
 
     // Far from the camera: reduced substeps, then frozen.
     gd.origin = v3(30.0, 1.0, 0.0);
@@ -133,7 +169,7 @@ fn build(threads: u32) -> Scene {
     let offs = [v3(-0.1, 0.0, -0.2), v3(0.1, 0.0, -0.2)];
     ok(sinew_body_attach_to_ragdoll(cape, ragdoll, pins.as_ptr(), 2, bones.as_ptr(), 2, offs.as_ptr(), 2));
     ok(sinew_body_set_ragdoll_collision(cape, ragdoll, 1));
-    Scene { world, cloth, torn, rope, strands, jelly, far, cape, ragdoll, ball, bind }
+    Scene { world, cloth, torn, rope, strands, jelly, far, cape, skinned, jelly2, ragdoll, ball, bind }
 }
 
 /// The host's inputs of frame `f`, then its step (asynchronous in some frames; frame lengths
@@ -152,6 +188,8 @@ fn frame(s: &Scene, f: u32) {
     }
     ok(sinew_collider_set_transform(s.ball, &translation(0.3 * (1.5 * t).sin(), 0.6, 0.3)));
     ok(sinew_body_set_root_transform(s.strands, &translation(0.1 * t.sin(), 0.0, 0.0)));
+    let bones = cape_bones(t);
+    ok(sinew_body_set_bone_matrices(s.skinned, bones.as_ptr(), 3));
     if f == 200 {
         // Closer: the far body leaves its frozen state for reduced substeps.
         ok(sinew_world_set_camera(s.world, v3(5.0, 1.0, 0.0)));
