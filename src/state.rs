@@ -40,7 +40,7 @@ pub trait Io {
     fn expect(&mut self, v: u32, what: &str) {
         let saved = self.word(v);
         if saved != v {
-            self.refuse(&|| format!("{what}: the snapshot has {saved}, this world {v}"));
+            self.refuse(&|| format!("{what}: the snapshot has {saved}, here {v}"));
         }
     }
 
@@ -99,7 +99,7 @@ pub trait Io {
     {
         let n = self.word(v.len() as u32);
         if n as usize != v.len() {
-            self.refuse(&|| format!("{what}: the snapshot has {n}, this world {}", v.len()));
+            self.refuse(&|| format!("{what}: the snapshot has {n}, here {}", v.len()));
             return;
         }
         v.iter_mut().for_each(|x| x.io(self));
@@ -306,7 +306,7 @@ impl<'a> Check<'a> {
     /// The reason the buffer was refused, as the error the caller gets.
     pub fn result(&self) -> crate::error::Result<()> {
         if let Some(why) = &self.refused {
-            return Err(Error::new(ErrorKind::InvalidArgument, format!("the snapshot does not fit this world: {why}; nothing was changed")));
+            return Err(Error::new(ErrorKind::InvalidArgument, format!("the snapshot does not fit: {why}; nothing was changed")));
         }
         if self.r.short {
             return Err(Error::invalid("the snapshot ends before its state does (truncated?); nothing was changed"));
