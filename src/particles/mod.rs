@@ -308,6 +308,17 @@ impl Body {
         self.wake();
     }
 
+    /// Makes the next step overflow inside itself, as an extreme input would: the first free
+    /// particle's inverse mass becomes infinite, so its first constraint correction is
+    /// `0 · ∞ = NaN` mid-substep (tests of NaN containment, `tests/nan_containment.rs`).
+    #[cfg(feature = "debug-panic")]
+    pub fn poison_in_step_for_tests(&mut self) {
+        if let Some(i) = self.w.iter().position(|&w| w > 0.0) {
+            self.w[i] = f32::INFINITY;
+        }
+        self.wake();
+    }
+
     /// The recovery since the last call, if any (the world turns it into an event).
     pub fn take_recovery(&mut self) -> Option<Recovery> {
         self.pending_recovery.take()
