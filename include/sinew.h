@@ -11,7 +11,7 @@
  Version of the C ABI. Bumped on any incompatible change; wrappers compare it at load
  (sinew_abi_version()).
  */
-#define SINEW_ABI_VERSION 8
+#define SINEW_ABI_VERSION 9
 
 /*
  What every fallible `sinew_` function returns.
