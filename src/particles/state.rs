@@ -26,7 +26,7 @@ impl Body {
     pub(crate) fn shape_fingerprint(&self) -> u32 {
         let k = &self.topology.constraints;
         let words = k.a.iter().chain(&k.b).copied();
-        fnv1a(fnv1a(FNV_BASIS, [self.x.len() as u32, k.len() as u32].into_iter()), words.map(|w| w as u32))
+        fnv1a(fnv1a(FNV_BASIS, [self.x.len() as u32, k.len() as u32].into_iter()), words)
     }
 
     /// Walks the body's dynamic state (the module's notes).

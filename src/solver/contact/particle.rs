@@ -513,7 +513,7 @@ fn separation(xi: Vec3, wi: f32, xj: Vec3, wj: f32, dist: f32) -> Option<Vec3> {
     let len = d.length();
     // Written so that a NaN distance (one side overflowed) is no contact: the other side is
     // left as it is (NaN containment, docs/reliability.md).
-    if !(len < dist) || len < LENGTH_EPSILON {
+    if len.is_nan() || len >= dist || len < LENGTH_EPSILON {
         return None;
     }
     Some(d * ((dist - len) / (len * ws)))
