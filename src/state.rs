@@ -51,8 +51,13 @@ pub trait Io {
         }
     }
 
+    /// A float. Every float of a state is finite (the step puts back whatever is not), so a
+    /// snapshot holding NaN or infinity is refused: a loaded state is always finite.
     fn f32(&mut self, v: &mut f32) {
         let w = self.word(v.to_bits());
+        if !f32::from_bits(w).is_finite() {
+            self.refuse(&|| format!("a value is not finite ({})", f32::from_bits(w)));
+        }
         if Self::MODE == Mode::Load {
             *v = f32::from_bits(w);
         }
@@ -68,12 +73,26 @@ pub trait Io {
         }
     }
 
+    /// A flag that decides what follows (whether an optional part is there): the saved one
+    /// when reading, so that a check and a load walk the buffer alike.
+    fn flag(&mut self, v: bool) -> bool {
+        let w = self.word(u32::from(v));
+        if w > 1 {
+            self.refuse(&|| format!("a flag holds {w}"));
+        }
+        w == 1
+    }
+
     fn f64(&mut self, v: &mut f64) {
         let bits = v.to_bits();
         let lo = self.word(bits as u32);
         let hi = self.word((bits >> 32) as u32);
+        let saved = f64::from_bits(u64::from(lo) | (u64::from(hi) << 32));
+        if !saved.is_finite() {
+            self.refuse(&|| format!("a value is not finite ({saved})"));
+        }
         if Self::MODE == Mode::Load {
-            *v = f64::from_bits(u64::from(lo) | (u64::from(hi) << 32));
+            *v = saved;
         }
     }
 
@@ -105,17 +124,13 @@ pub trait Io {
         v.iter_mut().for_each(|x| x.io(self));
     }
 
-    /// A list whose length is state (pins): at most `max` entries. Loading reuses the
-    /// list's buffer (it allocates only to grow past the largest length it has held).
-    fn list<T: Pod + Default>(&mut self, v: &mut Vec<T>, max: usize, what: &str)
+    /// `n` entries of a list whose length is state (read before, e.g. the pin count):
+    /// loading resizes the list to `n`, reusing its buffer (it allocates only to grow past the
+    /// largest length it has held); checking reads them without keeping them.
+    fn entries<T: Pod + Default>(&mut self, v: &mut Vec<T>, n: usize)
     where
         Self: Sized,
     {
-        let n = self.word(v.len() as u32) as usize;
-        if n > max {
-            self.refuse(&|| format!("{what}: the snapshot has {n}, at most {max} fit"));
-            return;
-        }
         match Self::MODE {
             Mode::Size | Mode::Save => v.iter_mut().for_each(|x| x.io(self)),
             Mode::Check => {
@@ -169,12 +184,29 @@ impl Pod for Vec3 {
     }
 }
 
+/// `N` floats: the saved ones when reading (each refused unless finite), else `own`.
+fn floats<const N: usize>(io: &mut impl Io, own: [f32; N]) -> [f32; N] {
+    own.map(|x| {
+        let v = f32::from_bits(io.word(x.to_bits()));
+        if !v.is_finite() {
+            io.refuse(&|| format!("a value is not finite ({v})"));
+        }
+        v
+    })
+}
+
+/// Every rotation of a state is a unit quaternion; a snapshot with another is refused (a zero
+/// one would be NaN at its first use).
 impl Pod for Quat {
     fn io(&mut self, io: &mut impl Io) {
-        let mut a = self.to_array();
-        a.iter_mut().for_each(|x| io.f32(x));
+        let a = floats(io, self.to_array());
+        let q = Quat::from_array(a);
+        let off = (q.length() - 1.0).abs();
+        if off.is_nan() || off > 1e-3 {
+            io.refuse(&|| format!("a rotation is not a unit quaternion ({q})"));
+        }
         if io_loads(io) {
-            *self = Quat::from_array(a);
+            *self = q;
         }
     }
 }
@@ -391,7 +423,7 @@ mod tests {
 
     #[test]
     fn a_walk_saves_checks_and_loads_the_same_words() {
-        let mut a = (Vec3::new(1.0, -0.0, f32::MIN_POSITIVE), Quat::from_xyzw(0.1, 0.2, 0.3, 0.9));
+        let mut a = (Vec3::new(1.0, -0.0, f32::MIN_POSITIVE), Quat::from_xyzw(0.1, 0.2, 0.3, 0.9).normalize());
         let mut size = Size::default();
         a.io(&mut size);
         let mut buf = vec![0u8; size.bytes];
@@ -406,5 +438,17 @@ mod tests {
         b.io(&mut Load { r: Reader { data: &buf, at: 0, short: false } });
         assert_eq!(b.0.y.to_bits(), (-0.0f32).to_bits());
         assert_eq!(b, a);
+    }
+
+    #[test]
+    fn a_check_refuses_non_finite_values_and_rotations_that_are_not_unit() {
+        for bad in [(Vec3::new(f32::NAN, 0.0, 0.0), Quat::IDENTITY), (Vec3::ZERO, Quat::from_xyzw(0.0, 0.0, 0.0, 0.5))] {
+            let mut v = bad;
+            let mut buf = vec![0u8; 28];
+            v.io(&mut Save { out: &mut buf, at: 0, overflow: false });
+            let mut check = Check::new(&buf, 0);
+            (Vec3::ZERO, Quat::IDENTITY).io(&mut check);
+            assert!(check.result().is_err(), "{bad:?} was accepted");
+        }
     }
 }

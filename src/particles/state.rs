@@ -39,13 +39,45 @@ impl Body {
         io.slice(&mut self.w, "inverse masses");
         io.slice(&mut self.w_free, "free inverse masses");
         io.slice(&mut self.lambda, "multipliers");
-        io.list(&mut self.carry, n, "carried corrections");
+        // Lengths and indices are checked as well as the checksum: a snapshot forged with a
+        // valid checksum still cannot make the step index out of bounds.
+        let carried = io.word(self.carry.len() as u32) as usize;
+        if carried != 0 && carried != n {
+            io.refuse(&|| format!("{carried} carried corrections for {n} particles"));
+            return;
+        }
+        io.entries(&mut self.carry, carried);
         io.bool(&mut self.carried);
-        io.slice(&mut self.pin_slot, "pin slots");
-        let pins = &mut self.pins;
-        io.list(&mut pins.index, n, "pins");
-        for list in [&mut pins.from, &mut pins.to, &mut pins.start, &mut pins.end] {
-            io.list(list, n, "pin paths");
+        let pins = io.word(self.pins.index.len() as u32) as usize;
+        if pins > n {
+            io.refuse(&|| format!("{pins} pins for {n} particles"));
+            return;
+        }
+        io.expect(n as u32, "pin slots");
+        for i in 0..n {
+            let slot = io.word(self.pin_slot[i]);
+            if slot != u32::MAX && slot as usize >= pins {
+                io.refuse(&|| format!("particle {i} in pin slot {slot} of {pins}"));
+            }
+            if loads(io) {
+                self.pin_slot[i] = slot;
+            }
+        }
+        let p = &mut self.pins;
+        if loads(io) {
+            p.index.resize(pins, 0);
+        }
+        for k in 0..pins {
+            let particle = io.word(p.index.get(k).copied().unwrap_or(0));
+            if particle as usize >= n {
+                io.refuse(&|| format!("pin {k} on particle {particle} of {n}"));
+            }
+            if loads(io) {
+                p.index[k] = particle;
+            }
+        }
+        for list in [&mut p.from, &mut p.to, &mut p.start, &mut p.end] {
+            io.entries(list, pins);
         }
         io.expect(u32::from(self.skin.is_some()), "skinning set");
         if let Some(s) = &mut self.skin {
@@ -64,8 +96,7 @@ impl Body {
             io.f32(&mut t.scale);
         }
         // The root is plain data: loading gives or takes it as saved.
-        let mut has_root = self.root.is_some();
-        io.bool(&mut has_root);
+        let has_root = io.flag(self.root.is_some());
         let mut root = self.root.unwrap_or(Root { from: Pose::IDENTITY, to: Pose::IDENTITY, velocity: Vec3::ZERO, base_scale: 1.0 });
         if has_root {
             io.val(&mut root.from);
@@ -85,13 +116,14 @@ impl Body {
         io.f32(&mut self.scale);
         io.bool(&mut self.frozen);
         io.bool(&mut self.visible);
-        let mut lod = self.lod_substeps.map_or(0, |s| s + 1);
-        io.u32(&mut lod);
+        let lod = io.word(self.lod_substeps.map_or(0, |s| s + 1));
+        if lod > 65 {
+            io.refuse(&|| format!("{} substeps of level of detail", lod - 1));
+        }
         io.u32(&mut self.last_substeps);
         io.bool(&mut self.lane_step);
         io.u32(&mut self.recoveries);
-        let mut pending = recovery_code(self.pending_recovery);
-        io.u32(&mut pending);
+        let pending = io.word(recovery_code(self.pending_recovery));
         if pending > 2 {
             io.refuse(&|| format!("a recovery code of {pending}"));
         }

@@ -47,8 +47,7 @@ impl Ragdoll {
         io.bool(&mut self.asleep);
         io.f32(&mut self.still);
         io.val(&mut self.sleep_gravity);
-        let mut pending = self.pending_recovery.map_or(0, |r| r as u32);
-        io.u32(&mut pending);
+        let pending = io.word(self.pending_recovery.map_or(0, |r| r as u32));
         if pending > 1 {
             io.refuse(&|| format!("a ragdoll recovery code of {pending}"));
         }

@@ -186,11 +186,13 @@ impl World {
         io.f64(&mut self.time);
         io.f64(&mut self.ahead);
         io.f64(&mut self.since_steps);
-        io.f32(&mut self.alpha);
+        let alpha = f32::from_bits(io.word(self.alpha.to_bits()));
+        if !(0.0..=1.0).contains(&alpha) {
+            io.refuse(&|| format!("an interpolation factor of {alpha}"));
+        }
         io.u64(&mut self.steps);
         io.u32(&mut self.last_frame_steps);
-        let mut has_camera = self.camera.is_some();
-        io.bool(&mut has_camera);
+        let has_camera = io.flag(self.camera.is_some());
         let mut camera = self.camera.unwrap_or_default();
         if has_camera {
             io.val(&mut camera);
@@ -208,6 +210,7 @@ impl World {
         }
         if I::MODE == Mode::Load {
             self.camera = has_camera.then_some(camera);
+            self.alpha = alpha;
         }
     }
 
@@ -216,8 +219,7 @@ impl World {
     /// of them than the world has now.
     fn last_colliders_io<I: Io>(&mut self, io: &mut I) {
         let now = self.colliders.len();
-        let mut n = self.last_colliders.len() as u32;
-        io.u32(&mut n);
+        let n = io.word(self.last_colliders.len() as u32);
         if n as usize > now {
             io.refuse(&|| format!("the snapshot's last step saw {n} colliders, this world has {now} (save after a step, not between destroying a collider and the next step)"));
             return;
