@@ -6,9 +6,11 @@
 //!
 //! ```text
 //! header   magic "SNWS", format version, ABI version, total length in bytes
+//! scope    0 the world, 1 one body, 2 one ragdoll ([`Scope`]; an object's snapshot is its
+//!          serial, its entry below and its state)
 //! objects  body count, ragdoll count, collider count; per body its slot, serial, kind,
-//!          particle count, topology version and fingerprint; per ragdoll its slot, serial
-//!          and bone count; per collider its slot and serial
+//!          particle count, topology version and fingerprint; per ragdoll its slot, serial,
+//!          bone count and skeleton fingerprint; per collider its slot and serial
 //! world    time, the accumulator (ahead, since the last stepping frame), alpha, step
 //!          counters, camera, the colliders as the last stepping frame saw them
 //! state    every body's (`particles::state`), every ragdoll's (`ragdoll::state`), every
@@ -18,7 +20,8 @@
 //!
 //! A load checks, in order: length, magic, format and ABI versions, the stated length, the
 //! checksum, then the whole walk against this world (`state::Check`: same objects in the
-//! same slots with the same kinds, counts and topologies) — and only then writes (`Load`).
+//! same slots with the same kinds, counts and topologies; every length, index, flag and float
+//! in range) — and only then writes (`Load`).
 //! Each refusal names what differed, and changes nothing. Objects are matched by slot, not
 //! serial (serials are process-wide, so a second world built by the same calls has the same
 //! slots but other serials); the serials are in the snapshot for the host's information.
