@@ -2193,6 +2193,60 @@ enum SinewResult sinew_rope_create(struct SinewWorld world,
                                    struct SinewBody *out_body);
 
 /*
+ Saves the world's whole dynamic state (every body, ragdoll and collider, time and the
+ fixed-step accumulator) into `out_buffer` and writes its length to `*out_size`. A null
+ `out_buffer` with `capacity` 0 only reports the size needed; a smaller buffer gets
+ `SINEW_BUFFER_TOO_SMALL` with the size needed in `*out_size` and nothing written into it.
+ `SINEW_BUSY` during an asynchronous step.
+ */
+enum SinewResult sinew_world_save_state(struct SinewWorld world,
+                                        uint8_t *out_buffer,
+                                        size_t capacity,
+                                        size_t *out_size);
+
+/*
+ Restores a state `sinew_world_save_state` wrote, of this world or of one built by the
+ same calls in the same order (docs/snapshots.md). The world then continues exactly as the
+ one saved did. A truncated, corrupted, foreign or mismatched snapshot (other objects,
+ particle counts, a body torn since) is refused with `SINEW_INVALID_ARGUMENT` and a message
+ naming the difference, and nothing changes. `SINEW_BUSY` during an asynchronous step.
+ */
+enum SinewResult sinew_world_load_state(struct SinewWorld world,
+                                        const uint8_t *data,
+                                        size_t length);
+
+/*
+ Saves one body's dynamic state (as `sinew_world_save_state`, for this body alone).
+ */
+enum SinewResult sinew_body_save_state(struct SinewBody body,
+                                       uint8_t *out_buffer,
+                                       size_t capacity,
+                                       size_t *out_size);
+
+/*
+ Restores one body's state from `sinew_body_save_state` of this body or of the body
+ created by the same call in a world built the same way; the rest of the world is left as
+ it is. Refused, changing nothing, as `sinew_world_load_state`.
+ */
+enum SinewResult sinew_body_load_state(struct SinewBody body, const uint8_t *data, size_t length);
+
+/*
+ Saves one ragdoll's dynamic state (as `sinew_world_save_state`, for this ragdoll alone).
+ */
+enum SinewResult sinew_ragdoll_save_state(struct SinewRagdoll ragdoll,
+                                          uint8_t *out_buffer,
+                                          size_t capacity,
+                                          size_t *out_size);
+
+/*
+ Restores one ragdoll's state from `sinew_ragdoll_save_state`; the rest of the world is
+ left as it is. Refused, changing nothing, as `sinew_world_load_state`.
+ */
+enum SinewResult sinew_ragdoll_load_state(struct SinewRagdoll ragdoll,
+                                          const uint8_t *data,
+                                          size_t length);
+
+/*
  Fills `out_settings` with the defaults (see `SinewSoftSettings`).
  */
 enum SinewResult sinew_soft_settings_default(struct SinewSoftSettings *out_settings);

@@ -14,7 +14,9 @@
 #    groups of tests/csharp/RagdollTests.cs (errors, disposal, physics, no allocation; powered
 #    ragdolls and getting up: muscles, pins, hits, balance loss, snapshot and blend, face up /
 #    face down, at rest) and the soft-body groups of tests/csharp/SoftBodyTests.cs (every call,
-#    errors, readback of the surface, a jelly dropped on a plane, no allocation);
+#    errors, readback of the surface, a jelly dropped on a plane, no allocation) and the
+#    snapshot groups of tests/csharp/SnapshotTests.cs (rewind and replay to the same bits, a
+#    second world, refusals that change nothing, per object, no allocation);
 # 5. checks the load-time ABI check against a missing library and a fake one of another
 #    version, and the Unity NativeArray extensions against stand-in Unity types.
 #
@@ -117,7 +119,7 @@ step "every function of include/sinew.h has a P/Invoke declaration in NativeMeth
     bash -c "diff <(grep -E '^[A-Za-z].*\bsinew_[a-z0-9_]+\(' include/sinew.h | grep -oE '\bsinew_[a-z0-9_]+\(' | tr -d '(' | sort -u) \
         <(grep -oE 'EntryPoint = \"sinew_[a-z0-9_]+\"' bindings/csharp/NativeMethods.g.cs | sed -E 's/.*\"(.*)\"/\1/' | sort -u)"
 step "the test programs compile against Sinew.dll" \
-    bash -c "mcs ${mcs_flags[*]} -r:$out/Sinew.dll -out:$out/WrapperTests.exe tests/csharp/Check.cs tests/csharp/WrapperTests.cs tests/csharp/CharacterTests.cs tests/csharp/RagdollTests.cs tests/csharp/SoftBodyTests.cs \
+    bash -c "mcs ${mcs_flags[*]} -r:$out/Sinew.dll -out:$out/WrapperTests.exe tests/csharp/Check.cs tests/csharp/WrapperTests.cs tests/csharp/CharacterTests.cs tests/csharp/RagdollTests.cs tests/csharp/SoftBodyTests.cs tests/csharp/SnapshotTests.cs \
         && mcs ${mcs_flags[*]} -r:$out/Sinew.dll -out:$out/LoadTests.exe tests/csharp/Check.cs tests/csharp/LoadTests.cs"
 step "the Unity NativeArray extensions compile with UNITY_2021_2_OR_NEWER (stand-in Unity types)" \
     mcs "${mcs_flags[@]}" -warn:4 -warnaserror+ -define:UNITY_2021_2_OR_NEWER -out:"$out/unity/UnityExtensionTests.exe" \

@@ -883,6 +883,53 @@ namespace Sinew
         [DllImport(__DllName, EntryPoint = "sinew_body_get_center_of_mass", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_body_get_center_of_mass(SinewBody body, SinewVec3* out_center);
 
+        /// <summary>
+        ///  Saves the world's whole dynamic state (every body, ragdoll and collider, time and the
+        ///  fixed-step accumulator) into `out_buffer` and writes its length to `*out_size`. A null
+        ///  `out_buffer` with `capacity` 0 only reports the size needed; a smaller buffer gets
+        ///  `SINEW_BUFFER_TOO_SMALL` with the size needed in `*out_size` and nothing written into it.
+        ///  `SINEW_BUSY` during an asynchronous step.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_world_save_state", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_world_save_state(SinewWorld world, byte* out_buffer, System.UIntPtr capacity, System.UIntPtr* out_size);
+
+        /// <summary>
+        ///  Restores a state `sinew_world_save_state` wrote, of this world or of one built by the
+        ///  same calls in the same order (docs/snapshots.md). The world then continues exactly as the
+        ///  one saved did. A truncated, corrupted, foreign or mismatched snapshot (other objects,
+        ///  particle counts, a body torn since) is refused with `SINEW_INVALID_ARGUMENT` and a message
+        ///  naming the difference, and nothing changes. `SINEW_BUSY` during an asynchronous step.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_world_load_state", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_world_load_state(SinewWorld world, byte* data, System.UIntPtr length);
+
+        /// <summary>
+        ///  Saves one body's dynamic state (as `sinew_world_save_state`, for this body alone).
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_body_save_state", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_save_state(SinewBody body, byte* out_buffer, System.UIntPtr capacity, System.UIntPtr* out_size);
+
+        /// <summary>
+        ///  Restores one body's state from `sinew_body_save_state` of this body or of the body
+        ///  created by the same call in a world built the same way; the rest of the world is left as
+        ///  it is. Refused, changing nothing, as `sinew_world_load_state`.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_body_load_state", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_load_state(SinewBody body, byte* data, System.UIntPtr length);
+
+        /// <summary>
+        ///  Saves one ragdoll's dynamic state (as `sinew_world_save_state`, for this ragdoll alone).
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_save_state", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_save_state(SinewRagdoll ragdoll, byte* out_buffer, System.UIntPtr capacity, System.UIntPtr* out_size);
+
+        /// <summary>
+        ///  Restores one ragdoll's state from `sinew_ragdoll_save_state`; the rest of the world is
+        ///  left as it is. Refused, changing nothing, as `sinew_world_load_state`.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_load_state", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_load_state(SinewRagdoll ragdoll, byte* data, System.UIntPtr length);
+
 
     }
 

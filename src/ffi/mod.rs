@@ -22,6 +22,7 @@ pub mod ragdoll;
 pub mod registry;
 pub mod result;
 pub mod rope;
+pub mod snapshot;
 pub mod softbody;
 pub mod strands;
 pub mod types;

@@ -27,6 +27,7 @@ pub mod soft;
 pub mod embedding;
 pub(crate) mod lanes;
 pub mod stages;
+mod state;
 pub mod tear;
 pub mod topology;
 mod two_threads;
@@ -307,6 +308,17 @@ impl Body {
     pub fn poison_for_tests(&mut self) {
         if let Some(x) = self.x.first_mut() {
             *x = Vec3::NAN;
+        }
+        self.wake();
+    }
+
+    /// Makes the next step overflow inside itself, as an extreme input would: the first free
+    /// particle's inverse mass becomes infinite, so its first constraint correction is
+    /// `0 · ∞ = NaN` mid-substep (tests of NaN containment, `tests/nan_containment.rs`).
+    #[cfg(feature = "debug-panic")]
+    pub fn poison_in_step_for_tests(&mut self) {
+        if let Some(i) = self.w.iter().position(|&w| w > 0.0) {
+            self.w[i] = f32::INFINITY;
         }
         self.wake();
     }

@@ -58,6 +58,7 @@ pub mod desc;
 pub mod drive;
 pub mod getup;
 pub mod humanoid;
+mod state;
 
 pub use desc::{BoneDesc, JointDesc, JointKind, MAX_BONES, RagdollDesc, RagdollSettings};
 pub use drive::BALANCE_LOST;
@@ -824,6 +825,17 @@ impl Ragdoll {
         self.still = 0.0;
     }
 
+    /// Makes the next step overflow inside itself, as an extreme input would: a dynamic
+    /// bone's inverse mass becomes infinite, so its first joint or contact correction is
+    /// `0 · ∞ = NaN` mid-substep (tests of NaN containment, `tests/nan_containment.rs`).
+    #[cfg(feature = "debug-panic")]
+    pub fn poison_in_step_for_tests(&mut self) {
+        if let Some(b) = self.scratch.bodies.iter_mut().find(|b| b.inv_mass > 0.0) {
+            b.inv_mass = f32::INFINITY;
+        }
+        self.wake();
+    }
+
     /// Wakes a sleeper that an awake ragdoll may touch, keeping the time it has been still:
     /// if it stays still it falls asleep again at the end of the step (world islands).
     pub(crate) fn wake_by_contact(&mut self) {
@@ -911,10 +923,14 @@ impl Ragdoll {
     pub(crate) fn end_step(&mut self, p: &RagdollStep) {
         let finite = self.scratch.bodies.iter().all(|b| is_finite3(b.x) && b.q.is_finite() && is_finite3(b.v) && is_finite3(b.w));
         if !finite {
-            for (b, s) in self.scratch.bodies.iter_mut().zip(&self.step_start) {
+            for (i, (b, s)) in self.scratch.bodies.iter_mut().zip(&self.step_start).enumerate() {
                 (b.x, b.q, b.prev_x, b.prev_q) = (s.x, s.q, s.x, s.q);
                 b.v = Vec3::ZERO;
                 b.w = Vec3::ZERO;
+                // The mass properties as the bone's mode has them, in case they overflowed too.
+                let dynamic = !self.core.kinematic[i];
+                b.inv_mass = if dynamic { self.core.inv_mass[i] } else { 0.0 };
+                b.inv_inertia = if dynamic { self.core.inv_inertia[i] } else { Vec3::ZERO };
             }
             self.pending_recovery = Some(RagdollRecovery::StepNotFinite);
             self.still = 0.0;

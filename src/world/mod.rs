@@ -26,6 +26,7 @@ pub mod pairs;
 mod pool;
 mod ragdolls;
 mod sleep;
+mod snapshot;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Weak};
@@ -34,6 +35,7 @@ use rayon::prelude::*;
 
 pub use pool::WorkerPool;
 pub use ragdolls::RagdollEvent;
+pub use snapshot::{FORMAT_VERSION as SNAPSHOT_FORMAT_VERSION, MAGIC as SNAPSHOT_MAGIC, Scope};
 
 use crate::cloth::{self, GridKey, GridSpec, MeshSpec};
 use crate::collider::{Collider, ColliderFrame};

@@ -276,6 +276,7 @@ namespace Sinew.Tests
             CharacterTests.Run();
             RagdollTests.Run();
             SoftBodyTests.Run();
+            SnapshotTests.Run();
             Check.Group("no allocation per frame", NoAllocation);
             Check.Group("C# readback equals C readback of the same scene", SameAsC);
             return Check.Finish("WrapperTests");

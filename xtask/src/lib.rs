@@ -48,6 +48,7 @@ const FFI_FILES: &[&str] = &[
     "src/ffi/ragdoll.rs",
     "src/ffi/getup.rs",
     "src/ffi/softbody.rs",
+    "src/ffi/snapshot.rs",
 ];
 
 /// The repository root (the parent of this crate).
