@@ -288,6 +288,10 @@ impl Harness {
                     1 => (33 + g.below(8) as u32, 33 + g.below(8) as u32),
                     _ => (g.below(12) as u32, g.below(12) as u32),
                 };
+                // Past the limit is refused at once; a big grid within it only makes the input slow.
+                if (d.columns as u64) * (d.rows as u64) <= 1 << 22 {
+                    (d.columns, d.rows) = (d.columns.min(48), d.rows.min(48));
+                }
                 d.spacing = g.mostly(0.05);
                 d.origin = g.point(SinewVec3 { x: 0.0, y: 1.0, z: 0.0 }, 1.0);
                 d.orientation = g.quat();
@@ -349,9 +353,11 @@ impl Harness {
             }
             9 => {
                 let mut d = default_of(sinew_cloth_cape_desc_default);
-                d.columns = g.below(10) as u32;
-                d.rows = g.below(10) as u32;
                 g.scramble(&mut d, 3);
+                // Any size up to the library's limit is valid; a big one only makes the input slow.
+                d.columns = if g.one_in(8) { d.columns } else { d.columns % 10 };
+                d.rows = if g.one_in(8) { d.rows } else { d.rows % 10 };
+                (d.columns, d.rows) = (d.columns.min(64), d.rows.min(64));
                 let mut b = SinewBody::default();
                 let r = sinew_cloth_create_cape(w, &d, &mut b);
                 self.add_body(wi, w, r, b);
@@ -359,9 +365,10 @@ impl Harness {
             }
             10 => {
                 let mut d = default_of(sinew_cloth_skirt_desc_default);
-                d.columns = g.below(12) as u32;
-                d.rows = g.below(8) as u32;
                 g.scramble(&mut d, 3);
+                d.columns = if g.one_in(8) { d.columns } else { d.columns % 12 };
+                d.rows = if g.one_in(8) { d.rows } else { d.rows % 8 };
+                (d.columns, d.rows) = (d.columns.min(64), d.rows.min(64));
                 let mut b = SinewBody::default();
                 let r = sinew_cloth_create_skirt(w, &d, &mut b);
                 self.add_body(wi, w, r, b);
@@ -398,7 +405,10 @@ impl Harness {
                 d.points = roots.as_ptr();
                 d.point_count = if g.one_in(2) { n } else { 0 };
                 d.particles_per_strand = match g.byte() % 8 {
-                    0 => g.word(),
+                    0 => match g.word() {
+                        w if w > 1 << 22 => w,
+                        w => w % 64,
+                    },
                     _ => g.below(8) as u32,
                 };
                 d.segment_length = g.mostly(0.05);
@@ -610,6 +620,8 @@ impl Harness {
                 d.thread_count %= 4;
                 d.substeps %= 70;
                 d.iterations %= 300;
+                // Valid up to any count, but a frame of a million fixed steps is a hang here.
+                d.max_steps_per_frame %= 9;
             }
             let mut w = SinewWorld::default();
             let r = sinew_world_create(if g.one_in(20) { std::ptr::null() } else { &d }, &mut w);
