@@ -156,6 +156,8 @@ pub fn run(data: &[u8]) {
                         let mut m = default_of(sinew_material_default);
                         g.scramble(&mut m, n);
                         let r = sinew_body_set_material(b, &m);
+                        // A u32 flag of the ABI is true when nonzero, and reads back as 1.
+                        m.self_collision = (m.self_collision != 0) as u32;
                         if r == SINEW_OK {
                             let mut back = default_of(sinew_material_default);
                             assert_eq!(sinew_body_get_material(b, &mut back), SINEW_OK);
