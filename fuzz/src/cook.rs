@@ -342,8 +342,13 @@ pub fn run_soft(data: &[u8]) {
                     pos[k] = g.vec3();
                 }
                 let idx = if pos.len() == 8 && !g.one_in(4) { CUBE_TRIS.to_vec() } else { triangles(&mut g, pos.len(), 16) };
+                // Up to 64 is valid, but a lattice of 64³ cubes takes tens of seconds to cook
+                // and step: past 12 only the refusals are tried.
                 let resolution = match g.byte() % 8 {
-                    0 => g.word(),
+                    0 => match g.word() {
+                        w if w > 64 => w,
+                        w => w % 13,
+                    },
                     _ => g.below(7) as u32,
                 };
                 let clusters = g.below(3) as u32;
