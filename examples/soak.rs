@@ -20,8 +20,8 @@
 //! and freezes bodies, and the probe cloth is teleported, stepped and put back on its rest
 //! shape.
 //!
-//! Per window it prints and records: RSS (from /proc/self/statm), mean and worst time per
-//! step, the probe's rest-shape drift (largest distance from its created positions after
+//! Per window it prints and records: RSS (from /proc/self/statm), the bytes live on the heap
+//! (a counting allocator), mean and worst time per step, the probe's rest-shape drift (largest distance from its created positions after
 //! `sinew_body_reset_pose`), the soft bodies' rest-volume change, non-finite readbacks, and
 //! the world's recovery count. It fails (exit 1) when:
 //! - RSS grows after warm-up (the first quarter of the run, at least 2 windows) by more than
@@ -31,7 +31,9 @@
 //!   more than [`VOLUME_BOUND`] (relative).
 //! Time per step is printed, never asserted (the machine is shared).
 
+use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::Write;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Instant;
 
 use sinew::ffi::body::*;
@@ -45,6 +47,31 @@ use sinew::ffi::softbody::*;
 use sinew::ffi::strands::*;
 use sinew::ffi::types::*;
 use sinew::ffi::world::*;
+
+/// Counts the bytes live on the heap (every thread): a leak shows here exactly, where RSS
+/// also moves with the allocator's fragmentation.
+struct Live;
+
+static LIVE: AtomicI64 = AtomicI64::new(0);
+
+// SAFETY: forwards to the system allocator, only counting.
+unsafe impl GlobalAlloc for Live {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        LIVE.fetch_add(layout.size() as i64, Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE.fetch_sub(layout.size() as i64, Ordering::Relaxed);
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        LIVE.fetch_add(new_size as i64 - layout.size() as i64, Ordering::Relaxed);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Live = Live;
 
 /// RSS growth allowed after warm-up: the allocator's own bookkeeping moves by a few pages.
 const RSS_SLACK_KB: i64 = 2048;
@@ -280,6 +307,7 @@ fn build() -> Scene {
 struct Window {
     step: usize,
     rss_kb: i64,
+    heap_bytes: i64,
     mean_us: f64,
     worst_us: f64,
     drift_m: f32,
@@ -297,7 +325,7 @@ fn main() {
     let mut bone_pos = vec![SinewVec3::default(); 64];
     let mut bone_rot = vec![SinewQuat { x: 0.0, y: 0.0, z: 0.0, w: 1.0 }; 64];
     println!("soak: {} steps, windows of {}, 2 worker threads", a.steps, a.window);
-    println!("{:>9} {:>9} {:>9} {:>9} {:>10} {:>10} {:>6} {:>6}", "step", "rss_kb", "mean_us", "worst_us", "drift_m", "dvol_rel", "nan", "recov");
+    println!("{:>9} {:>9} {:>11} {:>9} {:>9} {:>10} {:>10} {:>6} {:>6}", "step", "rss_kb", "heap_bytes", "mean_us", "worst_us", "drift_m", "dvol_rel", "nan", "recov");
     for step in 0..a.steps {
         let t = step as f32 * DT;
         // Colliders on closed paths; the cape's frame turns.
@@ -374,10 +402,10 @@ fn main() {
             }
             let mut stats = SinewWorldStats::default();
             ok(sinew_world_get_stats(s.world, &mut stats));
-            let row = Window { step: step + 1, rss_kb: rss_kb(), mean_us: window_time / a.window as f64, worst_us: worst, drift_m: drift, volume_change: dvol, non_finite: nan, recoveries: stats.recovered_bodies + stats.recovered_ragdolls };
+            let row = Window { step: step + 1, rss_kb: rss_kb(), heap_bytes: LIVE.load(Ordering::Relaxed), mean_us: window_time / a.window as f64, worst_us: worst, drift_m: drift, volume_change: dvol, non_finite: nan, recoveries: stats.recovered_bodies + stats.recovered_ragdolls };
             let print_every = (a.steps / a.window / 40).max(1);
             if rows.len() % print_every == 0 || step + 1 == a.steps {
-                println!("{:>9} {:>9} {:>9.1} {:>9.1} {:>10.2e} {:>10.2e} {:>6} {:>6}", row.step, row.rss_kb, row.mean_us, row.worst_us, row.drift_m, row.volume_change, row.non_finite, row.recoveries);
+                println!("{:>9} {:>9} {:>11} {:>9.1} {:>9.1} {:>10.2e} {:>10.2e} {:>6} {:>6}", row.step, row.rss_kb, row.heap_bytes, row.mean_us, row.worst_us, row.drift_m, row.volume_change, row.non_finite, row.recoveries);
             }
             rows.push(row);
             (window_time, worst) = (0.0, 0.0);
@@ -387,9 +415,9 @@ fn main() {
 
     if let Some(path) = &a.csv {
         let mut f = std::fs::File::create(path).expect("csv file");
-        writeln!(f, "step,rss_kb,mean_step_us,worst_step_us,probe_drift_m,rest_volume_change,non_finite,recoveries").unwrap();
+        writeln!(f, "step,rss_kb,heap_bytes,mean_step_us,worst_step_us,probe_drift_m,rest_volume_change,non_finite,recoveries").unwrap();
         for r in &rows {
-            writeln!(f, "{},{},{:.2},{:.2},{:e},{:e},{},{}", r.step, r.rss_kb, r.mean_us, r.worst_us, r.drift_m, r.volume_change, r.non_finite, r.recoveries).unwrap();
+            writeln!(f, "{},{},{},{:.2},{:.2},{:e},{:e},{},{}", r.step, r.rss_kb, r.heap_bytes, r.mean_us, r.worst_us, r.drift_m, r.volume_change, r.non_finite, r.recoveries).unwrap();
         }
         println!("wrote {path}");
     }
@@ -408,6 +436,9 @@ fn main() {
         let first_t = rows[warm..].iter().take(5).map(|r| r.mean_us).sum::<f64>() / rows[warm..].len().min(5) as f64;
         let last_t = rows.iter().rev().take(5).map(|r| r.mean_us).sum::<f64>() / rows.len().min(5) as f64;
         println!("rss after warm-up (step {}): {base} KB; peak after: {peak} KB (+{} KB); at the end: {last} KB", rows[warm - 1].step, peak - base);
+        let (h0, h1) = (rows[warm - 1].heap_bytes, rows.last().unwrap().heap_bytes);
+        let per = (h1 - h0) as f64 / (rows.last().unwrap().step - rows[warm - 1].step).max(1) as f64 * 1e5;
+        println!("live heap after warm-up: {h0} bytes; at the end: {h1} bytes ({:+} bytes, {per:+.0} bytes per 100,000 steps; not asserted, see docs/reliability.md)", h1 - h0);
         println!("mean step time: {first_t:.1} us in the first windows after warm-up, {last_t:.1} us in the last (not asserted)");
         if peak - base > RSS_SLACK_KB {
             println!("FAIL memory grew by {} KB after warm-up (allowed {RSS_SLACK_KB} KB)", peak - base);

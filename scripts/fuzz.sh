@@ -87,6 +87,7 @@ for t in "${targets[@]}"; do
         fresh="$work/merged/$t"
         rm -rf "$fresh"
         mkdir -p "$fresh"
+        log="$work/logs/$t-merge.log"
         "$bin/$t" -merge=1 "$fresh" "$corpus" "$work/corpus/$t" >"$log" 2>&1 || { tail -n 20 "$log"; failed=$((failed + 1)); continue; }
         # Regression inputs keep their names (the regression tests cite them).
         find "$corpus" -type f ! -name 'regression-*' -delete

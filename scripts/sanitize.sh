@@ -87,7 +87,7 @@ build_lib() {
     local hooks
     hooks=$(nm -D "$dir/$triple/debug/libsinew.so" | grep -c " U $hook")
     [ "$hooks" -gt 0 ] || { echo "libsinew.so is not instrumented ($hook missing)"; return 1; }
-    echo "libsinew.so is instrumented: it calls $hooks ${hook}* checks"
+    echo "libsinew.so is instrumented: it imports $hooks ${hook}* hooks"
 }
 
 # The C/C++ clients against an instrumented library: $1 = address | thread, then clients.
@@ -174,9 +174,15 @@ for part in "${parts[@]}"; do
     miri)
         # Miri interprets the kernels' unit tests and checks every unsafe access (aliasing,
         # bounds, alignment, uninitialised reads). It runs the scalar paths: the AVX kernels
-        # detect that the CPU (Miri's) has no AVX and fall back, as on such a machine.
+        # detect that the CPU (Miri's) has no AVX and fall back, as on such a machine. Tree
+        # Borrows: under Stacked Borrows crossbeam-epoch 0.9.21 (rayon's deques; the bands
+        # tests start a pool) is reported at its internal.rs:567, in a dependency, before
+        # any of Sinew's code is reached (docs/reliability.md). MIRI_FILTER narrows the tests
+        # (default: the kernels, the SoA layout and bands, the grid kernel's equality tests).
         log="$base/miri.log"
-        MIRIFLAGS="-Zmiri-disable-isolation" cargo +nightly miri test --lib --target-dir "$base/miri" -- solver:: >"$log" 2>&1
+        # Leaks at exit are ignored: the bands tests leave rayon's pool and crossbeam-epoch's
+        # statics behind, as every rayon program does.
+        MIRIFLAGS="-Zmiri-disable-isolation -Zmiri-tree-borrows -Zmiri-ignore-leaks" cargo +nightly miri test --lib --target-dir "$base/miri" -- ${MIRI_FILTER:-solver:: cloth::kernel_tests} >"$log" 2>&1
         rc=$?
         grep -E "^test result|Undefined Behavior|error:" "$log" | head -n 10 | sed 's/^/     /'
         result miri $rc
