@@ -73,7 +73,8 @@ part windows-dll bash scripts/check-windows-dll.sh
 part wine bash scripts/test-wine.sh
 part package bash scripts/test-package.sh
 part bench-smoke cargo run --release --example bench -- --steps 5
-part fuzz-replay cargo test --manifest-path fuzz/Cargo.toml
+# The root's target dir: the replay then reuses the library cargo-test built (same features).
+part fuzz-replay cargo test --manifest-path fuzz/Cargo.toml --target-dir "${CARGO_TARGET_DIR:-target}"
 part soak-smoke cargo run --release --example soak -- --steps 2000
 
 echo
