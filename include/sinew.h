@@ -11,7 +11,7 @@
  Version of the C ABI. Bumped on any incompatible change; wrappers compare it at load
  (sinew_abi_version()).
  */
-#define SINEW_ABI_VERSION 8
+#define SINEW_ABI_VERSION 9
 
 /*
  What every fallible `sinew_` function returns.
@@ -1730,6 +1730,14 @@ enum SinewResult sinew_body_get_bounds(struct SinewBody body,
                                        struct SinewVec3 *out_max);
 
 /*
+ Wall time (ns) the body's fixed steps took in the last `sinew_world_step` (or step_end)
+ that ran any: bodies stepped together (side by side in SIMD lanes, or as a collision pair)
+ share their group's time by particle count. 0 while the body is frozen or asleep. For
+ profiling (a debug window); it never changes the simulation.
+ */
+enum SinewResult sinew_body_get_step_time_ns(struct SinewBody body, uint64_t *out_ns);
+
+/*
  Largest `|length/rest − 1|` over the body's constraints (the benchmark's stretch ratio).
  */
 enum SinewResult sinew_body_get_max_stretch(struct SinewBody body, float *out_stretch);
@@ -2128,6 +2136,13 @@ enum SinewResult sinew_ragdoll_read_velocities(struct SinewRagdoll ragdoll,
 enum SinewResult sinew_ragdoll_is_asleep(struct SinewRagdoll ragdoll, uint32_t *out_asleep);
 
 /*
+ Wall time (ns) of the ragdoll's solve in the last `sinew_world_step` (or step_end) that ran
+ fixed steps: ragdolls that touch are solved together and share the time by bone count. 0
+ while it sleeps. For profiling; it never changes the simulation.
+ */
+enum SinewResult sinew_ragdoll_get_step_time_ns(struct SinewRagdoll ragdoll, uint64_t *out_ns);
+
+/*
  Wakes a sleeping ragdoll (nothing for an awake one).
  */
 enum SinewResult sinew_ragdoll_wake(struct SinewRagdoll ragdoll);
@@ -2176,6 +2191,60 @@ enum SinewResult sinew_rope_desc_default(struct SinewRopeDesc *out_desc);
 enum SinewResult sinew_rope_create(struct SinewWorld world,
                                    const struct SinewRopeDesc *desc,
                                    struct SinewBody *out_body);
+
+/*
+ Saves the world's whole dynamic state (every body, ragdoll and collider, time and the
+ fixed-step accumulator) into `out_buffer` and writes its length to `*out_size`. A null
+ `out_buffer` with `capacity` 0 only reports the size needed; a smaller buffer gets
+ `SINEW_BUFFER_TOO_SMALL` with the size needed in `*out_size` and nothing written into it.
+ `SINEW_BUSY` during an asynchronous step.
+ */
+enum SinewResult sinew_world_save_state(struct SinewWorld world,
+                                        uint8_t *out_buffer,
+                                        size_t capacity,
+                                        size_t *out_size);
+
+/*
+ Restores a state `sinew_world_save_state` wrote, of this world or of one built by the
+ same calls in the same order (docs/snapshots.md). The world then continues exactly as the
+ one saved did. A truncated, corrupted, foreign or mismatched snapshot (other objects,
+ particle counts, a body torn since) is refused with `SINEW_INVALID_ARGUMENT` and a message
+ naming the difference, and nothing changes. `SINEW_BUSY` during an asynchronous step.
+ */
+enum SinewResult sinew_world_load_state(struct SinewWorld world,
+                                        const uint8_t *data,
+                                        size_t length);
+
+/*
+ Saves one body's dynamic state (as `sinew_world_save_state`, for this body alone).
+ */
+enum SinewResult sinew_body_save_state(struct SinewBody body,
+                                       uint8_t *out_buffer,
+                                       size_t capacity,
+                                       size_t *out_size);
+
+/*
+ Restores one body's state from `sinew_body_save_state` of this body or of the body
+ created by the same call in a world built the same way; the rest of the world is left as
+ it is. Refused, changing nothing, as `sinew_world_load_state`.
+ */
+enum SinewResult sinew_body_load_state(struct SinewBody body, const uint8_t *data, size_t length);
+
+/*
+ Saves one ragdoll's dynamic state (as `sinew_world_save_state`, for this ragdoll alone).
+ */
+enum SinewResult sinew_ragdoll_save_state(struct SinewRagdoll ragdoll,
+                                          uint8_t *out_buffer,
+                                          size_t capacity,
+                                          size_t *out_size);
+
+/*
+ Restores one ragdoll's state from `sinew_ragdoll_save_state`; the rest of the world is
+ left as it is. Refused, changing nothing, as `sinew_world_load_state`.
+ */
+enum SinewResult sinew_ragdoll_load_state(struct SinewRagdoll ragdoll,
+                                          const uint8_t *data,
+                                          size_t length);
 
 /*
  Fills `out_settings` with the defaults (see `SinewSoftSettings`).

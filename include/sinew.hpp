@@ -96,6 +96,17 @@ inline void check(SinewResult result) {
     throw Error(result, message);
 }
 
+// The two-call pattern of the snapshot calls: asks the size, then saves into `out` (resized
+// to it; no allocation once `out` has held a snapshot that large).
+template <typename Handle>
+inline void save_state_into(SinewResult (*save)(Handle, uint8_t*, size_t, size_t*), Handle h, std::vector<uint8_t>& out) {
+    size_t n = 0;
+    check(save(h, nullptr, 0, &n));
+    out.resize(n);
+    check(save(h, out.data(), out.size(), &n));
+    out.resize(n);
+}
+
 // Fills a descriptor with its library defaults through `fill(&desc)`.
 template <typename Desc>
 Desc defaults(SinewResult (*fill)(Desc*)) {
@@ -394,6 +405,16 @@ public:
     SinewRagdoll release() noexcept { return std::exchange(handle_, SinewRagdoll{}); }
 
     SinewRagdoll handle() const noexcept { return handle_; }
+
+    // Snapshot of this ragdoll's dynamic state alone (docs/snapshots.md); load_state restores it,
+    // leaving the rest of the world as it is.
+    std::vector<uint8_t> save_state() const {
+        std::vector<uint8_t> out;
+        detail::save_state_into(sinew_ragdoll_save_state, handle_, out);
+        return out;
+    }
+    void save_state(std::vector<uint8_t>& out) const { detail::save_state_into(sinew_ragdoll_save_state, handle_, out); }
+    void load_state(const std::vector<uint8_t>& snapshot) { detail::check(sinew_ragdoll_load_state(handle_, snapshot.data(), snapshot.size())); }
     explicit operator bool() const noexcept { return handle_.id != 0; }
 
     // The length of every per-bone buffer.
@@ -645,6 +666,16 @@ public:
     SinewBody release() noexcept { return std::exchange(handle_, SinewBody{}); }
 
     SinewBody handle() const noexcept { return handle_; }
+
+    // Snapshot of this body's dynamic state alone (docs/snapshots.md); load_state restores it,
+    // leaving the rest of the world as it is.
+    std::vector<uint8_t> save_state() const {
+        std::vector<uint8_t> out;
+        detail::save_state_into(sinew_body_save_state, handle_, out);
+        return out;
+    }
+    void save_state(std::vector<uint8_t>& out) const { detail::save_state_into(sinew_body_save_state, handle_, out); }
+    void load_state(const std::vector<uint8_t>& snapshot) { detail::check(sinew_body_load_state(handle_, snapshot.data(), snapshot.size())); }
     explicit operator bool() const noexcept { return handle_.id != 0; }
 
     SinewBodyInfo info() const {
@@ -1009,6 +1040,22 @@ public:
 
     // Waits for the step started by step_begin; throws its error, if any.
     void step_end() { detail::check(sinew_world_step_end(handle_)); }
+
+    // Snapshot of the world's whole dynamic state (docs/snapshots.md): every body, ragdoll
+    // and collider, time and the fixed-step accumulator. load_state(snapshot) of this world,
+    // or of one built by the same calls, continues exactly as this one does from here.
+    std::vector<uint8_t> save_state() const {
+        std::vector<uint8_t> out;
+        detail::save_state_into(sinew_world_save_state, handle_, out);
+        return out;
+    }
+
+    // The same into a reused buffer (resized to the snapshot's size).
+    void save_state(std::vector<uint8_t>& out) const { detail::save_state_into(sinew_world_save_state, handle_, out); }
+
+    // Restores a snapshot; a truncated, corrupted or mismatched one throws
+    // SINEW_INVALID_ARGUMENT and changes nothing.
+    void load_state(const std::vector<uint8_t>& snapshot) { detail::check(sinew_world_load_state(handle_, snapshot.data(), snapshot.size())); }
 
     SinewWorldStats stats() const {
         SinewWorldStats stats{};

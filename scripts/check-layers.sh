@@ -16,6 +16,7 @@ LAYERS = [
     ["math", "error"],
     ["geometry"],
     ["solver"],
+    ["state"],
     ["collider", "wind"],
     ["particles", "ragdoll"],
     ["cloth", "rope", "strands"],

@@ -71,6 +71,7 @@ check compile-c-ragdoll gcc "${cflags[@]}" tests/c/ragdoll.c -o "$out/ragdoll" "
 check compile-c-ragdoll-chapter gcc "${cflags[@]}" examples/ragdoll_chapter.c -o "$out/ragdoll_chapter" "${ldflags[@]}" -lm
 check compile-c-ragdoll-getup gcc "${cflags[@]}" examples/ragdoll_getup.c -o "$out/ragdoll_getup" "${ldflags[@]}" -lm
 check compile-c-softbody gcc "${cflags[@]}" tests/c/softbody.c -o "$out/softbody" "${ldflags[@]}" -lm
+check compile-c-snapshot gcc "${cflags[@]}" tests/c/snapshot.c -o "$out/snapshot" "${ldflags[@]}" -lm
 check compile-c-include-twice gcc "${cflags[@]}" tests/c/include_twice.c -o "$out/include_twice" "${ldflags[@]}"
 # The header without SINEW_DEBUG_PANIC (a release user's build) declares no panic trigger.
 check header-without-debug-panic bash -c "gcc -std=c99 -Wall -Wextra -Werror -pedantic -Iinclude -fsyntax-only tests/c/include_twice.c \
@@ -80,6 +81,7 @@ check compile-cpp-ragdoll g++ "${cxxflags[@]}" tests/cpp/ragdoll.cpp -o "$out/cp
 check compile-cpp-softbody g++ "${cxxflags[@]}" tests/cpp/softbody.cpp -o "$out/cpp_softbody" "${ldflags[@]}"
 # Not linked to libsinew: it dlopens it.
 check compile-c-unload gcc "${cflags[@]}" -pthread tests/c/unload.c -o "$out/unload" -ldl -lm
+check compile-cpp-snapshot g++ "${cxxflags[@]}" tests/cpp/snapshot.cpp -o "$out/cpp_snapshot" "${ldflags[@]}"
 
 # ---- run -------------------------------------------------------------------------------
 check run-c-client "$out/client"
@@ -98,6 +100,8 @@ check run-c-softbody-meshes "$out/softbody" meshes
 check run-cpp-softbody-errors "$out/cpp_softbody" errors
 check run-cpp-softbody-physics "$out/cpp_softbody" physics
 check run-c-unload "$out/unload" "$lib_dir/libsinew.so" 200
+check run-c-snapshot "$out/snapshot"
+check run-cpp-snapshot "$out/cpp_snapshot"
 # The panic-guard checks ran (they are compiled only with SINEW_DEBUG_PANIC).
 check panic-guard-checked bash -c "grep -q 'ok   SINEW_PANIC *sinew_debug_trigger_panic()' '$out/run-c-client.log' \
     && grep -q 'ok   sinew_debug_trigger_panic() returns SINEW_PANIC' '$out/run-cpp-client.log'"
@@ -136,5 +140,7 @@ check valgrind-c-softbody-physics under_valgrind valgrind-c-softbody-physics "$o
 check valgrind-c-softbody-meshes under_valgrind valgrind-c-softbody-meshes "$out/softbody" meshes
 check valgrind-cpp-softbody under_valgrind valgrind-cpp-softbody "$out/cpp_softbody"
 VALGRIND_SUPP=tests/c/unload.supp check valgrind-c-unload under_valgrind valgrind-c-unload "$out/unload" "$lib_dir/libsinew.so" 10
+check valgrind-c-snapshot under_valgrind valgrind-c-snapshot "$out/snapshot"
+check valgrind-cpp-snapshot under_valgrind valgrind-cpp-snapshot "$out/cpp_snapshot"
 
 summary c-clients

@@ -14,7 +14,9 @@
 #    groups of tests/csharp/RagdollTests.cs (errors, disposal, physics, no allocation; powered
 #    ragdolls and getting up: muscles, pins, hits, balance loss, snapshot and blend, face up /
 #    face down, at rest) and the soft-body groups of tests/csharp/SoftBodyTests.cs (every call,
-#    errors, readback of the surface, a jelly dropped on a plane, no allocation);
+#    errors, readback of the surface, a jelly dropped on a plane, no allocation) and the
+#    snapshot groups of tests/csharp/SnapshotTests.cs (rewind and replay to the same bits, a
+#    second world, refusals that change nothing, per object, no allocation);
 # 5. checks the load-time ABI check against a missing library and a fake one of another
 #    version, and the Unity NativeArray extensions against stand-in Unity types.
 #
@@ -36,6 +38,8 @@ source scripts/lib.sh
 missing=()
 command -v mcs >/dev/null 2>&1 || missing+=(mono-mcs)
 command -v mono >/dev/null 2>&1 || missing+=(mono-runtime)
+# xbuild and the reference assemblies it resolves System, System.Core and System.Numerics from
+command -v xbuild >/dev/null 2>&1 && [ -d /usr/lib/mono/4.5-api ] || missing+=(mono-xbuild mono-devel)
 command -v gcc >/dev/null 2>&1 || missing+=(gcc libc6-dev)
 install_missing "${missing[@]}"
 
@@ -115,7 +119,7 @@ step "every function of include/sinew.h has a P/Invoke declaration in NativeMeth
     bash -c "diff <(grep -E '^[A-Za-z].*\bsinew_[a-z0-9_]+\(' include/sinew.h | grep -oE '\bsinew_[a-z0-9_]+\(' | tr -d '(' | sort -u) \
         <(grep -oE 'EntryPoint = \"sinew_[a-z0-9_]+\"' bindings/csharp/NativeMethods.g.cs | sed -E 's/.*\"(.*)\"/\1/' | sort -u)"
 step "the test programs compile against Sinew.dll" \
-    bash -c "mcs ${mcs_flags[*]} -r:$out/Sinew.dll -out:$out/WrapperTests.exe tests/csharp/Check.cs tests/csharp/WrapperTests.cs tests/csharp/CharacterTests.cs tests/csharp/RagdollTests.cs tests/csharp/SoftBodyTests.cs \
+    bash -c "mcs ${mcs_flags[*]} -r:$out/Sinew.dll -out:$out/WrapperTests.exe tests/csharp/Check.cs tests/csharp/WrapperTests.cs tests/csharp/CharacterTests.cs tests/csharp/RagdollTests.cs tests/csharp/SoftBodyTests.cs tests/csharp/SnapshotTests.cs \
         && mcs ${mcs_flags[*]} -r:$out/Sinew.dll -out:$out/LoadTests.exe tests/csharp/Check.cs tests/csharp/LoadTests.cs"
 step "the Unity NativeArray extensions compile with UNITY_2021_2_OR_NEWER (stand-in Unity types)" \
     mcs "${mcs_flags[@]}" -warn:4 -warnaserror+ -define:UNITY_2021_2_OR_NEWER -out:"$out/unity/UnityExtensionTests.exe" \
@@ -146,27 +150,53 @@ if [ -f "$out/unity/UnityExtensionTests.exe" ]; then
         mono --debug "$out/unity/UnityExtensionTests.exe"
 fi
 
-# ---- the README's example and the .csproj ----
-# The documented program, extracted from bindings/csharp/README.md and built with the documented
-# command (as written there, but with the output in $out).
-awk '/<!-- example: tour/ {on=1; next} on && /^```csharp/ {body=1; next} body && /^```/ {exit} body {print}' \
-    bindings/csharp/README.md >"$out/Example.cs"
-step "README: the example was extracted ($(wc -l <"$out/Example.cs") lines)" test -s "$out/Example.cs"
-step "README: the example compiles with the documented mcs command" \
-    mcs -unsafe -langversion:experimental -r:System.Numerics.dll -out:"$out/Example.exe" "$out/Example.cs" \
-        bindings/csharp/*.cs bindings/csharp/Unity/*.cs
-step "README: the example runs (curtain pinned at y = 2.75, the rope's free end swung down, within its length)" \
-    env LD_LIBRARY_PATH="$lib" mono "$out/Example.exe"
+# ---- the README's examples and the project files ----
+# Every documented program (a ```csharp block after an "<!-- example: NAME" line in
+# bindings/csharp/README.md), extracted and built with the documented command (as written
+# there, but with the output in $out), then run: each checks its own physics and throws if wrong.
+mapfile -t examples < <(sed -nE 's/^<!-- example: ([a-z0-9-]+) .*/\1/p' bindings/csharp/README.md)
+step "README: ${#examples[@]} examples found (tour, hair, jelly, ragdoll)" \
+    test "${examples[*]}" = "tour hair jelly ragdoll"
+for name in "${examples[@]}"; do
+    awk -v name="$name" '$0 ~ "^<!-- example: " name " " {on=1; next} on && /^```csharp/ {body=1; next} body && /^```/ {exit} body {print}' \
+        bindings/csharp/README.md >"$out/example-$name.cs"
+    step "README: example '$name' was extracted ($(wc -l <"$out/example-$name.cs") lines)" test -s "$out/example-$name.cs"
+    step "README: example '$name' compiles with the documented mcs command" \
+        mcs -unsafe -langversion:experimental -r:System.Numerics.dll -out:"$out/example-$name.exe" "$out/example-$name.cs" \
+            bindings/csharp/*.cs bindings/csharp/Unity/*.cs
+    step "README: example '$name' runs and its checks hold" \
+        env LD_LIBRARY_PATH="$lib" mono "$out/example-$name.exe"
+done
+# The classic project for Mono's build tool: built with xbuild, then the tour is compiled
+# against that Sinew.dll (not the sources) and run.
+step "bindings/csharp/Sinew.Mono.csproj builds with Mono's xbuild" \
+    xbuild /nologo /v:minimal /p:OutputPath="$root/$out/xbuild/" /p:BaseIntermediateOutputPath="$root/$out/xbuild-obj/" \
+        bindings/csharp/Sinew.Mono.csproj
+step "README: the tour compiles against the xbuild-built Sinew.dll (mcs -r:Sinew.dll)" \
+    mcs -r:"$out/xbuild/Sinew.dll" -r:System.Numerics.dll -out:"$out/xbuild/Example.exe" "$out/example-tour.cs"
+step "README: the tour runs against the xbuild-built Sinew.dll" \
+    env LD_LIBRARY_PATH="$lib" MONO_PATH="$out/xbuild" mono "$out/xbuild/Example.exe"
 # Well-formed (an XML comment must not hold a double hyphen) and what the docs say it is.
 step "bindings/csharp/Sinew.csproj is an SDK-style netstandard2.1 project with unsafe code" \
     python3 -c 'import sys, xml.etree.ElementTree as E; p = E.parse(sys.argv[1]).getroot(); g = lambda k: p.findtext("PropertyGroup/" + k)
 sys.exit(not (p.get("Sdk") == "Microsoft.NET.Sdk" and g("TargetFramework") == "netstandard2.1" and g("AllowUnsafeBlocks") == "true"))' \
         bindings/csharp/Sinew.csproj
+# Both project files compile the same sources with the same settings.
+step "Sinew.csproj and Sinew.Mono.csproj agree: unsafe code, warnings as errors, assembly name" \
+    python3 -c 'import sys, xml.etree.ElementTree as E
+ns = "{http://schemas.microsoft.com/developer/msbuild/2003}"
+sdk = E.parse(sys.argv[1]).getroot(); mono = E.parse(sys.argv[2]).getroot()
+a = lambda k: sdk.findtext("PropertyGroup/" + k)
+b = lambda k: mono.findtext(ns + "PropertyGroup/" + ns + k)
+keys = ("AllowUnsafeBlocks", "TreatWarningsAsErrors", "AssemblyName", "RootNamespace")
+bad = [k for k in keys if a(k) != b(k)]
+print("differ:", bad) if bad else None
+sys.exit(bool(bad))' bindings/csharp/Sinew.csproj bindings/csharp/Sinew.Mono.csproj
 if command -v dotnet >/dev/null 2>&1; then
     step "bindings/csharp/Sinew.csproj builds with the .NET SDK (netstandard2.1)" \
         dotnet build bindings/csharp/Sinew.csproj -c Release -o "$out/dotnet" -p:BaseIntermediateOutputPath="$root/$out/obj/"
 else
-    echo "--     bindings/csharp/Sinew.csproj not built: no .NET SDK here (Debian 12 packages none; its mono-xbuild 6.8 refuses SDK-style projects)"
+    echo "--     bindings/csharp/Sinew.csproj not built: no .NET SDK here (Debian 12 packages none; its xbuild 6.8 refuses SDK-style projects, hence Sinew.Mono.csproj above)"
 fi
 
 finish

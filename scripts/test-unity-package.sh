@@ -110,7 +110,7 @@ step "the unpacked package's Runtime/ (with Runtime/Wrapper) compiles as Sinew.R
 for editor_os in LINUX WIN OSX; do
     step "the unpacked package's Editor/ compiles as Sinew.Editor (UNITY_EDITOR_$editor_os)" \
         mcs "${flags[@]}" -define:UNITY_EDITOR -define:UNITY_EDITOR_$editor_os -target:library -r:"$out/UnityEngine.dll" \
-            -r:"$out/UnityEditor.dll" -out:"$out/Sinew.Editor.$editor_os.dll" "$pkg"/Editor/*.cs
+            -r:"$out/UnityEditor.dll" -r:"$out/Sinew.Runtime.dll" -out:"$out/Sinew.Editor.$editor_os.dll" "$pkg"/Editor/*.cs
 done
 
 echo "unity-package: $passed passed, $failed failed"

@@ -12,16 +12,21 @@
 #                                  UNITY_2021_2_OR_NEWER) + the package's Runtime/ components,
 #                                  unsafe, like Runtime/Sinew.Runtime.asmdef;
 #      Assembly-CSharp.dll         the package's Samples~ (ClothBenchmark, RagdollShooting, RagdollCrowd,
-#                                  JellyDrop)
+#                                  JellyDrop, RiggedCharacter)
 #                                  + the project's Assets/Scripts;
-#      Sinew.Editor.dll            the package's Editor/ (tells the user what to run when the
-#                                  native library is missing), against UnityEditor.dll;
+#      Sinew.Editor.dll            the package's Editor/ (inspectors, the paint tool, gizmos,
+#                                  presets, the Unity Cloth converter, the debug window, the
+#                                  missing-library message), against UnityEditor.dll and Sinew.Runtime;
 #      Assembly-CSharp-Editor.dll  the project's Assets/Editor, against UnityEditor.dll;
 #    and checks that the stub does catch mistakes (a misspelt member, UnityEditor in runtime code);
 # 4. runs tests/unity-stub/UnityScriptChecks.cs on Mono: file names, [Tooltip]s, misspelt Unity
 #    messages, and inspector defaults against the native library's sinew_*_default (needs the
 #    debug libsinew.so: cargo build);
-# 5. copies the wrapper into the package (scripts/package-unity.sh --wrapper-only) and runs
+# 5. runs tests/csharp/EditorLogicTests.cs on Mono against the debug libsinew.so and the package's
+#    Sinew.Runtime.dll: the paint brush, painted values into a native cloth, the tearing rebuild
+#    against the wrapper's topology readback, presets, the Unity Cloth mapping field by field; it
+#    draws docs/unity-paint.png and docs/unity-gizmos.png again, and they must be the committed ones;
+# 6. copies the wrapper into the package (scripts/package-unity.sh --wrapper-only) and runs
 #    tests/unity-stub/check_project.py: package.json, manifest.json, .meta files and GUIDs, the
 #    plugins' import settings, the scenes' references and fields, the build settings.
 #
@@ -121,12 +126,14 @@ step "Sinew.Runtime: bindings/csharp + the package's Runtime/ (${#runtime[@]} sc
 step "Assembly-CSharp: the package's Samples~ + Assets/Scripts (${#samples[@]} + ${#assets[@]} scripts) compile, without unsafe code" \
     mcs "${mcs_flags[@]}" -target:library -r:"$out/UnityEngine.dll" -r:"$out/Sinew.Runtime.dll" \
         -out:"$out/Assembly-CSharp.dll" "${samples[@]}" "${assets[@]}"
-step "Sinew.Editor: the package's Editor/ (the missing-library message) compiles against UnityEditor" \
+step "Sinew.Editor: the package's Editor/ ($(ls "$pkg"/Editor/*.cs | wc -l) scripts: inspectors, paint tool, gizmos, presets, converter, debug window) compiles against UnityEditor" \
     mcs "${mcs_flags[@]}" -define:UNITY_EDITOR -define:UNITY_EDITOR_LINUX -target:library -r:"$out/UnityEngine.dll" \
-        -r:"$out/UnityEditor.dll" -out:"$out/Sinew.Editor.dll" "$pkg"/Editor/*.cs
-step "Assembly-CSharp-Editor: Assets/Editor (${#editor[@]} scripts) compiles against UnityEditor" \
+        -r:"$out/UnityEditor.dll" -r:"$out/Sinew.Runtime.dll" -out:"$out/Sinew.Editor.dll" "$pkg"/Editor/*.cs
+# Unity gives Assembly-CSharp-Editor every auto-referenced assembly: the package's two as well.
+step "Assembly-CSharp-Editor: Assets/Editor (${#editor[@]} scripts) compiles against UnityEditor, Sinew.Runtime and Sinew.Editor" \
     mcs "${mcs_flags[@]}" -define:UNITY_EDITOR -target:library -r:"$out/UnityEngine.dll" -r:"$out/UnityEditor.dll" \
-        -r:"$out/Assembly-CSharp.dll" -out:"$out/Assembly-CSharp-Editor.dll" "${editor[@]}"
+        -r:"$out/Assembly-CSharp.dll" -r:"$out/Sinew.Runtime.dll" -r:"$out/Sinew.Editor.dll" \
+        -out:"$out/Assembly-CSharp-Editor.dll" "${editor[@]}"
 
 # The stub must be strict enough to matter: these are refused.
 cat >"$out/negative/Misspelt.cs" <<'EOF'
@@ -158,6 +165,16 @@ public sealed class NotInUnity : MonoBehaviour
     void Start() { GetComponent<SkinnedMeshRenderer>().BakeMeshAsync(null); }
 }
 EOF
+cat >"$out/negative/NotInEditor.cs" <<'EOF'
+using UnityEditor;
+using UnityEngine;
+public static class NotInEditor
+{
+    public static void Draw() { Handles.DrawWireCircle(Vector3.zero, Vector3.up, 1f); }
+}
+EOF
+refused "the editor stub refuses an editor member Unity does not have (Handles.DrawWireCircle)" CS0117 \
+    mcs "${mcs_flags[@]}" -target:library -r:"$out/UnityEngine.dll" -r:"$out/UnityEditor.dll" -out:"$out/negative/e.dll" "$out/negative/NotInEditor.cs"
 refused "the stub refuses a misspelt member (transform.postion)" CS1061 \
     mcs "${mcs_flags[@]}" -target:library -r:"$out/UnityEngine.dll" -out:"$out/negative/a.dll" "$out/negative/Misspelt.cs"
 refused "the stub refuses a wrong argument type (Mesh.SetVertices(Vector2[]))" CS1503 \
@@ -177,6 +194,26 @@ if [ -f "$out/UnityScriptChecks.exe" ]; then
         mono --debug "$out/UnityScriptChecks.exe" "$out/Sinew.Runtime.dll" "$out/Assembly-CSharp.dll" \
         -- "${runtime[@]}" "${samples[@]}" "${assets[@]}" "${editor[@]}"
 fi
+
+# ---- the editor tools' logic, against the native library ----
+step "the editor logic tests compile (tests/csharp/EditorLogicTests.cs)" \
+    mcs "${mcs_flags[@]}" -unsafe -r:"$out/UnityEngine.dll" -r:"$out/Sinew.Runtime.dll" -r:System.Core.dll \
+        -out:"$out/EditorLogicTests.exe" tests/csharp/Check.cs tests/csharp/EditorLogicTests.cs
+preset_guid=$(sed -n 's/^guid: //p' "$pkg/Runtime/SinewClothPreset.cs.meta")
+if [ -f "$out/EditorLogicTests.exe" ]; then
+    program "csharp-program editor" env LD_LIBRARY_PATH="${CARGO_TARGET_DIR:-$root/target}/debug" \
+        mono --debug "$out/EditorLogicTests.exe" "$out/pictures" "$out/presets" "$preset_guid"
+fi
+for picture in unity-paint.png unity-gizmos.png; do
+    step "docs/$picture is the picture the tests draw (else: cp $out/pictures/$picture docs/)" \
+        cmp "$out/pictures/$picture" "docs/$picture"
+done
+# The shipped presets are the built-in table, written as Unity assets (else: cp $out/presets/*.asset $pkg/Presets/).
+step "$pkg/Presets/ holds exactly the built-in presets as assets" \
+    diff <(cd "$out/presets" && ls) <(cd "$pkg/Presets" && ls | grep -v '\.meta$')
+for asset in "$out"/presets/*.asset; do
+    step "Presets/$(basename "$asset") is the built-in preset's values" cmp "$asset" "$pkg/Presets/$(basename "$asset")"
+done
 
 # ---- the project's files ----
 step "scripts/package-unity.sh --wrapper-only copies bindings/csharp into the package" \

@@ -3,7 +3,8 @@
 # (x86_64-pc-windows-gnu, through its import library libsinew.dll.a) and run under Wine:
 #   - against the release DLL, the one that ships (built as scripts/check-windows-dll.sh
 #     builds it): tests/c/client.c, character.c, ragdoll.c (errors, physics), softbody.c
-#     (errors, physics, meshes), examples/ragdoll_chapter.c and ragdoll_getup.c (run to its
+#     (errors, physics, meshes), snapshot.c and snapshot.cpp (save, rewind, replay to the same
+#     bits, refusals), examples/ragdoll_chapter.c and ragdoll_getup.c (run to its
 #     end, its 10 s bound not checked: see below), and tests/cpp/client.cpp, ragdoll.cpp and
 #     softbody.cpp;
 #   - against a debug DLL built with the cargo feature debug-panic (target/.../debug/sinew.dll):
@@ -118,6 +119,8 @@ cc ragdoll_getup release x86_64-w64-mingw32-gcc "${cflags[@]}" examples/ragdoll_
 cc cpp_client release x86_64-w64-mingw32-g++ "${cxxflags[@]}" tests/cpp/client.cpp
 cc cpp_ragdoll release x86_64-w64-mingw32-g++ "${cxxflags[@]}" tests/cpp/ragdoll.cpp
 cc cpp_softbody release x86_64-w64-mingw32-g++ "${cxxflags[@]}" tests/cpp/softbody.cpp
+cc snapshot release x86_64-w64-mingw32-gcc "${cflags[@]}" tests/c/snapshot.c
+cc cpp_snapshot release x86_64-w64-mingw32-g++ "${cxxflags[@]}" tests/cpp/snapshot.cpp
 cc client debug-panic x86_64-w64-mingw32-gcc "${cflags[@]}" -DSINEW_DEBUG_PANIC tests/c/client.c
 cc cpp_client debug-panic x86_64-w64-mingw32-g++ "${cxxflags[@]}" -DSINEW_DEBUG_PANIC tests/cpp/client.cpp
 
@@ -148,6 +151,8 @@ run cpp_ragdoll release errors
 run cpp_ragdoll release physics
 run cpp_softbody release errors
 run cpp_softbody release physics
+run snapshot release
+run cpp_snapshot release
 run client debug-panic
 run cpp_client debug-panic
 check panic-guard-checked bash -c "grep -q 'ok   SINEW_PANIC *sinew_debug_trigger_panic()' '$out/run-debug-panic-client.log' \

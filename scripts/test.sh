@@ -6,7 +6,7 @@
 # Each part installs what it needs when it is missing (apt packages, rustup targets):
 #   1. cargo test            unit and integration tests: physics against analytic answers,
 #                            the C ABI contract on bad input, determinism
-#      cargo test -p xtask   header drift: include/sinew.h and bindings/csharp/NativeMethods.g.cs
+#      cargo test -p xtask   header drift: include/sinew.h, bindings/csharp/NativeMethods.g.cs and Properties.g.cs
 #                            must equal a fresh generation from src/ffi
 #   2. scripts/test-c.sh     C and C++ clients against the committed header, under valgrind
 #   3. scripts/test-csharp.sh  the C# wrapper compiled with mcs and run on Mono

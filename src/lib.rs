@@ -32,6 +32,7 @@ pub mod ragdoll;
 pub mod rope;
 pub mod softbody;
 pub mod solver;
+pub mod state;
 pub mod strands;
 pub mod wind;
 pub mod world;

@@ -85,6 +85,53 @@ namespace Sinew
             return info;
         }
 
+        /// <summary>Bytes <see cref="SaveState(Span{byte})"/> needs now (the size query of
+        /// <c>sinew_body_save_state</c>).</summary>
+        public unsafe int StateSize
+        {
+            get
+            {
+                UIntPtr n;
+                SinewException.Check(NativeMethods.sinew_body_save_state(handle, null, UIntPtr.Zero, &n));
+                return checked((int)n.ToUInt64());
+            }
+        }
+
+        /// <summary>A snapshot of this body's dynamic state alone (docs/snapshots.md); <see cref="LoadState"/> restores it, leaving the rest of the world as it is.</summary>
+        public byte[] SaveState()
+        {
+            byte[] snapshot = new byte[StateSize];
+            SaveState(new Span<byte>(snapshot));
+            return snapshot;
+        }
+
+        /// <summary>Writes the snapshot into <paramref name="destination"/> and returns its length;
+        /// no allocation. An empty span only returns the length needed (as <see cref="StateSize"/>).</summary>
+        /// <exception cref="SinewException"><c>SINEW_BUFFER_TOO_SMALL</c> when the span is shorter
+        /// than <see cref="StateSize"/> (nothing is written); <c>SINEW_BUSY</c> during an
+        /// asynchronous step.</exception>
+        public unsafe int SaveState(Span<byte> destination)
+        {
+            UIntPtr n;
+            fixed (byte* p = &System.Runtime.InteropServices.MemoryMarshal.GetReference(destination))
+            {
+                SinewException.Check(NativeMethods.sinew_body_save_state(handle, p, Blit.Count(destination.Length), &n));
+            }
+            return checked((int)n.ToUInt64());
+        }
+
+        /// <summary>Restores a snapshot <see cref="SaveState()"/> wrote.</summary>
+        /// <exception cref="SinewException"><c>SINEW_INVALID_ARGUMENT</c>, changing nothing, for a
+        /// truncated, corrupted or mismatched snapshot (the message names the difference);
+        /// <c>SINEW_BUSY</c> during an asynchronous step.</exception>
+        public unsafe void LoadState(ReadOnlySpan<byte> snapshot)
+        {
+            fixed (byte* p = &System.Runtime.InteropServices.MemoryMarshal.GetReference(snapshot))
+            {
+                SinewException.Check(NativeMethods.sinew_body_load_state(handle, p, Blit.Count(snapshot.Length)));
+            }
+        }
+
         /// <summary>Number of vertices <see cref="ReadPositions{T}(Span{T})"/> writes: the host's
         /// own vertex count for a mesh cloth.</summary>
         public unsafe int VertexCount
@@ -120,6 +167,19 @@ namespace Sinew
                 float s;
                 SinewException.Check(NativeMethods.sinew_body_get_max_stretch(handle, &s));
                 return s;
+            }
+        }
+
+        /// <summary>Wall time (ms) the body's fixed steps took in the last <c>Step</c> (or
+        /// <c>StepEnd</c>) that ran any; bodies stepped together share their group's time by
+        /// particle count; 0 while frozen or asleep. For profiling. Allocates nothing.</summary>
+        public unsafe double StepTimeMs
+        {
+            get
+            {
+                ulong ns;
+                SinewException.Check(NativeMethods.sinew_body_get_step_time_ns(handle, &ns));
+                return ns * 1e-6;
             }
         }
 

@@ -256,6 +256,15 @@ namespace Sinew
         public static extern SinewResult sinew_body_get_bounds(SinewBody body, SinewVec3* out_min, SinewVec3* out_max);
 
         /// <summary>
+        ///  Wall time (ns) the body's fixed steps took in the last `sinew_world_step` (or step_end)
+        ///  that ran any: bodies stepped together (side by side in SIMD lanes, or as a collision pair)
+        ///  share their group's time by particle count. 0 while the body is frozen or asleep. For
+        ///  profiling (a debug window); it never changes the simulation.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_body_get_step_time_ns", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_get_step_time_ns(SinewBody body, ulong* out_ns);
+
+        /// <summary>
         ///  Largest `|length/rest − 1|` over the body's constraints (the benchmark's stretch ratio).
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_body_get_max_stretch", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
@@ -658,6 +667,14 @@ namespace Sinew
         public static extern SinewResult sinew_ragdoll_is_asleep(SinewRagdoll ragdoll, uint* out_asleep);
 
         /// <summary>
+        ///  Wall time (ns) of the ragdoll's solve in the last `sinew_world_step` (or step_end) that ran
+        ///  fixed steps: ragdolls that touch are solved together and share the time by bone count. 0
+        ///  while it sleeps. For profiling; it never changes the simulation.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_get_step_time_ns", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_get_step_time_ns(SinewRagdoll ragdoll, ulong* out_ns);
+
+        /// <summary>
         ///  Wakes a sleeping ragdoll (nothing for an awake one).
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_ragdoll_wake", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
@@ -865,6 +882,53 @@ namespace Sinew
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_body_get_center_of_mass", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_body_get_center_of_mass(SinewBody body, SinewVec3* out_center);
+
+        /// <summary>
+        ///  Saves the world's whole dynamic state (every body, ragdoll and collider, time and the
+        ///  fixed-step accumulator) into `out_buffer` and writes its length to `*out_size`. A null
+        ///  `out_buffer` with `capacity` 0 only reports the size needed; a smaller buffer gets
+        ///  `SINEW_BUFFER_TOO_SMALL` with the size needed in `*out_size` and nothing written into it.
+        ///  `SINEW_BUSY` during an asynchronous step.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_world_save_state", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_world_save_state(SinewWorld world, byte* out_buffer, System.UIntPtr capacity, System.UIntPtr* out_size);
+
+        /// <summary>
+        ///  Restores a state `sinew_world_save_state` wrote, of this world or of one built by the
+        ///  same calls in the same order (docs/snapshots.md). The world then continues exactly as the
+        ///  one saved did. A truncated, corrupted, foreign or mismatched snapshot (other objects,
+        ///  particle counts, a body torn since) is refused with `SINEW_INVALID_ARGUMENT` and a message
+        ///  naming the difference, and nothing changes. `SINEW_BUSY` during an asynchronous step.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_world_load_state", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_world_load_state(SinewWorld world, byte* data, System.UIntPtr length);
+
+        /// <summary>
+        ///  Saves one body's dynamic state (as `sinew_world_save_state`, for this body alone).
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_body_save_state", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_save_state(SinewBody body, byte* out_buffer, System.UIntPtr capacity, System.UIntPtr* out_size);
+
+        /// <summary>
+        ///  Restores one body's state from `sinew_body_save_state` of this body or of the body
+        ///  created by the same call in a world built the same way; the rest of the world is left as
+        ///  it is. Refused, changing nothing, as `sinew_world_load_state`.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_body_load_state", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_load_state(SinewBody body, byte* data, System.UIntPtr length);
+
+        /// <summary>
+        ///  Saves one ragdoll's dynamic state (as `sinew_world_save_state`, for this ragdoll alone).
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_save_state", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_save_state(SinewRagdoll ragdoll, byte* out_buffer, System.UIntPtr capacity, System.UIntPtr* out_size);
+
+        /// <summary>
+        ///  Restores one ragdoll's state from `sinew_ragdoll_save_state`; the rest of the world is
+        ///  left as it is. Refused, changing nothing, as `sinew_world_load_state`.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_load_state", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_load_state(SinewRagdoll ragdoll, byte* data, System.UIntPtr length);
 
 
     }

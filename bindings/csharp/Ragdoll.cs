@@ -88,6 +88,55 @@ namespace Sinew
             }
         }
 
+        // ---- snapshot ----
+
+        /// <summary>Bytes <see cref="SaveState(Span{byte})"/> needs now (the size query of
+        /// <c>sinew_ragdoll_save_state</c>).</summary>
+        public unsafe int StateSize
+        {
+            get
+            {
+                UIntPtr n;
+                SinewException.Check(NativeMethods.sinew_ragdoll_save_state(handle, null, UIntPtr.Zero, &n));
+                return checked((int)n.ToUInt64());
+            }
+        }
+
+        /// <summary>A snapshot of this ragdoll's dynamic state alone (docs/snapshots.md); <see cref="LoadState"/> restores it, leaving the rest of the world as it is.</summary>
+        public byte[] SaveState()
+        {
+            byte[] snapshot = new byte[StateSize];
+            SaveState(new Span<byte>(snapshot));
+            return snapshot;
+        }
+
+        /// <summary>Writes the snapshot into <paramref name="destination"/> and returns its length;
+        /// no allocation. An empty span only returns the length needed (as <see cref="StateSize"/>).</summary>
+        /// <exception cref="SinewException"><c>SINEW_BUFFER_TOO_SMALL</c> when the span is shorter
+        /// than <see cref="StateSize"/> (nothing is written); <c>SINEW_BUSY</c> during an
+        /// asynchronous step.</exception>
+        public unsafe int SaveState(Span<byte> destination)
+        {
+            UIntPtr n;
+            fixed (byte* p = &System.Runtime.InteropServices.MemoryMarshal.GetReference(destination))
+            {
+                SinewException.Check(NativeMethods.sinew_ragdoll_save_state(handle, p, Blit.Count(destination.Length), &n));
+            }
+            return checked((int)n.ToUInt64());
+        }
+
+        /// <summary>Restores a snapshot <see cref="SaveState()"/> wrote.</summary>
+        /// <exception cref="SinewException"><c>SINEW_INVALID_ARGUMENT</c>, changing nothing, for a
+        /// truncated, corrupted or mismatched snapshot (the message names the difference);
+        /// <c>SINEW_BUSY</c> during an asynchronous step.</exception>
+        public unsafe void LoadState(ReadOnlySpan<byte> snapshot)
+        {
+            fixed (byte* p = &System.Runtime.InteropServices.MemoryMarshal.GetReference(snapshot))
+            {
+                SinewException.Check(NativeMethods.sinew_ragdoll_load_state(handle, p, Blit.Count(snapshot.Length)));
+            }
+        }
+
         // ---- kinematic / dynamic ----
 
         /// <summary>Every bone kinematic (animated by <c>SetTargets</c>) or dynamic (physics).</summary>
@@ -276,6 +325,19 @@ namespace Sinew
                 uint a;
                 SinewException.Check(NativeMethods.sinew_ragdoll_is_asleep(handle, &a));
                 return a != 0;
+            }
+        }
+
+        /// <summary>Wall time (ms) of the ragdoll's solve in the last <c>Step</c> (or
+        /// <c>StepEnd</c>) that ran fixed steps; ragdolls that touch share it by bone count; 0
+        /// while asleep. For profiling. Allocates nothing.</summary>
+        public unsafe double StepTimeMs
+        {
+            get
+            {
+                ulong ns;
+                SinewException.Check(NativeMethods.sinew_ragdoll_get_step_time_ns(handle, &ns));
+                return ns * 1e-6;
             }
         }
 
@@ -607,6 +669,13 @@ namespace Sinew
                 SinewException.Check(NativeMethods.sinew_bone_desc_default(&d));
                 return d;
             }
+        }
+
+        /// <summary><see cref="shape"/> as an enum: sphere, capsule or box.</summary>
+        public SinewShape Shape
+        {
+            get { return (SinewShape)shape; }
+            set { shape = (uint)value; }
         }
     }
 

@@ -281,6 +281,21 @@ namespace Sinew
         }
     }
 
+    public partial struct SinewEvent
+    {
+        /// <summary><see cref="kind"/> as an enum.</summary>
+        public SinewEventKind Kind
+        {
+            get { return (SinewEventKind)kind; }
+        }
+
+        /// <summary><see cref="reason"/> as an enum (for a recovery).</summary>
+        public SinewRecoveryReason Reason
+        {
+            get { return (SinewRecoveryReason)reason; }
+        }
+    }
+
     public partial struct SinewBoneWeight
     {
         /// <summary>A vertex on one bone with weight 1.</summary>

@@ -250,6 +250,20 @@ pub extern "C" fn sinew_body_get_bounds(body: SinewBody, out_min: *mut SinewVec3
     })
 }
 
+/// Wall time (ns) the body's fixed steps took in the last `sinew_world_step` (or step_end)
+/// that ran any: bodies stepped together (side by side in SIMD lanes, or as a collision pair)
+/// share their group's time by particle count. 0 while the body is frozen or asleep. For
+/// profiling (a debug window); it never changes the simulation.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_body_get_step_time_ns(body: SinewBody, out_ns: *mut u64) -> SinewResult {
+    ffi_guard!({
+        let out = try_out!(out_ns, "out_ns");
+        let ns = registry::with_body(body, |b, _| Ok(b.step_time_ns()))?;
+        out.write(ns);
+        Ok(())
+    })
+}
+
 /// Largest `|length/rest − 1|` over the body's constraints (the benchmark's stretch ratio).
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_body_get_max_stretch(body: SinewBody, out_stretch: *mut f32) -> SinewResult {

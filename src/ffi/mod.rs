@@ -22,6 +22,7 @@ pub mod ragdoll;
 pub mod registry;
 pub mod result;
 pub mod rope;
+pub mod snapshot;
 pub mod softbody;
 pub mod strands;
 pub mod types;
@@ -32,4 +33,4 @@ pub mod world;
 /// cbindgen emits no Rust constants (they would bring the core's along, see `cbindgen.toml`),
 /// so the header's `#define SINEW_ABI_VERSION` is written in `cbindgen.toml`'s
 /// `after_includes`; bump both (`tests/ffi_contract.rs` checks they agree).
-pub const SINEW_ABI_VERSION: u32 = 8;
+pub const SINEW_ABI_VERSION: u32 = 9;

@@ -716,6 +716,19 @@ pub extern "C" fn sinew_ragdoll_is_asleep(ragdoll: SinewRagdoll, out_asleep: *mu
     })
 }
 
+/// Wall time (ns) of the ragdoll's solve in the last `sinew_world_step` (or step_end) that ran
+/// fixed steps: ragdolls that touch are solved together and share the time by bone count. 0
+/// while it sleeps. For profiling; it never changes the simulation.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_ragdoll_get_step_time_ns(ragdoll: SinewRagdoll, out_ns: *mut u64) -> SinewResult {
+    ffi_guard!({
+        let out = try_out!(out_ns, "out_ns");
+        let ns = registry::with_ragdoll(ragdoll, |r, _| Ok(r.step_time_ns()))?;
+        out.write(ns);
+        Ok(())
+    })
+}
+
 /// Wakes a sleeping ragdoll (nothing for an awake one).
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_ragdoll_wake(ragdoll: SinewRagdoll) -> SinewResult {

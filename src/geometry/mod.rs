@@ -207,7 +207,6 @@ pub struct Pose {
 }
 
 impl Pose {
-    #[cfg(test)]
     pub(crate) const IDENTITY: Pose = Pose { rotation: Quat::IDENTITY, position: Vec3::ZERO, scale: 1.0 };
 
     /// Decomposes a column-major matrix; refuses shear, non-uniform or negative scale, a

@@ -196,9 +196,21 @@ pub(crate) fn step_slots(
     }
 }
 
-/// One fixed step of `bodies` (each with the same [`key`]): begun one by one, then those whose
-/// step is plain side by side in lanes, the others alone; ended one by one.
+/// One fixed step of `bodies` (each with the same [`key`]), its time shared among them by
+/// particle count ([`Body::step_time_ns`]).
 fn step(bodies: &mut [Option<&mut Body>], params: impl Fn(&Body) -> StepParams, ctx: &StepContext, scratch: &mut LaneScratch) {
+    let start = std::time::Instant::now();
+    step_members(bodies, params, ctx, scratch);
+    let elapsed = start.elapsed();
+    let total: usize = bodies.iter().flatten().map(|b| b.particle_count()).sum();
+    for b in bodies.iter_mut().flatten() {
+        b.charge_time(elapsed, total);
+    }
+}
+
+/// The step of [`step`]: begun one by one, then those whose step is plain side by side in
+/// lanes, the others alone; ended one by one.
+fn step_members(bodies: &mut [Option<&mut Body>], params: impl Fn(&Body) -> StepParams, ctx: &StepContext, scratch: &mut LaneScratch) {
     let mut in_lanes = [false; LANES];
     for (i, b) in bodies.iter_mut().enumerate() {
         let b = b.as_deref_mut().expect("a member");

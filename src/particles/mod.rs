@@ -27,6 +27,7 @@ pub mod soft;
 pub mod embedding;
 pub(crate) mod lanes;
 pub mod stages;
+mod state;
 pub mod tear;
 pub mod topology;
 mod two_threads;
@@ -133,6 +134,9 @@ pub struct Body {
     pub(crate) lod_substeps: Option<u32>,
     /// Substeps of the body's last fixed step.
     pub(crate) last_substeps: u32,
+    /// Wall time of the body's share of the last host frame that ran fixed steps (ns); see
+    /// [`Body::step_time_ns`].
+    pub(crate) step_ns: u64,
     /// The last fixed step ran this body side by side with others in SIMD lanes (`lanes`).
     pub(crate) lane_step: bool,
     /// Bumped whenever the host's index buffer must be read again (tearing).
@@ -207,6 +211,7 @@ impl Body {
             visible: true,
             lod_substeps: None,
             last_substeps: 0,
+            step_ns: 0,
             lane_step: false,
             topology_version: 0,
             recoveries: 0,
@@ -307,9 +312,38 @@ impl Body {
         self.wake();
     }
 
+    /// Makes the next step overflow inside itself, as an extreme input would: the first free
+    /// particle's inverse mass becomes infinite, so its first constraint correction is
+    /// `0 · ∞ = NaN` mid-substep (tests of NaN containment, `tests/nan_containment.rs`).
+    #[cfg(feature = "debug-panic")]
+    pub fn poison_in_step_for_tests(&mut self) {
+        if let Some(i) = self.w.iter().position(|&w| w > 0.0) {
+            self.w[i] = f32::INFINITY;
+        }
+        self.wake();
+    }
+
     /// The recovery since the last call, if any (the world turns it into an event).
     pub fn take_recovery(&mut self) -> Option<Recovery> {
         self.pending_recovery.take()
+    }
+
+    /// Wall time (ns) the body's fixed steps took in the last host frame that ran any: a body
+    /// stepped alone is timed alone; bodies stepped together (side by side in SIMD lanes, or
+    /// in lockstep as a collision pair) share their group's time by particle count. Includes
+    /// the body's collisions and its part of the step's set-up; not the world's broad phase,
+    /// the ragdolls or the host's calls. 0 for a body frozen, asleep or created since. A
+    /// measurement for profiling, never an input to the simulation.
+    pub fn step_time_ns(&self) -> u64 {
+        self.step_ns
+    }
+
+    /// Adds the body's share of `elapsed`, the time of a step of bodies of `total` particles
+    /// in all, by its particle count ([`Body::step_time_ns`]).
+    pub(crate) fn charge_time(&mut self, elapsed: std::time::Duration, total: usize) {
+        let ns = elapsed.as_nanos();
+        let share = if total == 0 { 0 } else { ns * self.particle_count() as u128 / total as u128 };
+        self.step_ns = self.step_ns.saturating_add(u64::try_from(share).unwrap_or(u64::MAX));
     }
 
     /// Frozen by level of detail this frame.

@@ -39,6 +39,18 @@ pub struct Sleep {
 }
 
 impl Body {
+    /// Walks the sleeping state (`particles::state`).
+    pub(super) fn sleep_io(&mut self, io: &mut impl crate::state::Io) {
+        let s = &mut self.sleep;
+        io.bool(&mut s.asleep);
+        io.f32(&mut s.still);
+        io.bool(&mut s.may_sleep);
+        io.f32(&mut s.step_time);
+        io.val(&mut s.gravity);
+        io.val(&mut s.lo);
+        io.val(&mut s.hi);
+    }
+
     /// Asleep: not stepped until something wakes it.
     pub fn is_asleep(&self) -> bool {
         self.sleep.asleep

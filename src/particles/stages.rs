@@ -165,6 +165,7 @@ impl StepGroup for Body {
 /// One fixed step of every body of `group` (each with its own `params(i)`: level of detail
 /// may lower a lone body's substeps; bodies in contact share the world's).
 pub fn step(group: &mut impl StepGroup, params: impl Fn(&Body) -> StepParams, ctx: &StepContext) {
+    let start = std::time::Instant::now();
     let (n, paired) = (group.len(), group.paired());
     // Bodies in contact share one local frame when they are far from the origin (the first
     // body's; they touch, so it is near them all).
@@ -181,6 +182,11 @@ pub fn step(group: &mut impl StepGroup, params: impl Fn(&Body) -> StepParams, ct
     }
     group.find_contacts();
     step_after_begin(group, &params, ctx);
+    let elapsed = start.elapsed();
+    let total: usize = (0..n).map(|i| group.body(i).particle_count()).sum();
+    for i in 0..n {
+        group.body(i).charge_time(elapsed, total);
+    }
 }
 
 /// The rest of [`step`] once every body of `group` has begun its step: the substeps, then
@@ -762,6 +768,30 @@ impl Body {
         self.root.map_or(Vec3::ZERO, |r| r.velocity * self.dynamics.world_velocity_scale)
     }
 
+    /// After a step that overflowed: what else the step reads and may have overflowed with
+    /// the positions — inverse masses (rebuilt from the free ones and the pins; a free one that
+    /// is not a positive finite number from the particle mass), multipliers, carried
+    /// corrections, a soft body's cluster rotations and plastic strain (back to rest where
+    /// not finite) — so that the next step starts clean instead of overflowing again.
+    fn recover_step_inputs(&mut self) {
+        let fallback = 1.0 / self.material.particle_mass;
+        for i in 0..self.w.len() {
+            if !(self.w_free[i].is_finite() && self.w_free[i] > 0.0) {
+                self.w_free[i] = fallback;
+            }
+            self.w[i] = if self.is_pinned(i) { 0.0 } else { self.w_free[i] };
+        }
+        self.lambda.fill(0.0);
+        self.carry.fill(Vec3::ZERO);
+        self.carried = false;
+        if let Some(soft) = self.soft.as_deref_mut() {
+            soft.volume_lambda.fill(0.0);
+            let c = &mut soft.clusters;
+            c.rotation.iter_mut().filter(|q| !q.is_finite()).for_each(|q| *q = Quat::IDENTITY);
+            c.plastic.iter_mut().filter(|m| !m.is_finite()).for_each(|m| *m = glam::Mat3::IDENTITY);
+        }
+    }
+
     /// Stage `EndStep`: the state back in the `Vec3` arrays; a step that became non-finite
     /// is rolled back; constraints strained past the threshold tear.
     pub(crate) fn end_step(&mut self) {
@@ -775,6 +805,7 @@ impl Body {
             self.x.copy_from_slice(&self.x_step_start);
             self.x_prev.copy_from_slice(&self.x_step_start);
             self.v.fill(Vec3::ZERO);
+            self.recover_step_inputs();
             self.recoveries += 1;
             self.pending_recovery = Some(super::Recovery::StepNotFinite);
             self.ensure_finite();

@@ -58,6 +58,7 @@ pub mod desc;
 pub mod drive;
 pub mod getup;
 pub mod humanoid;
+mod state;
 
 pub use desc::{BoneDesc, JointDesc, JointKind, MAX_BONES, RagdollDesc, RagdollSettings};
 pub use drive::BALANCE_LOST;
@@ -315,6 +316,9 @@ pub struct Ragdoll {
     rest_time: f32,
     /// Unread event bits (`drive::BALANCE_LOST`).
     events: u32,
+    /// Wall time of the ragdoll's share of the last host frame that ran fixed steps (ns); see
+    /// [`Ragdoll::step_time_ns`].
+    pub(crate) step_ns: u64,
 }
 
 /// A host pose for a bone: finite, in the world, a unit rotation (renormalised), scale 1.
@@ -477,6 +481,7 @@ impl Ragdoll {
             snapshot: binds,
             rest_time: 0.0,
             events: 0,
+            step_ns: 0,
         };
         if s.kinematic {
             r.set_kinematic(true);
@@ -797,6 +802,20 @@ impl Ragdoll {
         self.scratch.contacts.contacts()
     }
 
+    /// Wall time (ns) of the ragdoll's solve in the last host frame that ran fixed steps:
+    /// ragdolls that touch are solved together as an island, whose time they share by bone
+    /// count. 0 for a ragdoll asleep or created since. A measurement for profiling, never an
+    /// input to the simulation.
+    pub fn step_time_ns(&self) -> u64 {
+        self.step_ns
+    }
+
+    /// Adds the ragdoll's share of `elapsed`, the time of an island of `total` bones.
+    pub(crate) fn charge_time(&mut self, elapsed: std::time::Duration, total: usize) {
+        let share = if total == 0 { 0 } else { elapsed.as_nanos() * self.bone_count() as u128 / total as u128 };
+        self.step_ns = self.step_ns.saturating_add(u64::try_from(share).unwrap_or(u64::MAX));
+    }
+
     pub fn is_asleep(&self) -> bool {
         self.asleep
     }
@@ -804,6 +823,17 @@ impl Ragdoll {
     pub fn wake(&mut self) {
         self.asleep = false;
         self.still = 0.0;
+    }
+
+    /// Makes the next step overflow inside itself, as an extreme input would: a dynamic
+    /// bone's inverse mass becomes infinite, so its first joint or contact correction is
+    /// `0 · ∞ = NaN` mid-substep (tests of NaN containment, `tests/nan_containment.rs`).
+    #[cfg(feature = "debug-panic")]
+    pub fn poison_in_step_for_tests(&mut self) {
+        if let Some(b) = self.scratch.bodies.iter_mut().find(|b| b.inv_mass > 0.0) {
+            b.inv_mass = f32::INFINITY;
+        }
+        self.wake();
     }
 
     /// Wakes a sleeper that an awake ragdoll may touch, keeping the time it has been still:
@@ -893,10 +923,14 @@ impl Ragdoll {
     pub(crate) fn end_step(&mut self, p: &RagdollStep) {
         let finite = self.scratch.bodies.iter().all(|b| is_finite3(b.x) && b.q.is_finite() && is_finite3(b.v) && is_finite3(b.w));
         if !finite {
-            for (b, s) in self.scratch.bodies.iter_mut().zip(&self.step_start) {
+            for (i, (b, s)) in self.scratch.bodies.iter_mut().zip(&self.step_start).enumerate() {
                 (b.x, b.q, b.prev_x, b.prev_q) = (s.x, s.q, s.x, s.q);
                 b.v = Vec3::ZERO;
                 b.w = Vec3::ZERO;
+                // The mass properties as the bone's mode has them, in case they overflowed too.
+                let dynamic = !self.core.kinematic[i];
+                b.inv_mass = if dynamic { self.core.inv_mass[i] } else { 0.0 };
+                b.inv_inertia = if dynamic { self.core.inv_inertia[i] } else { Vec3::ZERO };
             }
             self.pending_recovery = Some(RagdollRecovery::StepNotFinite);
             self.still = 0.0;

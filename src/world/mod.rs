@@ -26,6 +26,7 @@ pub mod pairs;
 mod pool;
 mod ragdolls;
 mod sleep;
+mod snapshot;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Weak};
@@ -34,6 +35,7 @@ use rayon::prelude::*;
 
 pub use pool::WorkerPool;
 pub use ragdolls::RagdollEvent;
+pub use snapshot::{FORMAT_VERSION as SNAPSHOT_FORMAT_VERSION, MAGIC as SNAPSHOT_MAGIC, Scope};
 
 use crate::cloth::{self, GridKey, GridSpec, MeshSpec};
 use crate::collider::{Collider, ColliderFrame};
@@ -509,6 +511,9 @@ impl World {
             self.bodies.slots_mut().par_iter_mut().for_each(teleport);
         }
         if k > 0 {
+            // Step times are those of this frame's fixed steps.
+            self.bodies.values_mut().for_each(|b| b.step_ns = 0);
+            self.ragdolls.values_mut().for_each(|r| r.step_ns = 0);
             self.wake_bodies();
             self.update_lod();
             self.ragdolls.values_mut().for_each(|r| r.begin_frame(pose_t0, pose_t1));

@@ -49,6 +49,8 @@ pub struct RagdollEvent {
 struct Island {
     scratch: Scratch,
     offsets: Vec<usize>,
+    /// Wall time of the island's last solve, shared by its ragdolls by bone count.
+    solve_time: std::time::Duration,
 }
 
 /// Reused buffers of the ragdolls' step.
@@ -226,7 +228,9 @@ impl World {
                     let r = &view[group[m] as usize].as_ref().expect("island members exist").1;
                     (&r.core, offsets[m])
                 };
+                let start = std::time::Instant::now();
                 run_step(group.len(), member, &mut island.scratch, obstacles, meshes, p);
+                island.solve_time = start.elapsed();
             };
             let islands = &mut isl.islands[..count];
             if self.sequential {
@@ -237,12 +241,14 @@ impl World {
         }
         // Copy back.
         for (island, &(s, e)) in isl.islands.iter().zip(&isl.ranges) {
+            let bones = island.scratch.bodies.len();
             for (m, &slot) in isl.members[s as usize..e as usize].iter().enumerate() {
                 let Some((_, r)) = &mut slots[slot as usize] else { continue };
                 let off = island.offsets[m];
                 let count = r.bone_count();
                 r.bodies_mut().copy_from_slice(&island.scratch.bodies[off..off + count]);
                 r.end_step(p);
+                r.charge_time(island.solve_time, bones);
             }
         }
     }

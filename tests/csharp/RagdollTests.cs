@@ -337,7 +337,7 @@ namespace Sinew.Tests
                     AnimatedFrame(w, r, i, p, q, m, lin, ang);
                 }
                 long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
-                Check.Equal(0L, allocated, "100 frames of SetTargets, SetTargetMatrices, ReadPose, ReadMatrices, ReadVelocities, BoneCount, IsAsleep, Step allocate 0 bytes");
+                Check.Equal(0L, allocated, "100 frames of SetTargets, SetTargetMatrices, ReadPose, ReadMatrices, ReadVelocities, BoneCount, IsAsleep, StepTimeMs, Step allocate 0 bytes");
             }
         }
 
@@ -358,6 +358,10 @@ namespace Sinew.Tests
                 r.SetTargetMatrices(new ReadOnlySpan<Mat4>(m));
             }
             w.Step(Frame);
+            if (r.StepTimeMs < 0.0)
+            {
+                throw new Exception("a negative step time");
+            }
             r.ReadPose(new Span<Vec3>(p), new Span<Quat>(q));
             r.ReadMatrices(m);
             r.ReadVelocities(lin, ang);

@@ -276,6 +276,7 @@ namespace Sinew.Tests
             CharacterTests.Run();
             RagdollTests.Run();
             SoftBodyTests.Run();
+            SnapshotTests.Run();
             Check.Group("no allocation per frame", NoAllocation);
             Check.Group("C# readback equals C readback of the same scene", SameAsC);
             return Check.Finish("WrapperTests");
@@ -559,6 +560,9 @@ namespace Sinew.Tests
                 cloth.GetBounds(out lo3, out hi3);
                 Check.That(Math.Abs(lo3.x - lo.x) < 1e-5f && Math.Abs(hi3.y - hi.y) < 1e-5f, "Teleport(SinewMat4) moves it back");
                 Check.That(cloth.MaxStretch >= 0f, "MaxStretch reads");
+                Check.Equal(0.0, cloth.StepTimeMs, "StepTimeMs: 0 before any step");
+                world.Step(1f / 60f);
+                Check.That(cloth.StepTimeMs > 0.0, "StepTimeMs: the stepped cloth took some time", cloth.StepTimeMs.ToString());
             }
         }
 

@@ -254,6 +254,23 @@ namespace UnityEngine
         }
     }
 
+    // Vector4 (x, y, z, w): the type of Mesh.tangents.
+    public struct Vector4
+    {
+        public float x;
+        public float y;
+        public float z;
+        public float w;
+
+        public Vector4(float x, float y, float z, float w)
+        {
+            this.x = x;
+            this.y = y;
+            this.z = z;
+            this.w = w;
+        }
+    }
+
     public struct Quaternion
     {
         public float x;
@@ -286,6 +303,19 @@ namespace UnityEngine
         }
 
         public static Quaternion Inverse(Quaternion rotation)
+        {
+            throw new StubOnlyException();
+        }
+
+        // Quaternion.FromToRotation(Vector3 fromDirection, Vector3 toDirection): "Creates a rotation
+        // which rotates from fromDirection to toDirection."
+        public static Quaternion FromToRotation(Vector3 fromDirection, Vector3 toDirection)
+        {
+            throw new StubOnlyException();
+        }
+
+        // Quaternion.LookRotation(Vector3 forward): "Creates a rotation with the specified forward direction" (up = Vector3.up).
+        public static Quaternion LookRotation(Vector3 forward)
         {
             throw new StubOnlyException();
         }
@@ -778,6 +808,146 @@ namespace UnityEngine
         }
     }
 
+    // GUIContent: "The contents of a GUI element" -- GUIContent(string text), GUIContent(string text, string tooltip).
+    public class GUIContent
+    {
+        public GUIContent(string text, string tooltip)
+        {
+        }
+    }
+
+    // GUIStyle: "Styling information for GUI elements."
+    public class GUIStyle
+    {
+    }
+
+    // GUILayoutOption: "Class internally used to pass layout options into GUILayout functions."
+    public sealed class GUILayoutOption
+    {
+    }
+
+    // GUILayout: "The GUILayout class is the interface for Unity gui with automatic layout."
+    public class GUILayout
+    {
+        public static bool Button(string text, params GUILayoutOption[] options)
+        {
+            throw new StubOnlyException();
+        }
+
+        // GUILayout.Toolbar(int selected, string[] texts, params GUILayoutOption[] options): "Make a toolbar."
+        public static int Toolbar(int selected, string[] texts, params GUILayoutOption[] options)
+        {
+            throw new StubOnlyException();
+        }
+
+        public static void BeginHorizontal(params GUILayoutOption[] options)
+        {
+            throw new StubOnlyException();
+        }
+
+        public static void EndHorizontal()
+        {
+            throw new StubOnlyException();
+        }
+
+        public static Vector2 BeginScrollView(Vector2 scrollPosition, params GUILayoutOption[] options)
+        {
+            throw new StubOnlyException();
+        }
+
+        public static void EndScrollView()
+        {
+            throw new StubOnlyException();
+        }
+
+        // GUILayout.Width(float width): "Option passed to a control to give it an absolute width."
+        public static GUILayoutOption Width(float width)
+        {
+            throw new StubOnlyException();
+        }
+    }
+
+    // FocusType: "Used by GUIUtility.GetControlID to inform the IMGUI system if a given control can get keyboard focus."
+    public enum FocusType
+    {
+        Keyboard = 1,
+        Passive = 2,
+    }
+
+    // GUIUtility: "Utility class for making new GUI controls."
+    public class GUIUtility
+    {
+        // GUIUtility.GetControlID(FocusType focus): "Get a unique ID for a control."
+        public static int GetControlID(FocusType focus)
+        {
+            throw new StubOnlyException();
+        }
+
+        // GUIUtility.hotControl: "The controlID of the current hot control."
+        public static int hotControl
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+    }
+
+    // EventType: "Types of UnityGUI input and processing events" (Unity's values).
+    public enum EventType
+    {
+        MouseDown = 0,
+        MouseUp = 1,
+        MouseMove = 2,
+        MouseDrag = 3,
+        KeyDown = 4,
+        KeyUp = 5,
+        ScrollWheel = 6,
+        Repaint = 7,
+        Layout = 8,
+        Used = 12,
+        MouseLeaveWindow = 21,
+    }
+
+    // Event: "A UnityGUI event."
+    public sealed class Event
+    {
+        public static Event current
+        {
+            get { throw new StubOnlyException(); }
+        }
+
+        public EventType type
+        {
+            get { throw new StubOnlyException(); }
+        }
+
+        public int button
+        {
+            get { throw new StubOnlyException(); }
+        }
+
+        public bool alt
+        {
+            get { throw new StubOnlyException(); }
+        }
+
+        public Vector2 mousePosition
+        {
+            get { throw new StubOnlyException(); }
+        }
+
+        // Event.GetTypeForControl(int controlID): "Get a filtered event type for a given control ID."
+        public EventType GetTypeForControl(int controlID)
+        {
+            throw new StubOnlyException();
+        }
+
+        // Event.Use(): "Use this event" (no other control handles it).
+        public void Use()
+        {
+            throw new StubOnlyException();
+        }
+    }
+
     public class GUI
     {
         public static void Label(Rect position, string text)
@@ -833,6 +1003,13 @@ namespace UnityEngine
         }
 
         public static void Destroy(Object obj)
+        {
+            throw new StubOnlyException();
+        }
+
+        // Object.DestroyImmediate(Object obj, bool allowDestroyingAssets = false): "Destroys the object
+        // obj immediately" (editor code: Destroy is deferred to the end of a frame that never comes).
+        public static void DestroyImmediate(Object obj, bool allowDestroyingAssets = false)
         {
             throw new StubOnlyException();
         }
@@ -1080,6 +1257,18 @@ namespace UnityEngine
         {
             throw new StubOnlyException();
         }
+
+        // Transform.TransformPoint(Vector3 position): "Transforms position from local space to world space."
+        public Vector3 TransformPoint(Vector3 position)
+        {
+            throw new StubOnlyException();
+        }
+
+        // Transform.InverseTransformPoint(Vector3 position): "Transforms position from world space to local space."
+        public Vector3 InverseTransformPoint(Vector3 position)
+        {
+            throw new StubOnlyException();
+        }
     }
 
     public sealed class Mesh : Object
@@ -1176,10 +1365,99 @@ namespace UnityEngine
         {
             throw new StubOnlyException();
         }
+
+        // Mesh.tangents: "The tangents of the Mesh" (Vector4, w = bitangent sign).
+        public Vector4[] tangents
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        // Mesh.subMeshCount: "The number of sub-meshes inside the Mesh object."
+        public int subMeshCount
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        // Mesh.indexFormat: "Format of the mesh index buffer data" (UInt16 by default).
+        public Rendering.IndexFormat indexFormat
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        // Mesh.GetIndexCount(int submesh): "Gets the index count of the given sub-mesh."
+        public uint GetIndexCount(int submesh)
+        {
+            throw new StubOnlyException();
+        }
+
+        // Mesh.SetVertices(Vector3[] inVertices, int start, int length, MeshUpdateFlags flags = MeshUpdateFlags.Default)
+        // (2019.3+): "Sets the vertex positions of the Mesh, using a part of the input array."
+        public void SetVertices(Vector3[] inVertices, int start, int length, Rendering.MeshUpdateFlags flags = Rendering.MeshUpdateFlags.Default)
+        {
+            throw new StubOnlyException();
+        }
+
+        // Mesh.SetNormals(Vector3[] inNormals, int start, int length, MeshUpdateFlags flags = MeshUpdateFlags.Default).
+        public void SetNormals(Vector3[] inNormals, int start, int length, Rendering.MeshUpdateFlags flags = Rendering.MeshUpdateFlags.Default)
+        {
+            throw new StubOnlyException();
+        }
+
+        // Mesh.SetUVs(int channel, Vector2[] uvs, int start, int length, MeshUpdateFlags flags = MeshUpdateFlags.Default).
+        public void SetUVs(int channel, Vector2[] uvs, int start, int length, Rendering.MeshUpdateFlags flags = Rendering.MeshUpdateFlags.Default)
+        {
+            throw new StubOnlyException();
+        }
+
+        // Mesh.SetColors(Color[] inColors, int start, int length, MeshUpdateFlags flags = MeshUpdateFlags.Default).
+        public void SetColors(Color[] inColors, int start, int length, Rendering.MeshUpdateFlags flags = Rendering.MeshUpdateFlags.Default)
+        {
+            throw new StubOnlyException();
+        }
+
+        // Mesh.SetTangents(Vector4[] inTangents, int start, int length, MeshUpdateFlags flags = MeshUpdateFlags.Default).
+        public void SetTangents(Vector4[] inTangents, int start, int length, Rendering.MeshUpdateFlags flags = Rendering.MeshUpdateFlags.Default)
+        {
+            throw new StubOnlyException();
+        }
+
+        // Mesh.SetTriangles(int[] triangles, int trianglesStart, int trianglesLength, int submesh,
+        // bool calculateBounds = true, int baseVertex = 0) (2019.3+).
+        public void SetTriangles(int[] triangles, int trianglesStart, int trianglesLength, int submesh, bool calculateBounds = true, int baseVertex = 0)
+        {
+            throw new StubOnlyException();
+        }
     }
 
     public class Material : Object
     {
+    }
+
+    // ScriptableObject: "A class you can derive from if you want to create objects that live
+    // independently of GameObjects" (asset data).
+    public class ScriptableObject : Object
+    {
+        // ScriptableObject.CreateInstance<T>(): "Creates an instance of a scriptable object."
+        public static T CreateInstance<T>()
+            where T : ScriptableObject
+        {
+            throw new StubOnlyException();
+        }
+    }
+
+    // CreateAssetMenuAttribute: "Mark a ScriptableObject-derived type to be automatically listed
+    // in the Assets/Create submenu" (fileName, menuName, order are properties).
+    [AttributeUsage(AttributeTargets.Class, Inherited = false, AllowMultiple = false)]
+    public sealed class CreateAssetMenuAttribute : Attribute
+    {
+        public string fileName { get; set; }
+
+        public string menuName { get; set; }
+
+        public int order { get; set; }
     }
 
     public sealed class MeshFilter : Component
@@ -1628,11 +1906,66 @@ namespace UnityEngine
             get { throw new StubOnlyException(); }
             set { throw new StubOnlyException(); }
         }
+
+        // Cloth.sphereColliders: "An array of ClothSphereColliderPairs which this Cloth instance should collide with."
+        public ClothSphereColliderPair[] sphereColliders
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        // Cloth.selfCollisionDistance: "Minimum distance at which two cloth particles repel each other (default: 0.0)."
+        public float selfCollisionDistance
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        // Cloth.selfCollisionStiffness: "how strong the separating impulse should be for colliding particles."
+        public float selfCollisionStiffness
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+
+        // Cloth.enabled: "Is this cloth enabled?"
+        public bool enabled
+        {
+            get { throw new StubOnlyException(); }
+            set { throw new StubOnlyException(); }
+        }
+    }
+
+    // ClothSphereColliderPair: "A pair of SphereColliders used to define shapes for Cloth objects
+    // to collide against" (properties first and second; second may be null: one sphere).
+    public struct ClothSphereColliderPair
+    {
+        public SphereCollider first { get; set; }
+
+        public SphereCollider second { get; set; }
     }
 }
 
 namespace UnityEngine.Rendering
 {
+    // IndexFormat: "Format of the mesh index buffer data."
+    public enum IndexFormat
+    {
+        UInt16 = 0,
+        UInt32 = 1,
+    }
+
+    // MeshUpdateFlags ([Flags]): "Mesh data update flags."
+    [Flags]
+    public enum MeshUpdateFlags
+    {
+        Default = 0,
+        DontValidateIndices = 1,
+        DontResetBoneBounds = 2,
+        DontNotifyMeshUsers = 4,
+        DontRecalculateBounds = 8,
+    }
+
     public enum ShadowCastingMode
     {
         Off = 0,

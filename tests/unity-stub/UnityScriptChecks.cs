@@ -1,7 +1,8 @@
 // Checks on the compiled Unity scripts that the compiler cannot make, run on Mono by
 // scripts/test-unity.sh against the compile-only stub (only field initialisers and reflection
 // run; no Unity member is called):
-//   1. every MonoBehaviour lives in a file of its own name (Unity cannot attach it otherwise);
+//   1. every MonoBehaviour and ScriptableObject lives in a file of its own name (Unity cannot
+//      attach it, or load its assets, otherwise);
 //   2. every inspector field has a [Tooltip];
 //   3. no method is a misspelt Unity message ("LateUpadte" compiles, and never runs), and the
 //      messages these scripts use have Unity's parameter lists;
@@ -79,15 +80,19 @@ static class UnityScriptChecks
         var behaviours = assemblies.SelectMany(a => a.GetTypes())
             .Where(t => t.IsClass && typeof(MonoBehaviour).IsAssignableFrom(t)).ToList();
         Check(behaviours.Count >= 7, "found the MonoBehaviours (" + string.Join(", ", behaviours.Select(t => t.Name)) + ")");
+        var scriptables = assemblies.SelectMany(a => a.GetTypes())
+            .Where(t => t.IsClass && typeof(ScriptableObject).IsAssignableFrom(t)).ToList();
+        Check(scriptables.Count >= 1, "found the ScriptableObjects (" + string.Join(", ", scriptables.Select(t => t.Name)) + ")");
 
         // 1. file names
-        foreach (Type t in behaviours)
+        foreach (Type t in behaviours.Concat(scriptables))
         {
             Check(sources.Contains(t.Name), t.FullName + " is in a file named " + t.Name + ".cs");
         }
 
-        // 2. tooltips on every serialized field of the components and of the [Serializable] classes they hold
+        // 2. tooltips on every serialized field of the components, the assets, and the [Serializable] classes they hold
         var inspected = new List<Type>(behaviours);
+        inspected.AddRange(scriptables);
         inspected.AddRange(assemblies.SelectMany(a => a.GetTypes())
             .Where(t => t.IsClass && !t.IsAbstract && t.IsDefined(typeof(SerializableAttribute), false)
                 && t.Namespace != null && t.Namespace.StartsWith("Sinew", StringComparison.Ordinal)));
@@ -237,6 +242,8 @@ static class UnityScriptChecks
 
         var cloth = (SinewCloth)Activator.CreateInstance(typeof(SinewCloth));
         Same("SinewCloth.weldDistance", cloth.weldDistance, mesh.weld_distance);
+        Same("SinewCloth.tearThreshold", cloth.tearThreshold, dyn.tear_threshold);
+        Same("SinewCloth.NativeDynamics() tear_threshold", cloth.NativeDynamics().tear_threshold, dyn.tear_threshold);
         var ropeComponent = (SinewRope)Activator.CreateInstance(typeof(SinewRope));
         Same("SinewRope.bend", ropeComponent.bend ? 1u : 0u, rope.bend);
 

@@ -77,6 +77,13 @@ try:
           "Runtime/Sinew.Runtime.asmdef is Sinew.Runtime with allowUnsafeCode")
 except (OSError, ValueError) as e:
     check(False, "Runtime/Sinew.Runtime.asmdef parses", str(e))
+try:
+    asmdef = json.loads(read(os.path.join(package, "Editor", "Sinew.Editor.asmdef")))
+    check(asmdef.get("name") == "Sinew.Editor" and asmdef.get("includePlatforms") == ["Editor"]
+          and "Sinew.Runtime" in asmdef.get("references", []),
+          "Editor/Sinew.Editor.asmdef is Sinew.Editor, Editor only, referencing Sinew.Runtime")
+except (OSError, ValueError) as e:
+    check(False, "Editor/Sinew.Editor.asmdef parses", str(e))
 
 # ---- .meta files ----
 GUID = re.compile(r"^guid: ([0-9a-f]{32})$", re.M)
@@ -191,11 +198,29 @@ def public_fields(path, scripts_by_class):
 
 scripts = script_guids()
 scripts_by_class = {name: path for name, path in scripts.values()}
+
+# ---- shipped assets (the presets): Unity YAML of a ScriptableObject of this package ----
+for asset in sorted(a for a in assets if a.endswith(".asset") and a.startswith(package)):
+    text = read(asset)
+    name = os.path.basename(asset)[:-len(".asset")]
+    script = re.search(r"^  m_Script: \{fileID: 11500000, guid: ([0-9a-f]{32}), type: 3\}$", text, re.M)
+    cls = scripts.get(script.group(1)) if script else None
+    check(text.startswith("%YAML 1.1\n%TAG !u! tag:unity3d.com,2011:\n--- !u!114 &11400000\nMonoBehaviour:\n")
+          and cls is not None and ("\n  m_Name: %s\n" % name) in text,
+          "%s: a ScriptableObject asset of %s named %s" % (rel(asset), cls[0] if cls else "an unknown script", name))
+    if cls:
+        keys = set(re.findall(r"^  (\w+):", text.split("m_EditorClassIdentifier:", 1)[1], flags=re.M))
+        unknown = keys - public_fields(cls[1], scripts_by_class)
+        check(not unknown, "%s: every field it sets exists on %s" % (rel(asset), cls[0]), ", ".join(sorted(unknown)))
+    meta = read(asset + ".meta") if os.path.isfile(asset + ".meta") else ""
+    check("NativeFormatImporter:" in meta and "mainObjectFileID: 11400000" in meta,
+          "%s.meta imports it as a native asset (NativeFormatImporter, main object 11400000)" % rel(asset))
 scenes = [os.path.join(project, "Assets", "Scenes", "Sample.unity"),
           os.path.join(package, "Samples~", "ClothBenchmark", "ClothBenchmark.unity"),
           os.path.join(package, "Samples~", "RagdollShooting", "RagdollShooting.unity"),
           os.path.join(package, "Samples~", "RagdollCrowd", "RagdollCrowd.unity"),
-          os.path.join(package, "Samples~", "JellyDrop", "JellyDrop.unity")]
+          os.path.join(package, "Samples~", "JellyDrop", "JellyDrop.unity"),
+          os.path.join(package, "Samples~", "RiggedCharacter", "RiggedCharacter.unity")]
 for scene in scenes:
     name = rel(scene)
     try:

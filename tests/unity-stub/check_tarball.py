@@ -20,6 +20,7 @@ import re
 import struct
 import sys
 import tarfile
+import zipfile
 
 root, dist, project = (os.path.abspath(a) for a in sys.argv[1:4])
 from unity_meta import check, platform_data, read, summary
@@ -84,6 +85,9 @@ check("## [%s]" % version in changelog, "CHANGELOG.md has an entry for %s" % ver
 doc = os.path.join(package, "Documentation~", "com.sinew.physics.md")
 check(os.path.isfile(doc) and read(doc) == read(os.path.join(root, "docs", "unity.md")),
       "Documentation~/com.sinew.physics.md is docs/unity.md")
+pictures = re.findall(r"\]\(([\w.-]+\.png)\)", read(os.path.join(root, "docs", "unity.md")))
+absent = [p for p in pictures if not os.path.isfile(os.path.join(package, "Documentation~", p))]
+check(pictures and not absent, "Documentation~ holds the %d pictures the manual shows beside it" % len(pictures), ", ".join(absent))
 
 # ---- .meta files ----
 assets = []
@@ -204,5 +208,26 @@ for archive, triple in zip(archives, triples):
         links = {n: m.linkname for n, m in members.items() if m.issym()}
         check(links.get("%s/lib/libsinew.so" % top) == "libsinew.so.%s" % abi and links.get("%s/lib/libsinew.so.%s" % (top, abi)) == "libsinew.so.%s" % version,
               "%s: libsinew.so -> libsinew.so.%s -> libsinew.so.%s, as links" % (archive, abi, version), repr(links))
+
+# Windows targets: the same tree as a zip, which Python's zipfile reads back entry for entry.
+for archive, triple in zip(archives, triples):
+    if "windows" not in triple:
+        continue
+    top = "sinew-%s-%s" % (version, triple)
+    zipped = os.path.join(dist, top + ".zip")
+    if not os.path.isfile(zipped):
+        check(False, "%s.zip exists beside %s" % (top, archive))
+        continue
+    with zipfile.ZipFile(zipped) as z, tarfile.open(os.path.join(dist, archive), "r:gz") as t:
+        bad = z.testzip()
+        check(bad is None, "%s.zip: every entry inflates with its CRC-32" % top, str(bad))
+        tar_files = {m.name: t.extractfile(m).read() for m in t.getmembers() if m.isfile()}
+        zip_files = {n: z.read(n) for n in z.namelist()}
+        check(sorted(zip_files) == sorted(tar_files),
+              "%s.zip: the same %d files as the .tar.gz" % (top, len(tar_files)),
+              ", ".join(sorted(set(zip_files) ^ set(tar_files))))
+        same = [n for n in tar_files if zip_files.get(n) == tar_files[n]]
+        check(len(same) == len(tar_files), "%s.zip: every file byte for byte as in the .tar.gz" % top,
+              "%d of %d equal" % (len(same), len(tar_files)))
 
 summary("tarball")

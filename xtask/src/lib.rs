@@ -1,12 +1,14 @@
 //! Generates the C header (cbindgen) and the C# declarations (csbindgen) from `src/ffi`,
-//! and compares them with the committed `include/sinew.h` and
-//! `bindings/csharp/NativeMethods.g.cs` (the drift check of the test suite).
+//! with the PascalCase properties over the C# structs (properties.rs), and compares them with
+//! the committed `include/sinew.h`,
+//! `bindings/csharp/NativeMethods.g.cs` and `Properties.g.cs` (the drift check of the test suite).
 //!
 //! This used to be the library's build script; as a workspace member it is compiled only by
 //! the people who change the ABI, not by every user of the library.
 
 pub mod install;
 pub mod package;
+pub mod properties;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -20,8 +22,11 @@ pub const HEADER: &str = "include/sinew.h";
 /// The committed C# declarations, relative to the repository root.
 pub const CSHARP: &str = "bindings/csharp/NativeMethods.g.cs";
 
+/// The committed PascalCase properties over the C# structs' fields (from `CSHARP`).
+pub const PROPERTIES: &str = "bindings/csharp/Properties.g.cs";
+
 /// Every generated file, in the order `generate` writes them.
-pub const FILES: &[&str] = &[HEADER, CSHARP];
+pub const FILES: &[&str] = &[HEADER, CSHARP, PROPERTIES];
 
 /// The root of cbindgen's parse: `src/ffi/mod.rs` and the modules it declares, which are
 /// the files of `src/ffi`. Nothing outside `src/ffi` can reach the header. (A per-file list
@@ -43,6 +48,7 @@ const FFI_FILES: &[&str] = &[
     "src/ffi/ragdoll.rs",
     "src/ffi/getup.rs",
     "src/ffi/softbody.rs",
+    "src/ffi/snapshot.rs",
 ];
 
 /// The repository root (the parent of this crate).
@@ -58,7 +64,30 @@ pub struct Generated {
 
 /// Generates both files in memory.
 pub fn generate(root: &Path) -> Result<Vec<Generated>, String> {
-    Ok(vec![Generated { path: HEADER, text: c_header(root)? }, Generated { path: CSHARP, text: csharp(root)? }])
+    let declarations = csharp(root)?;
+    let properties = csharp_properties(root, &declarations)?;
+    Ok(vec![
+        Generated { path: HEADER, text: c_header(root)? },
+        Generated { path: CSHARP, text: declarations },
+        Generated { path: PROPERTIES, text: properties },
+    ])
+}
+
+/// `bindings/csharp/Properties.g.cs` from the C# declarations and the wrapper's hand-written
+/// files (whose own members of the same name stand).
+pub fn csharp_properties(root: &Path, declarations: &str) -> Result<String, String> {
+    let dir = root.join("bindings/csharp");
+    let entries = std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "cs") && !p.to_string_lossy().ends_with(".g.cs"))
+        .collect();
+    paths.sort();
+    let mut handwritten = Vec::new();
+    for p in paths {
+        handwritten.push(std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))?);
+    }
+    Ok(properties::csharp_properties(declarations, &handwritten))
 }
 
 /// `include/sinew.h`, with the settings of `cbindgen.toml`.

@@ -1,5 +1,5 @@
 //! ```text
-//! cargo run -p xtask -- generate [FILE...]   write include/sinew.h and bindings/csharp/NativeMethods.g.cs
+//! cargo run -p xtask -- generate [FILE...]   write include/sinew.h, bindings/csharp/NativeMethods.g.cs and Properties.g.cs
 //! cargo run -p xtask -- check [FILE...]      exit 1 if a committed file differs from a fresh generation
 //! cargo run -p xtask -- install --prefix DIR [--target TRIPLE] [--no-strip]
 //!                                            build the release library and install headers, shared

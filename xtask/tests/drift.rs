@@ -20,3 +20,8 @@ fn c_header_matches_a_fresh_generation() {
 fn csharp_declarations_match_a_fresh_generation() {
     assert_current(xtask::CSHARP);
 }
+
+#[test]
+fn csharp_properties_match_a_fresh_generation() {
+    assert_current(xtask::PROPERTIES);
+}

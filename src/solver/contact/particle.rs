@@ -511,7 +511,9 @@ fn separation(xi: Vec3, wi: f32, xj: Vec3, wj: f32, dist: f32) -> Option<Vec3> {
     }
     let d = xj - xi;
     let len = d.length();
-    if len >= dist || len < LENGTH_EPSILON {
+    // Written so that a NaN distance (one side overflowed) is no contact: the other side is
+    // left as it is (NaN containment, docs/reliability.md).
+    if len.is_nan() || len >= dist || len < LENGTH_EPSILON {
         return None;
     }
     Some(d * ((dist - len) / (len * ws)))

@@ -184,7 +184,7 @@ pub fn resolve_triangles_with_friction(
         let q = t.map(|v| xb[v]);
         let cross = (q[1] - q[0]).cross(q[2] - q[0]);
         let area2 = cross.length_squared();
-        if area2 < 1e-16 {
+        if area2.is_nan() || area2 < 1e-16 {
             continue;
         }
         let n = cross / area2.sqrt();
@@ -201,7 +201,7 @@ pub fn resolve_triangles_with_friction(
         let rel = (xa[i] - xa_prev[i]) - surface_motion;
         let tangential = rel - n * rel.dot(n);
         let len = tangential.length();
-        if len < 1e-12 {
+        if len.is_nan() || len < 1e-12 {
             continue;
         }
         let needed = len / w_sum;
@@ -220,7 +220,9 @@ fn point_triangle(x: Vec3, wx: f32, p: [Vec3; 3], wp: [f32; 3], side: f32, dist:
     let (e1, e2) = (p[1] - p[0], p[2] - p[0]);
     let cross = e1.cross(e2);
     let area2 = cross.length_squared();
-    if area2 < 1e-16 {
+    // The comparisons are written so that NaN (one side overflowed) is no contact: the other
+    // side is left as it is (NaN containment, docs/reliability.md).
+    if area2.is_nan() || area2 < 1e-16 {
         return None;
     }
     let n = cross / area2.sqrt();
@@ -234,7 +236,7 @@ fn point_triangle(x: Vec3, wx: f32, p: [Vec3; 3], wp: [f32; 3], side: f32, dist:
         return None;
     }
     let c_val = h * side - dist;
-    if c_val >= 0.0 || h * side < -max_depth {
+    if c_val.is_nan() || c_val >= 0.0 || h * side < -max_depth {
         return None;
     }
     let w_sum = wx + b[0] * b[0] * wp[0] + b[1] * b[1] * wp[1] + b[2] * b[2] * wp[2];

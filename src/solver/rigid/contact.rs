@@ -628,6 +628,11 @@ impl Contacts {
                 if w <= crate::math::WEIGHT_EPSILON {
                     continue;
                 }
+                // A body that overflowed (NaN, or an infinite inverse mass) moves no other body:
+                // NaN containment (docs/reliability.md). Finite values always pass.
+                if !(err.is_finite() && w.is_finite() && (r1 + r2).is_finite()) {
+                    continue;
+                }
                 let dl = (-err / w).max(-c.lambda_n);
                 corrected = corrected.max(dl.abs() * w - resolution(ba.x.abs().max(bb.x.abs())));
                 c.lambda_n += dl;
@@ -679,6 +684,9 @@ impl Contacts {
                 let (ia, ib) = (&self.inv_inertia[a], &self.inv_inertia[c.b as usize]);
                 let w = weight(ba, ia, r1, t) + weight(bb, ib, r2, t);
                 if w <= crate::math::WEIGHT_EPSILON {
+                    continue;
+                }
+                if !(len.is_finite() && w.is_finite() && (r1 + r2).is_finite()) {
                     continue;
                 }
                 let p = project_cone(c.lambda_t - t * (len / w), mu * c.lambda_n) - c.lambda_t;
@@ -754,6 +762,10 @@ impl Contacts {
                     continue;
                 }
                 let dp = (target - n.dot(rel(ba, &bb))) / w;
+                // As in the position pass: an overflowed side pushes nothing.
+                if !dp.is_finite() {
+                    continue;
+                }
                 changed = changed.max(dp.abs() * w);
                 c.impulse_n += dp;
                 push_velocity(ba, ia, n * dp, r1);
@@ -784,6 +796,9 @@ impl Contacts {
                     total *= bound / tl;
                 }
                 let p = total - c.impulse_t;
+                if !p.is_finite() {
+                    continue;
+                }
                 changed = changed.max(p.length() * wt);
                 c.impulse_t = total;
                 push_velocity(ba, ia, p, r1);

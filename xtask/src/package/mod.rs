@@ -7,6 +7,7 @@
 //! DIR/sinew-<version>-<triple>.tar.gz        per target: `xtask install`'s tree (headers, shared
 //!                                            and static libraries, CMake and pkg-config files)
 //!                                            under sinew-<version>-<triple>/
+//! DIR/sinew-<version>-<triple>.zip           the same tree as a zip, for Windows targets
 //! ```
 //! DIR defaults to `package/` in cargo's target directory. Targets: the host always;
 //! x86_64-pc-windows-gnu as well when its rustup target and MinGW (x86_64-w64-mingw32-gcc) are
@@ -24,8 +25,10 @@
 //! package.json has no URL because the repository has no public address of its own yet.
 
 pub mod tar;
+pub mod zip;
 
 use std::fs;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -166,6 +169,11 @@ pub fn package(root: &Path, options: &Options) -> Result<(), String> {
         let archive = out.join(format!("{name}.tar.gz"));
         write_tar_gz(&archive, &prefix, &name)?;
         archives.push(archive);
+        if triple.contains("windows") {
+            let archive = out.join(format!("{name}.zip"));
+            write_zip(&archive, &prefix, &name)?;
+            archives.push(archive);
+        }
         if let Some(plugin) = plugin_for(triple) {
             let shared = installed_shared(&prefix, triple, &version);
             copy(&shared, &pkg.join(plugin.path))?;
@@ -279,7 +287,12 @@ fn fill_sources(root: &Path, pkg: &Path) -> Result<(), String> {
 
     // Documentation~ and other folders ending in ~ are not imported by Unity: no .meta.
     mkdir(&pkg.join("Documentation~"))?;
+    let manual = read_text(&root.join("docs/unity.md"))?;
     copy(&root.join("docs/unity.md"), &pkg.join("Documentation~/com.sinew.physics.md"))?;
+    // The pictures the manual shows (`](name.png)`, beside it in docs/) go beside it too.
+    for picture in local_images(&manual) {
+        copy(&root.join("docs").join(&picture), &pkg.join("Documentation~").join(&picture))?;
+    }
 
     let mut licence = String::from(
         "# License\n\nSinew is licensed under either of the MIT license or the Apache License, Version 2.0, at your option \
@@ -291,6 +304,20 @@ fn fill_sources(root: &Path, pkg: &Path) -> Result<(), String> {
     write(&pkg.join("LICENSE.md"), licence.as_bytes())?;
     write(&pkg.join("LICENSE.md.meta"), text_meta(&guid_for("LICENSE.md")).as_bytes())?;
     Ok(())
+}
+
+/// The file names of the images a Markdown text links beside itself: `](name.png)` with no
+/// folder and no scheme, in order of appearance, each once.
+fn local_images(markdown: &str) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for piece in markdown.split("](").skip(1) {
+        let Some(target) = piece.split(')').next() else { continue };
+        let image = [".png", ".jpg", ".gif", ".svg"].iter().any(|x| target.ends_with(x));
+        if image && !target.contains('/') && !target.contains(':') && !names.iter().any(|n| n == target) {
+            names.push(target.to_string());
+        }
+    }
+    names
 }
 
 /// A package whose wrapper expects another ABI version than the library would refuse to load
@@ -345,6 +372,29 @@ fn write_tar_gz(archive: &Path, dir: &Path, top: &str) -> Result<(), String> {
     let mut w = tar::Writer::new(flate2::write::GzEncoder::new(file, flate2::Compression::best()));
     append_tree(&mut w, dir, top, None)?;
     w.finish().and_then(|gz| gz.finish()).map_err(|e| format!("could not write {}: {e}", archive.display()))?;
+    Ok(())
+}
+
+/// The tree under `dir` as `top/...` in a zip (files only: a link is refused).
+fn write_zip(archive: &Path, dir: &Path, top: &str) -> Result<(), String> {
+    let mut files = Vec::new();
+    walk(dir, dir, &mut files)?;
+    files.sort();
+    let file = fs::File::create(archive).map_err(|e| format!("could not create {}: {e}", archive.display()))?;
+    let mut w = zip::Writer::new(std::io::BufWriter::new(file));
+    for rel in files {
+        let path = dir.join(&rel);
+        let meta = fs::symlink_metadata(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        if meta.file_type().is_symlink() {
+            return Err(format!("{}: a symbolic link cannot go into {}", path.display(), archive.display()));
+        }
+        let data = fs::read(&path).map_err(|e| format!("could not read {}: {e}", path.display()))?;
+        let mode = if is_executable(&meta) { 0o755 } else { 0o644 };
+        w.append(&format!("{top}/{rel}"), &data, mode).map_err(|e| format!("{rel}: {e}"))?;
+    }
+    w.finish()
+        .and_then(|mut out| out.flush())
+        .map_err(|e| format!("could not write {}: {e}", archive.display()))?;
     Ok(())
 }
 
@@ -460,6 +510,12 @@ mod tests {
         // (`printf '%s' com.sinew.physics/Runtime/Wrapper/World.cs | md5sum`)
         assert_eq!(guid_for("Runtime/Wrapper/World.cs"), "6f6df52bee8cb46ba39a2cefffe8284d");
         assert_ne!(guid_for("Runtime/Wrapper/World.cs"), guid_for("Runtime/Wrapper/Cloth.cs"));
+    }
+
+    #[test]
+    fn the_manual_takes_its_own_pictures_along() {
+        let md = "![a](unity-paint.png) and [b](other.md), ![c](../x.png), ![d](https://e/f.png), ![a](unity-paint.png) ![g](unity-gizmos.png)";
+        assert_eq!(local_images(md), vec!["unity-paint.png".to_string(), "unity-gizmos.png".to_string()]);
     }
 
     #[test]

@@ -285,8 +285,15 @@ namespace Sinew.Components
         internal virtual void ApplySettings(Body target)
         {
             target.Material = physicsMaterial.ToNative();
-            target.Dynamics = dynamics.ToNative();
+            target.Dynamics = NativeDynamics();
             target.Lod = lod.ToNative();
+        }
+
+        /// <summary>The dynamics sent to the body: <see cref="dynamics"/>, with what the derived
+        /// component adds (a cloth's tear threshold).</summary>
+        public virtual SinewDynamics NativeDynamics()
+        {
+            return dynamics.ToNative();
         }
 
         /// <summary>Creates the native body (the world is idle). May throw; then the body, if it was

@@ -46,6 +46,9 @@ namespace Sinew.Components
 
             /// <summary>Nothing is pinned: the whole mesh falls (with colliders to catch it).</summary>
             None = 2,
+
+            /// <summary>The pin weights painted in the scene view (<see cref="paint"/>), at or above the threshold.</summary>
+            Painted = 3,
         }
 
         /// <summary>Where the per-vertex max distances come from.</summary>
@@ -61,6 +64,9 @@ namespace Sinew.Components
             /// <summary>One distance per vertex in <see cref="maxDistances"/> (m), as Unity Cloth's
             /// <c>coefficients[i].maxDistance</c>.</summary>
             FloatList = 2,
+
+            /// <summary>The max distances painted in the scene view (<see cref="paint"/>), in metres; unpainted = no limit.</summary>
+            Painted = 3,
         }
 
         /// <summary>A channel of <c>Mesh.colors</c>.</summary>
@@ -73,7 +79,7 @@ namespace Sinew.Components
         }
 
         [Header("Pins")]
-        [Tooltip("Vertex Color: vertices painted in the channel below are pinned to the animated mesh (like Unity Cloth's Max Distance 0). Weight List: one weight per vertex in Pin Weights. None: nothing is pinned.")]
+        [Tooltip("Vertex Color: vertices painted in the channel below are pinned to the animated mesh (like Unity Cloth's Max Distance 0). Weight List: one weight per vertex in Pin Weights. None: nothing is pinned. Painted: the pin weights painted in the scene view (the inspector's Paint tool).")]
         public PinSource pinSource = PinSource.VertexColor;
 
         [Tooltip("Colour channel read when Pin Source is Vertex Color (0 = free, 1 = pinned).")]
@@ -87,7 +93,7 @@ namespace Sinew.Components
         public float[] pinWeights = new float[0];
 
         [Header("Max distance (skinned meshes)")]
-        [Tooltip("How far each vertex may move from its animated (skinned) position, as Unity Cloth's coefficients[i].maxDistance. None: no limit. Vertex Color: the channel below × Max Distance Scale (black = fixed to the animation). Float List: Max Distances, in metres. Needs a SkinnedMeshRenderer.")]
+        [Tooltip("How far each vertex may move from its animated (skinned) position, as Unity Cloth's coefficients[i].maxDistance. None: no limit. Vertex Color: the channel below × Max Distance Scale (black = fixed to the animation). Float List: Max Distances, in metres. Painted: the max distances painted in the scene view. Needs a SkinnedMeshRenderer.")]
         public MaxDistanceSource maxDistanceSource = MaxDistanceSource.None;
 
         [Tooltip("Colour channel read when Max Distance Source is Vertex Color (0–1, times Max Distance Scale). Green by default, so that it does not mix with the red pin paint.")]
@@ -115,6 +121,16 @@ namespace Sinew.Components
         [Tooltip("Optional per-vertex backstop distances (m), in the mesh's vertex order, overriding Backstop Distance; negative or float.MaxValue = no backstop for that vertex. Empty: Backstop Distance for all.")]
         public float[] backstopDistances = new float[0];
 
+        [Tooltip("Use the backstop distances painted in the scene view (unpainted vertices: no backstop) instead of Backstop Distance / Backstop Distances.")]
+        public bool backstopPainted = false;
+
+        [Header("Painted values")]
+        [Tooltip("Per-vertex values painted in the scene view with the inspector's Paint tool (pins, max distances, backstops, mass): stored with the component, one value per mesh vertex. Used by the sources set to Painted above.")]
+        public SinewVertexPaint paint = new SinewVertexPaint();
+
+        [Tooltip("Scale each particle's mass by the painted Mass Scale (a weighted hem, a heavy collar). Read when the cloth is built.")]
+        public bool massPainted = false;
+
         [Header("Tethers")]
         [Tooltip("Tie every free vertex to its nearest pinned one so that it never gets farther than Tether Scale × its rest distance, however few iterations (Unity Cloth's useTethers). Keeps skirts and capes from stretching. Needs at least one pinned vertex.")]
         public bool useTethers = true;
@@ -125,6 +141,11 @@ namespace Sinew.Components
         [Tooltip("How far beyond its rest distance to the pin a vertex may go, as a multiple (≥ 1): 1 = not at all, 1.1 = 10% slack.")]
         [Min(1f)]
         public float tetherScale = 1f;
+
+        [Header("Tearing")]
+        [Tooltip("A stretch or shear constraint strained beyond 1 + this tears the cloth there (0.5 = at 150% of its rest length); 0 = never. The mesh is rebuilt when it tears (vertices split, triangles re-pointed) and the Torn event is raised.")]
+        [Min(0f)]
+        public float tearThreshold = 0f;
 
         [Header("Mesh")]
         [Tooltip("Vertices closer than this (m) are simulated as one particle, so seams split for UVs or normals do not tear open.")]
@@ -153,10 +174,36 @@ namespace Sinew.Components
         bool warnedLimits;
         bool warnedTethers;
 
+        // Tearing: the body's triangles as last read, the output mesh's vertex count, and the
+        // source mesh's per-vertex attributes and sub-meshes to give split vertices and triangles.
+        readonly SinewTopologyMirror topology = new SinewTopologyMirror();
+        int meshVertexCount;
+        Vector2[] uvSource;
+        Vector2[] uvOutput;
+        Color[] colorSource;
+        Color[] colorOutput;
+        Vector4[] tangentSource;
+        Vector4[] tangentOutput;
+        int[] subMeshStart;
+        int[] subMeshCount;
+
+        /// <summary>
+        /// Raised after a step in which the cloth tore, once the output mesh has its new vertices and
+        /// triangles (read <see cref="VertexCount"/>, <see cref="TopologyVersion"/>). Not raised, and
+        /// nothing allocated, in frames where nothing tore.
+        /// </summary>
+        public event Action<SinewCloth> Torn;
+
+        /// <summary>How many times the cloth's topology changed since it was built (0 = never torn).</summary>
+        public uint TopologyVersion
+        {
+            get { return topology.Version; }
+        }
+
         /// <summary>Vertices of the source mesh (and of the output mesh).</summary>
         public int VertexCount
         {
-            get { return positions != null ? positions.Length : 0; }
+            get { return positions != null ? meshVertexCount : 0; }
         }
 
         /// <summary>Vertices painted as pinned (max distance 0 adds more on skinned meshes).</summary>
@@ -190,11 +237,22 @@ namespace Sinew.Components
         /// </summary>
         public static bool[] FindPinnedVertices(Mesh mesh, PinSource source, ColorChannel channel, float threshold, float[] weights)
         {
+            return FindPinnedVertices(mesh, source, channel, threshold, weights, null);
+        }
+
+        /// <summary>As <see cref="FindPinnedVertices(Mesh, PinSource, ColorChannel, float, float[])"/>, with
+        /// the painted values for <see cref="PinSource.Painted"/>.</summary>
+        public static bool[] FindPinnedVertices(Mesh mesh, PinSource source, ColorChannel channel, float threshold, float[] weights, SinewVertexPaint painted)
+        {
             if (mesh == null)
             {
                 throw new ArgumentNullException("mesh");
             }
             int n = mesh.vertexCount;
+            if (source == PinSource.Painted)
+            {
+                return PinnedFromWeights(Painted(painted, SinewPaintChannel.Pin, n, mesh.name), threshold);
+            }
             var pinned = new bool[n];
             if (source == PinSource.VertexColor)
             {
@@ -231,11 +289,22 @@ namespace Sinew.Components
         /// </summary>
         public static float[] FindMaxDistances(Mesh mesh, MaxDistanceSource source, ColorChannel channel, float scale, float[] distances)
         {
+            return FindMaxDistances(mesh, source, channel, scale, distances, null);
+        }
+
+        /// <summary>As <see cref="FindMaxDistances(Mesh, MaxDistanceSource, ColorChannel, float, float[])"/>,
+        /// with the painted values for <see cref="MaxDistanceSource.Painted"/> (unpainted: −1, no limit).</summary>
+        public static float[] FindMaxDistances(Mesh mesh, MaxDistanceSource source, ColorChannel channel, float scale, float[] distances, SinewVertexPaint painted)
+        {
             if (mesh == null)
             {
                 throw new ArgumentNullException("mesh");
             }
             int n = mesh.vertexCount;
+            if (source == MaxDistanceSource.Painted)
+            {
+                return (float[])Painted(painted, SinewPaintChannel.MaxDistance, n, mesh.name).Clone();
+            }
             if (source == MaxDistanceSource.VertexColor)
             {
                 Color[] colors = mesh.colors;
@@ -260,6 +329,53 @@ namespace Sinew.Components
                 return (float[])distances.Clone();
             }
             return null;
+        }
+
+        /// <summary>
+        /// The inverse masses the cloth is built with: 0 for a pinned vertex, otherwise
+        /// 1 / (<paramref name="particleMass"/> × the painted mass scale, when <paramref name="massScales"/> is given).
+        /// </summary>
+        /// <exception cref="InvalidOperationException">A mass scale that is not above 0.</exception>
+        public static float[] InverseMasses(bool[] pinned, float particleMass, float[] massScales)
+        {
+            int n = pinned.Length;
+            if (massScales != null && massScales.Length != n)
+            {
+                throw new InvalidOperationException("painted Mass Scale has " + massScales.Length + " values for " + n + " vertices");
+            }
+            var inverseMasses = new float[n];
+            float w = 1f / particleMass;
+            for (int i = 0; i < n; i++)
+            {
+                if (massScales != null && !(massScales[i] > 0f))
+                {
+                    throw new InvalidOperationException("painted Mass Scale of vertex " + i + " is " + massScales[i] + ": it must be above 0");
+                }
+                inverseMasses[i] = pinned[i] ? 0f : massScales != null ? w / massScales[i] : w;
+            }
+            return inverseMasses;
+        }
+
+        /// <summary>The vertices whose weight is at least <paramref name="threshold"/>.</summary>
+        public static bool[] PinnedFromWeights(float[] weights, float threshold)
+        {
+            var pinned = new bool[weights.Length];
+            for (int i = 0; i < weights.Length; i++)
+            {
+                pinned[i] = weights[i] >= threshold;
+            }
+            return pinned;
+        }
+
+        static float[] Painted(SinewVertexPaint painted, SinewPaintChannel channel, int n, string meshName)
+        {
+            if (painted == null || !painted.Has(channel, n))
+            {
+                int have = painted == null || painted.Values(channel) == null ? 0 : painted.Values(channel).Length;
+                throw new InvalidOperationException("a source is Painted but the painted " + channel + " has " + have
+                    + " values and mesh '" + meshName + "' has " + n + " vertices: paint it with the inspector's Paint tool (or choose another source)");
+            }
+            return painted.Values(channel);
         }
 
         static float Channel(Color c, ColorChannel channel)
@@ -299,7 +415,8 @@ namespace Sinew.Components
             int n = source.vertexCount;
             restLocal = source.vertices;
             int[] triangles = source.triangles;
-            bool[] pinned = FindPinnedVertices(source, pinSource, pinChannel, pinThreshold, pinWeights);
+            bool[] pinned = FindPinnedVertices(source, pinSource, pinChannel, pinThreshold, pinWeights, paint);
+            float[] massScales = massPainted ? Painted(paint, SinewPaintChannel.MassScale, n, source.name) : null;
 
             int pinCount = 0;
             for (int i = 0; i < n; i++)
@@ -311,11 +428,9 @@ namespace Sinew.Components
             }
             pinIndices = new int[pinCount];
             pinTargets = new Vector3[pinCount];
-            var inverseMasses = new float[n];
-            float w = 1f / physicsMaterial.particleMass;
+            float[] inverseMasses = InverseMasses(pinned, physicsMaterial.particleMass, massScales);
             for (int i = 0, k = 0; i < n; i++)
             {
-                inverseMasses[i] = pinned[i] ? 0f : w;
                 if (pinned[i])
                 {
                     pinIndices[k++] = i;
@@ -340,6 +455,12 @@ namespace Sinew.Components
             Cloth cloth = Cloth.CreateMesh(native, positions, triangles, inverseMasses, desc);
             try
             {
+                topology.Reset(cloth);
+                meshVertexCount = n;
+                uvSource = null;
+                colorSource = null;
+                tangentSource = null;
+                subMeshCount = null;
                 if (skinned != null)
                 {
                     SetUpSkinning(cloth, source);
@@ -428,12 +549,18 @@ namespace Sinew.Components
 
         // ---- limits and tethers ---------------------------------------------------------------
 
+        /// <summary>The dynamics with this cloth's <see cref="tearThreshold"/>.</summary>
+        public override SinewDynamics NativeDynamics()
+        {
+            return dynamics.ToNative(tearThreshold);
+        }
+
         internal override void ApplySettings(Body target)
         {
             base.ApplySettings(target);
             if (IsSkinned)
             {
-                float[] limits = FindMaxDistances(sourceMesh, maxDistanceSource, maxDistanceChannel, maxDistanceScale, maxDistances);
+                float[] limits = FindMaxDistances(sourceMesh, maxDistanceSource, maxDistanceChannel, maxDistanceScale, maxDistances, paint);
                 if (limits != null)
                 {
                     target.SetMaxDistances(limits);
@@ -445,8 +572,9 @@ namespace Sinew.Components
                 if (useBackstop)
                 {
                     int n = sourceMesh.vertexCount;
-                    bool perVertex = backstopDistances != null && backstopDistances.Length == n;
-                    if (backstopDistances != null && backstopDistances.Length != 0 && !perVertex)
+                    float[] list = backstopPainted ? Painted(paint, SinewPaintChannel.Backstop, n, sourceMesh.name) : backstopDistances;
+                    bool perVertex = list != null && list.Length == n;
+                    if (!backstopPainted && backstopDistances != null && backstopDistances.Length != 0 && !perVertex)
                     {
                         throw new InvalidOperationException("Backstop Distances has " + backstopDistances.Length + " entries but mesh '"
                             + sourceMesh.name + "' has " + n + " vertices");
@@ -455,7 +583,7 @@ namespace Sinew.Components
                     var radii = new float[n];
                     for (int i = 0; i < n; i++)
                     {
-                        float d = perVertex ? backstopDistances[i] : backstopDistance;
+                        float d = perVertex ? list[i] : backstopDistance;
                         // Unity's float.MaxValue (and a negative value) means "no backstop": a
                         // sphere of radius 0 stops nothing.
                         bool none = d < 0f || d >= 1e30f;
@@ -556,6 +684,13 @@ namespace Sinew.Components
         internal override void AfterStep()
         {
             Body body = Body;
+            // One native call per frame; the arrays are read again only after a tear.
+            bool torn = topology.Refresh(body);
+            if (torn)
+            {
+                GrowForTear();
+            }
+            int n = meshVertexCount;
             body.ReadPositions(positions);
             if (writeNormals)
             {
@@ -567,7 +702,7 @@ namespace Sinew.Components
             Matrix4x4 toLocal = outputSpace.worldToLocalMatrix;
             Vector3 min = new Vector3(float.MaxValue, float.MaxValue, float.MaxValue);
             Vector3 max = new Vector3(float.MinValue, float.MinValue, float.MinValue);
-            for (int i = 0; i < positions.Length; i++)
+            for (int i = 0; i < n; i++)
             {
                 Vector3 p = toLocal.MultiplyPoint3x4(positions[i]);
                 positions[i] = p;
@@ -578,15 +713,126 @@ namespace Sinew.Components
                 max.y = Mathf.Max(max.y, p.y);
                 max.z = Mathf.Max(max.z, p.z);
             }
-            outputMesh.SetVertices(positions);
+            // The vertices first: after a tear the new triangles index the added ones.
+            outputMesh.SetVertices(positions, 0, n);
+            if (torn)
+            {
+                WriteTornTopology();
+            }
             outputMesh.bounds = new Bounds((min + max) * 0.5f, max - min);
             if (writeNormals)
             {
-                for (int i = 0; i < normals.Length; i++)
+                for (int i = 0; i < n; i++)
                 {
                     normals[i] = toLocal.MultiplyVector(normals[i]).normalized;
                 }
-                outputMesh.SetNormals(normals);
+                outputMesh.SetNormals(normals, 0, n);
+            }
+            if (torn && Torn != null)
+            {
+                Torn(this);
+            }
+        }
+
+        // ---- tearing --------------------------------------------------------------------------
+        //
+        // A tear appends copies of the split vertices and re-points triangle corners at them; the
+        // triangle count and order stay (SinewTopologyMirror). So the output mesh keeps its
+        // sub-meshes (their index ranges are cut from the new triangles in the same order as
+        // Mesh.triangles concatenates them), its first vertices, and gives each added vertex the
+        // UV, colour and tangent of the vertex it was split from (Mesh resizes its other vertex
+        // attributes itself when the vertex count grows, filling them with zeros).
+
+        void GrowForTear()
+        {
+            int n = topology.VertexCount;
+            SinewTopologyMirror.EnsureCapacity(ref positions, n);
+            SinewTopologyMirror.EnsureCapacity(ref normals, n);
+            if (subMeshCount == null)
+            {
+                // Read once, at the first tear (the source mesh is readable: it was checked).
+                uvSource = sourceMesh.uv;
+                colorSource = sourceMesh.colors;
+                tangentSource = sourceMesh.tangents;
+                subMeshCount = new int[sourceMesh.subMeshCount];
+                subMeshStart = new int[subMeshCount.Length];
+                int start = 0;
+                for (int s = 0; s < subMeshCount.Length; s++)
+                {
+                    subMeshStart[s] = start;
+                    subMeshCount[s] = (int)sourceMesh.GetIndexCount(s);
+                    start += subMeshCount[s];
+                }
+                uvOutput = uvSource.Length != 0 ? (Vector2[])uvSource.Clone() : null;
+                colorOutput = colorSource.Length != 0 ? (Color[])colorSource.Clone() : null;
+                tangentOutput = tangentSource.Length != 0 ? (Vector4[])tangentSource.Clone() : null;
+            }
+            int from = meshVertexCount;
+            if (uvOutput != null)
+            {
+                SinewTopologyMirror.EnsureCapacity(ref uvOutput, n);
+                topology.CopyFromSources(uvSource, uvOutput, from);
+            }
+            if (colorOutput != null)
+            {
+                SinewTopologyMirror.EnsureCapacity(ref colorOutput, n);
+                topology.CopyFromSources(colorSource, colorOutput, from);
+            }
+            if (tangentOutput != null)
+            {
+                SinewTopologyMirror.EnsureCapacity(ref tangentOutput, n);
+                topology.CopyFromSources(tangentSource, tangentOutput, from);
+            }
+            if (!writeNormals && n > from)
+            {
+                // The mesh keeps its own normals: the split vertices take their sources'.
+                Vector3[] sourceNormals = sourceMesh.normals;
+                if (sourceNormals.Length == topology.OriginalVertexCount)
+                {
+                    var all = new Vector3[n];
+                    outputMesh.normals.CopyTo(all, 0);
+                    topology.CopyFromSources(sourceNormals, all, from);
+                    outputMesh.normals = all;
+                }
+            }
+            meshVertexCount = n;
+        }
+
+        void WriteTornTopology()
+        {
+            int n = meshVertexCount;
+            if (n > 65535 && outputMesh.indexFormat == UnityEngine.Rendering.IndexFormat.UInt16)
+            {
+                outputMesh.indexFormat = UnityEngine.Rendering.IndexFormat.UInt32;
+            }
+            if (uvOutput != null)
+            {
+                outputMesh.SetUVs(0, uvOutput, 0, n);
+            }
+            if (colorOutput != null)
+            {
+                outputMesh.SetColors(colorOutput, 0, n);
+            }
+            if (tangentOutput != null)
+            {
+                outputMesh.SetTangents(tangentOutput, 0, n);
+            }
+            int[] indices = topology.Indices;
+            int total = 0;
+            for (int s = 0; s < subMeshCount.Length; s++)
+            {
+                total += subMeshCount[s];
+            }
+            if (total != topology.IndexCount)
+            {
+                // Not the source's triangles (cannot happen with today's tearing): one sub-mesh.
+                outputMesh.subMeshCount = 1;
+                outputMesh.SetTriangles(indices, 0, topology.IndexCount, 0, false, 0);
+                return;
+            }
+            for (int s = 0; s < subMeshCount.Length; s++)
+            {
+                outputMesh.SetTriangles(indices, subMeshStart[s], subMeshCount[s], s, false, 0);
             }
         }
 
@@ -621,6 +867,14 @@ namespace Sinew.Components
             sourceMesh = null;
             bones = null;
             boneMatrices = null;
+            uvSource = null;
+            uvOutput = null;
+            colorSource = null;
+            colorOutput = null;
+            tangentSource = null;
+            tangentOutput = null;
+            subMeshStart = null;
+            subMeshCount = null;
         }
     }
 }

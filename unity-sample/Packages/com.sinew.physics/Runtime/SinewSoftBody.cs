@@ -98,6 +98,21 @@ namespace Sinew.Components
         [Tooltip("Recompute the mesh's normals from the deformed triangles every frame. Off: the mesh keeps its rest normals.")]
         public bool recalculateNormals = true;
 
+        [Header("Painted pins")]
+        [Tooltip("Pin the lattice particles nearest to the vertices painted as pinned (Paint tool, channel Pin) and move them with this Transform: a jelly stuck to a wall or a moving platform. Read when the body is built.")]
+        public bool pinPainted = false;
+
+        [Tooltip("A painted vertex pins its nearest lattice particle when its pin weight is at least this (0–1).")]
+        [Range(0f, 1f)]
+        public float pinThreshold = 0.5f;
+
+        [Tooltip("Per-vertex values painted in the scene view (the Pin channel is used), one per mesh vertex, stored with the component.")]
+        public SinewVertexPaint paint = new SinewVertexPaint();
+
+        int[] pinIndices = new int[0];
+        Vector3[] pinLocal = new Vector3[0];
+        Vector3[] pinTargets = new Vector3[0];
+
         MeshFilter filter;
         Mesh originalMesh;
         Mesh outputMesh;
@@ -284,7 +299,28 @@ namespace Sinew.Components
             SoftBody body = native.CreateSoftLattice(desc);
             try
             {
-                Embed(source.vertices);
+                Vector3[] rest = source.vertices;
+                Embed(rest);
+                pinIndices = new int[0];
+                if (pinPainted)
+                {
+                    if (!paint.Has(SinewPaintChannel.Pin, rest.Length))
+                    {
+                        throw new InvalidOperationException("Pin Painted is on but the painted Pin channel has " + paint.pin.Length
+                            + " values and mesh '" + source.name + "' has " + rest.Length + " vertices: paint it with the Paint tool");
+                    }
+                    pinIndices = PinnedParticles(lattice, rest, paint.pin, pinThreshold);
+                    pinLocal = new Vector3[pinIndices.Length];
+                    pinTargets = new Vector3[pinIndices.Length];
+                    for (int k = 0; k < pinIndices.Length; k++)
+                    {
+                        pinLocal[k] = lattice.Point(pinIndices[k] % lattice.Nx, (pinIndices[k] / lattice.Nx) % lattice.Ny, pinIndices[k] / (lattice.Nx * lattice.Ny));
+                    }
+                    if (pinIndices.Length > 0)
+                    {
+                        body.Pin(pinIndices);
+                    }
+                }
                 particles = new Vector3[particleCount];
                 particlesRead = false;
                 CreateOutput(source);
@@ -352,6 +388,60 @@ namespace Sinew.Components
         internal override void PrepareStep(float dt)
         {
             // Nothing drives a free soft body: it moves under gravity, colliders and its pairs.
+            // Painted pins move with this Transform.
+            if (pinIndices.Length == 0)
+            {
+                return;
+            }
+            Matrix4x4 pose = UniformPose(transform);
+            for (int k = 0; k < pinIndices.Length; k++)
+            {
+                pinTargets[k] = pose.MultiplyPoint3x4(pinLocal[k]);
+            }
+            Body.SetPinTargets(pinIndices, pinTargets);
+        }
+
+        /// <summary>
+        /// The lattice particles pinned by painted vertices: for each vertex of <paramref name="rest"/>
+        /// (mesh space) whose weight is at least <paramref name="threshold"/>, the lattice point
+        /// nearest to it (the corner of its cell it is closest to), each once, in increasing order.
+        /// </summary>
+        public static int[] PinnedParticles(LatticeLayout layout, Vector3[] rest, float[] weights, float threshold)
+        {
+            if (rest == null || weights == null || rest.Length != weights.Length)
+            {
+                throw new ArgumentException("one pin weight per vertex is needed");
+            }
+            var pinned = new bool[layout.Nx * layout.Ny * layout.Nz];
+            int count = 0;
+            for (int v = 0; v < rest.Length; v++)
+            {
+                if (!(weights[v] >= threshold))
+                {
+                    continue;
+                }
+                int corner;
+                Vector3 f;
+                layout.Embed(rest[v], out corner, out f);
+                int i = corner % layout.Nx + (f.x >= 0.5f ? 1 : 0);
+                int j = (corner / layout.Nx) % layout.Ny + (f.y >= 0.5f ? 1 : 0);
+                int k = corner / (layout.Nx * layout.Ny) + (f.z >= 0.5f ? 1 : 0);
+                int p = layout.Index(Mathf.Clamp(i, 0, layout.Nx - 1), Mathf.Clamp(j, 0, layout.Ny - 1), Mathf.Clamp(k, 0, layout.Nz - 1));
+                if (!pinned[p])
+                {
+                    pinned[p] = true;
+                    count++;
+                }
+            }
+            var indices = new int[count];
+            for (int p = 0, n = 0; p < pinned.Length; p++)
+            {
+                if (pinned[p])
+                {
+                    indices[n++] = p;
+                }
+            }
+            return indices;
         }
 
         internal override void AfterStep()
