@@ -48,6 +48,7 @@ pub fn run(data: &[u8]) {
         let mut body = SinewBody::default();
         let mut collider = SinewCollider::default();
         let mut ragdoll = SinewRagdoll::default();
+        let trace = std::env::var_os("SINEW_FUZZ_TRACE").is_some();
         let (r, what) = match kind {
             0 => {
                 let mut d = default_of(sinew_cloth_grid_desc_default);
@@ -105,12 +106,18 @@ pub fn run(data: &[u8]) {
             7 => {
                 let mut s = default_of(sinew_ragdoll_settings_default);
                 g.scramble(&mut s, n);
+                if trace {
+                    eprintln!("ragdoll settings {s:?}");
+                }
                 let h = default_of(sinew_humanoid_bones_default);
                 (sinew_ragdoll_create_humanoid(w, &h, &s, &mut ragdoll), "ragdoll_create_humanoid (settings)")
             }
             8 => {
                 let mut h = default_of(sinew_humanoid_bones_default);
                 g.scramble(&mut h, n);
+                if trace {
+                    eprintln!("humanoid bones {h:?}");
+                }
                 (sinew_ragdoll_create_humanoid(w, &h, &default_of(sinew_ragdoll_settings_default), &mut ragdoll), "ragdoll_create_humanoid (bones)")
             }
             9 => {
@@ -120,6 +127,9 @@ pub fn run(data: &[u8]) {
                     b.position = SinewVec3 { x: 0.0, y: 2.0 - 0.3 * i as f32, z: 0.0 };
                     b.joint.kind = if i == 0 { 0 } else { i as u32 };
                     g.scramble(b, n);
+                    if trace {
+                        eprintln!("bone {i} {b:?}");
+                    }
                 }
                 (sinew_ragdoll_create(w, &default_of(sinew_ragdoll_settings_default), bones.as_ptr(), 3, &mut ragdoll), "ragdoll_create")
             }
@@ -196,6 +206,9 @@ pub fn run(data: &[u8]) {
             }
         };
         check(r, what);
+        if std::env::var_os("SINEW_FUZZ_TRACE").is_some() {
+            eprintln!("{what} -> {r:?} {}", if r == SINEW_OK { String::new() } else { crate::input::last_error() });
+        }
         if r == SINEW_OK {
             if body.id != 0 {
                 live.bodies.push(body);
