@@ -8,7 +8,10 @@
 # World::create_soft_*): every soft-body call, its error paths ("errors") and a jelly and a
 # tet cube resting on a plane with their volume ("physics")) and tests/cpp/client.cpp as strict C++17
 # against include/sinew.hpp, runs them, then runs the clients under valgrind (0 errors,
-# 0 bytes definitely or indirectly lost). The library is built with the cargo feature
+# 0 bytes definitely or indirectly lost), and tests/c/unload.c: 200 rounds of dlopen, worlds
+# of one and two worker threads with every object kind, dlclose (threads joined, the library
+# really unmapped), then 10 rounds under valgrind (with tests/c/unload.supp: the per-load
+# statics of crossbeam-epoch, docs/reliability.md "Unload"). The library is built with the cargo feature
 # debug-panic and the clients with -DSINEW_DEBUG_PANIC, so their panic-guard checks run (a
 # client built so cannot link against a library without the feature). Build outputs and
 # logs go to target/c-tests/.
@@ -76,6 +79,8 @@ check header-without-debug-panic bash -c "gcc -std=c99 -Wall -Wextra -Werror -pe
 check compile-cpp-client g++ "${cxxflags[@]}" tests/cpp/client.cpp -o "$out/cpp_client" "${ldflags[@]}"
 check compile-cpp-ragdoll g++ "${cxxflags[@]}" tests/cpp/ragdoll.cpp -o "$out/cpp_ragdoll" "${ldflags[@]}"
 check compile-cpp-softbody g++ "${cxxflags[@]}" tests/cpp/softbody.cpp -o "$out/cpp_softbody" "${ldflags[@]}"
+# Not linked to libsinew: it dlopens it.
+check compile-c-unload gcc "${cflags[@]}" -pthread tests/c/unload.c -o "$out/unload" -ldl -lm
 check compile-cpp-snapshot g++ "${cxxflags[@]}" tests/cpp/snapshot.cpp -o "$out/cpp_snapshot" "${ldflags[@]}"
 
 # ---- run -------------------------------------------------------------------------------
@@ -94,6 +99,7 @@ check run-c-softbody-physics "$out/softbody" physics
 check run-c-softbody-meshes "$out/softbody" meshes
 check run-cpp-softbody-errors "$out/cpp_softbody" errors
 check run-cpp-softbody-physics "$out/cpp_softbody" physics
+check run-c-unload "$out/unload" "$lib_dir/libsinew.so" 200
 check run-c-snapshot "$out/snapshot"
 check run-cpp-snapshot "$out/cpp_snapshot"
 # The panic-guard checks ran (they are compiled only with SINEW_DEBUG_PANIC).
@@ -104,11 +110,12 @@ check panic-guard-checked bash -c "grep -q 'ok   SINEW_PANIC *sinew_debug_trigge
 # Worker threads are joined on destroy, so nothing may be definitely or indirectly lost.
 # "Possibly lost" blocks from the thread-local storage of std and rayon's crossbeam-epoch
 # are allowed: they are per process, not per world.
+# VALGRIND_SUPP: a suppressions file for one run (only the unload host has one).
 under_valgrind() {
     local name=$1 program=$2 report="$out/$1.valgrind.txt"
     shift 2
     valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect \
-        --log-file="$report" "$program" "$@" >"$out/$name.out" 2>&1 || {
+        ${VALGRIND_SUPP:+--suppressions="$VALGRIND_SUPP"} --log-file="$report" "$program" "$@" >"$out/$name.out" 2>&1 || {
         tail -n 5 "$out/$name.out"
         echo "valgrind failed; see $report and $out/$name.out"
         return 1
@@ -132,6 +139,7 @@ check valgrind-c-softbody-errors under_valgrind valgrind-c-softbody-errors "$out
 check valgrind-c-softbody-physics under_valgrind valgrind-c-softbody-physics "$out/softbody" physics
 check valgrind-c-softbody-meshes under_valgrind valgrind-c-softbody-meshes "$out/softbody" meshes
 check valgrind-cpp-softbody under_valgrind valgrind-cpp-softbody "$out/cpp_softbody"
+VALGRIND_SUPP=tests/c/unload.supp check valgrind-c-unload under_valgrind valgrind-c-unload "$out/unload" "$lib_dir/libsinew.so" 10
 check valgrind-c-snapshot under_valgrind valgrind-c-snapshot "$out/snapshot"
 check valgrind-cpp-snapshot under_valgrind valgrind-cpp-snapshot "$out/cpp_snapshot"
 

@@ -23,6 +23,12 @@
 #                            math helpers, examples/cmake built with find_package and
 #                            add_subdirectory, shared and static
 #   5. the bench example, a few steps of every scene (a smoke run; speed is never asserted)
+#   6. reliability (docs/reliability.md): the fuzz harnesses replay every committed corpus
+#      and regression input on stable (cargo test --manifest-path fuzz/Cargo.toml; the
+#      libFuzzer runs themselves are scripts/fuzz.sh, the sanitizers scripts/sanitize.sh,
+#      both outside this command's time budget), and a 2,000-step soak of every object kind
+#      (examples/soak.rs: flat memory, no NaN, no rest-shape drift). The dlopen/dlclose host
+#      runs in scripts/test-c.sh.
 # Ends with "suites: N passed, M failed" and exits non-zero when any part failed.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -67,6 +73,9 @@ part windows-dll bash scripts/check-windows-dll.sh
 part wine bash scripts/test-wine.sh
 part package bash scripts/test-package.sh
 part bench-smoke cargo run --release --example bench -- --steps 5
+# The root's target dir: the replay then reuses the library cargo-test built (same features).
+part fuzz-replay cargo test --manifest-path fuzz/Cargo.toml --target-dir "${CARGO_TARGET_DIR:-target}"
+part soak-smoke cargo run --release --example soak -- --steps 2000
 
 echo
 [ "$failed" -eq 0 ] || echo "failed parts: ${failures[*]}"

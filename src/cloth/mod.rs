@@ -274,9 +274,10 @@ impl MeshSpec<'_> {
                     self.inverse_masses.len()
                 )));
             }
-            // The inverse of the material's particle mass range, [1e-9, 1e9] kg.
-            if let Some(k) = self.inverse_masses.iter().position(|w| !w.is_finite() || *w < 0.0 || *w > 1e9) {
-                return Err(Error::invalid(format!("inverse mass {k} must be within [0, 1e9] 1/kg (got {})", self.inverse_masses[k])));
+            // 0 (immovable), or the inverse of the material's particle mass range, [1e-9, 1e9] kg:
+            // a smaller nonzero one is a mass whose reciprocal overflows (1e-40 → inf kg).
+            if let Some(k) = self.inverse_masses.iter().position(|w| !(*w == 0.0 || (1e-9..=1e9).contains(w))) {
+                return Err(Error::invalid(format!("inverse mass {k} must be 0 or within [1e-9, 1e9] 1/kg (got {})", self.inverse_masses[k])));
             }
         }
         check_within(self.weld_distance, MAX_LENGTH, "weld distance")?;

@@ -92,7 +92,19 @@ pub fn remove_world(handle: SinewWorld) -> Result<Arc<WorldCell>> {
     if cell.busy.load(Ordering::Acquire) {
         return Err(Error::new(ErrorKind::Busy, "the world is stepping; call sinew_world_step_end before destroying it"));
     }
-    Ok(arena.remove(h.world, h.serial).expect("checked above"))
+    let cell = arena.remove(h.world, h.serial).expect("checked above");
+    // With no world left, free the registry itself: a host may unload the library now, and
+    // a library's statics are never dropped. Serials are process-wide, so no later handle
+    // repeats an earlier one.
+    if arena.is_empty() {
+        *reg = None;
+    }
+    Ok(cell)
+}
+
+/// Heap bytes the registry itself holds (0 once the last world is destroyed).
+pub fn registry_bytes() -> usize {
+    WORLDS.lock().unwrap_or_else(|e| e.into_inner()).as_ref().map_or(0, |a| a.heap_bytes())
 }
 
 /// Handle of body `(slot, serial)` of the world in `cell`.

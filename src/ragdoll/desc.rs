@@ -282,6 +282,11 @@ impl BoneDesc {
             return Err(Error::invalid(format!("{} is not a unit quaternion", at("shape_rotation"))));
         }
         check_within(self.mass, 1e6, &at("mass (kg)"))?;
+        // 0 takes the mass from the density; a nonzero one below 1e-6 kg has an inverse
+        // inertia past f32.
+        if self.mass != 0.0 && self.mass < 1e-6 {
+            return Err(Error::invalid(format!("{} must be 0 (from density) or within [1e-6, 1e6] kg (got {})", at("mass"), self.mass)));
+        }
         if self.mass == 0.0 {
             check_finite(self.density, &at("density"))?;
             if !(self.density > 0.0 && self.density <= 1e5) {

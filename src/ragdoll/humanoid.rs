@@ -137,8 +137,10 @@ impl HumanoidBones {
             return Err(Error::invalid("humanoid up and forward are (nearly) parallel"));
         }
         crate::error::check_finite(self.total_mass, "humanoid total_mass")?;
-        if !(self.total_mass > 0.0 && self.total_mass <= 1e5) {
-            return Err(Error::invalid(format!("humanoid total_mass must be within (0, 1e5] kg (got {})", self.total_mass)));
+        // From 1 g: the lightest bone then keeps a mass whose inverse (and its inertia's) is
+        // finite; 1e-38 kg was accepted and its bones' velocities read back NaN.
+        if !(self.total_mass >= 1e-3 && self.total_mass <= 1e5) {
+            return Err(Error::invalid(format!("humanoid total_mass must be within [1e-3, 1e5] kg (got {})", self.total_mass)));
         }
         let limbs = [
             (self.left_hip, self.left_knee, "left_hip → left_knee"),

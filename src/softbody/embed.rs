@@ -143,6 +143,10 @@ pub fn mesh_body(spec: &SoftMeshSpec) -> Result<Body> {
             }
         }
     }
+    if !kept.contains(&true) {
+        // Every triangle degenerate, or too far from every cube centre to keep one.
+        return Err(Error::invalid("the mesh keeps no cube of the lattice: are its triangles degenerate?"));
+    }
     // Particles: corners of kept cubes, numbered in lattice order.
     let (px, py, pz) = (cx + 1, cy + 1, cz + 1);
     let corner = |i: u32, j: u32, k: u32| ((k * py + j) * px + i) as usize;

@@ -121,6 +121,11 @@ impl<T> Arena<T> {
         self.slots.len() - self.free.len()
     }
 
+    /// Heap bytes the arena holds for its slots and free list (not the values' own).
+    pub fn heap_bytes(&self) -> usize {
+        self.slots.capacity() * std::mem::size_of::<Option<(u32, T)>>() + self.free.capacity() * std::mem::size_of::<usize>()
+    }
+
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Coverage-guided fuzzing of Sinew with libFuzzer (cargo-fuzz, nightly toolchain): runs every
+# target of fuzz/ (or the ones named) for as long as asked, starting from the committed
+# corpus fuzz/corpus/<target>/, and prints each target's executions, coverage (libFuzzer's
+# cov: edges and ft: features) and crashes.
+#
+#   bash scripts/fuzz.sh [seconds per target] [target ...]     (default 60 s, every target)
+#   bash scripts/fuzz.sh --runs N [target ...]                 (N executions per target)
+#   bash scripts/fuzz.sh --merge [target ...]                  (minimise the work corpus into
+#                                                               fuzz/corpus/<target>/)
+#
+# Environment:
+#   FUZZ_WORK        where new corpus entries, crashes and logs go (default
+#                    ${CARGO_TARGET_DIR:-target}/fuzz-work); the committed corpus is only read
+#   FUZZ_TARGET_DIR  cargo's target dir for the instrumented build (default
+#                    ${CARGO_TARGET_DIR:-target}/fuzz-nightly)
+#   FUZZ_SANITIZER   none (default: the fastest; scripts/sanitize.sh runs AddressSanitizer on
+#                    the C clients and the async step) or address
+#
+# Installs what is missing: the nightly toolchain (rustup) and cargo-fuzz (cargo install,
+# about 70 s here). The instrumented build of the library takes 4-7 minutes on a 2-core
+# machine, so the test command (scripts/test.sh) does not run this: it replays the committed
+# corpus on stable instead (cargo test --manifest-path fuzz/Cargo.toml).
+#
+# A crash leaves its input in $FUZZ_WORK/artifacts/<target>/; replay it on stable with
+#   SINEW_FUZZ_TRACE=1 SINEW_FUZZ_INPUT=<file> cargo test --manifest-path fuzz/Cargo.toml
+# (the file's path must name the target). Ends with "fuzz: N passed, M failed" (one per
+# target) and exits non-zero when a target crashed.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+mode=time
+seconds=60
+runs=0
+if [ "${1:-}" = "--runs" ]; then
+    mode=runs
+    runs=${2:?--runs needs a count}
+    shift 2
+elif [ "${1:-}" = "--merge" ]; then
+    mode=merge
+    shift
+elif [[ "${1:-}" =~ ^[0-9]+$ ]]; then
+    seconds=$1
+    shift
+fi
+all=(abi_calls cook_mesh cook_soft descriptors)
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
+
+base="${CARGO_TARGET_DIR:-target}"
+work="${FUZZ_WORK:-$base/fuzz-work}"
+tdir="${FUZZ_TARGET_DIR:-$base/fuzz-nightly}"
+sanitizer="${FUZZ_SANITIZER:-none}"
+export RUST_BACKTRACE=0
+
+# ---- tools -------------------------------------------------------------------------------
+if ! rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
+    echo "installing the nightly toolchain (cargo-fuzz needs it)"
+    rustup toolchain install nightly --profile minimal || { echo "could not install nightly"; exit 1; }
+fi
+if ! command -v cargo-fuzz >/dev/null 2>&1; then
+    start=$SECONDS
+    cargo install cargo-fuzz --locked || { echo "could not install cargo-fuzz"; exit 1; }
+    echo "installed cargo-fuzz in $((SECONDS - start)) s"
+fi
+
+# ---- build ---------------------------------------------------------------------------------
+# Release with debug assertions and overflow checks (-a), like the dev profile CI tests.
+start=$SECONDS
+echo "building the fuzz targets (sanitizer: $sanitizer) into $tdir"
+if ! cargo +nightly fuzz build -O -a -s "$sanitizer" --features libfuzzer --target-dir "$tdir" >"$base/fuzz-build.log" 2>&1; then
+    tail -n 30 "$base/fuzz-build.log"
+    echo "fuzz: 0 passed, ${#targets[@]} failed"
+    exit 1
+fi
+echo "built in $((SECONDS - start)) s"
+bin="$tdir/x86_64-unknown-linux-gnu/release"
+
+passed=0
+failed=0
+for t in "${targets[@]}"; do
+    corpus="fuzz/corpus/$t"
+    mkdir -p "$work/corpus/$t" "$work/artifacts/$t" "$work/logs"
+    log="$work/logs/$t.log"
+    if [ "$mode" = merge ]; then
+        # The committed corpus, minimised together with everything the fuzzer kept since.
+        fresh="$work/merged/$t"
+        rm -rf "$fresh"
+        mkdir -p "$fresh"
+        log="$work/logs/$t-merge.log"
+        "$bin/$t" -merge=1 "$fresh" "$corpus" "$work/corpus/$t" >"$log" 2>&1 || { tail -n 20 "$log"; failed=$((failed + 1)); continue; }
+        # Regression inputs keep their names (the regression tests cite them).
+        find "$corpus" -type f ! -name 'regression-*' -delete
+        for f in "$fresh"/*; do
+            cp "$f" "$corpus/"
+        done
+        echo "$t: corpus merged into $(find "$corpus" -type f | wc -l) inputs, $(du -sk "$corpus" | cut -f1) KB"
+        passed=$((passed + 1))
+        continue
+    fi
+    limit=(-max_total_time="$seconds")
+    [ "$mode" = runs ] && limit=(-runs="$runs")
+    start=$SECONDS
+    "$bin/$t" "$work/corpus/$t" "$corpus" "${limit[@]}" -max_len=4096 -timeout=30 -rss_limit_mb=3072 \
+        -artifact_prefix="$work/artifacts/$t/" -print_final_stats=1 >"$log" 2>&1
+    rc=$?
+    execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -n 1)
+    last=$(grep -E '^#[0-9]+' "$log" | tail -n 1)
+    cov=$(echo "$last" | grep -o 'cov: [0-9]*' | grep -o '[0-9]*')
+    ft=$(echo "$last" | grep -o 'ft: [0-9]*' | grep -o '[0-9]*')
+    if [ $rc -eq 0 ]; then
+        echo "ok   $t: ${execs:-?} executions in $((SECONDS - start)) s, cov ${cov:-?}, ft ${ft:-?}"
+        passed=$((passed + 1))
+    else
+        echo "FAIL $t: crashed after ${execs:-?} executions (log: $log)"
+        grep -E 'panicked at|^[a-z_ ]+:.*(not finite|changed world|refused|wrote)|SUMMARY|Test unit written' "$log" | head -n 6 | sed 's/^/     /'
+        failed=$((failed + 1))
+    fi
+done
+echo "fuzz: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
