@@ -25,10 +25,13 @@
 #   5. the bench example, a few steps of every scene (a smoke run; speed is never asserted)
 #   6. reliability (docs/reliability.md): the fuzz harnesses replay every committed corpus
 #      and regression input on stable (cargo test --manifest-path fuzz/Cargo.toml; the
-#      libFuzzer runs themselves are scripts/fuzz.sh, the sanitizers scripts/sanitize.sh,
-#      both outside this command's time budget), and a 2,000-step soak of every object kind
-#      (examples/soak.rs: flat memory, no NaN, no rest-shape drift). The dlopen/dlclose host
-#      runs in scripts/test-c.sh.
+#      libFuzzer runs themselves are scripts/fuzz.sh, outside this command's time budget), a
+#      2,000-step soak of every object kind (examples/soak.rs: flat memory, no NaN, no
+#      rest-shape drift), and the sanitizers' short set (nightly): the C and C++ clients and
+#      the dlopen/dlclose host under AddressSanitizer, the async-step and thread-count Rust
+#      tests under AddressSanitizer, the asynchronous C clients under ThreadSanitizer
+#      (scripts/sanitize.sh asan-c asan-async tsan-c; with no argument it adds the Rust tests
+#      under ThreadSanitizer and Miri). The dlopen/dlclose host runs in scripts/test-c.sh.
 # Ends with "suites: N passed, M failed" and exits non-zero when any part failed.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -76,6 +79,7 @@ part bench-smoke cargo run --release --example bench -- --steps 5
 # The root's target dir: the replay then reuses the library cargo-test built (same features).
 part fuzz-replay cargo test --manifest-path fuzz/Cargo.toml --target-dir "${CARGO_TARGET_DIR:-target}"
 part soak-smoke cargo run --release --example soak -- --steps 2000
+part sanitizers bash scripts/sanitize.sh asan-c asan-async tsan-c
 
 echo
 [ "$failed" -eq 0 ] || echo "failed parts: ${failures[*]}"
