@@ -87,22 +87,18 @@ namespace Sinew
 
         /// <summary>Bytes <see cref="SaveState(Span{byte})"/> needs now (the size query of
         /// <c>sinew_body_save_state</c>).</summary>
-        public unsafe int StateSize
+        public int StateSize
         {
             get
             {
-                UIntPtr n;
-                SinewException.Check(NativeMethods.sinew_body_save_state(handle, null, UIntPtr.Zero, &n));
-                return checked((int)n.ToUInt64());
+                return Snapshot.Size(new BodyState { Handle = handle });
             }
         }
 
         /// <summary>A snapshot of this body's dynamic state alone (docs/snapshots.md); <see cref="LoadState"/> restores it, leaving the rest of the world as it is.</summary>
         public byte[] SaveState()
         {
-            byte[] snapshot = new byte[StateSize];
-            SaveState(new Span<byte>(snapshot));
-            return snapshot;
+            return Snapshot.Save(new BodyState { Handle = handle });
         }
 
         /// <summary>Writes the snapshot into <paramref name="destination"/> and returns its length;
@@ -110,26 +106,18 @@ namespace Sinew
         /// <exception cref="SinewException"><c>SINEW_BUFFER_TOO_SMALL</c> when the span is shorter
         /// than <see cref="StateSize"/> (nothing is written); <c>SINEW_BUSY</c> during an
         /// asynchronous step.</exception>
-        public unsafe int SaveState(Span<byte> destination)
+        public int SaveState(Span<byte> destination)
         {
-            UIntPtr n;
-            fixed (byte* p = &System.Runtime.InteropServices.MemoryMarshal.GetReference(destination))
-            {
-                SinewException.Check(NativeMethods.sinew_body_save_state(handle, p, Blit.Count(destination.Length), &n));
-            }
-            return checked((int)n.ToUInt64());
+            return Snapshot.Save(new BodyState { Handle = handle }, destination);
         }
 
         /// <summary>Restores a snapshot <see cref="SaveState()"/> wrote.</summary>
         /// <exception cref="SinewException"><c>SINEW_INVALID_ARGUMENT</c>, changing nothing, for a
         /// truncated, corrupted or mismatched snapshot (the message names the difference);
         /// <c>SINEW_BUSY</c> during an asynchronous step.</exception>
-        public unsafe void LoadState(ReadOnlySpan<byte> snapshot)
+        public void LoadState(ReadOnlySpan<byte> snapshot)
         {
-            fixed (byte* p = &System.Runtime.InteropServices.MemoryMarshal.GetReference(snapshot))
-            {
-                SinewException.Check(NativeMethods.sinew_body_load_state(handle, p, Blit.Count(snapshot.Length)));
-            }
+            Snapshot.Load(new BodyState { Handle = handle }, snapshot);
         }
 
         /// <summary>Number of vertices <see cref="ReadPositions{T}(Span{T})"/> writes: the host's

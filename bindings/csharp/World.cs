@@ -213,22 +213,18 @@ namespace Sinew
 
         /// <summary>Bytes <see cref="SaveState(Span{byte})"/> needs now (the size query of
         /// <c>sinew_world_save_state</c>).</summary>
-        public unsafe int StateSize
+        public int StateSize
         {
             get
             {
-                UIntPtr n;
-                SinewException.Check(NativeMethods.sinew_world_save_state(handle, null, UIntPtr.Zero, &n));
-                return checked((int)n.ToUInt64());
+                return Snapshot.Size(new WorldState { Handle = handle });
             }
         }
 
         /// <summary>A snapshot of the world's whole dynamic state (docs/snapshots.md): every body, ragdoll and collider, time and the fixed-step accumulator. <see cref="LoadState"/> of it, into this world or one built by the same calls, continues exactly as this one does from here.</summary>
         public byte[] SaveState()
         {
-            byte[] snapshot = new byte[StateSize];
-            SaveState(new Span<byte>(snapshot));
-            return snapshot;
+            return Snapshot.Save(new WorldState { Handle = handle });
         }
 
         /// <summary>Writes the snapshot into <paramref name="destination"/> and returns its length;
@@ -236,26 +232,18 @@ namespace Sinew
         /// <exception cref="SinewException"><c>SINEW_BUFFER_TOO_SMALL</c> when the span is shorter
         /// than <see cref="StateSize"/> (nothing is written); <c>SINEW_BUSY</c> during an
         /// asynchronous step.</exception>
-        public unsafe int SaveState(Span<byte> destination)
+        public int SaveState(Span<byte> destination)
         {
-            UIntPtr n;
-            fixed (byte* p = &System.Runtime.InteropServices.MemoryMarshal.GetReference(destination))
-            {
-                SinewException.Check(NativeMethods.sinew_world_save_state(handle, p, Blit.Count(destination.Length), &n));
-            }
-            return checked((int)n.ToUInt64());
+            return Snapshot.Save(new WorldState { Handle = handle }, destination);
         }
 
         /// <summary>Restores a snapshot <see cref="SaveState()"/> wrote.</summary>
         /// <exception cref="SinewException"><c>SINEW_INVALID_ARGUMENT</c>, changing nothing, for a
         /// truncated, corrupted or mismatched snapshot (the message names the difference);
         /// <c>SINEW_BUSY</c> during an asynchronous step.</exception>
-        public unsafe void LoadState(ReadOnlySpan<byte> snapshot)
+        public void LoadState(ReadOnlySpan<byte> snapshot)
         {
-            fixed (byte* p = &System.Runtime.InteropServices.MemoryMarshal.GetReference(snapshot))
-            {
-                SinewException.Check(NativeMethods.sinew_world_load_state(handle, p, Blit.Count(snapshot.Length)));
-            }
+            Snapshot.Load(new WorldState { Handle = handle }, snapshot);
         }
 
         /// <summary>The world's counters (<c>sinew_world_get_stats</c>).</summary>
