@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static int g_checks;
 
@@ -239,9 +240,18 @@ int main(int argc, char **argv) {
             pthread_t t;
             if (pthread_create(&t, NULL, scenes, &api) != 0 || pthread_join(t, NULL) != 0) die(g_round, "pthread", "could not run the round on a thread");
         }
-        if (thread_count() != threads_before) {
+        /* A joined thread can still be listed in /proc/self/task for a moment after its join
+           returns (the kernel wakes the joiner before it removes the task), so the count is
+           given up to a second to settle; a thread left running would stay listed. */
+        int settled = thread_count();
+        for (int wait = 0; settled != threads_before && wait < 1000; wait++) {
+            struct timespec ms = {0, 1000000};
+            nanosleep(&ms, NULL);
+            settled = thread_count();
+        }
+        if (settled != threads_before) {
             char detail[64];
-            snprintf(detail, sizeof detail, "%d threads, %d before the first load", thread_count(), threads_before);
+            snprintf(detail, sizeof detail, "%d threads, %d before the first load", settled, threads_before);
             die(g_round, "every library thread joined after the worlds were destroyed", detail);
         }
         g_checks++;
