@@ -113,6 +113,7 @@ impl Scene {
             material: ContactMaterial {
                 friction,
                 restitution,
+                rolling: 0.0,
             },
             gravity: G,
             h: H,

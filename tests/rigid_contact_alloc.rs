@@ -102,6 +102,7 @@ fn contacts_allocate_nothing_once_warm() {
     let material = ContactMaterial {
         friction: 0.5,
         restitution: 0.3,
+        rolling: 0.0,
     };
     let (h, g) = (1.0 / 480.0, Vec3::new(0.0, -9.81, 0.0));
     let mut contacts = Contacts::new();

@@ -89,8 +89,10 @@ pub struct Row {
     pub bodies: usize,
     pub joints: usize,
     pub rounds: Vec<Round>,
-    /// Time over rapier's (default effort, same threads) in this run.
+    /// Time over rapier's (default effort, same threads) in this run: the whole round's mean,
+    /// and the first 2 s's.
     pub ratio_to_rapier: Option<f64>,
+    pub ratio_first_to_rapier: Option<f64>,
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -127,7 +129,10 @@ impl Row {
     pub fn print(&self) {
         let (lo, hi) = self.spread();
         let (end, peak) = (self.end(), self.peak());
-        let ratio = self.ratio_to_rapier.map_or(String::new(), |r| format!(" ratio_to_rapier={r:.2}"));
+        let mut ratio = self.ratio_to_rapier.map_or(String::new(), |r| format!(" ratio_to_rapier={r:.2}"));
+        if let Some(r) = self.ratio_first_to_rapier {
+            ratio += &format!(" ratio_first_2s_to_rapier={r:.2}");
+        }
         println!(
             "scene=S4 solver={} threads={} us_per_step={:.1} substeps={} ns_per_body_substep={:.1} joint_sep_mm={:.3} limit_deg={:.2} sleep_s={} us_min={:.1} us_max={:.1} us_first_2s={:.1} joint_sep_peak_mm={:.3} limit_peak_deg={:.2} limit_axes_deg={:.2} limit_axes_peak_deg={:.2} effort={} bodies={} joints={} ragdolls={} rounds={} steps={}{ratio}",
             self.solver,
@@ -198,9 +203,9 @@ pub fn run(threads: &[u32], steps: usize, n_rounds: usize) -> Vec<Row> {
     let mut out = Vec::new();
     for &t in threads {
         let pool = WorkerPool::new(t).expect("worker pool");
-        let row = |solver, effort: String, substeps: u32, rounds| Row { solver, threads: t, effort, substeps, bodies, joints, rounds, ratio_to_rapier: None };
+        let row = |solver, effort: String, substeps: u32, rounds| Row { solver, threads: t, effort, substeps, bodies, joints, rounds, ratio_to_rapier: None, ratio_first_to_rapier: None };
         #[cfg_attr(not(feature = "rapier"), allow(unused_mut))]
-        let mut rapier_us: Option<f64> = None;
+        let mut rapier_us: Option<(f64, f64)> = None;
         #[cfg(feature = "rapier")]
         {
             let default_iterations = rapier3d::prelude::IntegrationParameters::default().num_solver_iterations;
@@ -209,7 +214,7 @@ pub fn run(threads: &[u32], steps: usize, n_rounds: usize) -> Vec<Row> {
                 let r = row(solver, format!("{}x1", n.unwrap_or(default_iterations)), n.unwrap_or(default_iterations) as u32, r);
                 r.print();
                 if solver == "rapier" {
-                    rapier_us = Some(r.us());
+                    rapier_us = Some((r.us(), r.us_first()));
                 }
                 out.push(r);
             }
@@ -218,15 +223,24 @@ pub fn run(threads: &[u32], steps: usize, n_rounds: usize) -> Vec<Row> {
         match sinew {
             Ok(r) => {
                 let mut r = row("sinew", format!("{substeps}x{iterations}"), substeps, r);
-                r.ratio_to_rapier = rapier_us.map(|us| r.us() / us);
+                r.ratio_to_rapier = rapier_us.map(|us| r.us() / us.0);
+                r.ratio_first_to_rapier = rapier_us.map(|us| r.us_first() / us.1);
                 r.print();
                 let plain_us = r.us();
                 out.push(r);
+                // The fast ragdoll pipeline (`RigidSolver::Fast`), side by side.
+                let f = rounds(&pool, n_rounds, steps, || sinew_side::SinewS4::with_solver(&descs, sinew::ragdoll::RigidSolver::Fast), sinew_side::check);
+                let mut f = row("sinew-fast", format!("{substeps}x{iterations}"), substeps, f);
+                f.ratio_to_rapier = rapier_us.map(|us| f.us() / us.0);
+                f.ratio_first_to_rapier = rapier_us.map(|us| f.us_first() / us.1);
+                f.print();
+                out.push(f);
                 // Powered (muscles on every joint): the cost of a powered ragdoll against a
                 // plain one, in the same run (PuppetMaster's vendor puts a puppet at about two).
                 let p = rounds(&pool, n_rounds, steps, || sinew_side::SinewS4::new_powered(&descs), sinew_side::check);
                 let mut p = row("sinew-powered", format!("{substeps}x{iterations}"), substeps, p);
-                p.ratio_to_rapier = rapier_us.map(|us| p.us() / us);
+                p.ratio_to_rapier = rapier_us.map(|us| p.us() / us.0);
+                p.ratio_first_to_rapier = rapier_us.map(|us| p.us_first() / us.1);
                 p.print();
                 println!("scene=S4 solver=sinew-powered threads={t} ratio_to_plain={:.2}", p.us() / plain_us);
                 out.push(p);

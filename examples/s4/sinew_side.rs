@@ -39,6 +39,13 @@ impl SinewS4 {
 }
 
 impl SinewS4 {
+    /// S4 stepped by the given ragdoll pipeline.
+    pub fn with_solver(descs: &[RagdollDesc], solver: sinew::ragdoll::RigidSolver) -> SinewS4 {
+        let mut s = SinewS4::new(descs);
+        s.world.rigid_solver = solver;
+        s
+    }
+
     /// S4 with every ragdoll powered: muscles at strength 1 towards the bind pose (the
     /// targets as created), pins off — what a powered ragdoll adds to a plain one's step.
     pub fn new_powered(descs: &[RagdollDesc]) -> SinewS4 {

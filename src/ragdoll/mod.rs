@@ -70,7 +70,7 @@ use crate::math::{Mat3, Mat4, Quat, Vec3, is_finite3};
 use crate::solver::rigid::contact::{BodyShape, ContactMaterial, Contacts, NO_BODY, ObstacleShape};
 use crate::solver::rigid::contact_mesh::{MeshObstacle, PlacedMesh};
 use crate::solver::rigid::integrate::{end_angular_velocity, integrate, velocities_from_positions};
-use crate::solver::rigid::joint::{Joint, JointError, JointLimits, joint_friction};
+use crate::solver::rigid::joint::{Joint, JointError, JointLimits, joint_friction, joint_velocities, solve_joints};
 use crate::solver::rigid::tree::{HeldRow, TreeWork, solve_tree};
 use crate::solver::rigid::{RigidBody, mass::mass_properties};
 
@@ -108,6 +108,7 @@ pub struct RagdollStep {
     /// Where this fixed step starts and ends on the kinematic bones' path over the host frame.
     pub path_t0: f32,
     pub path_t1: f32,
+    pub solver: RigidSolver,
 }
 
 /// What the solver reads of a ragdoll during a step (nothing here changes in it).
@@ -145,6 +146,9 @@ pub(crate) struct Core {
     drive_from: Vec<Pose>,
     drive_to: Vec<Pose>,
     driven: bool,
+    /// Solve the joints by the direct tree solve (`rigid::tree`) instead of the Gauss–Seidel
+    /// pass: exact at any mass ratio, several times the cost (module docs). Off by default.
+    direct_joints: bool,
 }
 
 impl Core {
@@ -201,10 +205,121 @@ pub(crate) struct Scratch {
     pub(crate) drive: Vec<drive::DriveAcc>,
 }
 
+/// How the world steps its ragdolls (see the module docs: *Two pipelines*).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RigidSolver {
+    /// Contacts found in every substep and swept to convergence, the joints' direct tree solve
+    /// once per iteration and once more last, with the contacts' normals held.
+    #[default]
+    Precise,
+    /// Contacts found once per fixed step, one Gauss–Seidel pass of the joints (or the tree
+    /// solve, per ragdoll) and of the contacts per iteration, the joints' velocity pass,
+    /// rolling resistance.
+    Fast,
+}
+
 /// One fixed step of `count` ragdolls whose bodies lie in `scratch` one after another:
 /// `member(m)` gives member `m`'s core and the index of its first body.
 pub(crate) fn run_step<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, usize), scratch: &mut Scratch, obstacles: &[ObstacleShape], meshes: &[MeshObstacle], p: &RagdollStep) {
+    match p.solver {
+        RigidSolver::Precise => run_step_precise(count, member, scratch, obstacles, meshes, p),
+        RigidSolver::Fast => run_step_fast(count, member, scratch, obstacles, meshes, p),
+    }
+}
+
+/// [`RigidSolver::Fast`].
+fn run_step_fast<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, usize), scratch: &mut Scratch, obstacles: &[ObstacleShape], meshes: &[MeshObstacle], p: &RagdollStep) {
     let Scratch { bodies, shapes, lambdas, owner, contacts, tree, drive } = scratch;
+    let direct = (0..count).any(|m| member(m).0.direct_joints);
+    if direct {
+        let largest = (0..count).map(|m| member(m).0.bone_count()).max().unwrap_or(0);
+        tree.reserve_bones(largest);
+    }
+    let (mut mask, mut friction, mut restitution) = (0u32, 0.0f32, 0.0f32);
+    for m in 0..count {
+        let s = &member(m).0.settings;
+        mask |= s.collider_mask;
+        friction += s.friction / count as f32;
+        restitution = restitution.max(s.restitution);
+    }
+    let material = ContactMaterial { friction, restitution, rolling: ROLLING_RESISTANCE };
+    let pair = |i: usize, j: usize| {
+        let ((mi, bi), (mj, bj)) = (owner[i], owner[j]);
+        mi != mj || member(mi as usize).0.collides(bi as usize, bj as usize)
+    };
+    let n = p.substeps.max(1);
+    // The contacts of the whole step, found once where the bones are now (module docs).
+    let step = p.h * n as f32;
+    let fall = 0.5 * p.gravity.length() * step * step;
+    let sweep = |i: usize| {
+        let (b, s) = (&bodies[i], &shapes[i]);
+        let reach = s.local.position.length() + s.shape.bounding_radius() * s.local.scale;
+        let (mi, bi) = owner[i];
+        let (core, _) = member(mi as usize);
+        if core.kinematic[bi as usize] {
+            let to = &core.path_to[bi as usize];
+            let end = p.path_t1.clamp(0.0, 1.0);
+            let at = Frame::of(b).lerp(to, end);
+            return (at.x - b.x).length() + b.q.angle_between(at.q) * reach;
+        }
+        (b.v.length() * step + fall) + b.w.length() * step * reach
+    };
+    contacts.position_iterations = CONTACT_POSITION_SWEEPS;
+    contacts.velocity_iterations = CONTACT_VELOCITY_SWEEPS;
+    contacts.collect_step(bodies, shapes, obstacles, mask, pair, sweep);
+    for m in meshes.iter().filter(|m| m.layers & mask != 0) {
+        contacts.collect_mesh(bodies, shapes, &PlacedMesh { mesh: &m.mesh, pose: m.pose });
+    }
+    for s in 0..n {
+        let (t0, t1) = (s as f32 / n as f32, (s + 1) as f32 / n as f32);
+        let f = p.path_t0 + (p.path_t1 - p.path_t0) * t1;
+        let f0 = p.path_t0 + (p.path_t1 - p.path_t0) * t0;
+        for m in 0..count {
+            let (core, off) = member(m);
+            core.predict(&mut bodies[off..off + core.bone_count()], f, p);
+        }
+        contacts.begin_substep(bodies, t0, t1);
+        lambdas.iter_mut().for_each(|l| *l = [0.0; 4]);
+        drive.iter_mut().for_each(|d| *d = [Vec3::ZERO; 4]);
+        for k in 0..p.iterations.max(1) {
+            for m in 0..count {
+                let (core, off) = member(m);
+                let r = off..off + core.bone_count();
+                if core.direct_joints {
+                    solve_tree(&mut bodies[r.clone()], &core.joints, &mut lambdas[r.clone()], tree, p.h, 1);
+                } else {
+                    solve_joints(&mut bodies[r.clone()], &core.joints, &mut lambdas[r.clone()], p.h, (s + k) % 2 == 1);
+                }
+                // Muscles and pins after the joints: they see what the substep's load did to
+                // the joints' angles.
+                if core.driven {
+                    core.drive(&mut bodies[r.clone()], &mut drive[r], f0, f, p.h);
+                }
+            }
+            // The contacts have the last word: what they push out stays out, and a joint
+            // they leave a little open is closed by the next substep's pass.
+            contacts.solve_positions(bodies, material, p.h);
+        }
+        velocities_from_positions(bodies, p.h);
+        if !direct {
+            for m in 0..count {
+                let (core, off) = member(m);
+                joint_velocities(&mut bodies[off..off + core.bone_count()], &core.joints, s % 2 == 1);
+            }
+        }
+        contacts.solve_velocities(bodies, material, p.gravity, p.h);
+        for m in 0..count {
+            let (core, off) = member(m);
+            joint_friction(&mut bodies[off..off + core.bone_count()], &core.joints, p.h);
+        }
+    }
+}
+
+/// [`RigidSolver::Precise`]: the step as it was before the fast pipeline (module docs).
+fn run_step_precise<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, usize), scratch: &mut Scratch, obstacles: &[ObstacleShape], meshes: &[MeshObstacle], p: &RagdollStep) {
+    let Scratch { bodies, shapes, lambdas, owner, contacts, tree, drive } = scratch;
+    contacts.position_iterations = crate::solver::rigid::contact::ITERATIONS;
+    contacts.velocity_iterations = crate::solver::rigid::contact::ITERATIONS;
     let largest = (0..count).map(|m| member(m).0.bone_count()).max().unwrap_or(0);
     tree.reserve_bones(largest);
     let (mut mask, mut friction, mut restitution) = (0u32, 0.0f32, 0.0f32);
@@ -214,7 +329,7 @@ pub(crate) fn run_step<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, us
         friction += s.friction / count as f32;
         restitution = restitution.max(s.restitution);
     }
-    let material = ContactMaterial { friction, restitution };
+    let material = ContactMaterial { friction, restitution, rolling: 0.0 };
     let pair = |i: usize, j: usize| {
         let ((mi, bi), (mj, bj)) = (owner[i], owner[j]);
         mi != mj || member(mi as usize).0.collides(bi as usize, bj as usize)
@@ -286,6 +401,16 @@ fn held_rows(contacts: &Contacts, range: std::ops::Range<usize>, out: &mut Vec<H
 /// an impact's corrections (0.02–0.05 mm in the humanoid drop and the chapter program); two
 /// square it (1.6 µm and 0.007 mm) but cost 25 % more on S4 (see `solver::rigid::tree`).
 const LAST_PASS_NEWTON: u32 = 1;
+
+/// Rolling resistance of the bones' contacts (`ContactMaterial::rolling`): a bone rolls on
+/// a slope steeper than about 6° (`tan θ > 0.1`) and comes to rest on a flatter one instead
+/// of rolling about its long axis forever.
+pub(crate) const ROLLING_RESISTANCE: f32 = 0.1;
+
+/// Most sweeps of the contacts' position and velocity passes per iteration (each stops early
+/// once converged: `Contacts::position_tolerance`, `velocity_tolerance`).
+const CONTACT_POSITION_SWEEPS: u32 = 2;
+const CONTACT_VELOCITY_SWEEPS: u32 = 4;
 
 /// Something a ragdoll's step had to repair.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -449,6 +574,7 @@ impl Ragdoll {
             drive_from: binds.clone(),
             drive_to: binds.clone(),
             driven: false,
+            direct_joints: false,
         };
         if s.self_collision {
             for a in 0..n {
@@ -856,6 +982,13 @@ impl Ragdoll {
     pub fn bone_shapes_in_step(&self) -> impl Iterator<Item = (crate::geometry::Shape, Pose, Pose)> + '_ {
         let pose = |f: Frame| Pose { rotation: f.q, position: f.x, scale: 1.0 };
         (0..self.bone_count()).map(move |i| (self.desc.bones[i].shape, pose(self.step_start[i]), pose(Frame::of(&self.scratch.bodies[i]))))
+    }
+
+    /// Solves the joints by the direct tree solve (exact at any mass ratio: a chain of
+    /// 1:10:100 masses with stabilisation off) instead of the default Gauss–Seidel pass.
+    pub fn set_direct_joint_solve(&mut self, on: bool) {
+        self.core.direct_joints = on;
+        self.wake();
     }
 
     /// Turns collision between two bones of this ragdoll on or off.

@@ -234,6 +234,8 @@ pub struct World {
     attachments: Vec<attach::Attachment>,
     /// The ragdolls' step buffers and events (`ragdolls`).
     ragdoll_islands: ragdolls::RagdollIslands,
+    /// How ragdolls are stepped (`ragdoll::RigidSolver`).
+    pub rigid_solver: crate::ragdoll::RigidSolver,
 }
 
 impl World {
@@ -264,6 +266,7 @@ impl World {
             disturbances: Vec::new(),
             attachments: Vec::new(),
             ragdoll_islands: Default::default(),
+            rigid_solver: Default::default(),
         })
     }
 
@@ -557,6 +560,7 @@ impl World {
                 gravity: params.gravity,
                 path_t0: params.pin_t0,
                 path_t1: params.pin_t1,
+                solver: self.rigid_solver,
             };
             self.step_ragdolls(&rp);
             self.fixed_step(&params);

@@ -150,6 +150,10 @@ pub struct ObstacleShape {
 pub struct ContactMaterial {
     pub friction: f32,
     pub restitution: f32,
+    /// Rolling resistance (dimensionless): a contact resists the relative turn of its two
+    /// sides with a torque of at most `rolling · Fₙ · ρ`, `ρ` the distance from body A's
+    /// centre to the contact plane (a rolling sphere's radius). 0: none.
+    pub rolling: f32,
 }
 
 /// Marks a contact whose other side is an obstacle (or a mesh), not a body.
@@ -169,6 +173,10 @@ pub struct Contact {
     /// The obstacle's contact point (world) at the start and end of the substep.
     pub pb0: Vec3,
     pub pb1: Vec3,
+    /// The same at the start and end of the span the contact was collected for (the substep,
+    /// or with [`Contacts::collect_step`] the fixed step).
+    pub pw0: Vec3,
+    pub pw1: Vec3,
     /// Unit normal from B to A (world).
     pub n: Vec3,
     /// Gap at the start of the substep (m; < 0: overlap).
@@ -195,6 +203,9 @@ pub trait StaticMesh {
 
 #[derive(Clone, Copy, Debug)]
 struct Bound {
+    /// The body's pose the narrow phase ran at.
+    x0: Vec3,
+    q0: Quat,
     /// Shape centre at the start of the substep.
     c: Vec3,
     /// Bounding radius.
@@ -354,16 +365,59 @@ impl Contacts {
         t0: f32,
         t1: f32,
     ) {
+        let sweep = |i: usize| {
+            let (b, s) = (&bodies[i], &shapes[i]);
+            let r = s.shape.bounding_radius() * s.local.scale;
+            (b.x - b.prev_x).length() + turn_angle(b.prev_q, b.q) * (s.local.position.length() + r)
+        };
+        self.collect_from(bodies, shapes, obstacles, mask, pair, |b| (b.prev_x, b.prev_q), sweep, t0, t1);
+    }
+
+    /// Finds the contacts of a whole fixed step once, before its first substep (module docs,
+    /// *Once per step*): the shapes where the bodies are now, every feature within
+    /// `skin + sweep(i) + sweep(j)`, `sweep(i)` a bound on how far any point of body `i` moves
+    /// over the step; obstacles over their whole motion (`from` → `to`). Each substep then
+    /// calls [`Contacts::begin_substep`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn collect_step(
+        &mut self,
+        bodies: &[RigidBody],
+        shapes: &[BodyShape],
+        obstacles: &[ObstacleShape],
+        mask: u32,
+        pair: impl Fn(usize, usize) -> bool,
+        sweep: impl Fn(usize) -> f32,
+    ) {
+        self.collect_from(bodies, shapes, obstacles, mask, pair, |b| (b.x, b.q), sweep, 0.0, 1.0);
+    }
+
+    /// The narrow phase of [`Contacts::collect`] and [`Contacts::collect_step`]: every shape
+    /// placed at `start(body)`, moving by at most `sweep(i)`, obstacles from `t0` to `t1`.
+    #[allow(clippy::too_many_arguments)]
+    fn collect_from(
+        &mut self,
+        bodies: &[RigidBody],
+        shapes: &[BodyShape],
+        obstacles: &[ObstacleShape],
+        mask: u32,
+        pair: impl Fn(usize, usize) -> bool,
+        start: impl Fn(&RigidBody) -> (Vec3, Quat),
+        sweep: impl Fn(usize) -> f32,
+        t0: f32,
+        t1: f32,
+    ) {
         debug_assert_eq!(bodies.len(), shapes.len(), "one shape per body");
         let n = bodies.len().min(shapes.len());
         self.list.clear();
         self.bounds.clear();
-        for (b, s) in bodies[..n].iter().zip(&shapes[..n]) {
-            let pose = shape_pose(s, b.prev_x, b.prev_q);
+        for (i, (b, s)) in bodies[..n].iter().zip(&shapes[..n]).enumerate() {
+            let (x0, q0) = start(b);
+            let pose = shape_pose(s, x0, q0);
             let r = s.shape.bounding_radius() * s.local.scale;
-            let sweep = (b.x - b.prev_x).length()
-                + turn_angle(b.prev_q, b.q) * (s.local.position.length() + r);
+            let sweep = sweep(i);
             self.bounds.push(Bound {
+                x0,
+                q0,
                 c: pose.position,
                 r,
                 sweep,
@@ -403,7 +457,7 @@ impl Contacts {
                 let body = &bodies[i];
                 let turn = o1.rotation * o0.rotation.inverse();
                 for f in &self.scratch {
-                    let ra = body.prev_q.inverse() * (f.pa - body.prev_x);
+                    let ra = bd.q0.inverse() * (f.pa - bd.x0);
                     let pb1 = o1.to_world(o0.to_local(f.pb));
                     let nn = (turn * f.n).normalize();
                     let vn_bodies = nn.dot(body.point_velocity(body.q * ra));
@@ -414,6 +468,8 @@ impl Contacts {
                         rb: Vec3::ZERO,
                         pb0: f.pb,
                         pb1,
+                        pw0: f.pb,
+                        pw1: pb1,
                         n: nn,
                         gap0: f.gap,
                         vn_bodies,
@@ -462,8 +518,8 @@ impl Contacts {
                 contact_narrow::collide(&ba.placed, &bb.placed, margin, &mut self.scratch);
                 let (body_a, body_b) = (&bodies[a], &bodies[b]);
                 for f in &self.scratch {
-                    let ra = body_a.prev_q.inverse() * (f.pa - body_a.prev_x);
-                    let rb = body_b.prev_q.inverse() * (f.pb - body_b.prev_x);
+                    let ra = ba.q0.inverse() * (f.pa - ba.x0);
+                    let rb = bb.q0.inverse() * (f.pb - bb.x0);
                     let vn_bodies = f.n.dot(
                         body_a.point_velocity(body_a.q * ra) - body_b.point_velocity(body_b.q * rb),
                     );
@@ -474,6 +530,8 @@ impl Contacts {
                         rb,
                         pb0: Vec3::ZERO,
                         pb1: Vec3::ZERO,
+                        pw0: Vec3::ZERO,
+                        pw1: Vec3::ZERO,
                         n: f.n,
                         gap0: f.gap,
                         vn_bodies,
@@ -520,7 +578,7 @@ impl Contacts {
                     let Shape::Box { half_extents } = shapes[i].shape else {
                         continue;
                     };
-                    let pose = shape_pose(&shapes[i], body.prev_x, body.prev_q);
+                    let pose = shape_pose(&shapes[i], bd.x0, bd.q0);
                     for (k, s) in samples.iter_mut().enumerate().take(8) {
                         let sign = |bit: usize| if k & (1 << bit) != 0 { 1.0 } else { -1.0 };
                         *s = (
@@ -543,7 +601,7 @@ impl Contacts {
                     continue;
                 }
                 let pa = c - nrm * r;
-                let ra = body.prev_q.inverse() * (pa - body.prev_x);
+                let ra = bd.q0.inverse() * (pa - bd.x0);
                 self.list.push(Contact {
                     a: i as u32,
                     b: NO_BODY,
@@ -551,6 +609,8 @@ impl Contacts {
                     rb: Vec3::ZERO,
                     pb0: p,
                     pb1: p,
+                    pw0: p,
+                    pw1: p,
                     n: nrm,
                     gap0: gap,
                     vn_bodies: nrm.dot(body.point_velocity(body.q * ra)),
@@ -772,6 +832,25 @@ impl Contacts {
                 if let Some(b) = bb.as_mut() {
                     push_velocity(b, ib, -n * dp, r2);
                 }
+                if material.rolling > 0.0 {
+                    // Rolling resistance: the relative turn of the two sides (rolling and
+                    // spinning on the contact) loses up to `rolling · ρ · Pₙ` of angular
+                    // impulse, `Pₙ` the contact's normal impulse over the substep.
+                    let rel_w = ba.w - bb.as_ref().map_or(Vec3::ZERO, |b| b.w);
+                    let speed = rel_w.length();
+                    if speed > 1e-9 {
+                        let u = rel_w / speed;
+                        let wr = u.dot(*ia * u) + bb.as_ref().map_or(0.0, |_| u.dot(*ib * u));
+                        let bound = material.rolling * r1.dot(n).abs() * (c.lambda_n / h + c.impulse_n).max(0.0);
+                        if wr > crate::math::WEIGHT_EPSILON && bound.is_finite() {
+                            let j = (speed / wr).min(bound);
+                            ba.w -= *ia * (u * j);
+                            if let Some(b) = bb.as_mut() {
+                                b.w += *ib * (u * j);
+                            }
+                        }
+                    }
+                }
                 if mu == 0.0 {
                     continue;
                 }
@@ -809,6 +888,32 @@ impl Contacts {
             if changed <= self.velocity_tolerance {
                 break;
             }
+        }
+    }
+
+    /// Prepares the contacts of [`Contacts::collect_step`] for the substep running from
+    /// fraction `t0` to `t1` of the fixed step, after the prediction: the obstacles' points
+    /// at the substep's ends, each contact's gap at the substep's start (`prev_x`, `prev_q`)
+    /// and its normal velocity as predicted; the multipliers and impulses back to 0.
+    pub fn begin_substep(&mut self, bodies: &[RigidBody], t0: f32, t1: f32) {
+        for c in self.list.iter_mut() {
+            let a = &bodies[c.a as usize];
+            let pa0 = a.prev_x + a.prev_q * c.ra;
+            let va = a.point_velocity(a.q * c.ra);
+            if c.b == NO_BODY {
+                c.pb0 = c.pw0.lerp(c.pw1, t0);
+                c.pb1 = c.pw0.lerp(c.pw1, t1);
+                c.gap0 = (pa0 - c.pb0).dot(c.n);
+                c.vn_bodies = c.n.dot(va);
+            } else {
+                let b = &bodies[c.b as usize];
+                c.gap0 = (pa0 - (b.prev_x + b.prev_q * c.rb)).dot(c.n);
+                c.vn_bodies = c.n.dot(va - b.point_velocity(b.q * c.rb));
+            }
+            c.lambda_n = 0.0;
+            c.lambda_t = Vec3::ZERO;
+            c.impulse_n = 0.0;
+            c.impulse_t = Vec3::ZERO;
         }
     }
 
