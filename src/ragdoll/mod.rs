@@ -69,7 +69,7 @@ use crate::geometry::Pose;
 use crate::math::{Mat3, Mat4, Quat, Vec3, is_finite3};
 use crate::solver::rigid::contact::{BodyShape, ContactMaterial, Contacts, NO_BODY, ObstacleShape};
 use crate::solver::rigid::contact_mesh::{MeshObstacle, PlacedMesh};
-use crate::solver::rigid::integrate::{end_angular_velocity, integrate, velocities_from_positions};
+use crate::solver::rigid::integrate::{end_angular_velocity, integrate, integrate_fast, velocities_from_positions};
 use crate::solver::rigid::joint::{Joint, JointError, JointLimits, joint_friction, joint_velocities, solve_joints};
 use crate::solver::rigid::tree::{HeldRow, TreeWork, solve_tree};
 use crate::solver::rigid::{RigidBody, mass::mass_properties};
@@ -178,6 +178,18 @@ impl Core {
     fn predict(&self, bodies: &mut [RigidBody], f: f32, p: &RagdollStep) {
         let s = &self.settings;
         integrate(bodies, &self.forces, p.gravity, s.linear_damping, s.angular_damping, p.h);
+        self.place_kinematic(bodies, f);
+    }
+
+    /// [`Core::predict`] of the fast pipeline (`rigid::integrate::integrate_fast`).
+    fn predict_fast(&self, bodies: &mut [RigidBody], f: f32, p: &RagdollStep) {
+        let s = &self.settings;
+        integrate_fast(bodies, &self.forces, p.gravity, s.linear_damping, s.angular_damping, p.h);
+        self.place_kinematic(bodies, f);
+    }
+
+    /// Kinematic bones on their path at fraction `f` of the host frame's.
+    fn place_kinematic(&self, bodies: &mut [RigidBody], f: f32) {
         for (i, b) in bodies.iter_mut().enumerate() {
             if self.kinematic[i] {
                 let at = self.path_from[i].lerp(&self.path_to[i], f);
@@ -227,7 +239,7 @@ pub(crate) fn run_step<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, us
     }
 }
 
-/// [`RigidSolver::Fast`].
+/// [`RigidSolver::Fast`] (module docs, *Two pipelines*).
 fn run_step_fast<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, usize), scratch: &mut Scratch, obstacles: &[ObstacleShape], meshes: &[MeshObstacle], p: &RagdollStep) {
     let Scratch { bodies, shapes, lambdas, owner, contacts, tree, drive } = scratch;
     let direct = (0..count).any(|m| member(m).0.direct_joints);
@@ -248,7 +260,8 @@ fn run_step_fast<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, usize), 
         mi != mj || member(mi as usize).0.collides(bi as usize, bj as usize)
     };
     let n = p.substeps.max(1);
-    // The contacts of the whole step, found once where the bones are now (module docs).
+    // The contacts of the whole step, found once where the bones are now: every feature
+    // within reach of the bones' motion over the step (speculative; module docs).
     let step = p.h * n as f32;
     let fall = 0.5 * p.gravity.length() * step * step;
     let sweep = |i: usize| {
@@ -257,38 +270,40 @@ fn run_step_fast<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, usize), 
         let (mi, bi) = owner[i];
         let (core, _) = member(mi as usize);
         if core.kinematic[bi as usize] {
-            let to = &core.path_to[bi as usize];
-            let end = p.path_t1.clamp(0.0, 1.0);
-            let at = Frame::of(b).lerp(to, end);
+            let at = Frame::of(b).lerp(&core.path_to[bi as usize], p.path_t1.clamp(0.0, 1.0));
             return (at.x - b.x).length() + b.q.angle_between(at.q) * reach;
         }
         (b.v.length() * step + fall) + b.w.length() * step * reach
     };
     contacts.position_iterations = CONTACT_POSITION_SWEEPS;
-    contacts.velocity_iterations = CONTACT_VELOCITY_SWEEPS;
+    // Several velocity sweeps share a bounce's impulse over a manifold (a capsule landing flat
+    // on its two ends rebounds without spin); without restitution one sweep stops the approach.
+    contacts.velocity_iterations = if restitution > 0.0 { CONTACT_VELOCITY_SWEEPS } else { 1 };
     contacts.collect_step(bodies, shapes, obstacles, mask, pair, sweep);
     for m in meshes.iter().filter(|m| m.layers & mask != 0) {
         contacts.collect_mesh(bodies, shapes, &PlacedMesh { mesh: &m.mesh, pose: m.pose });
     }
+    let passes = p.iterations.max(FAST_MIN_ITERATIONS);
     for s in 0..n {
         let (t0, t1) = (s as f32 / n as f32, (s + 1) as f32 / n as f32);
         let f = p.path_t0 + (p.path_t1 - p.path_t0) * t1;
         let f0 = p.path_t0 + (p.path_t1 - p.path_t0) * t0;
         for m in 0..count {
             let (core, off) = member(m);
-            core.predict(&mut bodies[off..off + core.bone_count()], f, p);
+            core.predict_fast(&mut bodies[off..off + core.bone_count()], f, p);
         }
         contacts.begin_substep(bodies, t0, t1);
+        contacts.set_substep_inertia(bodies, true);
         lambdas.iter_mut().for_each(|l| *l = [0.0; 4]);
         drive.iter_mut().for_each(|d| *d = [Vec3::ZERO; 4]);
-        for k in 0..p.iterations.max(1) {
+        for _ in 0..passes {
             for m in 0..count {
                 let (core, off) = member(m);
                 let r = off..off + core.bone_count();
                 if core.direct_joints {
                     solve_tree(&mut bodies[r.clone()], &core.joints, &mut lambdas[r.clone()], tree, p.h, 1);
                 } else {
-                    solve_joints(&mut bodies[r.clone()], &core.joints, &mut lambdas[r.clone()], p.h, (s + k) % 2 == 1);
+                    solve_joints(&mut bodies[r.clone()], &contacts.substep_inertia()[r.clone()], &core.joints, &mut lambdas[r.clone()], p.h);
                 }
                 // Muscles and pins after the joints: they see what the substep's load did to
                 // the joints' angles.
@@ -296,15 +311,16 @@ fn run_step_fast<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, usize), 
                     core.drive(&mut bodies[r.clone()], &mut drive[r], f0, f, p.h);
                 }
             }
-            // The contacts have the last word: what they push out stays out, and a joint
-            // they leave a little open is closed by the next substep's pass.
+            // The contacts have the last word: what they push out stays out, and what they
+            // leave of a joint open the next pass closes.
             contacts.solve_positions(bodies, material, p.h);
         }
         velocities_from_positions(bodies, p.h);
-        if !direct {
-            for m in 0..count {
-                let (core, off) = member(m);
-                joint_velocities(&mut bodies[off..off + core.bone_count()], &core.joints, s % 2 == 1);
+        for m in 0..count {
+            let (core, off) = member(m);
+            if !core.direct_joints {
+                let r = off..off + core.bone_count();
+                joint_velocities(&mut bodies[r.clone()], &contacts.substep_inertia()[r], &core.joints);
             }
         }
         contacts.solve_velocities(bodies, material, p.gravity, p.h);
@@ -313,11 +329,20 @@ fn run_step_fast<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, usize), 
             joint_friction(&mut bodies[off..off + core.bone_count()], &core.joints, p.h);
         }
     }
+    contacts.set_substep_inertia(bodies, false);
 }
+
+/// Joint and contact passes per substep of the fast pipeline, at least (the world's
+/// `iterations` if more): with one, a humanoid lying on the ground kept 3–10 mm/s at rest —
+/// the joints' pass pulling a bone down and the contacts' pushing it back, each substep
+/// leaving the other's error for the next — and piles never slept; with two it rests at
+/// 0.4 mm/s (docs/performance.md, *Ragdolls: two pipelines*).
+const FAST_MIN_ITERATIONS: u32 = 2;
 
 /// [`RigidSolver::Precise`]: the step as it was before the fast pipeline (module docs).
 fn run_step_precise<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, usize), scratch: &mut Scratch, obstacles: &[ObstacleShape], meshes: &[MeshObstacle], p: &RagdollStep) {
     let Scratch { bodies, shapes, lambdas, owner, contacts, tree, drive } = scratch;
+    contacts.set_substep_inertia(bodies, false);
     contacts.position_iterations = crate::solver::rigid::contact::ITERATIONS;
     contacts.velocity_iterations = crate::solver::rigid::contact::ITERATIONS;
     let largest = (0..count).map(|m| member(m).0.bone_count()).max().unwrap_or(0);
@@ -549,7 +574,9 @@ impl Ragdoll {
                 limit_compliance: if j.limit_spring > 0.0 { 1.0 / j.limit_spring } else { 0.0 },
                 limit_damper: j.limit_damper,
                 friction: j.friction,
-            });
+                limit_test: [0.0; 5],
+            }
+            .with_limit_test());
         }
         let binds: Vec<Pose> = desc.bones.iter().map(|b| Pose { rotation: b.bind.rotation.normalize(), position: b.bind.position, scale: 1.0 }).collect();
         let frames: Vec<Frame> = bodies.iter().map(Frame::of).collect();
@@ -1079,20 +1106,31 @@ impl Ragdoll {
             || (self.core.driven && self.core.drive_from != self.core.drive_to);
         if slow && !moving_target && self.core.forces.iter().all(|f| f.0 == Vec3::ZERO && f.1 == Vec3::ZERO) {
             self.still += p.h * p.substeps as f32;
-            if self.still >= self.core.settings.sleep_time {
-                self.asleep = true;
-                self.sleep_gravity = p.gravity;
-                for b in &mut self.scratch.bodies {
-                    b.v = Vec3::ZERO;
-                    b.w = Vec3::ZERO;
-                }
-                // Readback shows the resting state, not a last interpolation.
-                for (s, b) in self.step_start.iter_mut().zip(&self.scratch.bodies) {
-                    *s = Frame::of(b);
-                }
+            // The fast pipeline puts whole islands to sleep (`World`'s ragdoll islands).
+            if p.solver == RigidSolver::Precise && self.ready_to_sleep() {
+                self.fall_asleep(p.gravity);
             }
         } else {
             self.still = 0.0;
+        }
+    }
+
+    /// Whether every bone has been slow for `sleep_time`.
+    pub(crate) fn ready_to_sleep(&self) -> bool {
+        self.still >= self.core.settings.sleep_time
+    }
+
+    /// Stops the ragdoll: velocities zeroed, state kept bit for bit until something wakes it.
+    pub(crate) fn fall_asleep(&mut self, gravity: Vec3) {
+        self.asleep = true;
+        self.sleep_gravity = gravity;
+        for b in &mut self.scratch.bodies {
+            b.v = Vec3::ZERO;
+            b.w = Vec3::ZERO;
+        }
+        // Readback shows the resting state, not a last interpolation.
+        for (s, b) in self.step_start.iter_mut().zip(&self.scratch.bodies) {
+            *s = Frame::of(b);
         }
     }
 

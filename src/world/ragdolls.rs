@@ -30,7 +30,7 @@ use rayon::prelude::*;
 
 use super::World;
 use crate::math::Vec3;
-use crate::ragdoll::{Ragdoll, RagdollRecovery, RagdollStep, Scratch, run_step};
+use crate::ragdoll::{Ragdoll, RagdollRecovery, RagdollStep, RigidSolver, Scratch, run_step};
 use crate::collider::Geometry;
 use crate::solver::rigid::contact::ObstacleShape;
 use crate::solver::rigid::contact_mesh::MeshObstacle;
@@ -249,6 +249,18 @@ impl World {
                 r.bodies_mut().copy_from_slice(&island.scratch.bodies[off..off + count]);
                 r.end_step(p);
                 r.charge_time(island.solve_time, bones);
+            }
+            // The fast pipeline sleeps by island: a pile sleeps (and wakes) as one.
+            if p.solver == RigidSolver::Fast {
+                let group = &isl.members[s as usize..e as usize];
+                let ready = group.iter().all(|&slot| slots[slot as usize].as_ref().is_none_or(|(_, r)| r.ready_to_sleep()));
+                if ready {
+                    for &slot in group {
+                        if let Some((_, r)) = &mut slots[slot as usize] {
+                            r.fall_asleep(p.gravity);
+                        }
+                    }
+                }
             }
         }
     }

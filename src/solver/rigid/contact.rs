@@ -225,6 +225,9 @@ pub struct Contacts {
     scratch: Vec<Feature>,
     /// Every body's world inverse inertia for the pass being solved.
     inv_inertia: Vec<Mat3>,
+    /// Set by [`Contacts::set_substep_inertia`]: the passes use `inv_inertia` as given for
+    /// the whole substep instead of taking it anew.
+    substep_inertia: bool,
     /// Largest speed (m/s) at which an overlap present at the start of a substep is
     /// removed (3 m/s by default).
     pub max_depenetration_speed: f32,
@@ -310,21 +313,21 @@ fn resolution(x: Vec3) -> f32 {
 
 /// Generalised inverse mass along unit `n` at world offset `r`, with world inverse inertia `iw`.
 #[inline]
-fn weight(b: &RigidBody, iw: &Mat3, r: Vec3, n: Vec3) -> f32 {
+pub(crate) fn weight(b: &RigidBody, iw: &Mat3, r: Vec3, n: Vec3) -> f32 {
     let rn = r.cross(n);
     b.inv_mass + rn.dot(*iw * rn)
 }
 
 /// Positional impulse `p` at world offset `r` (as `RigidBody::apply_positional`).
 #[inline]
-fn push_positional(b: &mut RigidBody, iw: &Mat3, p: Vec3, r: Vec3) {
+pub(crate) fn push_positional(b: &mut RigidBody, iw: &Mat3, p: Vec3, r: Vec3) {
     b.x += p * b.inv_mass;
     b.rotate_by(*iw * r.cross(p));
 }
 
 /// Velocity impulse `p` at world offset `r`.
 #[inline]
-fn push_velocity(b: &mut RigidBody, iw: &Mat3, p: Vec3, r: Vec3) {
+pub(crate) fn push_velocity(b: &mut RigidBody, iw: &Mat3, p: Vec3, r: Vec3) {
     b.v += p * b.inv_mass;
     b.w += *iw * r.cross(p);
 }
@@ -337,6 +340,7 @@ impl Contacts {
             order: Vec::new(),
             scratch: Vec::new(),
             inv_inertia: Vec::new(),
+            substep_inertia: false,
             max_depenetration_speed: MAX_DEPENETRATION_SPEED,
             skin: SKIN,
             position_iterations: ITERATIONS,
@@ -632,7 +636,9 @@ impl Contacts {
         }
         // The turns of one substep's corrections are small: the world inertia is taken once,
         // at the start of the pass.
-        world_inverse_inertia(bodies, &mut self.inv_inertia);
+        if !self.substep_inertia {
+            world_inverse_inertia(bodies, &mut self.inv_inertia);
+        }
         for iteration in 0..self.position_iterations.max(1) {
             let moved = self.position_sweep(bodies, material, h, iteration % 2 == 1);
             if moved <= self.position_tolerance {
@@ -767,18 +773,30 @@ impl Contacts {
         gravity: Vec3,
         h: f32,
     ) {
-        if h <= 0.0 {
-            return;
-        }
         for c in self.list.iter_mut() {
             c.impulse_n = 0.0;
             c.impulse_t = Vec3::ZERO;
         }
-        if self.list.is_empty() {
+        self.more_velocity_sweeps(bodies, material, gravity, h);
+    }
+
+    /// More sweeps of the velocity pass after [`Contacts::solve_velocities`] in the same
+    /// substep, the impulses accumulating on (after another constraint's velocity pass moved
+    /// the bodies: the Coulomb bounds hold for the substep's whole impulse).
+    pub fn more_velocity_sweeps(
+        &mut self,
+        bodies: &mut [RigidBody],
+        material: ContactMaterial,
+        gravity: Vec3,
+        h: f32,
+    ) {
+        if h <= 0.0 || self.list.is_empty() {
             return;
         }
         // Nothing turns in the velocity pass: the world inertia is exact for it.
-        world_inverse_inertia(bodies, &mut self.inv_inertia);
+        if !self.substep_inertia {
+            world_inverse_inertia(bodies, &mut self.inv_inertia);
+        }
         let rest_speed = 2.0 * gravity.length() * h;
         let mu = material.friction.max(0.0);
         for iteration in 0..self.velocity_iterations.max(1) {
@@ -915,6 +933,23 @@ impl Contacts {
             c.impulse_n = 0.0;
             c.impulse_t = Vec3::ZERO;
         }
+    }
+
+    /// Takes every body's world inverse inertia now, after the substep's prediction, and
+    /// keeps it for the substep's passes (contacts, and the joints through
+    /// [`Contacts::substep_inertia`]): the turns of a substep's corrections are small, and the
+    /// passes then multiply by a matrix instead of turning each vector into the body frame and
+    /// back. Off again with `false`.
+    pub fn set_substep_inertia(&mut self, bodies: &[RigidBody], on: bool) {
+        self.substep_inertia = on;
+        if on {
+            world_inverse_inertia(bodies, &mut self.inv_inertia);
+        }
+    }
+
+    /// The world inverse inertias [`Contacts::set_substep_inertia`] took.
+    pub fn substep_inertia(&self) -> &[Mat3] {
+        &self.inv_inertia
     }
 
     pub fn len(&self) -> usize {

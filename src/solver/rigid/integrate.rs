@@ -144,6 +144,40 @@ pub fn integrate(bodies: &mut [RigidBody], forces: &[(Vec3, Vec3)], g: Vec3, lin
     }
 }
 
+/// [`integrate`] for the fast ragdoll pipeline: the same equations, with the rotation
+/// matrix taken in f32 (no f64 renormalisation) and one Newton step of the implicit
+/// angular update from the last rate (the rate changes little in a substep: the second step
+/// of [`integrate`] corrects the square of that change).
+pub fn integrate_fast(bodies: &mut [RigidBody], forces: &[(Vec3, Vec3)], g: Vec3, linear_damping: f32, angular_damping: f32, h: f32) {
+    for (i, b) in bodies.iter_mut().enumerate() {
+        b.prev_x = b.x;
+        b.prev_q = b.q;
+        if b.inv_mass == 0.0 {
+            (b.pred_x, b.pred_q, b.v, b.w) = (b.x, b.q, Vec3::ZERO, Vec3::ZERO);
+            continue;
+        }
+        let (f, tau) = forces.get(i).copied().unwrap_or((Vec3::ZERO, Vec3::ZERO));
+        b.v = (b.v + (g + f * b.inv_mass) * h) / (1.0 + h * linear_damping);
+        b.x += b.v * h;
+        if b.inv_inertia != Vec3::ZERO {
+            let inertia = inertia_of(b);
+            let r = Mat3::from_quat(b.q);
+            let rt = r.transpose();
+            let wb = rt * b.w;
+            // Body-frame momentum at the new midpoint: R(−hω/2) I ω + h τ (a turn about ω
+            // is the same in either frame).
+            let l = half_turn(wb, h, -1.0, inertia * wb) + rt * (tau * h);
+            let lx = Mat3::from_cols(Vec3::new(0.0, l.z, -l.y), Vec3::new(-l.z, 0.0, l.x), Vec3::new(l.y, -l.x, 0.0));
+            let j = Mat3::from_diagonal(inertia) - lx * (0.5 * h);
+            let det = j.determinant();
+            let w_body = if det.abs() > 1e-30 { wb - j.inverse() * (inertia * wb - half_turn(wb, h, -1.0, l)) } else { wb };
+            b.w = (r * w_body) / (1.0 + h * angular_damping);
+        }
+        b.rotate_by(b.w * h);
+        (b.pred_x, b.pred_q) = (b.x, b.q);
+    }
+}
+
 /// Velocities from positions after the constraints (see the module's notes): the predicted
 /// velocity plus what the constraints moved since the prediction,
 /// `v = v̂ + (x − x̂)/h` and `ω` the rate of `Δc ⊗ Δp` (`Δc = q·q̂⁻¹` the constraints' turn,

@@ -48,8 +48,9 @@
 //! passes per substep (`iterations`) converge long chains and big mass ratios; the world's
 //! `iterations` setting gives them.
 
+use super::contact::{push_positional, push_velocity, weight};
 use super::{RigidBody, angular};
-use crate::math::{Quat, Vec3};
+use crate::math::{Mat3, Quat, Vec3};
 
 /// Below this a cone half-angle (rad) counts as locked (box clamp).
 const LOCKED: f32 = 1.0e-3;
@@ -81,6 +82,10 @@ pub struct Joint {
     pub limit_damper: f32,
     /// Friction torque (N·m).
     pub friction: f32,
+    /// The fast pass's cheap limit test ([`Joint::limit_test`]): cos and sin of half the
+    /// lower and upper twist (hinge) limits, and the squared sine of half the smaller swing
+    /// limit.
+    pub(crate) limit_test: [f32; 5],
 }
 
 /// How far a joint is from satisfied.
@@ -124,6 +129,44 @@ fn rotation_vector(q: Quat) -> (f32, Vec3) {
 }
 
 impl Joint {
+    /// `limit_test` for this joint's limits; call once the limits are set.
+    pub fn with_limit_test(mut self) -> Joint {
+        let half = |a: f32| {
+            let h = (0.5 * a).clamp(-1.5, 1.5);
+            (h.cos(), h.sin())
+        };
+        let ((cl, sl), (ch, sh), swing) = match self.limits {
+            JointLimits::Hinge { min, max } => (half(min), half(max), 0.0),
+            JointLimits::SwingTwist { swing1, swing2, low_twist, high_twist } => {
+                let s = (0.5 * swing1.min(swing2)).clamp(0.0, 1.5).sin();
+                (half(low_twist), half(high_twist), s * s)
+            }
+            _ => ((1.0, 0.0), (1.0, 0.0), 0.0),
+        };
+        self.limit_test = [cl, sl, ch, sh, swing];
+        self
+    }
+
+    /// Whether a limit may be reached, by a test on the relative rotation's components that
+    /// takes no angle: the twist `θ = 2 atan2(x, w)` (`w ≥ 0`) is beyond `[lo, hi]` exactly
+    /// when `x cos(lo/2) − w sin(lo/2) < 0` or `x cos(hi/2) − w sin(hi/2) > 0`, and the swing
+    /// angle `φ` (with `sin(φ/2) = √(y² + z²)`, whatever the twist) can leave its ellipse only
+    /// beyond the smaller half-axis. A false `true` costs the exact test, never a limit.
+    #[inline]
+    fn may_reach_limit(&self, qp: Quat, qc: Quat) -> bool {
+        let mut rel = qp.inverse() * qc;
+        if rel.w < 0.0 {
+            rel = -rel;
+        }
+        let [cl, sl, ch, sh, swing] = self.limit_test;
+        let twist = rel.x * cl - rel.w * sl < 0.0 || rel.x * ch - rel.w * sh > 0.0;
+        match self.limits {
+            JointLimits::Hinge { .. } => twist,
+            JointLimits::SwingTwist { .. } => twist || rel.y * rel.y + rel.z * rel.z >= swing,
+            _ => false,
+        }
+    }
+
     #[inline]
     fn frames(&self, parent: &RigidBody, child: &RigidBody) -> (Quat, Quat) {
         (parent.q * self.frame_parent, child.q * self.frame_child)
@@ -320,43 +363,77 @@ pub(crate) fn hard_rows(joint: &Joint, p: &mut RigidBody, c: &mut RigidBody, lam
     HardRows { rp, rc, d, rows, nr }
 }
 
-/// One Gauss–Seidel pass over `joints` (XPBD, Müller et al. 2020 §3.3–3.4): per joint its
-/// soft limits, then its hard angular rows — the equality rows (a hinge's alignment, a fixed
-/// joint's whole turn) as one update about their combined rotation vector, each violated
-/// hard limit as its own — and last the anchors, one positional update along their
-/// separation. `backward` runs the joints leaves first (alternate it between substeps: a
-/// symmetric sweep does not bias a chain towards its root). `lambdas[j]` is joint `j`'s.
-pub fn solve_joints(bodies: &mut [RigidBody], joints: &[Joint], lambdas: &mut [[f32; 4]], h: f32, backward: bool) {
-    let n = joints.len().min(lambdas.len());
-    for k in 0..n {
-        let j = if backward { n - 1 - k } else { k };
-        let joint = &joints[j];
+/// One Gauss–Seidel pass over `joints` (XPBD, Müller et al. 2020 §3.3–3.4), root first: per
+/// joint its soft limits, then its hard angular rows — the equality rows (a hinge's
+/// alignment, a fixed joint's whole turn) as one update about their combined rotation
+/// vector, each violated hard limit as its own — and last the anchors, one positional update
+/// along their separation. `iw[i]` is body `i`'s world inverse inertia for the substep
+/// (`Contacts::set_substep_inertia`); `lambdas[j]` is joint `j`'s.
+pub fn solve_joints(bodies: &mut [RigidBody], iw: &[Mat3], joints: &[Joint], lambdas: &mut [[f32; 4]], h: f32) {
+    for (joint, lam) in joints.iter().zip(lambdas.iter_mut()) {
         if !is_active(joint, bodies) {
             continue;
         }
-        let (p, c) = pair_mut(bodies, joint.parent as usize, joint.child as usize);
-        let lam = &mut lambdas[j];
-        let rows = hard_rows(joint, p, c, lam, h, true);
+        let (pi, ci) = (joint.parent as usize, joint.child as usize);
+        let (ip, ic) = (&iw[pi], &iw[ci]);
+        let (p, c) = pair_mut(bodies, pi, ci);
+        let (qp, qc) = joint.frames(p, c);
+        let rows = if joint.may_reach_limit(qp, qc) || matches!(joint.limits, JointLimits::Fixed) {
+            hard_rows(joint, p, c, lam, h, true)
+        } else {
+            // Within its limits: a swing-twist joint has no angular row, a hinge its
+            // alignment only (as `hard_rows` builds it).
+            let mut rows = [(Vec3::ZERO, 0.0f32, false); 3];
+            let mut nr = 0;
+            if let JointLimits::Hinge { .. } = joint.limits {
+                let (ap, ac) = (qp * Vec3::X, qc * Vec3::X);
+                let cr = ap.cross(ac);
+                let s = cr.length();
+                rows[0] = (if s > 1e-9 { cr / s } else { Vec3::X }, if s > 1e-9 { s.atan2(ap.dot(ac)) } else { 0.0 }, false);
+                nr = 1;
+            }
+            HardRows { rp: Vec3::ZERO, rc: Vec3::ZERO, d: Vec3::ZERO, rows, nr }
+        };
         let mut equal = Vec3::ZERO;
-        let mut unused = 0.0;
         for &(axis, viol, inequality) in &rows.rows[..rows.nr] {
             if inequality {
-                angular(c, Some(p), axis, viol, 0.0, &mut unused, h);
+                turn_apart(c, ic, p, ip, axis, viol);
             } else {
                 equal += axis * viol;
             }
         }
         let turn = equal.length();
         if turn > 1e-9 {
-            angular(c, Some(p), equal / turn, turn, 0.0, &mut unused, h);
+            turn_apart(c, ic, p, ip, equal / turn, turn);
         }
         let (rp, rc) = (p.q * joint.anchor_parent, c.q * joint.anchor_child);
         let d = (c.x + rc) - (p.x + rp);
         let len = d.length();
         if len > 1e-9 {
-            super::positional(c, Some(p), rc, rp, d / len, len, 0.0, &mut lam[0], h);
+            let n = d / len;
+            let w = weight(c, ic, rc, n) + weight(p, ip, rp, n);
+            if w > crate::math::WEIGHT_EPSILON {
+                // The one Lagrange update with compliance 0: Δλ = −C / Σw.
+                let dl = -len / w;
+                lam[0] += dl;
+                push_positional(c, ic, n * dl, rc);
+                push_positional(p, ip, -n * dl, rp);
+            }
         }
     }
+}
+
+/// A hard angular update: turns `c` about unit `n` by `−angle` relative to `p` (each by its
+/// share of the generalised inverse masses `nᵀ I⁻¹ n`).
+#[inline]
+fn turn_apart(c: &mut RigidBody, ic: &Mat3, p: &mut RigidBody, ip: &Mat3, n: Vec3, angle: f32) {
+    let w = n.dot(*ic * n) + n.dot(*ip * n);
+    if w <= crate::math::WEIGHT_EPSILON {
+        return;
+    }
+    let dl = -angle / w;
+    c.rotate_by(*ic * (n * dl));
+    p.rotate_by(*ip * (n * -dl));
 }
 
 /// The joints' velocity pass, after the velocities are taken from positions: each joint's
@@ -367,21 +444,20 @@ pub fn solve_joints(bodies: &mut [RigidBody], joints: &[Joint], lambdas: &mut [[
 /// (`error / h`: 0.5 mm left is 0.24 m/s at 480 Hz): bones lying on the ground, which the
 /// contacts push back after the joints pull them, would never come to rest. The constraint
 /// `J v = 0` is what the joint means at velocity level, so the pass takes nothing from a
-/// motion the joint allows.
-pub fn joint_velocities(bodies: &mut [RigidBody], joints: &[Joint], backward: bool) {
-    let n = joints.len();
-    for k in 0..n {
-        let j = if backward { n - 1 - k } else { k };
-        let joint = &joints[j];
+/// motion the joint allows. `iw` as for [`solve_joints`].
+pub fn joint_velocities(bodies: &mut [RigidBody], iw: &[Mat3], joints: &[Joint]) {
+    for joint in joints {
         if !is_active(joint, bodies) {
             continue;
         }
-        let (p, c) = pair_mut(bodies, joint.parent as usize, joint.child as usize);
+        let (pi, ci) = (joint.parent as usize, joint.child as usize);
+        let (ip, ic) = (&iw[pi], &iw[ci]);
+        let (p, c) = pair_mut(bodies, pi, ci);
         // Angular first: a hinge's off-axis or a fixed joint's whole relative spin.
         let spin = match joint.limits {
             JointLimits::Fixed => c.w - p.w,
             JointLimits::Hinge { .. } => {
-                let axis = p.q * joint.frame_parent * Vec3::X;
+                let axis = p.q * (joint.frame_parent * Vec3::X);
                 let rel = c.w - p.w;
                 rel - axis * rel.dot(axis)
             }
@@ -390,11 +466,11 @@ pub fn joint_velocities(bodies: &mut [RigidBody], joints: &[Joint], backward: bo
         let speed = spin.length();
         if speed > 1e-9 {
             let u = spin / speed;
-            let w = c.angular_weight(u) + p.angular_weight(u);
+            let w = u.dot(*ic * u) + u.dot(*ip * u);
             if w > crate::math::WEIGHT_EPSILON {
-                let j = speed / w;
-                c.w -= c.inv_inertia_world(u * j);
-                p.w += p.inv_inertia_world(u * j);
+                let j = u * (speed / w);
+                c.w -= *ic * j;
+                p.w += *ip * j;
             }
         }
         let (rp, rc) = (p.q * joint.anchor_parent, c.q * joint.anchor_child);
@@ -402,13 +478,11 @@ pub fn joint_velocities(bodies: &mut [RigidBody], joints: &[Joint], backward: bo
         let speed = dv.length();
         if speed > 1e-9 {
             let u = dv / speed;
-            let w = c.positional_weight(rc, u) + p.positional_weight(rp, u);
+            let w = weight(c, ic, rc, u) + weight(p, ip, rp, u);
             if w > crate::math::WEIGHT_EPSILON {
                 let imp = u * (-speed / w);
-                c.v += imp * c.inv_mass;
-                c.w += c.inv_inertia_world(rc.cross(imp));
-                p.v -= imp * p.inv_mass;
-                p.w -= p.inv_inertia_world(rp.cross(imp));
+                push_velocity(c, ic, imp, rc);
+                push_velocity(p, ip, -imp, rp);
             }
         }
     }
