@@ -215,6 +215,9 @@ pub(crate) struct Scratch {
     pub(crate) tree: TreeWork,
     /// Muscles' and pins' corrections in the substep (`drive`).
     pub(crate) drive: Vec<drive::DriveAcc>,
+    /// Per joint (child bone), the hard limit axes the fast pipeline's position pass
+    /// corrected in the substep (`rigid::joint::solve_joints`).
+    pub(crate) limits: Vec<[Vec3; 2]>,
 }
 
 /// How the world steps its ragdolls (see the module docs: *Two pipelines*).
@@ -241,7 +244,8 @@ pub(crate) fn run_step<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, us
 
 /// [`RigidSolver::Fast`] (module docs, *Two pipelines*).
 fn run_step_fast<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, usize), scratch: &mut Scratch, obstacles: &[ObstacleShape], meshes: &[MeshObstacle], p: &RagdollStep) {
-    let Scratch { bodies, shapes, lambdas, owner, contacts, tree, drive } = scratch;
+    let Scratch { bodies, shapes, lambdas, owner, contacts, tree, drive, limits } = scratch;
+    limits.resize(bodies.len(), [Vec3::ZERO; 2]);
     let direct = (0..count).any(|m| member(m).0.direct_joints);
     if direct {
         let largest = (0..count).map(|m| member(m).0.bone_count()).max().unwrap_or(0);
@@ -296,6 +300,7 @@ fn run_step_fast<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, usize), 
         contacts.set_substep_inertia(bodies, true);
         lambdas.iter_mut().for_each(|l| *l = [0.0; 4]);
         drive.iter_mut().for_each(|d| *d = [Vec3::ZERO; 4]);
+        limits.iter_mut().for_each(|l| *l = [Vec3::ZERO; 2]);
         for _ in 0..passes {
             for m in 0..count {
                 let (core, off) = member(m);
@@ -303,7 +308,7 @@ fn run_step_fast<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, usize), 
                 if core.direct_joints {
                     solve_tree(&mut bodies[r.clone()], &core.joints, &mut lambdas[r.clone()], tree, p.h, 1);
                 } else {
-                    solve_joints(&mut bodies[r.clone()], &contacts.substep_inertia()[r.clone()], &core.joints, &mut lambdas[r.clone()], p.h);
+                    solve_joints(&mut bodies[r.clone()], &contacts.substep_inertia()[r.clone()], &core.joints, &mut lambdas[r.clone()], &mut limits[r.clone()], p.h);
                 }
                 // Muscles and pins after the joints: they see what the substep's load did to
                 // the joints' angles.
@@ -320,7 +325,7 @@ fn run_step_fast<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, usize), 
             let (core, off) = member(m);
             if !core.direct_joints {
                 let r = off..off + core.bone_count();
-                joint_velocities(&mut bodies[r.clone()], &contacts.substep_inertia()[r], &core.joints);
+                joint_velocities(&mut bodies[r.clone()], &contacts.substep_inertia()[r.clone()], &core.joints, &limits[r], p.h);
             }
         }
         contacts.solve_velocities(bodies, material, p.gravity, p.h);
@@ -341,7 +346,7 @@ const FAST_MIN_ITERATIONS: u32 = 2;
 
 /// [`RigidSolver::Precise`]: the step as it was before the fast pipeline (module docs).
 fn run_step_precise<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, usize), scratch: &mut Scratch, obstacles: &[ObstacleShape], meshes: &[MeshObstacle], p: &RagdollStep) {
-    let Scratch { bodies, shapes, lambdas, owner, contacts, tree, drive } = scratch;
+    let Scratch { bodies, shapes, lambdas, owner, contacts, tree, drive, .. } = scratch;
     contacts.set_substep_inertia(bodies, false);
     contacts.position_iterations = crate::solver::rigid::contact::ITERATIONS;
     contacts.velocity_iterations = crate::solver::rigid::contact::ITERATIONS;
@@ -434,7 +439,7 @@ pub(crate) const ROLLING_RESISTANCE: f32 = 0.1;
 
 /// Most sweeps of the contacts' position and velocity passes per iteration (each stops early
 /// once converged: `Contacts::position_tolerance`, `velocity_tolerance`).
-const CONTACT_POSITION_SWEEPS: u32 = 2;
+const CONTACT_POSITION_SWEEPS: u32 = 1;
 const CONTACT_VELOCITY_SWEEPS: u32 = 4;
 
 /// Something a ragdoll's step had to repair.
@@ -620,6 +625,7 @@ impl Ragdoll {
             contacts: Contacts::default(),
             tree: TreeWork::with_bones(n),
             drive: vec![[Vec3::ZERO; 4]; n],
+            limits: vec![[Vec3::ZERO; 2]; n],
         };
         let mut r = Ragdoll {
             desc: desc.clone(),

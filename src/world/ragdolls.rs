@@ -216,6 +216,7 @@ impl World {
             }
             sc.lambdas.resize(sc.bodies.len(), [0.0; 4]);
             sc.drive.resize(sc.bodies.len(), [Vec3::ZERO; 4]);
+            sc.limits.resize(sc.bodies.len(), [Vec3::ZERO; 2]);
         }
         // Solve, every island in parallel.
         {

@@ -170,6 +170,12 @@ pub struct Contact {
     pub ra: Vec3,
     /// Contact point on B in B's body frame (bodies only).
     pub rb: Vec3,
+    /// With contacts found once per step ([`Contacts::collect_step`]): the radius of a round
+    /// shape (sphere, capsule) at the contact, A's and B's, whose `ra` / `rb` are then the
+    /// point of its core (centre or axis) under the contact; 0 otherwise. See
+    /// [`Contact::arm_a`].
+    pub rad_a: f32,
+    pub rad_b: f32,
     /// The obstacle's contact point (world) at the start and end of the substep.
     pub pb0: Vec3,
     pub pb1: Vec3,
@@ -190,6 +196,49 @@ pub struct Contact {
     /// Normal impulse (N·s, along n) and friction impulse (N·s) of the velocity pass.
     pub impulse_n: f32,
     pub impulse_t: Vec3,
+}
+
+impl Contact {
+    /// The contact point's offset from A's centre now: `q·ra`, or for a round shape found
+    /// once per step its core point less its radius along `n` (the point of the surface that
+    /// faces B whatever the shape has turned since: a sphere spinning on a contact keeps
+    /// its contact under its centre, so a normal correction never turns it; a material point
+    /// kept for the whole step would have carried the contact off round its surface, and
+    /// the corrections at it spun spheres and capsules in a pile ever faster).
+    #[inline]
+    pub fn arm_a(&self, a: &RigidBody) -> Vec3 {
+        if self.rad_a == 0.0 { a.q * self.ra } else { a.q * self.ra - self.n * self.rad_a }
+    }
+
+    /// B's, as [`Contact::arm_a`].
+    #[inline]
+    pub fn arm_b(&self, b: &RigidBody) -> Vec3 {
+        if self.rad_b == 0.0 { b.q * self.rb } else { b.q * self.rb + self.n * self.rad_b }
+    }
+
+    /// How far A's material point at the contact moved over the substep (static friction's
+    /// slip): for a round shape the surface point under the contact at the substep's start,
+    /// carried by the body's turn since.
+    #[inline]
+    fn moved_a(&self, a: &RigidBody, arm: Vec3) -> Vec3 {
+        if self.rad_a == 0.0 {
+            a.x + arm - (a.prev_x + a.prev_q * self.ra)
+        } else {
+            let rim = self.n * self.rad_a;
+            (a.x + a.q * self.ra - (a.q * a.prev_q.inverse()) * rim) - (a.prev_x + a.prev_q * self.ra - rim)
+        }
+    }
+
+    /// B's, as [`Contact::moved_a`].
+    #[inline]
+    fn moved_b(&self, b: &RigidBody, arm: Vec3) -> Vec3 {
+        if self.rad_b == 0.0 {
+            b.x + arm - (b.prev_x + b.prev_q * self.rb)
+        } else {
+            let rim = -self.n * self.rad_b;
+            (b.x + b.q * self.rb - (b.q * b.prev_q.inverse()) * rim) - (b.prev_x + b.prev_q * self.rb - rim)
+        }
+    }
 }
 
 /// A static surface the bodies collide with through a closest-point query (a triangle mesh's
@@ -225,6 +274,9 @@ pub struct Contacts {
     scratch: Vec<Feature>,
     /// Every body's world inverse inertia for the pass being solved.
     inv_inertia: Vec<Mat3>,
+    /// Set by [`Contacts::collect_step`]: round shapes' contacts anchored at their core
+    /// ([`Contact::arm_a`]).
+    round_anchors: bool,
     /// Set by [`Contacts::set_substep_inertia`]: the passes use `inv_inertia` as given for
     /// the whole substep instead of taking it anew.
     substep_inertia: bool,
@@ -341,6 +393,7 @@ impl Contacts {
             scratch: Vec::new(),
             inv_inertia: Vec::new(),
             substep_inertia: false,
+            round_anchors: false,
             max_depenetration_speed: MAX_DEPENETRATION_SPEED,
             skin: SKIN,
             position_iterations: ITERATIONS,
@@ -374,6 +427,7 @@ impl Contacts {
             let r = s.shape.bounding_radius() * s.local.scale;
             (b.x - b.prev_x).length() + turn_angle(b.prev_q, b.q) * (s.local.position.length() + r)
         };
+        self.round_anchors = false;
         self.collect_from(bodies, shapes, obstacles, mask, pair, |b| (b.prev_x, b.prev_q), sweep, t0, t1);
     }
 
@@ -392,7 +446,26 @@ impl Contacts {
         pair: impl Fn(usize, usize) -> bool,
         sweep: impl Fn(usize) -> f32,
     ) {
+        self.round_anchors = true;
         self.collect_from(bodies, shapes, obstacles, mask, pair, |b| (b.x, b.q), sweep, 0.0, 1.0);
+    }
+
+    /// A contact point `p` of a body placed at `x0`, `q0` as its anchor in the body frame
+    /// and radius ([`Contact::rad_a`]): with round anchors and a round shape, the point of
+    /// its core under `p` (`side` = 1 for A, whose surface faces B along −n; −1 for B) and
+    /// the distance from it to `p` along n; otherwise `p` itself and 0.
+    #[inline]
+    fn anchor(&self, placed: &Placed, x0: Vec3, q0: Quat, p: Vec3, n: Vec3, side: f32) -> (Vec3, f32) {
+        if self.round_anchors
+            && let Placed::Round { a, b, .. } = *placed
+        {
+            let core = a.lerp(b, contact_narrow::closest_on_segment(p, a, b));
+            let rad = (core - p).dot(n) * side;
+            if rad > 0.0 {
+                return (q0.inverse() * (core - x0), rad);
+            }
+        }
+        (q0.inverse() * (p - x0), 0.0)
     }
 
     /// The narrow phase of [`Contacts::collect`] and [`Contacts::collect_step`]: every shape
@@ -461,7 +534,7 @@ impl Contacts {
                 let body = &bodies[i];
                 let turn = o1.rotation * o0.rotation.inverse();
                 for f in &self.scratch {
-                    let ra = bd.q0.inverse() * (f.pa - bd.x0);
+                    let (ra, rad_a) = self.anchor(&bd.placed, bd.x0, bd.q0, f.pa, f.n, 1.0);
                     let pb1 = o1.to_world(o0.to_local(f.pb));
                     let nn = (turn * f.n).normalize();
                     let vn_bodies = nn.dot(body.point_velocity(body.q * ra));
@@ -470,6 +543,8 @@ impl Contacts {
                         b: NO_BODY,
                         ra,
                         rb: Vec3::ZERO,
+                        rad_a,
+                        rad_b: 0.0,
                         pb0: f.pb,
                         pb1,
                         pw0: f.pb,
@@ -522,8 +597,8 @@ impl Contacts {
                 contact_narrow::collide(&ba.placed, &bb.placed, margin, &mut self.scratch);
                 let (body_a, body_b) = (&bodies[a], &bodies[b]);
                 for f in &self.scratch {
-                    let ra = ba.q0.inverse() * (f.pa - ba.x0);
-                    let rb = bb.q0.inverse() * (f.pb - bb.x0);
+                    let (ra, rad_a) = self.anchor(&ba.placed, ba.x0, ba.q0, f.pa, f.n, 1.0);
+                    let (rb, rad_b) = self.anchor(&bb.placed, bb.x0, bb.q0, f.pb, f.n, -1.0);
                     let vn_bodies = f.n.dot(
                         body_a.point_velocity(body_a.q * ra) - body_b.point_velocity(body_b.q * rb),
                     );
@@ -532,6 +607,8 @@ impl Contacts {
                         b: b as u32,
                         ra,
                         rb,
+                        rad_a,
+                        rad_b,
                         pb0: Vec3::ZERO,
                         pb1: Vec3::ZERO,
                         pw0: Vec3::ZERO,
@@ -605,12 +682,14 @@ impl Contacts {
                     continue;
                 }
                 let pa = c - nrm * r;
-                let ra = bd.q0.inverse() * (pa - bd.x0);
+                let (ra, rad_a) = if self.round_anchors && r > 0.0 { (bd.q0.inverse() * (c - bd.x0), r) } else { (bd.q0.inverse() * (pa - bd.x0), 0.0) };
                 self.list.push(Contact {
                     a: i as u32,
                     b: NO_BODY,
                     ra,
                     rb: Vec3::ZERO,
+                    rad_a,
+                    rad_b: 0.0,
                     pb0: p,
                     pb1: p,
                     pw0: p,
@@ -666,7 +745,7 @@ impl Contacts {
             let a = c.a as usize;
             if c.b == NO_BODY {
                 let body = &mut bodies[a];
-                let r = body.q * c.ra;
+                let r = c.arm_a(body);
                 let g = (body.x + r - c.pb1).dot(c.n);
                 let err = g - target;
                 if err >= 0.0 && c.lambda_n <= 0.0 {
@@ -683,7 +762,7 @@ impl Contacts {
                 push_positional(body, iw, c.n * dl, r);
             } else {
                 let (ba, bb) = two(bodies, a, c.b as usize);
-                let (r1, r2) = (ba.q * c.ra, bb.q * c.rb);
+                let (r1, r2) = (c.arm_a(ba), c.arm_b(bb));
                 let g = (ba.x + r1 - bb.x - r2).dot(c.n);
                 let err = g - target;
                 if err >= 0.0 && c.lambda_n <= 0.0 {
@@ -719,8 +798,8 @@ impl Contacts {
             let a = c.a as usize;
             if c.b == NO_BODY {
                 let body = &mut bodies[a];
-                let r = body.q * c.ra;
-                let moved = (body.x + r - (body.prev_x + body.prev_q * c.ra)) - (c.pb1 - c.pb0);
+                let r = c.arm_a(body);
+                let moved = c.moved_a(body, r) - (c.pb1 - c.pb0);
                 let dt = moved - c.n * moved.dot(c.n);
                 let len = dt.length();
                 if len < 1e-9 {
@@ -738,9 +817,8 @@ impl Contacts {
                 push_positional(body, iw, p, r);
             } else {
                 let (ba, bb) = two(bodies, a, c.b as usize);
-                let (r1, r2) = (ba.q * c.ra, bb.q * c.rb);
-                let moved = (ba.x + r1 - (ba.prev_x + ba.prev_q * c.ra))
-                    - (bb.x + r2 - (bb.prev_x + bb.prev_q * c.rb));
+                let (r1, r2) = (c.arm_a(ba), c.arm_b(bb));
+                let moved = c.moved_a(ba, r1) - c.moved_b(bb, r2);
                 let dt = moved - c.n * moved.dot(c.n);
                 let len = dt.length();
                 if len < 1e-9 {
@@ -817,11 +895,11 @@ impl Contacts {
                 // Both sides as (body, offset, velocity of the other side's point).
                 let (ba, mut bb, r1, r2, vo) = if c.b == NO_BODY {
                     let body = &mut bodies[a];
-                    let r = body.q * c.ra;
+                    let r = c.arm_a(body);
                     (body, None, r, Vec3::ZERO, (c.pb1 - c.pb0) / h)
                 } else {
                     let (ba, bb) = two(bodies, a, c.b as usize);
-                    let (r1, r2) = (ba.q * c.ra, bb.q * c.rb);
+                    let (r1, r2) = (c.arm_a(ba), c.arm_b(bb));
                     (ba, Some(bb), r1, r2, Vec3::ZERO)
                 };
                 let rel = |ba: &RigidBody, bb: &Option<&mut RigidBody>| {
@@ -916,8 +994,8 @@ impl Contacts {
     pub fn begin_substep(&mut self, bodies: &[RigidBody], t0: f32, t1: f32) {
         for c in self.list.iter_mut() {
             let a = &bodies[c.a as usize];
-            let pa0 = a.prev_x + a.prev_q * c.ra;
-            let va = a.point_velocity(a.q * c.ra);
+            let pa0 = a.prev_x + a.prev_q * c.ra - c.n * c.rad_a;
+            let va = a.point_velocity(c.arm_a(a));
             if c.b == NO_BODY {
                 c.pb0 = c.pw0.lerp(c.pw1, t0);
                 c.pb1 = c.pw0.lerp(c.pw1, t1);
@@ -925,8 +1003,8 @@ impl Contacts {
                 c.vn_bodies = c.n.dot(va);
             } else {
                 let b = &bodies[c.b as usize];
-                c.gap0 = (pa0 - (b.prev_x + b.prev_q * c.rb)).dot(c.n);
-                c.vn_bodies = c.n.dot(va - b.point_velocity(b.q * c.rb));
+                c.gap0 = (pa0 - (b.prev_x + b.prev_q * c.rb + c.n * c.rad_b)).dot(c.n);
+                c.vn_bodies = c.n.dot(va - b.point_velocity(c.arm_b(b)));
             }
             c.lambda_n = 0.0;
             c.lambda_t = Vec3::ZERO;
