@@ -225,11 +225,11 @@ pub(crate) struct Scratch {
 pub enum RigidSolver {
     /// Contacts found in every substep and swept to convergence, the joints' direct tree solve
     /// once per iteration and once more last, with the contacts' normals held.
-    #[default]
     Precise,
     /// Contacts found once per fixed step, one Gauss–Seidel pass of the joints (or the tree
     /// solve, per ragdoll) and of the contacts per iteration, the joints' velocity pass,
     /// rolling resistance.
+    #[default]
     Fast,
 }
 
@@ -432,6 +432,13 @@ fn held_rows(contacts: &Contacts, range: std::ops::Range<usize>, out: &mut Vec<H
 /// square it (1.6 µm and 0.007 mm) but cost 25 % more on S4 (see `solver::rigid::tree`).
 const LAST_PASS_NEWTON: u32 = 1;
 
+/// Above this mass ratio between a bone and its parent the fast pipeline solves the
+/// ragdoll's joints by the direct tree solve (`rigid::tree`) instead of Gauss–Seidel. A
+/// three-link chain falling from horizontal opens at its peak by 1.0 / 1.7 / 6.6 / 20 % of a
+/// link at ratios 2 / 3 / 5 / 10 by Gauss–Seidel (8 substeps × 2 passes), by 5e-6 solved
+/// directly, at several times the cost; the humanoid template's largest ratio is 2.5.
+pub const DIRECT_SOLVE_MASS_RATIO: f32 = 4.0;
+
 /// Rolling resistance of the bones' contacts (`ContactMaterial::rolling`): a bone rolls on
 /// a slope steeper than about 6° (`tan θ > 0.1`) and comes to rest on a flatter one instead
 /// of rolling about its long axis forever.
@@ -440,7 +447,7 @@ pub(crate) const ROLLING_RESISTANCE: f32 = 0.1;
 /// Most sweeps of the contacts' position and velocity passes per iteration (each stops early
 /// once converged: `Contacts::position_tolerance`, `velocity_tolerance`).
 const CONTACT_POSITION_SWEEPS: u32 = 1;
-const CONTACT_VELOCITY_SWEEPS: u32 = 4;
+const CONTACT_VELOCITY_SWEEPS: u32 = 8;
 
 /// Something a ragdoll's step had to repair.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -642,6 +649,17 @@ impl Ragdoll {
             events: 0,
             step_ns: 0,
         };
+        // The fast pipeline's joint pass: Gauss–Seidel converges slowly along a chain of
+        // unequal masses, so a ragdoll with a larger ratio between a bone and its parent
+        // than `DIRECT_SOLVE_MASS_RATIO` (after stabilisation) is solved directly.
+        let ratio = (1..n)
+            .filter(|&i| r.core.parent[i] >= 0)
+            .map(|i| {
+                let (a, b) = (r.core.inv_mass[i], r.core.inv_mass[r.core.parent[i] as usize]);
+                if a > 0.0 && b > 0.0 { (a / b).max(b / a) } else { 1.0 }
+            })
+            .fold(1.0f32, f32::max);
+        r.core.direct_joints = ratio > DIRECT_SOLVE_MASS_RATIO;
         if s.kinematic {
             r.set_kinematic(true);
         }
@@ -1017,8 +1035,9 @@ impl Ragdoll {
         (0..self.bone_count()).map(move |i| (self.desc.bones[i].shape, pose(self.step_start[i]), pose(Frame::of(&self.scratch.bodies[i]))))
     }
 
-    /// Solves the joints by the direct tree solve (exact at any mass ratio: a chain of
-    /// 1:10:100 masses with stabilisation off) instead of the default Gauss–Seidel pass.
+    /// Solves the joints by the direct tree solve (exact at any mass ratio) instead of the
+    /// Gauss–Seidel pass. Chosen at creation: on when a bone's mass differs from its parent's
+    /// by more than [`DIRECT_SOLVE_MASS_RATIO`].
     pub fn set_direct_joint_solve(&mut self, on: bool) {
         self.core.direct_joints = on;
         self.wake();
@@ -1034,6 +1053,11 @@ impl Ragdoll {
         self.core.set_pair(a, b, enabled);
         self.wake();
         Ok(())
+    }
+
+    /// Whether the joints are solved directly ([`Ragdoll::set_direct_joint_solve`]).
+    pub fn direct_joint_solve(&self) -> bool {
+        self.core.direct_joints
     }
 
     /// Whether two bones collide.
