@@ -2,7 +2,7 @@
 //! (default 120) on `threads` threads (default 1), printing the mean step time per second of
 //! simulated time and the joint errors at the end.
 //!
-//! cargo run --release --example s4_profile -- [steps] [threads]   (S4_SOLVER=fast for the fast pipeline)
+//! cargo run --release --example s4_profile -- [steps] [threads]   (S4_SOLVER=precise for the precise pipeline)
 #![allow(dead_code)]
 
 #[path = "s4/mod.rs"]
@@ -18,8 +18,8 @@ fn main() {
     let descs = s4::scene::ragdolls(&s4::scene::template());
     let pool = sinew::world::WorkerPool::new(threads).expect("pool");
     pool.install(|| {
-        // S4_SOLVER=fast: the fast ragdoll pipeline (`RigidSolver::Fast`).
-        let solver = if std::env::var("S4_SOLVER").is_ok_and(|v| v == "fast") { sinew::ragdoll::RigidSolver::Fast } else { sinew::ragdoll::RigidSolver::Precise };
+        // S4_SOLVER=precise: the precise ragdoll pipeline (`RigidSolver::Precise`).
+        let solver = if std::env::var("S4_SOLVER").is_ok_and(|v| v == "precise") { sinew::ragdoll::RigidSolver::Precise } else { sinew::ragdoll::RigidSolver::Fast };
         let mut s = s4::sinew_side::SinewS4::with_solver(&descs, solver);
         let mut chunk = 0.0f64;
         let mut total = 0.0f64;

@@ -228,9 +228,9 @@ pub fn run(threads: &[u32], steps: usize, n_rounds: usize) -> Vec<Row> {
                 r.print();
                 let plain_us = r.us();
                 out.push(r);
-                // The fast ragdoll pipeline (`RigidSolver::Fast`), side by side.
-                let f = rounds(&pool, n_rounds, steps, || sinew_side::SinewS4::with_solver(&descs, sinew::ragdoll::RigidSolver::Fast), sinew_side::check);
-                let mut f = row("sinew-fast", format!("{substeps}x{iterations}"), substeps, f);
+                // The precise pipeline the default replaced (`RigidSolver::Precise`), side by side.
+                let f = rounds(&pool, n_rounds, steps, || sinew_side::SinewS4::with_solver(&descs, sinew::ragdoll::RigidSolver::Precise), sinew_side::check);
+                let mut f = row("sinew-precise", format!("{substeps}x{iterations}"), substeps, f);
                 f.ratio_to_rapier = rapier_us.map(|us| f.us() / us.0);
                 f.ratio_first_to_rapier = rapier_us.map(|us| f.us_first() / us.1);
                 f.print();

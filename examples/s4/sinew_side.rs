@@ -43,11 +43,6 @@ impl SinewS4 {
     pub fn with_solver(descs: &[RagdollDesc], solver: sinew::ragdoll::RigidSolver) -> SinewS4 {
         let mut s = SinewS4::new(descs);
         s.world.rigid_solver = solver;
-        if std::env::var("S4_DIRECT").is_ok() {
-            for &(slot, serial) in &s.ragdolls {
-                s.world.ragdolls.get_mut(slot, serial).expect("ragdoll").set_direct_joint_solve(true);
-            }
-        }
         s
     }
 

@@ -15,27 +15,43 @@
 //! bone's largest (a thin limb's twist moment), which is what keeps long chains and big
 //! ratios converging with few iterations (Jolt's `Ragdoll::Stabilize` does the same).
 //!
-//! **Substep** (for one ragdoll, or an island of touching ones solved together; see the
-//! world): predict dynamic bones (`rigid::integrate`, gravity, forces, damping, gyroscopic
-//! term) and place kinematic ones on their path; collect contacts; `iterations` passes of
-//! the joints and contact positions; a last joint pass; velocities from positions; the
-//! contacts' velocity pass; joint friction. Every joint pass is one direct solve of the whole
-//! ragdoll's hard joint rows over its joint tree (`rigid::tree`, O(n); soft limits first, as
-//! `rigid::joint` solves them), so every substep ends with all joints together up to
-//! linearisation error at any mass ratio; an island of several ragdolls solves each
-//! member's tree in turn, then the contacts across all. The last pass holds the normals of
-//! the bones' active contacts with colliders (`rigid::tree`, *Held contacts*): the joints
-//! close without pushing bones back into the ground, which otherwise made a ragdoll lying
-//! on a plane creep at ~1.5 cm/s and never sleep.
+//! **Two pipelines** ([`RigidSolver`], the world's `rigid_solver`). Both step one ragdoll,
+//! or an island of touching ones solved together (see the world), in the world's substeps.
 //!
-//! **Rest** (humanoid template dropped 1 m onto a plane, defaults): asleep at 3.0 s (was
-//! 4.7 s, after sliding at 1.5 cm/s until the sleep threshold caught it), calm and creeping
-//! no more before it, joints within 1.3 µm (was 0.26 mm). Not yet: below 1e-3 m/s before
-//! sleeping — limbs keep rolling about their long axes at 1–3e-2 rad/s (a capsule rolls on
-//! a plane without resistance, and the contacts have no rolling friction), 9e-3 m/s at the
-//! slowest; and piles, where bone against bone of two ragdolls still fights the joints'
-//! last pass (held, those contacts measured worse): a pile of four still moves at 2–10 cm/s
-//! after 15 s (`tests/ragdoll_contact.rs`, ignored).
+//! *Fast* (the default; XPBD with small steps, Müller et al. 2020, as Box2D v3 and avian do
+//! with substeps): the contacts are found **once per fixed step**, where the bones are at its
+//! start, every feature within reach of the bones' motion over the step (speculative
+//! contacts; `rigid::contact`, `Contacts::collect_step`; a round shape's contact anchored at
+//! its core, so a normal correction never turns a sphere or a capsule about its axis). Per
+//! substep: predict (`integrate_fast`) and place kinematic bones; the world inverse inertias
+//! once (`Contacts::set_substep_inertia`); `max(iterations, 2)` passes of one Gauss–Seidel
+//! sweep of the joints (`rigid::joint::solve_joints`, root first: per joint soft limits, hard
+//! limits and alignment, then the anchors), muscles and pins, and one sweep of the contacts
+//! (normal, then static friction) — the contacts last, so what they push out stays out;
+//! velocities from positions; the joints' velocity pass (`joint_velocities`: anchors and
+//! alignment at `J v = 0`, the limits the pass corrected held, with the stop's friction);
+//! the contacts' velocity pass (no bounce: one sweep; restitution: up to 8, so that a
+//! capsule landing flat shares the bounce between its ends); joint friction. Contacts have
+//! rolling resistance ([`ROLLING_RESISTANCE`]). A ragdoll whose bone-to-parent mass ratio
+//! exceeds [`DIRECT_SOLVE_MASS_RATIO`] is solved by the direct tree solve instead of the
+//! Gauss–Seidel sweep (`rigid::tree`; one sweep converges like `(1 − m_light/m_heavy)^k`
+//! along a chain). An island sleeps as one: a pile stops when every member is still.
+//!
+//! *Precise* (the pipeline before): contacts found in every substep and swept to
+//! convergence (up to 8 + 8 sweeps), every joint pass the direct tree solve, a last joint
+//! pass holding the contacts' normals (`rigid::tree`, *Held contacts*). Joints within
+//! micrometres, at 5–7 times the cost on S4 (docs/performance.md, *Ragdolls: two
+//! pipelines*), piles that did not come to rest, and each ragdoll sleeps on its own.
+//!
+//! **Rest** (humanoid template dropped 1 m onto a plane, defaults, fast pipeline): below
+//! 1e-3 m/s before it sleeps at 3.0 s, joints within 3.9 mm at the landing's peak and 0.14 mm
+//! at rest; a pile of four asleep at 8.6 s (`tests/ragdoll_contact.rs`). Each fix that got
+//! there, measured: one pass per substep left 3–10 mm/s at rest (the joints' pass pulling a
+//! bone down and the contacts' pushing it back, each leaving the other's error to the next
+//! substep, whose velocities kept it); alternating the joints' order between substeps set
+//! up an oscillation at the substep rate; contact points kept as material points for the
+//! whole step spun spheres in piles; heads lying at the rim of their neck's cone circled
+//! along it at 5–12 rad/s until the stop had friction.
 //!
 //! **Kinematic bones** follow the host's targets like pins: over a host frame's fixed steps a
 //! bone moves from where it is to its target (carried on at its velocity while simulated time
@@ -469,6 +485,9 @@ pub struct Ragdoll {
     asleep: bool,
     /// Time every bone has been slow (s).
     still: f32,
+    /// Fast pipeline: where each bone's centre of mass and two points at its bounding radius
+    /// (on its body frame's X and Y axes) were when a bone last left its sleep spheres.
+    sleep_ref: Vec<[Vec3; 3]>,
     /// Gravity when it fell asleep (waking when it changes).
     sleep_gravity: Vec3,
     pending_recovery: Option<RagdollRecovery>,
@@ -642,6 +661,7 @@ impl Ragdoll {
             last_h: 0.0,
             asleep: false,
             still: 0.0,
+            sleep_ref: vec![[Vec3::ZERO; 3]; n],
             sleep_gravity: Vec3::ZERO,
             pending_recovery: None,
             snapshot: binds,
@@ -1132,6 +1152,11 @@ impl Ragdoll {
         self.rest_time = if slower(self.core.settings.rest_speed) { self.rest_time + dt } else { 0.0 };
         let thr = self.core.settings.sleep_threshold;
         let slow = slower(thr);
+        // Fast pipeline, either test: slow, or trembling in place within the threshold's travel.
+        let slow = match p.solver {
+            RigidSolver::Precise => slow,
+            RigidSolver::Fast => self.within_sleep_spheres(thr * self.core.settings.sleep_time) || slow,
+        };
         let moving_target = (0..self.bone_count()).any(|i| self.core.kinematic[i] && self.core.path_from[i] != self.core.path_to[i])
             || (self.core.driven && self.core.drive_from != self.core.drive_to);
         if slow && !moving_target && self.core.forces.iter().all(|f| f.0 == Vec3::ZERO && f.1 == Vec3::ZERO) {
@@ -1143,6 +1168,31 @@ impl Ragdoll {
         } else {
             self.still = 0.0;
         }
+    }
+
+    /// The fast pipeline's test of rest (Jolt's sleep test spheres): whether every bone's
+    /// centre of mass and two points at its bounding radius (any turn moves one of them) are
+    /// still within `radius` (m; `sleep_threshold × sleep_time`) of where they were when the
+    /// window began; if not, the window begins anew here. A bone trembling in place by less
+    /// than that rests; one creeping at the threshold speed leaves its spheres within
+    /// `sleep_time`. (Instantaneous speeds never settled in a pile of five: bones trembled
+    /// at 1–5 cm/s about fixed places.)
+    fn within_sleep_spheres(&mut self, radius: f32) -> bool {
+        let desc = &self.desc;
+        let points = |i: usize, b: &RigidBody| {
+            let reach = desc.bones[i].shape.bounding_radius();
+            [b.x, b.x + b.q * Vec3::X * reach, b.x + b.q * Vec3::Y * reach]
+        };
+        let inside = self.scratch.bodies.iter().enumerate().all(|(i, b)| {
+            let (now, was) = (points(i, b), &self.sleep_ref[i]);
+            (0..3).all(|k| (now[k] - was[k]).length() <= radius)
+        });
+        if !inside {
+            for (i, b) in self.scratch.bodies.iter().enumerate() {
+                self.sleep_ref[i] = points(i, b);
+            }
+        }
+        inside
     }
 
     /// Whether every bone has been slow for `sleep_time`.

@@ -15,7 +15,9 @@
 //! An island with an awake member is awake: its sleepers are woken, keeping the time they
 //! have been still (a ragdoll merely touched by an awake one, and still itself, falls asleep
 //! again at the end of the step; one that is pushed starts counting anew). An island of
-//! sleepers costs nothing beyond its bounds.
+//! sleepers costs nothing beyond its bounds. With the fast pipeline an island falls asleep
+//! as one, once every member has been still for its sleep time: a pile stops together, and
+//! a member woken by a push wakes the island (precise pipeline: each ragdoll on its own).
 //!
 //! Every awake island copies its members' bodies, in slot order, into its own reused buffers
 //! and is solved as one set of bodies (joints per member, contacts across all;

@@ -37,6 +37,19 @@
 //! `layers & mask ≠ 0`, a sphere (plane: half-space) test, the narrow phase. A kinematic body
 //! (`inv_mass = 0`) meets obstacles and other kinematic bodies not at all.
 //!
+//! # Once per step
+//!
+//! [`Contacts::collect_step`] runs the same narrow phase once per fixed step, on the shapes
+//! where the bodies are at its start, with a margin that covers the whole step's motion
+//! (`sweep(i)`: the caller's bound, `|v|·T + ½|g|T² + |ω|·T·reach` for a ragdoll's bone). The
+//! contact keeps its anchors and normal for the step; [`Contacts::begin_substep`] then takes,
+//! after each substep's prediction, the gap at the substep's start and the obstacle's points
+//! at the substep's ends. A round shape's contact (sphere, capsule) is anchored at the point
+//! of its core under the contact, with its radius ([`Contact::arm_a`]): the contact point is
+//! the core point less the radius along `n`, whatever the shape turned since the step began.
+//! Static friction measures the slip of the material point that was at the contact at the
+//! substep's start. The positions and velocities below are the same.
+//!
 //! # Positions (paper §3.5)
 //!
 //! Per contact, with `pₐ = xₐ + qₐ·rₐ`, `p_b` likewise (an obstacle's point at `t1`), the gap
