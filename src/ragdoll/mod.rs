@@ -258,6 +258,39 @@ pub(crate) fn run_step<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, us
     }
 }
 
+/// Substep `s` of `n`: its start and end as fractions of the fixed step, and where they fall
+/// on the kinematic bones' path over the host frame.
+fn substep_times(p: &RagdollStep, s: u32, n: u32) -> (f32, f32, f32, f32) {
+    let (t0, t1) = (s as f32 / n as f32, (s + 1) as f32 / n as f32);
+    (t0, t1, p.path_t0 + (p.path_t1 - p.path_t0) * t0, p.path_t0 + (p.path_t1 - p.path_t0) * t1)
+}
+
+/// Every member's prediction of the substep ending at `f` on the kinematic path.
+fn predict_members<'a>(count: usize, member: &impl Fn(usize) -> (&'a Core, usize), bodies: &mut [RigidBody], f: f32, p: &RagdollStep, fast: bool) {
+    for m in 0..count {
+        let (core, off) = member(m);
+        let bones = &mut bodies[off..off + core.bone_count()];
+        if fast {
+            core.predict_fast(bones, f, p);
+        } else {
+            core.predict(bones, f, p);
+        }
+    }
+}
+
+/// What an island's contacts use: every member's collider layers, the mean friction, the
+/// largest restitution.
+fn island_material<'a>(count: usize, member: &impl Fn(usize) -> (&'a Core, usize)) -> (u32, f32, f32) {
+    let (mut mask, mut friction, mut restitution) = (0u32, 0.0f32, 0.0f32);
+    for m in 0..count {
+        let s = &member(m).0.settings;
+        mask |= s.collider_mask;
+        friction += s.friction / count as f32;
+        restitution = restitution.max(s.restitution);
+    }
+    (mask, friction, restitution)
+}
+
 /// [`RigidSolver::Fast`] (module docs, *Two pipelines*).
 fn run_step_fast<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, usize), scratch: &mut Scratch, obstacles: &[ObstacleShape], meshes: &[MeshObstacle], p: &RagdollStep) {
     let Scratch { bodies, shapes, lambdas, owner, contacts, tree, drive, limits } = scratch;
@@ -267,13 +300,7 @@ fn run_step_fast<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, usize), 
         let largest = (0..count).map(|m| member(m).0.bone_count()).max().unwrap_or(0);
         tree.reserve_bones(largest);
     }
-    let (mut mask, mut friction, mut restitution) = (0u32, 0.0f32, 0.0f32);
-    for m in 0..count {
-        let s = &member(m).0.settings;
-        mask |= s.collider_mask;
-        friction += s.friction / count as f32;
-        restitution = restitution.max(s.restitution);
-    }
+    let (mask, friction, restitution) = island_material(count, &member);
     let material = ContactMaterial { friction, restitution, rolling: ROLLING_RESISTANCE };
     let pair = |i: usize, j: usize| {
         let ((mi, bi), (mj, bj)) = (owner[i], owner[j]);
@@ -305,13 +332,8 @@ fn run_step_fast<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, usize), 
     }
     let passes = p.iterations.max(FAST_MIN_ITERATIONS);
     for s in 0..n {
-        let (t0, t1) = (s as f32 / n as f32, (s + 1) as f32 / n as f32);
-        let f = p.path_t0 + (p.path_t1 - p.path_t0) * t1;
-        let f0 = p.path_t0 + (p.path_t1 - p.path_t0) * t0;
-        for m in 0..count {
-            let (core, off) = member(m);
-            core.predict_fast(&mut bodies[off..off + core.bone_count()], f, p);
-        }
+        let (t0, t1, f0, f) = substep_times(p, s, n);
+        predict_members(count, &member, bodies, f, p, true);
         contacts.begin_substep(bodies, t0, t1);
         contacts.set_substep_inertia(bodies, true);
         lambdas.iter_mut().for_each(|l| *l = [0.0; 4]);
@@ -368,13 +390,7 @@ fn run_step_precise<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, usize
     contacts.velocity_iterations = crate::solver::rigid::contact::ITERATIONS;
     let largest = (0..count).map(|m| member(m).0.bone_count()).max().unwrap_or(0);
     tree.reserve_bones(largest);
-    let (mut mask, mut friction, mut restitution) = (0u32, 0.0f32, 0.0f32);
-    for m in 0..count {
-        let s = &member(m).0.settings;
-        mask |= s.collider_mask;
-        friction += s.friction / count as f32;
-        restitution = restitution.max(s.restitution);
-    }
+    let (mask, friction, restitution) = island_material(count, &member);
     let material = ContactMaterial { friction, restitution, rolling: 0.0 };
     let pair = |i: usize, j: usize| {
         let ((mi, bi), (mj, bj)) = (owner[i], owner[j]);
@@ -382,13 +398,8 @@ fn run_step_precise<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, usize
     };
     let n = p.substeps.max(1);
     for s in 0..n {
-        let (t0, t1) = (s as f32 / n as f32, (s + 1) as f32 / n as f32);
-        let f = p.path_t0 + (p.path_t1 - p.path_t0) * t1;
-        let f0 = p.path_t0 + (p.path_t1 - p.path_t0) * t0;
-        for m in 0..count {
-            let (core, off) = member(m);
-            core.predict(&mut bodies[off..off + core.bone_count()], f, p);
-        }
+        let (t0, t1, f0, f) = substep_times(p, s, n);
+        predict_members(count, &member, bodies, f, p, false);
         contacts.collect(bodies, shapes, obstacles, mask, pair, t0, t1);
         for m in meshes.iter().filter(|m| m.layers & mask != 0) {
             contacts.collect_mesh(bodies, shapes, &PlacedMesh { mesh: &m.mesh, pose: m.pose });

@@ -120,6 +120,40 @@ fn solve_rate(inertia: Vec3, l: Vec3, guess: Vec3, h: f32) -> Vec3 {
 /// per-body force and torque (`forces[i] = (F, τ)`, world; empty for none), damping rates
 /// `linear_damping` / `angular_damping` (1/s). Bodies with inverse mass 0 are left alone.
 pub fn integrate(bodies: &mut [RigidBody], forces: &[(Vec3, Vec3)], g: Vec3, linear_damping: f32, angular_damping: f32, h: f32) {
+    predict(bodies, forces, g, linear_damping, angular_damping, h, |b, tau| {
+        let l = midpoint_momentum(b, h) + tau * h;
+        let inertia = inertia_of(b);
+        let r = unit_rotation(b.q);
+        let rt = r.transpose();
+        let w_body = solve_rate(inertia, rt * l, rt * b.w, h);
+        r * w_body
+    });
+}
+
+/// [`integrate`] for the fast ragdoll pipeline: the same equations, with the rotation
+/// matrix taken in f32 (no f64 renormalisation) and one Newton step of the implicit
+/// angular update from the last rate (the rate changes little in a substep: the second step
+/// of [`integrate`] corrects the square of that change).
+pub fn integrate_fast(bodies: &mut [RigidBody], forces: &[(Vec3, Vec3)], g: Vec3, linear_damping: f32, angular_damping: f32, h: f32) {
+    predict(bodies, forces, g, linear_damping, angular_damping, h, |b, tau| {
+        let inertia = inertia_of(b);
+        let r = Mat3::from_quat(b.q);
+        let rt = r.transpose();
+        let wb = rt * b.w;
+        // Body-frame momentum at the new midpoint: R(−hω/2) I ω + h τ (a turn about ω is the
+        // same in either frame).
+        let l = half_turn(wb, h, -1.0, inertia * wb) + rt * (tau * h);
+        let lx = Mat3::from_cols(Vec3::new(0.0, l.z, -l.y), Vec3::new(-l.z, 0.0, l.x), Vec3::new(l.y, -l.x, 0.0));
+        let j = Mat3::from_diagonal(inertia) - lx * (0.5 * h);
+        let det = j.determinant();
+        let w_body = if det.abs() > 1e-30 { wb - j.inverse() * (inertia * wb - half_turn(wb, h, -1.0, l)) } else { wb };
+        r * w_body
+    });
+}
+
+/// The prediction both integrators share: linear motion, then the new angular rate from
+/// `rate(body, τ)` (world, before damping) for a body that turns, then the orientation.
+fn predict(bodies: &mut [RigidBody], forces: &[(Vec3, Vec3)], g: Vec3, linear_damping: f32, angular_damping: f32, h: f32, rate: impl Fn(&RigidBody, Vec3) -> Vec3) {
     for (i, b) in bodies.iter_mut().enumerate() {
         b.prev_x = b.x;
         b.prev_q = b.q;
@@ -132,46 +166,7 @@ pub fn integrate(bodies: &mut [RigidBody], forces: &[(Vec3, Vec3)], g: Vec3, lin
         b.v = (b.v + (g + f * b.inv_mass) * h) / (1.0 + h * linear_damping);
         b.x += b.v * h;
         if b.inv_inertia != Vec3::ZERO {
-            let l = midpoint_momentum(b, h) + tau * h;
-            let inertia = inertia_of(b);
-            let r = unit_rotation(b.q);
-            let rt = r.transpose();
-            let w_body = solve_rate(inertia, rt * l, rt * b.w, h);
-            b.w = (r * w_body) / (1.0 + h * angular_damping);
-        }
-        b.rotate_by(b.w * h);
-        (b.pred_x, b.pred_q) = (b.x, b.q);
-    }
-}
-
-/// [`integrate`] for the fast ragdoll pipeline: the same equations, with the rotation
-/// matrix taken in f32 (no f64 renormalisation) and one Newton step of the implicit
-/// angular update from the last rate (the rate changes little in a substep: the second step
-/// of [`integrate`] corrects the square of that change).
-pub fn integrate_fast(bodies: &mut [RigidBody], forces: &[(Vec3, Vec3)], g: Vec3, linear_damping: f32, angular_damping: f32, h: f32) {
-    for (i, b) in bodies.iter_mut().enumerate() {
-        b.prev_x = b.x;
-        b.prev_q = b.q;
-        if b.inv_mass == 0.0 {
-            (b.pred_x, b.pred_q, b.v, b.w) = (b.x, b.q, Vec3::ZERO, Vec3::ZERO);
-            continue;
-        }
-        let (f, tau) = forces.get(i).copied().unwrap_or((Vec3::ZERO, Vec3::ZERO));
-        b.v = (b.v + (g + f * b.inv_mass) * h) / (1.0 + h * linear_damping);
-        b.x += b.v * h;
-        if b.inv_inertia != Vec3::ZERO {
-            let inertia = inertia_of(b);
-            let r = Mat3::from_quat(b.q);
-            let rt = r.transpose();
-            let wb = rt * b.w;
-            // Body-frame momentum at the new midpoint: R(−hω/2) I ω + h τ (a turn about ω
-            // is the same in either frame).
-            let l = half_turn(wb, h, -1.0, inertia * wb) + rt * (tau * h);
-            let lx = Mat3::from_cols(Vec3::new(0.0, l.z, -l.y), Vec3::new(-l.z, 0.0, l.x), Vec3::new(l.y, -l.x, 0.0));
-            let j = Mat3::from_diagonal(inertia) - lx * (0.5 * h);
-            let det = j.determinant();
-            let w_body = if det.abs() > 1e-30 { wb - j.inverse() * (inertia * wb - half_turn(wb, h, -1.0, l)) } else { wb };
-            b.w = (r * w_body) / (1.0 + h * angular_damping);
+            b.w = rate(b, tau) / (1.0 + h * angular_damping);
         }
         b.rotate_by(b.w * h);
         (b.pred_x, b.pred_q) = (b.x, b.q);
