@@ -34,7 +34,7 @@ use super::World;
 use crate::math::Vec3;
 use crate::ragdoll::{Ragdoll, RagdollRecovery, RagdollStep, RigidSolver, Scratch, run_step};
 use crate::collider::Geometry;
-use crate::solver::rigid::contact::ObstacleShape;
+use crate::solver::rigid::contact::{NO_BODY, ObstacleShape};
 use crate::solver::rigid::contact_mesh::MeshObstacle;
 
 /// A ragdoll that had to be put back on a finite state, reported by the `step` call it
@@ -51,6 +51,9 @@ pub struct RagdollEvent {
 struct Island {
     scratch: Scratch,
     offsets: Vec<usize>,
+    /// Union–find over the members by the contacts that touch at the step's end (the fast
+    /// pipeline's sleep: each group of touching members sleeps as one).
+    touching: Vec<u32>,
     /// Wall time of the island's last solve, shared by its ragdolls by bone count.
     solve_time: std::time::Duration,
 }
@@ -243,7 +246,7 @@ impl World {
             }
         }
         // Copy back.
-        for (island, &(s, e)) in isl.islands.iter().zip(&isl.ranges) {
+        for (island, &(s, e)) in isl.islands.iter_mut().zip(&isl.ranges) {
             let bones = island.scratch.bodies.len();
             for (m, &slot) in isl.members[s as usize..e as usize].iter().enumerate() {
                 let Some((_, r)) = &mut slots[slot as usize] else { continue };
@@ -253,14 +256,39 @@ impl World {
                 r.end_step(p);
                 r.charge_time(island.solve_time, bones);
             }
-            // The fast pipeline sleeps by island: a pile sleeps (and wakes) as one.
+            // The fast pipeline sleeps by touching groups: the members that touch each other at
+            // the step's end (a contact pressing, λₙ > 0, in the last substep) sleep as one —
+            // a pile stops together — and a member near but not touching does not wait for
+            // them (the proximity island joined a grid of lying ragdolls by their arms).
             if p.solver == RigidSolver::Fast {
                 let group = &isl.members[s as usize..e as usize];
-                let ready = group.iter().all(|&slot| slots[slot as usize].as_ref().is_none_or(|(_, r)| r.ready_to_sleep()));
-                if ready {
-                    for &slot in group {
-                        if let Some((_, r)) = &mut slots[slot as usize] {
-                            r.fall_asleep(p.gravity);
+                let touching = &mut island.touching;
+                touching.clear();
+                touching.extend(0..group.len() as u32);
+                let owner = &island.scratch.owner;
+                for c in island.scratch.contacts.contacts() {
+                    if c.b == NO_BODY || c.lambda_n <= 0.0 {
+                        continue;
+                    }
+                    let (ra, rb) = (find(touching, owner[c.a as usize].0), find(touching, owner[c.b as usize].0));
+                    if ra != rb {
+                        touching[ra.max(rb) as usize] = ra.min(rb);
+                    }
+                }
+                for m in 0..group.len() {
+                    let root = find(touching, m as u32);
+                    touching[m] = root;
+                }
+                for m in 0..group.len() {
+                    if touching[m] != m as u32 {
+                        continue;
+                    }
+                    let members = || (0..group.len()).filter(|&k| touching[k] == m as u32).map(|k| group[k] as usize);
+                    if members().all(|slot| slots[slot].as_ref().is_none_or(|(_, r)| r.ready_to_sleep())) {
+                        for slot in members() {
+                            if let Some((_, r)) = &mut slots[slot] {
+                                r.fall_asleep(p.gravity);
+                            }
                         }
                     }
                 }
