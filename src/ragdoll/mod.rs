@@ -35,7 +35,7 @@
 //! rolling resistance ([`ROLLING_RESISTANCE`]). A ragdoll whose bone-to-parent mass ratio
 //! exceeds [`DIRECT_SOLVE_MASS_RATIO`] is solved by the direct tree solve instead of the
 //! Gauss–Seidel sweep (`rigid::tree`; one sweep converges like `(1 − m_light/m_heavy)^k`
-//! along a chain). An island sleeps as one: a pile stops when every member is still.
+//! along a chain). Ragdolls that touch sleep as one: a pile stops when every member is still.
 //!
 //! *Precise* (the pipeline before): contacts found in every substep and swept to
 //! convergence (up to 8 + 8 sweeps), every joint pass the direct tree solve, a last joint
@@ -294,7 +294,6 @@ fn island_material<'a>(count: usize, member: &impl Fn(usize) -> (&'a Core, usize
 /// [`RigidSolver::Fast`] (module docs, *Two pipelines*).
 fn run_step_fast<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, usize), scratch: &mut Scratch, obstacles: &[ObstacleShape], meshes: &[MeshObstacle], p: &RagdollStep) {
     let Scratch { bodies, shapes, lambdas, owner, contacts, tree, drive, limits } = scratch;
-    limits.resize(bodies.len(), [Vec3::ZERO; 2]);
     let direct = (0..count).any(|m| member(m).0.direct_joints);
     if direct {
         let largest = (0..count).map(|m| member(m).0.bone_count()).max().unwrap_or(0);
@@ -372,7 +371,6 @@ fn run_step_fast<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, usize), 
             joint_friction(&mut bodies[off..off + core.bone_count()], &core.joints, p.h);
         }
     }
-    contacts.set_substep_inertia(bodies, false);
 }
 
 /// Joint and contact passes per substep of the fast pipeline, at least (the world's
@@ -1172,7 +1170,7 @@ impl Ragdoll {
             || (self.core.driven && self.core.drive_from != self.core.drive_to);
         if slow && !moving_target && self.core.forces.iter().all(|f| f.0 == Vec3::ZERO && f.1 == Vec3::ZERO) {
             self.still += p.h * p.substeps as f32;
-            // The fast pipeline puts whole islands to sleep (`World`'s ragdoll islands).
+            // The fast pipeline puts touching ragdolls to sleep together (`World`'s islands).
             if p.solver == RigidSolver::Precise && self.ready_to_sleep() {
                 self.fall_asleep(p.gravity);
             }

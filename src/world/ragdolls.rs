@@ -15,9 +15,10 @@
 //! An island with an awake member is awake: its sleepers are woken, keeping the time they
 //! have been still (a ragdoll merely touched by an awake one, and still itself, falls asleep
 //! again at the end of the step; one that is pushed starts counting anew). An island of
-//! sleepers costs nothing beyond its bounds. With the fast pipeline an island falls asleep
-//! as one, once every member has been still for its sleep time: a pile stops together, and
-//! a member woken by a push wakes the island (precise pipeline: each ragdoll on its own).
+//! sleepers costs nothing beyond its bounds. With the fast pipeline the members of an island
+//! that touch each other (a contact pressing in the last substep) fall asleep as one, once
+//! each has been still for its sleep time: a pile stops together, and a neighbour within
+//! reach but not touching does not wait for it (precise pipeline: each ragdoll on its own).
 //!
 //! Every awake island copies its members' bodies, in slot order, into its own reused buffers
 //! and is solved as one set of bodies (joints per member, contacts across all;

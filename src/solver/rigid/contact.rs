@@ -868,13 +868,11 @@ impl Contacts {
             c.impulse_n = 0.0;
             c.impulse_t = Vec3::ZERO;
         }
-        self.more_velocity_sweeps(bodies, material, gravity, h);
+        self.velocity_sweeps(bodies, material, gravity, h);
     }
 
-    /// More sweeps of the velocity pass after [`Contacts::solve_velocities`] in the same
-    /// substep, the impulses accumulating on (after another constraint's velocity pass moved
-    /// the bodies: the Coulomb bounds hold for the substep's whole impulse).
-    pub fn more_velocity_sweeps(
+    /// The sweeps of [`Contacts::solve_velocities`], once its impulses are reset.
+    fn velocity_sweeps(
         &mut self,
         bodies: &mut [RigidBody],
         material: ContactMaterial,

@@ -128,6 +128,16 @@ fn rotation_vector(q: Quat) -> (f32, Vec3) {
     (2.0 * s.atan2(q.w), v / s)
 }
 
+/// A hinge's misalignment: `a_p × a_c` of the two frames' axes (X), its length `sin θ`, and
+/// the angle `θ` between the axes.
+#[inline]
+fn misalignment(qp: Quat, qc: Quat) -> (Vec3, f32, f32) {
+    let (ap, ac) = (qp * Vec3::X, qc * Vec3::X);
+    let cr = ap.cross(ac);
+    let s = cr.length();
+    (cr, s, s.atan2(ap.dot(ac)))
+}
+
 impl Joint {
     /// `limit_test` for this joint's limits; call once the limits are set.
     pub fn with_limit_test(mut self) -> Joint {
@@ -210,8 +220,7 @@ impl Joint {
             JointLimits::Free => 0.0,
             JointLimits::Fixed => rotation_vector(qc * qp.inverse()).0,
             JointLimits::Hinge { min, max } => {
-                let (ap, ac) = (qp * Vec3::X, qc * Vec3::X);
-                let align = ap.cross(ac).length().atan2(ap.dot(ac));
+                let (_, _, align) = misalignment(qp, qc);
                 let (twist, _, _) = Self::decompose(qp, qc);
                 align.max(over(twist, min, max))
             }
@@ -286,11 +295,10 @@ pub(crate) fn hard_rows(joint: &Joint, p: &mut RigidBody, c: &mut RigidBody, lam
             nr = 3;
         }
         JointLimits::Hinge { min, max } => {
-            let (ap, ac) = (qp * Vec3::X, qc * Vec3::X);
-            let cr = ap.cross(ac);
-            let s = cr.length();
+            let ac = qc * Vec3::X;
+            let (cr, s, angle) = misalignment(qp, qc);
             // The turn taking a_c onto a_p, as a rotation vector on two axes ⊥ a_p.
-            let v = if s > 1e-9 { cr * (s.atan2(ap.dot(ac)) / s) } else { Vec3::ZERO };
+            let v = if s > 1e-9 { cr * (angle / s) } else { Vec3::ZERO };
             let (b1, b2) = (qp * Vec3::Y, qp * Vec3::Z);
             rows[0] = (b1, v.dot(b1), false);
             rows[1] = (b2, v.dot(b2), false);
@@ -389,10 +397,8 @@ pub fn solve_joints(bodies: &mut [RigidBody], iw: &[Mat3], joints: &[Joint], lam
             let mut rows = [(Vec3::ZERO, 0.0f32, false); 3];
             let mut nr = 0;
             if let JointLimits::Hinge { .. } = joint.limits {
-                let (ap, ac) = (qp * Vec3::X, qc * Vec3::X);
-                let cr = ap.cross(ac);
-                let s = cr.length();
-                rows[0] = (if s > 1e-9 { cr / s } else { Vec3::X }, if s > 1e-9 { s.atan2(ap.dot(ac)) } else { 0.0 }, false);
+                let (cr, s, angle) = misalignment(qp, qc);
+                rows[0] = if s > 1e-9 { (cr / s, angle, false) } else { (Vec3::X, 0.0, false) };
                 nr = 1;
             }
             HardRows { rp: Vec3::ZERO, rc: Vec3::ZERO, d: Vec3::ZERO, rows, nr }
