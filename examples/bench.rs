@@ -48,6 +48,7 @@ mod paced;
 mod s4;
 mod s5;
 mod s6;
+mod s7;
 
 use std::time::Instant;
 
@@ -92,7 +93,7 @@ fn parse_args() -> Args {
         }
     }
     if args.scenes.is_empty() {
-        args.scenes = ["S1", "S2", "S2-LOD", "S3", "S1-SELF", "S4", "S5", "S5-PILE", "S6", "S6-CROWD", "S1-PACED", "S2-PACED"].map(String::from).to_vec();
+        args.scenes = ["S1", "S2", "S2-LOD", "S3", "S1-SELF", "S4", "S5", "S5-PILE", "S6", "S6-CROWD", "S7", "S1-PACED", "S2-PACED"].map(String::from).to_vec();
         args.report = true;
     }
     if args.threads.is_empty() {
@@ -108,7 +109,7 @@ fn usage(err: &str) -> ! {
     if !err.is_empty() {
         eprintln!("error: {err}");
     }
-    eprintln!("usage: bench [--scene S1|S2|S2-LOD|S3|S1-self|S4|S5|S5-pile|S6|S6-crowd|S1-paced|S2-paced]... [--threads N]... [--steps N] [--rounds N (S4)] [--split SxI] [--no-lanes]");
+    eprintln!("usage: bench [--scene S1|S2|S2-LOD|S3|S1-self|S4|S5|S5-pile|S6|S6-crowd|S7|S1-paced|S2-paced]... [--threads N]... [--steps N] [--rounds N (S4)] [--split SxI] [--no-lanes]");
     std::process::exit(if err.is_empty() { 0 } else { 2 })
 }
 
@@ -347,6 +348,10 @@ fn main() {
             }
             "S5" | "S5-PILE" => {
                 s5_rows.extend(s5::run(name == "S5-PILE", &args.threads, args.steps));
+                continue;
+            }
+            "S7" => {
+                s7::run(&args.threads, args.s4_steps, args.s4_rounds);
                 continue;
             }
             "S6" | "S6-CROWD" => {

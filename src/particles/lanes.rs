@@ -137,7 +137,7 @@ fn plain_step(b: &Body, p: &StepParams) -> bool {
 /// Whether the body in `slot` takes a fixed step of its own: not one of the world's pairs
 /// (`paired`, sorted: they step as a group), neither frozen nor asleep.
 pub(crate) fn steps_alone(body: &Body, slot: usize, paired: &[usize]) -> bool {
-    paired.binary_search(&slot).is_err() && !body.frozen && !body.is_asleep()
+    paired.binary_search(&slot).is_err() && !body.frozen && !body.is_asleep() && !body.in_company
 }
 
 /// One fixed step of the lone bodies in `slots` (slot numbers from `first`; those in

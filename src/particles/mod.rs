@@ -18,7 +18,7 @@
 //! [`skin`], [`tear`], [`readback`], [`sleep`].
 
 pub mod character;
-mod follow;
+pub(crate) mod follow;
 pub mod readback;
 pub mod settings;
 pub mod skin;
@@ -169,6 +169,11 @@ pub struct Body {
     soa_colliders: u64,
     /// Other objects whose colliders this body meets (`follow`): ragdolls' bone shapes.
     pub(crate) collider_owners: Vec<u32>,
+    /// The bones this body meets both ways in the current fixed step, stepping in company
+    /// with their ragdolls (`follow`); empty otherwise.
+    pub(crate) bones: Vec<follow::BoneCollider>,
+    /// The body steps in company with ragdolls this fixed step (one plan on one thread).
+    pub(crate) in_company: bool,
     /// Largest distance a particle can travel in the current fixed step (m), for broad phases.
     pub(crate) step_margin: f32,
     /// A step on two threads (`two_threads.rs`): the passes of one substep, the dependencies
@@ -229,6 +234,8 @@ impl Body {
             plan: stages::Plan::Vec3,
             soa_colliders: 0,
             collider_owners: Vec::new(),
+            bones: Vec::new(),
+            in_company: false,
             step_margin: 0.0,
             band_passes: Vec::new(),
             band_back: Vec::new(),

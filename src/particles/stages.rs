@@ -73,6 +73,8 @@ pub struct StepParams {
     pub kernel: Kernel,
     /// The world runs on more than one thread: a large body may split its own passes.
     pub parallel: bool,
+    /// How the ragdolls' bones are solved (`ragdoll::RigidSolver`).
+    pub rigid_solver: crate::ragdoll::RigidSolver,
 }
 
 /// Particles from which a grid body shares its constraint passes with a second thread
@@ -151,6 +153,16 @@ pub trait StepGroup {
     fn find_contacts(&mut self) {}
     /// Stage `PairContacts` of a substep, on `Vec3` state.
     fn resolve_contacts(&mut self) {}
+    /// Substeps of the group's rigid members (the ragdolls of a world's company); 0 without.
+    fn rigid_substeps(&self) -> u32 {
+        0
+    }
+    /// Substep `s` of the group's rigid members, before the particles' stages of the same
+    /// substep: they meet the bones where this substep leaves them, and pins that follow a
+    /// bone are placed on it.
+    fn before_substep(&mut self, _s: u32) {}
+    /// After the particles' stages of substep `s`: what their contacts did to the bones.
+    fn after_substep(&mut self, _s: u32) {}
 }
 
 impl StepGroup for Body {
@@ -198,8 +210,9 @@ pub(crate) fn step_after_begin(group: &mut impl StepGroup, params: impl Fn(&Body
         let p = params(b);
         b.step_in_two(&p, ctx);
     } else {
-        let substeps = (0..n).map(|i| params(group.body(i)).substeps).max().unwrap_or(0);
+        let substeps = (0..n).map(|i| params(group.body(i)).substeps).max().unwrap_or(0).max(group.rigid_substeps());
         for s in 0..substeps {
+            group.before_substep(s);
             for stage in SUBSTEP {
                 if stage == Stage::PairContacts {
                     if paired {
@@ -216,6 +229,7 @@ pub(crate) fn step_after_begin(group: &mut impl StepGroup, params: impl Fn(&Body
                     }
                 }
             }
+            group.after_substep(s);
         }
     }
     for i in 0..n {
@@ -612,6 +626,7 @@ impl Body {
             && self.x.len() >= SPLIT_PARTICLES
             && rayon::current_num_threads() > 1
             && !paired
+            && !self.in_company
             // (The banded passes read colliders in world coordinates.)
             && !far
             && banded_groups
@@ -694,6 +709,12 @@ impl Body {
 
     /// Stage `Colliders`: the colliders near the body, swept over substep `s`.
     fn colliders(&mut self, p: &StepParams, s: u32, colliders: &[ColliderFrame]) {
+        // Bones first, the world's colliders last: cloth trapped between a bone lying on it
+        // and the floor ends each substep on the floor's side.
+        if !self.bones.is_empty() {
+            self.layout_for(false);
+            self.bone_contacts();
+        }
         if self.candidates.is_empty() {
             return;
         }

@@ -275,7 +275,7 @@ impl super::Ragdoll {
     }
 
     /// After a fixed step of `dt` s: hit losses recover, balance is checked.
-    pub(crate) fn end_step_drive(&mut self, p: &super::RagdollStep, dt: f32) {
+    pub(crate) fn end_step_drive(&mut self, p: &super::StepParams, dt: f32) {
         let s = self.core.settings;
         let fall = if s.hit_recovery_time > 0.0 { dt / s.hit_recovery_time } else { 1.0 };
         self.core.hit_loss.iter_mut().for_each(|l| *l = (*l - fall).max(0.0));
@@ -286,7 +286,7 @@ impl super::Ragdoll {
         if self.core.kinematic[root] {
             return;
         }
-        let target = self.core.drive_target(root, p.path_t1);
+        let target = self.core.drive_target(root, p.pin_t1);
         if (self.scratch.bodies[root].x - target.x).length() > s.balance_distance {
             self.core.muscle.iter_mut().for_each(|m| *m = 0.0);
             self.core.pin.iter_mut().for_each(|m| *m = 0.0);

@@ -112,20 +112,9 @@ impl Frame {
     }
 }
 
-/// One fixed step as a ragdoll sees it.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RagdollStep {
-    /// Substep length (s).
-    pub h: f32,
-    pub substeps: u32,
-    /// Joint and contact passes per substep.
-    pub iterations: u32,
-    pub gravity: Vec3,
-    /// Where this fixed step starts and ends on the kinematic bones' path over the host frame.
-    pub path_t0: f32,
-    pub path_t1: f32,
-    pub solver: RigidSolver,
-}
+/// One fixed step as a ragdoll sees it: the world's step parameters (the kinematic bones'
+/// path over the host frame is the pins' fraction, `pin_t0` → `pin_t1`).
+use crate::particles::stages::StepParams;
 
 /// What the solver reads of a ragdoll during a step (nothing here changes in it).
 #[derive(Clone, Debug)]
@@ -191,14 +180,14 @@ impl Core {
 
     /// Prediction of substep `s`: dynamic bones integrated, kinematic bones on their path at
     /// fraction `f` of the host frame's.
-    fn predict(&self, bodies: &mut [RigidBody], f: f32, p: &RagdollStep) {
+    fn predict(&self, bodies: &mut [RigidBody], f: f32, p: &StepParams) {
         let s = &self.settings;
         integrate(bodies, &self.forces, p.gravity, s.linear_damping, s.angular_damping, p.h);
         self.place_kinematic(bodies, f);
     }
 
     /// [`Core::predict`] of the fast pipeline (`rigid::integrate::integrate_fast`).
-    fn predict_fast(&self, bodies: &mut [RigidBody], f: f32, p: &RagdollStep) {
+    fn predict_fast(&self, bodies: &mut [RigidBody], f: f32, p: &StepParams) {
         let s = &self.settings;
         integrate_fast(bodies, &self.forces, p.gravity, s.linear_damping, s.angular_damping, p.h);
         self.place_kinematic(bodies, f);
@@ -234,6 +223,9 @@ pub(crate) struct Scratch {
     /// Per joint (child bone), the hard limit axes the fast pipeline's position pass
     /// corrected in the substep (`rigid::joint::solve_joints`).
     pub(crate) limits: Vec<[Vec3; 2]>,
+    /// The island's contact material and collider layers this step (`begin_island_step`).
+    pub(crate) material: ContactMaterial,
+    pub(crate) mask: u32,
 }
 
 /// How the world steps its ragdolls (see the module docs: *Two pipelines*).
@@ -249,24 +241,79 @@ pub enum RigidSolver {
     Fast,
 }
 
-/// One fixed step of `count` ragdolls whose bodies lie in `scratch` one after another:
-/// `member(m)` gives member `m`'s core and the index of its first body.
-pub(crate) fn run_step<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, usize), scratch: &mut Scratch, obstacles: &[ObstacleShape], meshes: &[MeshObstacle], p: &RagdollStep) {
-    match p.solver {
-        RigidSolver::Precise => run_step_precise(count, member, scratch, obstacles, meshes, p),
-        RigidSolver::Fast => run_step_fast(count, member, scratch, obstacles, meshes, p),
+/// The start of a fixed step of `count` ragdolls whose bodies lie in `scratch` one after
+/// another (`member(m)` gives member `m`'s core and the index of its first body): the
+/// island's contact material, and with the fast pipeline its contacts for the whole step.
+/// Substep `s` is then [`island_substep`], called by the world's one stage driver
+/// (`particles::stages::step_after_begin`) in the same substeps as the particle bodies.
+pub(crate) fn begin_island_step<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, usize), scratch: &mut Scratch, obstacles: &[ObstacleShape], meshes: &[MeshObstacle], p: &StepParams) {
+    let Scratch { bodies, shapes, owner, contacts, tree, material, mask, .. } = scratch;
+    let (island_mask, friction, restitution) = island_material(count, &member);
+    *mask = island_mask;
+    let fast = p.rigid_solver == RigidSolver::Fast;
+    *material = ContactMaterial { friction, restitution, rolling: if fast { ROLLING_RESISTANCE } else { 0.0 } };
+    let direct = !fast || (0..count).any(|m| member(m).0.direct_joints);
+    if direct {
+        let largest = (0..count).map(|m| member(m).0.bone_count()).max().unwrap_or(0);
+        tree.reserve_bones(largest);
+    }
+    if !fast {
+        contacts.set_substep_inertia(bodies, false);
+        contacts.position_iterations = crate::solver::rigid::contact::ITERATIONS;
+        contacts.velocity_iterations = crate::solver::rigid::contact::ITERATIONS;
+        return;
+    }
+    let pair = |i: usize, j: usize| {
+        let ((mi, bi), (mj, bj)) = (owner[i], owner[j]);
+        mi != mj || member(mi as usize).0.collides(bi as usize, bj as usize)
+    };
+    let n = p.substeps.max(1);
+    // The contacts of the whole step, found once where the bones are now: every feature
+    // within reach of the bones' motion over the step (speculative; module docs).
+    let step = p.h * n as f32;
+    let fall = 0.5 * p.gravity.length() * step * step;
+    let sweep = |i: usize| {
+        let (b, s) = (&bodies[i], &shapes[i]);
+        let reach = s.local.position.length() + s.shape.bounding_radius() * s.local.scale;
+        let (mi, bi) = owner[i];
+        let (core, _) = member(mi as usize);
+        if core.kinematic[bi as usize] {
+            let at = Frame::of(b).lerp(&core.path_to[bi as usize], p.pin_t1.clamp(0.0, 1.0));
+            return (at.x - b.x).length() + b.q.angle_between(at.q) * reach;
+        }
+        (b.v.length() * step + fall) + b.w.length() * step * reach
+    };
+    contacts.position_iterations = CONTACT_POSITION_SWEEPS;
+    // Several velocity sweeps share a bounce's impulse over a manifold (a capsule landing flat
+    // on its two ends rebounds without spin); without restitution one sweep stops the approach.
+    contacts.velocity_iterations = if restitution > 0.0 { CONTACT_VELOCITY_SWEEPS } else { 1 };
+    contacts.collect_step(bodies, shapes, obstacles, island_mask, pair, sweep);
+    for m in meshes.iter().filter(|m| m.layers & island_mask != 0) {
+        contacts.collect_mesh(bodies, shapes, &PlacedMesh { mesh: &m.mesh, pose: m.pose });
+    }
+}
+
+/// Substep `s` of the fixed step [`begin_island_step`] began (module docs, *Two pipelines*).
+/// `after_predict` moves the predicted bodies before any constraint sees them: the
+/// corrections the particle bodies in the island's company gave the bones in the substep
+/// before (the world's companies), solved with the joints and contacts of this one.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn island_substep<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, usize), scratch: &mut Scratch, obstacles: &[ObstacleShape], meshes: &[MeshObstacle], p: &StepParams, s: u32, after_predict: impl FnOnce(&mut [RigidBody])) {
+    match p.rigid_solver {
+        RigidSolver::Precise => substep_precise(count, member, scratch, obstacles, meshes, p, s, after_predict),
+        RigidSolver::Fast => substep_fast(count, member, scratch, p, s, after_predict),
     }
 }
 
 /// Substep `s` of `n`: its start and end as fractions of the fixed step, and where they fall
 /// on the kinematic bones' path over the host frame.
-fn substep_times(p: &RagdollStep, s: u32, n: u32) -> (f32, f32, f32, f32) {
+fn substep_times(p: &StepParams, s: u32, n: u32) -> (f32, f32, f32, f32) {
     let (t0, t1) = (s as f32 / n as f32, (s + 1) as f32 / n as f32);
-    (t0, t1, p.path_t0 + (p.path_t1 - p.path_t0) * t0, p.path_t0 + (p.path_t1 - p.path_t0) * t1)
+    (t0, t1, p.pin_t0 + (p.pin_t1 - p.pin_t0) * t0, p.pin_t0 + (p.pin_t1 - p.pin_t0) * t1)
 }
 
 /// Every member's prediction of the substep ending at `f` on the kinematic path.
-fn predict_members<'a>(count: usize, member: &impl Fn(usize) -> (&'a Core, usize), bodies: &mut [RigidBody], f: f32, p: &RagdollStep, fast: bool) {
+fn predict_members<'a>(count: usize, member: &impl Fn(usize) -> (&'a Core, usize), bodies: &mut [RigidBody], f: f32, p: &StepParams, fast: bool) {
     for m in 0..count {
         let (core, off) = member(m);
         let bones = &mut bodies[off..off + core.bone_count()];
@@ -291,85 +338,51 @@ fn island_material<'a>(count: usize, member: &impl Fn(usize) -> (&'a Core, usize
     (mask, friction, restitution)
 }
 
-/// [`RigidSolver::Fast`] (module docs, *Two pipelines*).
-fn run_step_fast<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, usize), scratch: &mut Scratch, obstacles: &[ObstacleShape], meshes: &[MeshObstacle], p: &RagdollStep) {
-    let Scratch { bodies, shapes, lambdas, owner, contacts, tree, drive, limits } = scratch;
-    let direct = (0..count).any(|m| member(m).0.direct_joints);
-    if direct {
-        let largest = (0..count).map(|m| member(m).0.bone_count()).max().unwrap_or(0);
-        tree.reserve_bones(largest);
-    }
-    let (mask, friction, restitution) = island_material(count, &member);
-    let material = ContactMaterial { friction, restitution, rolling: ROLLING_RESISTANCE };
-    let pair = |i: usize, j: usize| {
-        let ((mi, bi), (mj, bj)) = (owner[i], owner[j]);
-        mi != mj || member(mi as usize).0.collides(bi as usize, bj as usize)
-    };
+/// A substep of [`RigidSolver::Fast`] (module docs, *Two pipelines*).
+fn substep_fast<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, usize), scratch: &mut Scratch, p: &StepParams, s: u32, after_predict: impl FnOnce(&mut [RigidBody])) {
+    let Scratch { bodies, lambdas, contacts, tree, drive, limits, material, .. } = scratch;
+    let material = *material;
     let n = p.substeps.max(1);
-    // The contacts of the whole step, found once where the bones are now: every feature
-    // within reach of the bones' motion over the step (speculative; module docs).
-    let step = p.h * n as f32;
-    let fall = 0.5 * p.gravity.length() * step * step;
-    let sweep = |i: usize| {
-        let (b, s) = (&bodies[i], &shapes[i]);
-        let reach = s.local.position.length() + s.shape.bounding_radius() * s.local.scale;
-        let (mi, bi) = owner[i];
-        let (core, _) = member(mi as usize);
-        if core.kinematic[bi as usize] {
-            let at = Frame::of(b).lerp(&core.path_to[bi as usize], p.path_t1.clamp(0.0, 1.0));
-            return (at.x - b.x).length() + b.q.angle_between(at.q) * reach;
-        }
-        (b.v.length() * step + fall) + b.w.length() * step * reach
-    };
-    contacts.position_iterations = CONTACT_POSITION_SWEEPS;
-    // Several velocity sweeps share a bounce's impulse over a manifold (a capsule landing flat
-    // on its two ends rebounds without spin); without restitution one sweep stops the approach.
-    contacts.velocity_iterations = if restitution > 0.0 { CONTACT_VELOCITY_SWEEPS } else { 1 };
-    contacts.collect_step(bodies, shapes, obstacles, mask, pair, sweep);
-    for m in meshes.iter().filter(|m| m.layers & mask != 0) {
-        contacts.collect_mesh(bodies, shapes, &PlacedMesh { mesh: &m.mesh, pose: m.pose });
-    }
     let passes = p.iterations.max(FAST_MIN_ITERATIONS);
-    for s in 0..n {
-        let (t0, t1, f0, f) = substep_times(p, s, n);
-        predict_members(count, &member, bodies, f, p, true);
-        contacts.begin_substep(bodies, t0, t1);
-        contacts.set_substep_inertia(bodies, true);
-        lambdas.iter_mut().for_each(|l| *l = [0.0; 4]);
-        drive.iter_mut().for_each(|d| *d = [Vec3::ZERO; 4]);
-        limits.iter_mut().for_each(|l| *l = [Vec3::ZERO; 2]);
-        for _ in 0..passes {
-            for m in 0..count {
-                let (core, off) = member(m);
-                let r = off..off + core.bone_count();
-                if core.direct_joints {
-                    solve_tree(&mut bodies[r.clone()], &core.joints, &mut lambdas[r.clone()], tree, p.h, 1);
-                } else {
-                    solve_joints(&mut bodies[r.clone()], &contacts.substep_inertia()[r.clone()], &core.joints, &mut lambdas[r.clone()], &mut limits[r.clone()], p.h);
-                }
-                // Muscles and pins after the joints: they see what the substep's load did to
-                // the joints' angles.
-                if core.driven {
-                    core.drive(&mut bodies[r.clone()], &mut drive[r], f0, f, p.h);
-                }
-            }
-            // The contacts have the last word: what they push out stays out, and what they
-            // leave of a joint open the next pass closes.
-            contacts.solve_positions(bodies, material, p.h);
-        }
-        velocities_from_positions(bodies, p.h);
+    let (t0, t1, f0, f) = substep_times(p, s, n);
+    predict_members(count, &member, bodies, f, p, true);
+    after_predict(bodies);
+    contacts.begin_substep(bodies, t0, t1);
+    contacts.set_substep_inertia(bodies, true);
+    lambdas.iter_mut().for_each(|l| *l = [0.0; 4]);
+    drive.iter_mut().for_each(|d| *d = [Vec3::ZERO; 4]);
+    limits.iter_mut().for_each(|l| *l = [Vec3::ZERO; 2]);
+    for _ in 0..passes {
         for m in 0..count {
             let (core, off) = member(m);
-            if !core.direct_joints {
-                let r = off..off + core.bone_count();
-                joint_velocities(&mut bodies[r.clone()], &contacts.substep_inertia()[r.clone()], &core.joints, &limits[r], p.h);
+            let r = off..off + core.bone_count();
+            if core.direct_joints {
+                solve_tree(&mut bodies[r.clone()], &core.joints, &mut lambdas[r.clone()], tree, p.h, 1);
+            } else {
+                solve_joints(&mut bodies[r.clone()], &contacts.substep_inertia()[r.clone()], &core.joints, &mut lambdas[r.clone()], &mut limits[r.clone()], p.h);
+            }
+            // Muscles and pins after the joints: they see what the substep's load did to
+            // the joints' angles.
+            if core.driven {
+                core.drive(&mut bodies[r.clone()], &mut drive[r], f0, f, p.h);
             }
         }
-        contacts.solve_velocities(bodies, material, p.gravity, p.h);
-        for m in 0..count {
-            let (core, off) = member(m);
-            joint_friction(&mut bodies[off..off + core.bone_count()], &core.joints, p.h);
+        // The contacts have the last word: what they push out stays out, and what they
+        // leave of a joint open the next pass closes.
+        contacts.solve_positions(bodies, material, p.h);
+    }
+    velocities_from_positions(bodies, p.h);
+    for m in 0..count {
+        let (core, off) = member(m);
+        if !core.direct_joints {
+            let r = off..off + core.bone_count();
+            joint_velocities(&mut bodies[r.clone()], &contacts.substep_inertia()[r.clone()], &core.joints, &limits[r], p.h);
         }
+    }
+    contacts.solve_velocities(bodies, material, p.gravity, p.h);
+    for m in 0..count {
+        let (core, off) = member(m);
+        joint_friction(&mut bodies[off..off + core.bone_count()], &core.joints, p.h);
     }
 }
 
@@ -380,61 +393,56 @@ fn run_step_fast<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, usize), 
 /// 0.4 mm/s (docs/performance.md, *Ragdolls: two pipelines*).
 const FAST_MIN_ITERATIONS: u32 = 2;
 
-/// [`RigidSolver::Precise`]: the step as it was before the fast pipeline (module docs).
-fn run_step_precise<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, usize), scratch: &mut Scratch, obstacles: &[ObstacleShape], meshes: &[MeshObstacle], p: &RagdollStep) {
-    let Scratch { bodies, shapes, lambdas, owner, contacts, tree, drive, .. } = scratch;
-    contacts.set_substep_inertia(bodies, false);
-    contacts.position_iterations = crate::solver::rigid::contact::ITERATIONS;
-    contacts.velocity_iterations = crate::solver::rigid::contact::ITERATIONS;
-    let largest = (0..count).map(|m| member(m).0.bone_count()).max().unwrap_or(0);
-    tree.reserve_bones(largest);
-    let (mask, friction, restitution) = island_material(count, &member);
-    let material = ContactMaterial { friction, restitution, rolling: 0.0 };
+/// A substep of [`RigidSolver::Precise`]: the step as it was before the fast pipeline
+/// (module docs).
+#[allow(clippy::too_many_arguments)]
+fn substep_precise<'a>(count: usize, member: impl Fn(usize) -> (&'a Core, usize), scratch: &mut Scratch, obstacles: &[ObstacleShape], meshes: &[MeshObstacle], p: &StepParams, s: u32, after_predict: impl FnOnce(&mut [RigidBody])) {
+    let Scratch { bodies, shapes, lambdas, owner, contacts, tree, drive, material, mask, .. } = scratch;
+    let (material, mask) = (*material, *mask);
     let pair = |i: usize, j: usize| {
         let ((mi, bi), (mj, bj)) = (owner[i], owner[j]);
         mi != mj || member(mi as usize).0.collides(bi as usize, bj as usize)
     };
     let n = p.substeps.max(1);
-    for s in 0..n {
-        let (t0, t1, f0, f) = substep_times(p, s, n);
-        predict_members(count, &member, bodies, f, p, false);
-        contacts.collect(bodies, shapes, obstacles, mask, pair, t0, t1);
-        for m in meshes.iter().filter(|m| m.layers & mask != 0) {
-            contacts.collect_mesh(bodies, shapes, &PlacedMesh { mesh: &m.mesh, pose: m.pose });
-        }
-        lambdas.iter_mut().for_each(|l| *l = [0.0; 4]);
-        drive.iter_mut().for_each(|d| *d = [Vec3::ZERO; 4]);
-        for _ in 0..p.iterations.max(1) {
-            for m in 0..count {
-                let (core, off) = member(m);
-                let r = off..off + core.bone_count();
-                solve_tree(&mut bodies[r.clone()], &core.joints, &mut lambdas[r.clone()], tree, p.h, 1);
-                // Muscles and pins after the joints: they see what the substep's load did to
-                // the joints' angles (before, a damped muscle held 16 % less than its
-                // stiffness says); the last joint pass then closes what they opened.
-                if core.driven {
-                    core.drive(&mut bodies[r.clone()], &mut drive[r], f0, f, p.h);
-                }
-            }
-            contacts.solve_positions(bodies, material, p.h);
-        }
-        // The joints have the last word: what the contacts moved at an impact is pulled back
-        // together before the velocities are taken (a contact left a little open is closed
-        // by the next substep's contacts). Each joint pass is the direct tree solve: every
-        // joint of the ragdoll together, exact up to linearisation whatever the mass ratios.
+    let (t0, t1, f0, f) = substep_times(p, s, n);
+    predict_members(count, &member, bodies, f, p, false);
+    after_predict(bodies);
+    contacts.collect(bodies, shapes, obstacles, mask, pair, t0, t1);
+    for m in meshes.iter().filter(|m| m.layers & mask != 0) {
+        contacts.collect_mesh(bodies, shapes, &PlacedMesh { mesh: &m.mesh, pose: m.pose });
+    }
+    lambdas.iter_mut().for_each(|l| *l = [0.0; 4]);
+    drive.iter_mut().for_each(|d| *d = [Vec3::ZERO; 4]);
+    for _ in 0..p.iterations.max(1) {
         for m in 0..count {
             let (core, off) = member(m);
             let r = off..off + core.bone_count();
-            held_rows(contacts, r.clone(), &mut tree.held);
-            solve_tree(&mut bodies[r.clone()], &core.joints, &mut lambdas[r], tree, p.h, LAST_PASS_NEWTON);
-            tree.held.clear();
+            solve_tree(&mut bodies[r.clone()], &core.joints, &mut lambdas[r.clone()], tree, p.h, 1);
+            // Muscles and pins after the joints: they see what the substep's load did to
+            // the joints' angles (before, a damped muscle held 16 % less than its
+            // stiffness says); the last joint pass then closes what they opened.
+            if core.driven {
+                core.drive(&mut bodies[r.clone()], &mut drive[r], f0, f, p.h);
+            }
         }
-        velocities_from_positions(bodies, p.h);
-        contacts.solve_velocities(bodies, material, p.gravity, p.h);
-        for m in 0..count {
-            let (core, off) = member(m);
-            joint_friction(&mut bodies[off..off + core.bone_count()], &core.joints, p.h);
-        }
+        contacts.solve_positions(bodies, material, p.h);
+    }
+    // The joints have the last word: what the contacts moved at an impact is pulled back
+    // together before the velocities are taken (a contact left a little open is closed
+    // by the next substep's contacts). Each joint pass is the direct tree solve: every
+    // joint of the ragdoll together, exact up to linearisation whatever the mass ratios.
+    for m in 0..count {
+        let (core, off) = member(m);
+        let r = off..off + core.bone_count();
+        held_rows(contacts, r.clone(), &mut tree.held);
+        solve_tree(&mut bodies[r.clone()], &core.joints, &mut lambdas[r], tree, p.h, LAST_PASS_NEWTON);
+        tree.held.clear();
+    }
+    velocities_from_positions(bodies, p.h);
+    contacts.solve_velocities(bodies, material, p.gravity, p.h);
+    for m in 0..count {
+        let (core, off) = member(m);
+        joint_friction(&mut bodies[off..off + core.bone_count()], &core.joints, p.h);
     }
 }
 
@@ -661,6 +669,8 @@ impl Ragdoll {
             tree: TreeWork::with_bones(n),
             drive: vec![[Vec3::ZERO; 4]; n],
             limits: vec![[Vec3::ZERO; 2]; n],
+            material: ContactMaterial::default(),
+            mask: 0,
         };
         let mut r = Ragdoll {
             desc: desc.clone(),
@@ -1049,12 +1059,18 @@ impl Ragdoll {
     }
 
     /// Bone `bone`'s world transform at fraction `t` of the last fixed step (0: its start, 1:
-    /// its end; position lerp, rotation slerp). The world steps ragdolls before particle
-    /// bodies, so during a fixed step this is the motion the particles see (pins that follow
-    /// a bone, bone colliders). An out-of-range bone gives the root's.
+    /// its end; position lerp, rotation slerp): the motion a particle body outside the
+    /// ragdoll's company sees (the world's `attach`), and readback's. An out-of-range bone
+    /// gives the root's.
     pub fn bone_pose_in_step(&self, bone: usize, t: f32) -> Pose {
         let i = if bone < self.bone_count() { bone } else { 0 };
         self.bone_of(i, &self.frame_at(i, t))
+    }
+
+    /// A point given in `bone`'s bone frame, in its body frame (the frame the solver moves).
+    pub(crate) fn offset_in_body(&self, bone: usize, offset: Vec3) -> Vec3 {
+        let local = &self.core.body_in_bone[bone];
+        local.rotation.inverse() * (offset - local.position)
     }
 
     /// Every bone's collision shape with its world pose (the shape's, offset included) at the
@@ -1131,7 +1147,7 @@ impl Ragdoll {
     }
 
     /// Before a fixed step (alone or in an island): remember where it starts.
-    pub(crate) fn begin_step(&mut self, p: &RagdollStep) {
+    pub(crate) fn begin_step(&mut self, p: &StepParams) {
         for (s, b) in self.step_start.iter_mut().zip(&self.scratch.bodies) {
             *s = Frame::of(b);
         }
@@ -1139,7 +1155,7 @@ impl Ragdoll {
     }
 
     /// After a fixed step: roll back a non-finite state; count time at rest and sleep.
-    pub(crate) fn end_step(&mut self, p: &RagdollStep) {
+    pub(crate) fn end_step(&mut self, p: &StepParams) {
         let finite = self.scratch.bodies.iter().all(|b| is_finite3(b.x) && b.q.is_finite() && is_finite3(b.v) && is_finite3(b.w));
         if !finite {
             for (i, (b, s)) in self.scratch.bodies.iter_mut().zip(&self.step_start).enumerate() {
@@ -1162,7 +1178,7 @@ impl Ragdoll {
         let thr = self.core.settings.sleep_threshold;
         let slow = slower(thr);
         // Fast pipeline, either test: slow, or trembling in place within the threshold's travel.
-        let slow = match p.solver {
+        let slow = match p.rigid_solver {
             RigidSolver::Precise => slow,
             RigidSolver::Fast => self.within_sleep_spheres(thr * self.core.settings.sleep_time) || slow,
         };
@@ -1171,7 +1187,7 @@ impl Ragdoll {
         if slow && !moving_target && self.core.forces.iter().all(|f| f.0 == Vec3::ZERO && f.1 == Vec3::ZERO) {
             self.still += p.h * p.substeps as f32;
             // The fast pipeline puts touching ragdolls to sleep together (`World`'s islands).
-            if p.solver == RigidSolver::Precise && self.ready_to_sleep() {
+            if p.rigid_solver == RigidSolver::Precise && self.ready_to_sleep() {
                 self.fall_asleep(p.gravity);
             }
         } else {

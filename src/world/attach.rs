@@ -1,14 +1,16 @@
 //! Cloth on a ragdoll, in one call and inside the step: particle bodies whose pins follow a
-//! ragdoll's bones, and that meet the ragdoll's bone shapes as colliders — a cape stays on a
-//! dying character's shoulders and drapes over its body as it falls, with no host round trip.
+//! ragdoll's bones, and that meet the ragdoll's bone shapes — a cape stays on a dying
+//! character's shoulders and drapes over its body as it falls, with no host round trip.
 //!
-//! Each fixed step the ragdolls step first; then every driven pin gets its path over the step
-//! from its bone's pose at the step's start and end (`Body::drive_pin_over_step`), and the bone
-//! shapes of every ragdoll some body collides with join the step's collider frames, owned by
-//! the ragdoll (`ColliderFrame::owner` = slot + 1) so that only those bodies meet them, swept
-//! from the step's start pose to its end pose like any collider. The coupling is one way: the
-//! cloth does not push the bones, so cloth trapped between a bone lying on it and the floor
-//! is squeezed into the floor (by less than its thickness in `tests/ragdoll_cloth.rs`).
+//! A body linked to a ragdoll steps in its company (`ragdolls`): the pins sit on their bones
+//! at every substep and the contacts go both ways. This module keeps the links, and serves
+//! the bodies outside a company — a body in the world's contact pairs, or a sleeping one —
+//! the way it did before: each fixed step after the ragdolls' every driven pin gets its path
+//! over the step from its bone's pose at the step's start and end
+//! (`Body::drive_pin_over_step`), and the bone shapes of every ragdoll such a body collides
+//! with join the step's collider frames, owned by the ragdoll (`ColliderFrame::owner` =
+//! slot + 1) so that only those bodies meet them, swept from the step's start pose to its end
+//! pose like any collider, one way.
 
 use super::World;
 use super::pairs::BodyId;
@@ -133,6 +135,9 @@ impl World {
             let (Some(r), Some(b)) = (self.ragdolls.get(a.ragdoll.0, a.ragdoll.1), self.bodies.get_mut(a.body.0, a.body.1)) else {
                 continue;
             };
+            if b.in_company {
+                continue;
+            }
             for k in 0..a.vertices.len() {
                 let bone = a.bones[k] as usize;
                 let from = r.bone_pose_in_step(bone, 0.0).to_world(a.offsets[k]);
@@ -140,14 +145,14 @@ impl World {
                 b.drive_pin_over_step(a.vertices[k], from, to, params.pin_t0, params.pin_t1);
             }
         }
-        if self.bodies.values().all(|b| b.collider_owners().is_empty()) {
+        if self.bodies.values().all(|b| b.in_company || b.collider_owners().is_empty()) {
             return;
         }
         let world_colliders = self.collider_frames.len();
         for (slot, entry) in self.ragdolls.slots_mut().iter().enumerate() {
             let Some((serial, r)) = entry else { continue };
             let owner = owner_of((slot, *serial));
-            if !self.bodies.values().any(|b| b.collider_owners().contains(&owner)) {
+            if !self.bodies.values().any(|b| !b.in_company && b.collider_owners().contains(&owner)) {
                 continue;
             }
             for (shape, from, to) in r.bone_shapes_in_step() {

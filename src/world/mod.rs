@@ -11,10 +11,11 @@
 //! (`ColliderFrame`), then the one stage driver (`particles::stages::step`) for every lone
 //! body in parallel (rayon; bodies share nothing mutable, so the result is bit-identical for
 //! any thread count), then for the group of bodies joined by contact pairs ([`pairs`]) in
-//! lockstep. A second family of objects (rigid bodies with joints) joins the same fixed step
-//! as a step group of its own; an object that publishes colliders for others (a ragdoll's
-//! bone capsules for the cape it wears) appends them to the step's collider frames before the
-//! particle bodies step.
+//! lockstep. A second family of objects (rigid bodies with joints) steps first, island by
+//! island in parallel, through the same stage driver: each island with the particle bodies
+//! that collide with its bones or hang on them (its company, `ragdolls`), in the same
+//! substeps, the contacts both ways. The bodies outside a company that still meet bones (a
+//! body in contact pairs) see them as colliders swept over the step (`attach`).
 //!
 //! Modules: [`arena`] (generational slots and handle bits), [`pairs`], `lod`, `sleep` (waking
 //! sleeping bodies), `pool` (the worker threads, joined on drop).
@@ -44,7 +45,7 @@ use crate::math::{Vec3, is_finite3};
 use crate::particles::stages::{self, StepContext, StepParams};
 use crate::particles::lanes::{self, LANES, LaneScratch};
 use crate::particles::{Body, Topology};
-use crate::ragdoll::{Ragdoll, RagdollDesc, RagdollStep};
+use crate::ragdoll::{Ragdoll, RagdollDesc};
 use crate::rope::{self, RopeSpec};
 use crate::solver::constraints::distance_simd::Kernel;
 use crate::wind::Wind;
@@ -425,7 +426,8 @@ impl World {
     /// bodies on their own in parallel, each with its level of detail; then each group of
     /// bodies joined by collision pairs in lockstep, stage by stage, at the world's rate.
     fn fixed_step(&mut self, params: &StepParams) {
-        // Ragdolls stepped just before (`step_ragdolls`); the particles follow their bones.
+        // Ragdolls and their companies stepped just before (`step_ragdolls`); the bodies
+        // outside a company that meet bones follow them over the step.
         self.follow_ragdolls(params);
         self.pairs.members(&mut self.paired);
         let paired = &self.paired;
@@ -551,18 +553,10 @@ impl World {
                 time: self.time as f32,
                 kernel: s.kernel,
                 parallel: !self.sequential,
+                rigid_solver: self.rigid_solver,
             };
             self.prepare_colliders(params.pose_t0, params.pose_t1);
-            let rp = RagdollStep {
-                h: params.h,
-                substeps: params.substeps,
-                iterations: params.iterations,
-                gravity: params.gravity,
-                path_t0: params.pin_t0,
-                path_t1: params.pin_t1,
-                solver: self.rigid_solver,
-            };
-            self.step_ragdolls(&rp);
+            self.step_ragdolls(&params);
             self.fixed_step(&params);
             self.time += h;
         }

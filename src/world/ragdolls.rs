@@ -1,7 +1,7 @@
-//! Ragdolls in the world's fixed steps: they step first (the particle bodies then see their
-//! bones' motion over the step), against the step's colliders (`ColliderFrame` → the rigid
-//! contacts' `ObstacleShape`; bone colliders published for particle bodies are not among
-//! them), and against each other.
+//! Ragdolls in the world's fixed steps, and the particle bodies in their company: ragdolls
+//! step first, against the step's colliders (`ColliderFrame` → the rigid contacts'
+//! `ObstacleShape`) and against each other; a particle body that collides with a ragdoll's
+//! bones or hangs on them by pins steps *with* it, in the same substeps (a company, below).
 //!
 //! **Islands.** Two ragdolls belong to one island when a bone of one and a bone of the other
 //! can touch during the step: their bones' swept bounds (each bone's bounding sphere grown by
@@ -12,29 +12,65 @@
 //! would not do: a T-posed humanoid spans about as much as the spacing of a crowd, so every
 //! ragdoll's box overlaps its neighbours' and a grid of them chains into one island.
 //!
-//! An island with an awake member is awake: its sleepers are woken, keeping the time they
-//! have been still (a ragdoll merely touched by an awake one, and still itself, falls asleep
-//! again at the end of the step; one that is pushed starts counting anew). An island of
-//! sleepers costs nothing beyond its bounds. With the fast pipeline the members of an island
-//! that touch each other (a contact pressing in the last substep) fall asleep as one, once
-//! each has been still for its sleep time: a pile stops together, and a neighbour within
-//! reach but not touching does not wait for it (precise pipeline: each ragdoll on its own).
+//! **Companies.** A particle body *links* a ragdoll for the step when it is pinned to it
+//! (`attach`) or collides with it (`set_ragdoll_collision`) and its swept bounds (its
+//! particles' box grown by its fastest particle's travel, gravity's and its thickness) reach
+//! one of the ragdoll's swept bones. Islands span families: the ragdolls a body links are
+//! joined into one island, and the body steps in that island's company — taken out of the
+//! world's arena for the step, in slot order. A body in the world's contact pairs is left
+//! out (it steps with its pairs, meeting the bones one way, `attach`). A company is stepped
+//! by the one stage driver (`particles::stages::step_after_begin`) with the island as its
+//! rigid members; every substep:
+//!
+//! 1. the island's substep (`ragdoll::island_substep`): predict; the bones take the
+//!    corrections the particles gave them in the substep before; joints, contacts,
+//!    velocities;
+//! 2. the pins are put where their bones now are, and each body's bones (those within its
+//!    reach, found once per step) are set to this substep's motion, with their inverse mass
+//!    and world inverse inertia;
+//! 3. the particle bodies' stages; their bone contacts go both ways (`Body::bone_contacts`:
+//!    the correction split by the particle's inverse mass and the bone's generalised inverse
+//!    mass at the contact, the opposite impulse kept for the bone);
+//! 4. after the last substep the bones take the last corrections with their velocity
+//!    (`Δx/h`, `Δθ/h`) and the pins move with them, so that the step ends with the
+//!    exchanged momentum in both and every pin on its bone.
+//!
+//! A correction taken into the next substep's prediction is solved with that substep's joints
+//! and contacts: a jelly's weight on a bone lying on the floor is held by the floor in the
+//! same substep. (Taken with its velocity after every substep instead, a jelly resting on a
+//! lying humanoid kept trembling at 8 mm/s and neither ever slept; taken this way both sleep
+//! at 4.1 s, `tests/ragdoll_company.rs`.)
+//!
+//! **Sleep.** An island with an awake member, or an awake body in its company, is awake: its
+//! sleepers are woken, keeping the time they have been still (a ragdoll merely touched by an
+//! awake one, and still itself, falls asleep again at the end of the step; one that is pushed
+//! starts counting anew). A sleeping body in an awake island wakes when a ragdoll it links was
+//! awake before the step; otherwise it sleeps on and is not stepped. An island of sleepers
+//! costs nothing beyond its bounds. With the fast pipeline the members of an island that
+//! touch each other (a contact pressing in the last substep) fall asleep as one, once each
+//! has been still for its sleep time: a pile stops together, and a neighbour within reach
+//! but not touching does not wait for it (precise pipeline: each ragdoll on its own).
 //!
 //! Every awake island copies its members' bodies, in slot order, into its own reused buffers
-//! and is solved as one set of bodies (joints per member, contacts across all;
-//! `ragdoll::run_step`), every island in parallel (rayon; they share nothing mutable), then
-//! copied back. The copies and the solve are the same operations in the same order for any
-//! thread count, so the bits do not depend on it.
+//! and is solved as one set of bodies (joints per member, contacts across all) with its
+//! company, every island in parallel (rayon; they share nothing mutable), then copied back.
+//! The copies and the solve are the same operations in the same order for any thread count,
+//! so the bits do not depend on it.
 //!
-//! Nothing here allocates once the buffers have grown to the number of ragdolls, bones and
-//! islands.
+//! Nothing here allocates once the buffers have grown to the number of ragdolls, bones,
+//! links and islands.
 
 use rayon::prelude::*;
 
 use super::World;
-use crate::math::Vec3;
-use crate::ragdoll::{Ragdoll, RagdollRecovery, RagdollStep, RigidSolver, Scratch, run_step};
 use crate::collider::Geometry;
+use crate::geometry::Pose;
+use crate::math::{Mat3, Vec3};
+use crate::particles::follow::BoneCollider;
+use crate::particles::stages::{self, StepContext, StepGroup, StepParams};
+use crate::particles::Body;
+use crate::ragdoll::{Core, Ragdoll, RagdollRecovery, RigidSolver, Scratch, begin_island_step, island_substep};
+use crate::solver::rigid::RigidBody;
 use crate::solver::rigid::contact::{NO_BODY, ObstacleShape};
 use crate::solver::rigid::contact_mesh::MeshObstacle;
 
@@ -46,8 +82,20 @@ pub struct RagdollEvent {
     pub recovery: RagdollRecovery,
 }
 
-/// One island's reused buffers: its bodies, contacts and multipliers, and where each
-/// member's bodies start.
+/// A pin of a company's body that follows a bone of the island.
+#[derive(Clone, Copy, Debug)]
+struct PinLink {
+    /// Index of the body among the island's company.
+    body: u32,
+    vertex: u32,
+    /// Index of the bone among the island's rigid bodies.
+    bone: u32,
+    /// The pin's place in the bone's body frame.
+    offset: Vec3,
+}
+
+/// One island's reused buffers: its bodies, contacts and multipliers, where each member's
+/// bodies start, and the particle bodies in its company.
 #[derive(Default)]
 struct Island {
     scratch: Scratch,
@@ -57,6 +105,10 @@ struct Island {
     touching: Vec<u32>,
     /// Wall time of the island's last solve, shared by its ragdolls by bone count.
     solve_time: std::time::Duration,
+    /// The particle bodies that step in company with the island, taken out of the world's
+    /// arena for the step: (slot, entry).
+    company: Vec<(usize, Option<(u32, Body)>)>,
+    pins: Vec<PinLink>,
 }
 
 /// Reused buffers of the ragdolls' step.
@@ -64,12 +116,18 @@ struct Island {
 pub(super) struct RagdollIslands {
     obstacles: Vec<ObstacleShape>,
     meshes: Vec<MeshObstacle>,
-    /// Per slot: awake, union–find parent.
+    /// Per slot: awake, awake before the islands woke anyone, union–find parent.
     awake: Vec<bool>,
+    was_awake: Vec<bool>,
     parent: Vec<u32>,
-    /// Every bone's swept bounds and its ragdoll's slot; the sweep's order.
+    /// Every bone's swept bounds and its ragdoll's slot; the sweep's order; where each
+    /// slot's bones start in `bones`.
     bones: Vec<(Vec3, Vec3, u32)>,
     order: Vec<u32>,
+    bone_start: Vec<u32>,
+    /// (body slot, ragdoll slot): a particle body that meets a ragdoll this step (pinned to
+    /// it, or colliding with it and within reach), in body slot order.
+    links: Vec<(u32, u32)>,
     /// Members of awake islands, grouped by island (slot order within), and each island's
     /// range in it.
     members: Vec<u32>,
@@ -86,6 +144,13 @@ fn find(parent: &mut [u32], mut i: u32) -> u32 {
         i = up;
     }
     i
+}
+
+fn union(parent: &mut [u32], a: u32, b: u32) {
+    let (ra, rb) = (find(parent, a), find(parent, b));
+    if ra != rb {
+        parent[ra.max(rb) as usize] = ra.min(rb);
+    }
 }
 
 fn overlap(a: (Vec3, Vec3), b: (Vec3, Vec3)) -> bool {
@@ -127,18 +192,147 @@ impl RagdollIslands {
                 if a.2 == b.2 || !overlap((a.0, a.1), (b.0, b.1)) {
                     continue;
                 }
-                let (ra, rb) = (find(&mut self.parent, a.2), find(&mut self.parent, b.2));
-                if ra != rb {
-                    self.parent[ra.max(rb) as usize] = ra.min(rb);
-                }
+                union(&mut self.parent, a.2, b.2);
+            }
+        }
+    }
+
+    /// Whether any bone of the ragdoll in `slot` may come within `bounds` this step.
+    fn reaches(&self, slot: usize, bounds: (Vec3, Vec3)) -> bool {
+        let (s, e) = (self.bone_start[slot] as usize, self.bone_start[slot + 1] as usize);
+        self.bones[s..e].iter().any(|b| overlap((b.0, b.1), bounds))
+    }
+}
+
+/// A particle body's bounds over the coming fixed step of `step` s: where its particles are,
+/// grown by its fastest particle's travel, gravity's and its thickness.
+fn swept_body_bounds(b: &Body, step: f32, gravity: Vec3) -> (Vec3, Vec3) {
+    let (lo, hi) = b.bounds();
+    let vmax = b.v.iter().fold(0.0f32, |m, v| m.max(v.length_squared())).sqrt();
+    let g = (gravity * b.material.gravity_scale).length();
+    let grow = Vec3::splat(vmax * step + 0.5 * g * step * step + b.material.thickness * b.scale + 0.01);
+    (lo - grow, hi + grow)
+}
+
+/// A rigid body's frame as a pose.
+fn pose_of(b: &RigidBody) -> Pose {
+    Pose { rotation: b.q, position: b.x, scale: 1.0 }
+}
+
+/// A rigid body's inverse inertia in world axes.
+fn world_inv_inertia(b: &RigidBody) -> Mat3 {
+    let r = Mat3::from_quat(b.q);
+    r * Mat3::from_diagonal(b.inv_inertia) * r.transpose()
+}
+
+/// An island and the particle bodies in its company, stepped together by the one stage
+/// driver (`particles::stages::step_after_begin`): in every substep the bones' substep first
+/// (`ragdoll::island_substep`), then the particles' stages, the pins placed on their bones
+/// and the bones met where the substep leaves them, then the bones take the particles'
+/// impulses (`Body::bone_contacts`).
+struct Company<'a, F> {
+    count: usize,
+    member: F,
+    scratch: &'a mut Scratch,
+    obstacles: &'a [ObstacleShape],
+    meshes: &'a [MeshObstacle],
+    p: StepParams,
+    bodies: &'a mut [(usize, Option<(u32, Body)>)],
+    pins: &'a [PinLink],
+}
+
+impl<'a, F: Fn(usize) -> (&'a Core, usize)> StepGroup for Company<'a, F> {
+    fn len(&self) -> usize {
+        self.bodies.len()
+    }
+
+    fn body(&mut self, i: usize) -> &mut Body {
+        &mut self.bodies[i].1.as_mut().expect("a company's bodies exist").1
+    }
+
+    fn rigid_substeps(&self) -> u32 {
+        self.p.substeps.max(1)
+    }
+
+    fn before_substep(&mut self, s: u32) {
+        // The bones take last substep's corrections from the particles as part of this
+        // substep's motion: the joints and contacts solve them with the rest (a jelly's
+        // weight on a bone lying on the floor is held by the floor in the same substep).
+        let bodies = &mut *self.bodies;
+        island_substep(self.count, &self.member, self.scratch, self.obstacles, self.meshes, &self.p, s, |rigid| take_corrections(bodies, rigid, None));
+        let rigid = &self.scratch.bodies;
+        for (_, entry) in self.bodies.iter_mut() {
+            let body = &mut entry.as_mut().expect("a company's bodies exist").1;
+            for bone in &mut body.bones {
+                let b = &rigid[bone.bone as usize];
+                bone.p0 = bone.p1;
+                bone.p1 = pose_of(b);
+                bone.inv_mass = b.inv_mass;
+                bone.inv_inertia = world_inv_inertia(b);
+            }
+        }
+        self.place_pins(false);
+    }
+
+    fn after_substep(&mut self, s: u32) {
+        // The step's last corrections are taken now, with their velocity, so that the step
+        // ends with the pair's momentum exchanged; the pins move with their bones.
+        if s + 1 == self.rigid_substeps() {
+            take_corrections(self.bodies, &mut self.scratch.bodies, Some(self.p.h));
+            self.place_pins(true);
+        }
+    }
+}
+
+impl<'a, F: Fn(usize) -> (&'a Core, usize)> Company<'a, F> {
+    /// Every pin of the company where its bone is now (`moved`: on the particle itself, after
+    /// the substep; else on the pin's path for the coming stages).
+    fn place_pins(&mut self, moved: bool) {
+        let rigid = &self.scratch.bodies;
+        for pin in self.pins {
+            let b = &rigid[pin.bone as usize];
+            let at = b.x + b.q * pin.offset;
+            let body = &mut self.bodies[pin.body as usize].1.as_mut().expect("a company's bodies exist").1;
+            if moved {
+                body.move_pinned(pin.vertex, at);
+            } else {
+                body.place_pin(pin.vertex, at);
             }
         }
     }
 }
 
+/// Applies to the rigid bodies `rigid` the corrections the company's `bodies` gave their
+/// bones (and clears them): to the positions, and with `h` also to the velocities (`Δx/h`,
+/// `Δθ/h`) when they are applied after the velocities were taken.
+fn take_corrections(bodies: &mut [(usize, Option<(u32, Body)>)], rigid: &mut [RigidBody], h: Option<f32>) {
+    for (_, entry) in bodies.iter_mut() {
+        let body = &mut entry.as_mut().expect("a company's bodies exist").1;
+        for bone in &mut body.bones {
+            if bone.dx == Vec3::ZERO && bone.dtheta == Vec3::ZERO {
+                continue;
+            }
+            let b = &mut rigid[bone.bone as usize];
+            b.x += bone.dx;
+            b.q = (b.q + crate::math::Quat::from_xyzw(bone.dtheta.x, bone.dtheta.y, bone.dtheta.z, 0.0) * b.q * 0.5).normalize();
+            if let Some(h) = h {
+                b.v += bone.dx / h;
+                b.w += bone.dtheta / h;
+            }
+            bone.dx = Vec3::ZERO;
+            bone.dtheta = Vec3::ZERO;
+        }
+    }
+}
+
 impl World {
-    /// One fixed step of every awake ragdoll (see the module's notes).
-    pub(super) fn step_ragdolls(&mut self, p: &RagdollStep) {
+    /// One fixed step of every awake ragdoll and of the particle bodies in their company
+    /// (see the module's notes).
+    pub(super) fn step_ragdolls(&mut self, p: &StepParams) {
+        // Last step's companies are over.
+        for b in self.bodies.values_mut() {
+            b.in_company = false;
+        }
         if self.ragdolls.is_empty() {
             return;
         }
@@ -148,9 +342,12 @@ impl World {
         let n = slots.len();
         isl.awake.clear();
         isl.awake.extend(slots.iter().map(|e| e.as_ref().is_some_and(|(_, r)| !r.is_asleep())));
-        if !isl.awake.contains(&true) {
+        let linked = !self.attachments.is_empty() || self.bodies.values().any(|b| !b.collider_owners().is_empty());
+        if !isl.awake.contains(&true) && !linked {
             return;
         }
+        isl.was_awake.clear();
+        isl.was_awake.extend_from_slice(&isl.awake);
         isl.obstacles.clear();
         isl.meshes.clear();
         // Analytic shapes as obstacles; static meshes through `Contacts::collect_mesh`.
@@ -163,21 +360,84 @@ impl World {
         isl.parent.clear();
         isl.parent.extend(0..n as u32);
         isl.bones.clear();
+        isl.bone_start.clear();
         for (i, entry) in slots.iter().enumerate() {
+            isl.bone_start.push(isl.bones.len() as u32);
             if let Some((_, r)) = entry {
                 isl.bones.extend(r.swept_bone_bounds(step).map(|(lo, hi)| (lo, hi, i as u32)));
             }
         }
+        isl.bone_start.push(isl.bones.len() as u32);
         isl.join_touching();
+        // The particle bodies that meet ragdolls this step: pinned to one, or colliding with
+        // one whose bones come within their reach. A body in the world's contact pairs steps
+        // with its pairs instead (one way, `attach`); a frozen body is carried.
+        isl.links.clear();
+        // Room for every link there may be, once (a body coming into reach later does not
+        // allocate in a step): one per attachment and per ragdoll a body collides with.
+        let (most_links, most_pins) = if linked {
+            let owners: usize = self.bodies.values().map(|b| b.collider_owners().len()).sum();
+            (owners + self.attachments.len(), self.attachments.iter().map(|a| a.vertices.len()).sum())
+        } else {
+            (0, 0)
+        };
+        isl.links.reserve(most_links);
+        if linked {
+            for (bslot, entry) in self.bodies.slots_mut().iter().enumerate() {
+                let Some((serial, b)) = entry else { continue };
+                if b.frozen || self.pairs.involves(bslot) {
+                    continue;
+                }
+                let id = (bslot, *serial);
+                let first = isl.links.len();
+                for a in self.attachments.iter().filter(|a| a.body == id) {
+                    if slots.get(a.ragdoll.0).is_some_and(|e| e.as_ref().is_some_and(|(s, _)| *s == a.ragdoll.1)) {
+                        isl.links.push((bslot as u32, a.ragdoll.0 as u32));
+                    }
+                }
+                if !b.collider_owners().is_empty() {
+                    let bounds = swept_body_bounds(b, step, p.gravity);
+                    for &owner in b.collider_owners() {
+                        let r = owner as usize - 1;
+                        if slots.get(r).is_some_and(|e| e.is_some()) && !isl.links[first..].iter().any(|l| l.1 == r as u32) && isl.reaches(r, bounds) {
+                            isl.links.push((bslot as u32, r as u32));
+                        }
+                    }
+                }
+                for k in first + 1..isl.links.len() {
+                    union(&mut isl.parent, isl.links[first].1, isl.links[k].1);
+                }
+            }
+        }
         for i in 0..n {
             let r = find(&mut isl.parent, i as u32);
             isl.parent[i] = r;
         }
-        // An island with an awake member is awake (its root is marked), its sleepers woken.
+        // An island with an awake member, or an awake body in its company, is awake (its root
+        // is marked), its sleepers woken.
         for i in 0..n {
             if isl.awake[i] {
                 let root = isl.parent[i] as usize;
                 isl.awake[root] = true;
+            }
+        }
+        for &(bslot, r) in &isl.links {
+            if self.bodies.get_by_slot(bslot as usize).is_some_and(|b| !b.is_asleep()) {
+                let root = isl.parent[r as usize] as usize;
+                isl.awake[root] = true;
+            }
+        }
+        if !(0..n).any(|i| isl.awake[isl.parent[i] as usize] && slots[i].is_some()) {
+            return;
+        }
+        // A sleeping body in an awake island wakes when a bone it meets was awake (a bone
+        // merely woken by it stays where it slept).
+        for &(bslot, r) in &isl.links {
+            if isl.was_awake[r as usize]
+                && let Some(b) = self.bodies.slots_mut()[bslot as usize].as_mut().map(|e| &mut e.1)
+                && b.is_asleep()
+            {
+                b.wake();
             }
         }
         isl.members.clear();
@@ -205,14 +465,17 @@ impl World {
         if isl.islands.len() < count {
             isl.islands.resize_with(count, Island::default);
         }
-        // Copy in, island by island.
+        // Copy in, island by island: the members' bodies, then the company's particle bodies
+        // (taken out of the arena for the step), the bones each meets and its pins.
+        let body_slots = self.bodies.slots_mut();
         for (island, &(s, e)) in isl.islands.iter_mut().zip(&isl.ranges) {
             let sc = &mut island.scratch;
             sc.bodies.clear();
             sc.shapes.clear();
             sc.owner.clear();
             island.offsets.clear();
-            for (m, &slot) in isl.members[s as usize..e as usize].iter().enumerate() {
+            let group = &isl.members[s as usize..e as usize];
+            for (m, &slot) in group.iter().enumerate() {
                 let Some((_, r)) = &mut slots[slot as usize] else { continue };
                 r.begin_step(p);
                 island.offsets.push(sc.bodies.len());
@@ -223,11 +486,80 @@ impl World {
             sc.lambdas.resize(sc.bodies.len(), [0.0; 4]);
             sc.drive.resize(sc.bodies.len(), [Vec3::ZERO; 4]);
             sc.limits.resize(sc.bodies.len(), [Vec3::ZERO; 2]);
+            sc.contacts.reserve_for(sc.bodies.len());
+            island.company.clear();
+            island.pins.clear();
+            island.company.reserve(most_links);
+            island.pins.reserve(most_pins);
+            let root = parent[group[0] as usize];
+            let mut k = 0;
+            while k < isl.links.len() {
+                let bslot = isl.links[k].0;
+                let end = k + isl.links[k..].iter().take_while(|l| l.0 == bslot).count();
+                let here = parent[isl.links[k].1 as usize] == root;
+                let links = &isl.links[k..end];
+                k = end;
+                let Some((serial, mut body)) = body_slots[bslot as usize].take() else { continue };
+                if !here || body.is_asleep() {
+                    body_slots[bslot as usize] = Some((serial, body));
+                    continue;
+                }
+                let index = island.company.len() as u32;
+                body.in_company = true;
+                body.bones.clear();
+                // Room for every bone it may meet, once: bones coming into reach later do
+                // not allocate in a step.
+                let reach: usize = links.iter().map(|&(_, r)| slots[r as usize].as_ref().map_or(0, |(_, g)| g.bone_count())).sum();
+                body.bones.reserve(reach);
+                for &(_, r) in links {
+                    let m = group.binary_search(&r).expect("a linked ragdoll is a member of its island");
+                    let off = island.offsets[m];
+                    let ragdoll = &slots[r as usize].as_ref().expect("island members exist").1;
+                    if body.collider_owners().contains(&(r + 1)) {
+                        let bounds = swept_body_bounds(&body, step, p.gravity);
+                        let first = isl.bone_start[r as usize] as usize;
+                        for bone in 0..ragdoll.bone_count() {
+                            let bb = isl.bones[first + bone];
+                            if !overlap((bb.0, bb.1), bounds) {
+                                continue;
+                            }
+                            let rb = &sc.bodies[off + bone];
+                            let pose = pose_of(rb);
+                            body.bones.push(BoneCollider {
+                                shape: sc.shapes[off + bone].shape,
+                                p0: pose,
+                                p1: pose,
+                                inv_mass: rb.inv_mass,
+                                inv_inertia: world_inv_inertia(rb),
+                                bone: (off + bone) as u32,
+                                dx: Vec3::ZERO,
+                                dtheta: Vec3::ZERO,
+                            });
+                        }
+                    }
+                    for a in self.attachments.iter().filter(|a| a.body == (bslot as usize, serial) && a.ragdoll.0 == r as usize) {
+                        for j in 0..a.vertices.len() {
+                            let bone = a.bones[j] as usize;
+                            let offset = ragdoll.offset_in_body(bone, a.offsets[j]);
+                            island.pins.push(PinLink { body: index, vertex: a.vertices[j], bone: (off + bone) as u32, offset });
+                            // Over the step the pin moves as the bone would at its velocity
+                            // (the body's reach for its broad phase); every substep then puts
+                            // it where the bone is.
+                            let rb = &sc.bodies[off + bone];
+                            let from = rb.x + rb.q * offset;
+                            let to = from + (rb.v + rb.w.cross(rb.q * offset)) * step;
+                            body.drive_pin_over_step(a.vertices[j], from, to, p.pin_t0, p.pin_t1);
+                        }
+                    }
+                }
+                island.company.push((bslot as usize, Some((serial, body))));
+            }
         }
         // Solve, every island in parallel.
         {
             let view: &[Option<(u32, Ragdoll)>] = slots;
             let (members, obstacles, meshes) = (&isl.members, &isl.obstacles, &isl.meshes);
+            let ctx = StepContext { colliders: &self.collider_frames, wind: &self.wind };
             let solve = |(island, &(s, e)): (&mut Island, &(u32, u32))| {
                 let group = &members[s as usize..e as usize];
                 let offsets = &island.offsets;
@@ -236,7 +568,12 @@ impl World {
                     (&r.core, offsets[m])
                 };
                 let start = std::time::Instant::now();
-                run_step(group.len(), member, &mut island.scratch, obstacles, meshes, p);
+                begin_island_step(group.len(), member, &mut island.scratch, obstacles, meshes, p);
+                for (_, entry) in island.company.iter_mut() {
+                    entry.as_mut().expect("a company's bodies exist").1.begin_step(p, &ctx, false, None);
+                }
+                let mut company = Company { count: group.len(), member, scratch: &mut island.scratch, obstacles, meshes, p: *p, bodies: &mut island.company, pins: &island.pins };
+                stages::step_after_begin(&mut company, |_| *p, &ctx);
                 island.solve_time = start.elapsed();
             };
             let islands = &mut isl.islands[..count];
@@ -247,21 +584,29 @@ impl World {
             }
         }
         // Copy back.
+        let body_slots = self.bodies.slots_mut();
         for (island, &(s, e)) in isl.islands.iter_mut().zip(&isl.ranges) {
             let bones = island.scratch.bodies.len();
+            let particles: usize = island.company.iter().map(|(_, e)| e.as_ref().map_or(0, |(_, b)| b.particle_count())).sum();
             for (m, &slot) in isl.members[s as usize..e as usize].iter().enumerate() {
                 let Some((_, r)) = &mut slots[slot as usize] else { continue };
                 let off = island.offsets[m];
                 let count = r.bone_count();
                 r.bodies_mut().copy_from_slice(&island.scratch.bodies[off..off + count]);
                 r.end_step(p);
-                r.charge_time(island.solve_time, bones);
+                r.charge_time(island.solve_time, bones + particles);
+            }
+            for (slot, entry) in island.company.drain(..) {
+                let (serial, mut body) = entry.expect("a company's bodies exist");
+                body.bones.clear();
+                body.charge_time(island.solve_time, bones + particles);
+                body_slots[slot] = Some((serial, body));
             }
             // The fast pipeline sleeps by touching groups: the members that touch each other at
             // the step's end (a contact pressing, λₙ > 0, in the last substep) sleep as one —
             // a pile stops together — and a member near but not touching does not wait for
             // them (the proximity island joined a grid of lying ragdolls by their arms).
-            if p.solver == RigidSolver::Fast {
+            if p.rigid_solver == RigidSolver::Fast {
                 let group = &isl.members[s as usize..e as usize];
                 let touching = &mut island.touching;
                 touching.clear();
@@ -271,10 +616,7 @@ impl World {
                     if c.b == NO_BODY || c.lambda_n <= 0.0 {
                         continue;
                     }
-                    let (ra, rb) = (find(touching, owner[c.a as usize].0), find(touching, owner[c.b as usize].0));
-                    if ra != rb {
-                        touching[ra.max(rb) as usize] = ra.min(rb);
-                    }
+                    union(touching, owner[c.a as usize].0, owner[c.b as usize].0);
                 }
                 for m in 0..group.len() {
                     let root = find(touching, m as u32);

@@ -159,7 +159,7 @@ pub struct ObstacleShape {
 }
 
 /// Material of the bodies' contacts.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct ContactMaterial {
     pub friction: f32,
     pub restitution: f32,
@@ -398,6 +398,14 @@ pub(crate) fn push_velocity(b: &mut RigidBody, iw: &Mat3, p: Vec3, r: Vec3) {
 }
 
 impl Contacts {
+    /// Room for the contacts of `bodies` bodies lying in a pile (up to 16 points each, a
+    /// box on a box and on the floor) and for the features of one pair, so that a pile
+    /// settling after warm-up does not grow the buffers inside a step.
+    pub(crate) fn reserve_for(&mut self, bodies: usize) {
+        self.list.reserve((16 * bodies).saturating_sub(self.list.len()));
+        self.scratch.reserve(16usize.saturating_sub(self.scratch.len()));
+    }
+
     pub fn new() -> Contacts {
         Contacts {
             list: Vec::new(),
