@@ -689,7 +689,7 @@ namespace Sinew
         /// <summary>
         ///  Pins vertices of a particle body to bones of a ragdoll of the same world: vertex
         ///  `vertices[k]` (the host's vertex index, as for `sinew_body_pin`) follows bone `bones[k]` at
-        ///  `offsets[k]` (m, in the bone's frame) inside the step, with no host round trip. The three
+        ///  `offsets[k]` (m, in the bone's frame) at every substep, with no host round trip. The three
         ///  counts must be equal. A vertex attached again moves to its new bone; a bad entry refuses the
         ///  whole call and changes nothing.
         /// </summary>
@@ -697,8 +697,13 @@ namespace Sinew
         public static extern SinewResult sinew_body_attach_to_ragdoll(SinewBody body, SinewRagdoll ragdoll, uint* vertices, System.UIntPtr vertex_count, uint* bones, System.UIntPtr bone_count, SinewVec3* offsets, System.UIntPtr offset_count);
 
         /// <summary>
-        ///  Makes the ragdoll's bone shapes colliders of a particle body of the same world (1; swept
-        ///  across substeps, so a cape drapes over the falling body), or stops it (0).
+        ///  Makes a particle body of the same world and the ragdoll's bones collide (1), or stops it
+        ///  (0). Both ways: while its particles can reach the bones the body steps in the ragdoll's
+        ///  company, in the same substeps, and each contact moves body and bone by their inverse
+        ///  masses (a jelly dropped on a ragdoll pushes it). A body also pinned to the ragdoll
+        ///  (`sinew_body_attach_to_ragdoll`) meets its bones one way, as colliders (a pin does not
+        ///  pass the cloth's load to the bone), and a body paired with another body
+        ///  (`sinew_body_set_collision_pair`) meets every ragdoll's bones one way.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_body_set_ragdoll_collision", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_body_set_ragdoll_collision(SinewBody body, SinewRagdoll ragdoll, uint enabled);

@@ -20,7 +20,7 @@ use std::time::Instant;
 use sinew::cloth::{GridPins, GridSpec};
 use sinew::collider::Collider;
 use sinew::geometry::trimesh::{Degenerate, TriMesh};
-use sinew::geometry::{Pose, Shape};
+use sinew::geometry::Pose;
 use sinew::math::{Quat, Vec3};
 use sinew::particles::settings::Material;
 use sinew::ragdoll::humanoid::{HumanoidBones, bone};
@@ -28,8 +28,6 @@ use sinew::softbody::LatticeSpec;
 use sinew::world::{WorkerPool, World, WorldSettings};
 
 pub const DT: f32 = 1.0 / 60.0;
-pub const STEPS: usize = 600;
-pub const ROUNDS: usize = 3;
 const CHARACTERS: usize = 8;
 const CAPE_COLUMNS: u32 = 8;
 const CAPE_ROWS: u32 = 10;

@@ -35,21 +35,32 @@
 //!    (`Δx/h`, `Δθ/h`) and the pins move with them, so that the step ends with the
 //!    exchanged momentum in both and every pin on its bone.
 //!
+//! A body pinned to a ragdoll meets that ragdoll's bones one way, as colliders: a pin does
+//! not pass the cloth's load to its bone, so a contact both ways would close a loop with no
+//! reaction in it — the cloth pushes the bone, the pin holds the cloth — and the ragdoll
+//! would propel itself (measured in S7 before this rule: humanoids lying on their capes slid
+//! at 2.5 m/s after 10 s and never slept). It meets other ragdolls both ways.
+//!
 //! A correction taken into the next substep's prediction is solved with that substep's joints
 //! and contacts: a jelly's weight on a bone lying on the floor is held by the floor in the
 //! same substep. (Taken with its velocity after every substep instead, a jelly resting on a
 //! lying humanoid kept trembling at 8 mm/s and neither ever slept; taken this way both sleep
 //! at 4.1 s, `tests/ragdoll_company.rs`.)
 //!
-//! **Sleep.** An island with an awake member, or an awake body in its company, is awake: its
-//! sleepers are woken, keeping the time they have been still (a ragdoll merely touched by an
-//! awake one, and still itself, falls asleep again at the end of the step; one that is pushed
-//! starts counting anew). A sleeping body in an awake island wakes when a ragdoll it links was
-//! awake before the step; otherwise it sleeps on and is not stepped. An island of sleepers
-//! costs nothing beyond its bounds. With the fast pipeline the members of an island that
-//! touch each other (a contact pressing in the last substep) fall asleep as one, once each
-//! has been still for its sleep time: a pile stops together, and a neighbour within reach
-//! but not touching does not wait for it (precise pipeline: each ragdoll on its own).
+//! **Sleep.** An island with an awake member, or an awake body in its company, is awake. Its
+//! bones step when a member was awake before the step or an awake body not pinned to the
+//! ragdoll it reaches may strike it: its sleepers are woken, keeping the time they have been
+//! still (a ragdoll merely touched, and still itself, falls asleep again at the end of the
+//! step; one that is pushed starts counting anew). When the only awake bodies are pinned to
+//! its ragdolls (a cape settling on a sleeping character), the bones sleep on, met as still
+//! colliders, and the bodies settle on them (else the bones, stepped and put back to sleep
+//! every step, kept the capes of S7 trembling above their sleep speed for good). A sleeping
+//! body in an awake island wakes when a ragdoll it links was awake before the step;
+//! otherwise it sleeps on and is not stepped. An island of sleepers costs nothing beyond its
+//! bounds. With the fast pipeline the members of an island that touch each other (a contact
+//! pressing in the last substep) fall asleep as one, once each has been still for its sleep
+//! time: a pile stops together, and a neighbour within reach but not touching does not wait
+//! for it (precise pipeline: each ragdoll on its own).
 //!
 //! Every awake island copies its members' bodies, in slot order, into its own reused buffers
 //! and is solved as one set of bodies (joints per member, contacts across all) with its
@@ -109,6 +120,9 @@ struct Island {
     /// arena for the step: (slot, entry).
     company: Vec<(usize, Option<(u32, Body)>)>,
     pins: Vec<PinLink>,
+    /// A ragdoll of the island was awake before the step: its bones step. Otherwise only its
+    /// company's bodies are awake and the sleeping bones are met as still colliders (below).
+    moving: bool,
 }
 
 /// Reused buffers of the ragdolls' step.
@@ -119,6 +133,8 @@ pub(super) struct RagdollIslands {
     /// Per slot: awake, awake before the islands woke anyone, union–find parent.
     awake: Vec<bool>,
     was_awake: Vec<bool>,
+    /// Per island root: a member was awake before the step.
+    moving: Vec<bool>,
     parent: Vec<u32>,
     /// Every bone's swept bounds and its ragdoll's slot; the sweep's order; where each
     /// slot's bones start in `bones`.
@@ -206,12 +222,13 @@ impl RagdollIslands {
 
 /// A particle body's bounds over the coming fixed step of `step` s: where its particles are,
 /// grown by its fastest particle's travel, gravity's and its thickness.
-fn swept_body_bounds(b: &Body, step: f32, gravity: Vec3) -> (Vec3, Vec3) {
+/// Also its fastest particle's speed (m/s).
+fn swept_body_bounds(b: &Body, step: f32, gravity: Vec3) -> ((Vec3, Vec3), f32) {
     let (lo, hi) = b.bounds();
     let vmax = b.v.iter().fold(0.0f32, |m, v| m.max(v.length_squared())).sqrt();
     let g = (gravity * b.material.gravity_scale).length();
     let grow = Vec3::splat(vmax * step + 0.5 * g * step * step + b.material.thickness * b.scale + 0.01);
-    (lo - grow, hi + grow)
+    ((lo - grow, hi + grow), vmax)
 }
 
 /// A rigid body's frame as a pose.
@@ -239,6 +256,8 @@ struct Company<'a, F> {
     p: StepParams,
     bodies: &'a mut [(usize, Option<(u32, Body)>)],
     pins: &'a [PinLink],
+    /// The bones step (else they sleep, met as still colliders).
+    moving: bool,
 }
 
 impl<'a, F: Fn(usize) -> (&'a Core, usize)> StepGroup for Company<'a, F> {
@@ -255,6 +274,9 @@ impl<'a, F: Fn(usize) -> (&'a Core, usize)> StepGroup for Company<'a, F> {
     }
 
     fn before_substep(&mut self, s: u32) {
+        if !self.moving {
+            return;
+        }
         // The bones take last substep's corrections from the particles as part of this
         // substep's motion: the joints and contacts solve them with the rest (a jelly's
         // weight on a bone lying on the floor is held by the floor in the same substep).
@@ -277,7 +299,7 @@ impl<'a, F: Fn(usize) -> (&'a Core, usize)> StepGroup for Company<'a, F> {
     fn after_substep(&mut self, s: u32) {
         // The step's last corrections are taken now, with their velocity, so that the step
         // ends with the pair's momentum exchanged; the pins move with their bones.
-        if s + 1 == self.rigid_substeps() {
+        if self.moving && s + 1 == self.rigid_substeps() {
             take_corrections(self.bodies, &mut self.scratch.bodies, Some(self.p.h));
             self.place_pins(true);
         }
@@ -309,7 +331,9 @@ fn take_corrections(bodies: &mut [(usize, Option<(u32, Body)>)], rigid: &mut [Ri
     for (_, entry) in bodies.iter_mut() {
         let body = &mut entry.as_mut().expect("a company's bodies exist").1;
         for bone in &mut body.bones {
-            if bone.dx == Vec3::ZERO && bone.dtheta == Vec3::ZERO {
+            if bone.one_way || (bone.dx == Vec3::ZERO && bone.dtheta == Vec3::ZERO) {
+                bone.dx = Vec3::ZERO;
+                bone.dtheta = Vec3::ZERO;
                 continue;
             }
             let b = &mut rigid[bone.bone as usize];
@@ -396,12 +420,13 @@ impl World {
                     }
                 }
                 if !b.collider_owners().is_empty() {
-                    let bounds = swept_body_bounds(b, step, p.gravity);
+                    let (bounds, _) = swept_body_bounds(b, step, p.gravity);
                     for &owner in b.collider_owners() {
                         let r = owner as usize - 1;
-                        if slots.get(r).is_some_and(|e| e.is_some()) && !isl.links[first..].iter().any(|l| l.1 == r as u32) && isl.reaches(r, bounds) {
-                            isl.links.push((bslot as u32, r as u32));
+                        if slots.get(r).is_none_or(|e| e.is_none()) || isl.links[first..].iter().any(|l| l.1 == r as u32) || !isl.reaches(r, bounds) {
+                            continue;
                         }
+                        isl.links.push((bslot as u32, r as u32));
                     }
                 }
                 for k in first + 1..isl.links.len() {
@@ -440,13 +465,33 @@ impl World {
                 b.wake();
             }
         }
+        // The bones of an awake island step when a member was awake, or an awake body that
+        // is not pinned to the ragdoll it reaches may strike it; otherwise (only bodies pinned
+        // to them awake: a cape settling on a sleeping character) they sleep on, met as
+        // still colliders, and the body settles on them.
+        isl.moving.clear();
+        isl.moving.resize(n, false);
+        for i in 0..n {
+            if isl.was_awake[i] {
+                let root = isl.parent[i] as usize;
+                isl.moving[root] = true;
+            }
+        }
+        for &(bslot, r) in &isl.links {
+            let Some((serial, b)) = self.bodies.slots_mut()[bslot as usize].as_ref() else { continue };
+            let pinned = self.attachments.iter().any(|a| a.body == (bslot as usize, *serial) && a.ragdoll.0 == r as usize);
+            if !pinned && !b.is_asleep() {
+                let root = isl.parent[r as usize] as usize;
+                isl.moving[root] = true;
+            }
+        }
         isl.members.clear();
         for (i, entry) in slots.iter_mut().enumerate() {
             let Some((_, r)) = entry else { continue };
             if !isl.awake[isl.parent[i] as usize] {
                 continue;
             }
-            if r.is_asleep() {
+            if r.is_asleep() && isl.moving[isl.parent[i] as usize] {
                 r.wake_by_contact();
             }
             isl.members.push(i as u32);
@@ -475,9 +520,12 @@ impl World {
             sc.owner.clear();
             island.offsets.clear();
             let group = &isl.members[s as usize..e as usize];
+            island.moving = isl.moving[parent[group[0] as usize] as usize];
             for (m, &slot) in group.iter().enumerate() {
                 let Some((_, r)) = &mut slots[slot as usize] else { continue };
-                r.begin_step(p);
+                if island.moving {
+                    r.begin_step(p);
+                }
                 island.offsets.push(sc.bodies.len());
                 sc.bodies.extend_from_slice(r.bodies());
                 sc.shapes.extend_from_slice(r.shapes());
@@ -515,8 +563,11 @@ impl World {
                     let m = group.binary_search(&r).expect("a linked ragdoll is a member of its island");
                     let off = island.offsets[m];
                     let ragdoll = &slots[r as usize].as_ref().expect("island members exist").1;
+                    let pinned = self.attachments.iter().any(|a| a.body == (bslot as usize, serial) && a.ragdoll.0 == r as usize);
+                    // Pinned: one way; sleeping: a still collider.
+                    let still = pinned || !island.moving;
                     if body.collider_owners().contains(&(r + 1)) {
-                        let bounds = swept_body_bounds(&body, step, p.gravity);
+                        let (bounds, _) = swept_body_bounds(&body, step, p.gravity);
                         let first = isl.bone_start[r as usize] as usize;
                         for bone in 0..ragdoll.bone_count() {
                             let bb = isl.bones[first + bone];
@@ -532,6 +583,7 @@ impl World {
                                 inv_mass: rb.inv_mass,
                                 inv_inertia: world_inv_inertia(rb),
                                 bone: (off + bone) as u32,
+                                one_way: still,
                                 dx: Vec3::ZERO,
                                 dtheta: Vec3::ZERO,
                             });
@@ -568,11 +620,14 @@ impl World {
                     (&r.core, offsets[m])
                 };
                 let start = std::time::Instant::now();
-                begin_island_step(group.len(), member, &mut island.scratch, obstacles, meshes, p);
+                if island.moving {
+                    begin_island_step(group.len(), member, &mut island.scratch, obstacles, meshes, p);
+                }
                 for (_, entry) in island.company.iter_mut() {
                     entry.as_mut().expect("a company's bodies exist").1.begin_step(p, &ctx, false, None);
                 }
-                let mut company = Company { count: group.len(), member, scratch: &mut island.scratch, obstacles, meshes, p: *p, bodies: &mut island.company, pins: &island.pins };
+                let moving = island.moving;
+                let mut company = Company { count: group.len(), member, scratch: &mut island.scratch, obstacles, meshes, p: *p, bodies: &mut island.company, pins: &island.pins, moving };
                 stages::step_after_begin(&mut company, |_| *p, &ctx);
                 island.solve_time = start.elapsed();
             };
@@ -588,13 +643,16 @@ impl World {
         for (island, &(s, e)) in isl.islands.iter_mut().zip(&isl.ranges) {
             let bones = island.scratch.bodies.len();
             let particles: usize = island.company.iter().map(|(_, e)| e.as_ref().map_or(0, |(_, b)| b.particle_count())).sum();
-            for (m, &slot) in isl.members[s as usize..e as usize].iter().enumerate() {
-                let Some((_, r)) = &mut slots[slot as usize] else { continue };
-                let off = island.offsets[m];
-                let count = r.bone_count();
-                r.bodies_mut().copy_from_slice(&island.scratch.bodies[off..off + count]);
-                r.end_step(p);
-                r.charge_time(island.solve_time, bones + particles);
+            let group = &isl.members[s as usize..e as usize];
+            if island.moving {
+                for (m, &slot) in group.iter().enumerate() {
+                    let Some((_, r)) = &mut slots[slot as usize] else { continue };
+                    let off = island.offsets[m];
+                    let count = r.bone_count();
+                    r.bodies_mut().copy_from_slice(&island.scratch.bodies[off..off + count]);
+                    r.end_step(p);
+                    r.charge_time(island.solve_time, bones + particles);
+                }
             }
             for (slot, entry) in island.company.drain(..) {
                 let (serial, mut body) = entry.expect("a company's bodies exist");
@@ -606,8 +664,7 @@ impl World {
             // the step's end (a contact pressing, λₙ > 0, in the last substep) sleep as one —
             // a pile stops together — and a member near but not touching does not wait for
             // them (the proximity island joined a grid of lying ragdolls by their arms).
-            if p.rigid_solver == RigidSolver::Fast {
-                let group = &isl.members[s as usize..e as usize];
+            if island.moving && p.rigid_solver == RigidSolver::Fast {
                 let touching = &mut island.touching;
                 touching.clear();
                 touching.extend(0..group.len() as u32);
