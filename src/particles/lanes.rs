@@ -16,7 +16,7 @@
 //! nothing else (no colliders near, no self-collision, no wind, no tethers or skinned pose, no
 //! speed limit, the one-thread structure-of-arrays plan) run in lanes; the others step alone.
 
-use super::stages::{self, Plan, StepContext, StepParams};
+use super::stages::{self, Plan, Stage, StepContext, StepParams};
 use super::{Body, Topology};
 use crate::math::Vec3;
 use crate::solver::constraints::distance::DistanceConstraints;
@@ -237,33 +237,65 @@ fn step_members(bodies: &mut [Option<&mut Body>], params: impl Fn(&Body) -> Step
     }
     let lanes = &mut lanes[..n];
     let p = params(lanes[0].as_deref().expect("a lane"));
-    run(lanes, &p, scratch);
     for b in lanes.iter_mut().flatten() {
         b.lane_step = true;
-        b.end_step();
+    }
+    // The one stage driver runs the substeps; the group runs each stage for every lane at once.
+    let mut group = LaneGroup::new(lanes, p, scratch);
+    stages::step_after_begin(&mut group, |_| p, ctx);
+}
+
+/// Up to eight bodies of one [`key`] with plain steps, stepped by the one stage driver
+/// (`stages::step_after_begin`) with the group as the executor of every stage: gathered into
+/// the lanes before the first substep, predicted, projected and given their velocities lane
+/// by lane in each, scattered back after the last.
+struct LaneGroup<'a, 'b> {
+    lanes: &'a mut [Option<&'b mut Body>],
+    p: StepParams,
+    s: &'a mut LaneScratch,
+    topology: std::sync::Arc<Topology>,
+    np: usize,
+    gravity: Vec3,
+    damping: f32,
+    alpha_tilde: [f32; crate::solver::constraints::distance::KIND_COUNT],
+    scale: [f32; LANES],
+}
+
+impl<'a, 'b> LaneGroup<'a, 'b> {
+    fn new(lanes: &'a mut [Option<&'b mut Body>], p: StepParams, s: &'a mut LaneScratch) -> LaneGroup<'a, 'b> {
+        let first = lanes[0].as_deref().expect("a lane");
+        let topology = first.topology.clone();
+        let np = topology.particle_count;
+        let gravity = p.gravity * first.material.gravity_scale;
+        let damping = first.material.damping;
+        let alpha_tilde = first.material.compliances().map(|c| xpbd::scaled_compliance(c, p.h));
+        LaneGroup { lanes, p, s, topology, np, gravity, damping, alpha_tilde, scale: [0.0; LANES] }
     }
 }
 
-/// The substeps of a group: gather, predict / project / update velocities, scatter.
-fn run(lanes: &mut [Option<&mut Body>], p: &StepParams, s: &mut LaneScratch) {
-    let first = lanes[0].as_deref().expect("a lane");
-    let topology = first.topology.clone();
-    let (np, k) = (topology.particle_count, &topology.constraints);
-    let gravity = p.gravity * first.material.gravity_scale;
-    let damping = first.material.damping;
-    let alpha_tilde = first.material.compliances().map(|c| xpbd::scaled_compliance(c, p.h));
-    s.resize(np, k.len());
-    // Unused lanes carry lane 0's values: they compute what it computes and are never read.
-    let mut scale = [0.0f32; LANES];
-    let mut from: [&Body; LANES] = [first; LANES];
-    for (lane, b) in lanes.iter().enumerate() {
-        from[lane] = b.as_deref().expect("a lane");
+impl stages::StepGroup for LaneGroup<'_, '_> {
+    fn len(&self) -> usize {
+        self.lanes.len()
     }
-    for lane in 0..LANES {
-        scale[lane] = from[lane].scale;
-        assert!(from[lane].x.len() == np && from[lane].x_prev.len() == np && from[lane].v.len() == np && from[lane].w.len() == np);
+
+    fn body(&mut self, i: usize) -> &mut Body {
+        self.lanes[i].as_deref_mut().expect("a lane")
     }
-    {
+
+    /// Gather: every lane's state into the group's arrays.
+    fn before_substeps(&mut self) {
+        let (np, s) = (self.np, &mut *self.s);
+        s.resize(np, self.topology.constraints.len());
+        let first = self.lanes[0].as_deref().expect("a lane");
+        // Unused lanes carry lane 0's values: they compute what it computes and are never read.
+        let mut from: [&Body; LANES] = [first; LANES];
+        for (lane, b) in self.lanes.iter().enumerate() {
+            from[lane] = b.as_deref().expect("a lane");
+        }
+        for lane in 0..LANES {
+            self.scale[lane] = from[lane].scale;
+            assert!(from[lane].x.len() == np && from[lane].x_prev.len() == np && from[lane].v.len() == np && from[lane].w.len() == np);
+        }
         let n = np * LANES;
         // (Not the start positions: every substep's prediction begins by setting them to
         // the positions.)
@@ -283,45 +315,61 @@ fn run(lanes: &mut [Option<&mut Body>], p: &StepParams, s: &mut LaneScratch) {
             }
         }
     }
-    for sub in 0..p.substeps {
-        let t = p.pin_time(sub);
-        {
-            let [x0, x1, x2] = &mut s.x;
-            let [p0, p1, p2] = &mut s.prev;
-            let [v0, v1, v2] = &mut s.v;
-            let mut band = Band { x: [x0, x1, x2].map(|a| &mut a[..]), w: &s.w, prev: [p0, p1, p2].map(|a| &mut a[..]), v: [v0, v1, v2].map(|a| &mut a[..]), first: 0 };
-            band.integrate(gravity, &[], damping, p.h);
-        }
-        for (lane, b) in lanes.iter().enumerate() {
-            let b = b.as_deref().expect("a lane");
-            let pins = &b.pins;
-            for q in 0..pins.index.len() {
-                let i = pins.index[q] as usize * LANES + lane;
-                let at = if t >= 1.0 { pins.end[q] } else { pins.start[q] + (pins.end[q] - pins.start[q]) * t };
-                (s.x[0][i], s.x[1][i], s.x[2][i]) = (at.x, at.y, at.z);
+
+    fn run_stage(&mut self, stage: Stage, sub: u32) -> bool {
+        let s = &mut *self.s;
+        match stage {
+            Stage::Predict => {
+                let t = self.p.pin_time(sub);
+                {
+                    let [x0, x1, x2] = &mut s.x;
+                    let [p0, p1, p2] = &mut s.prev;
+                    let [v0, v1, v2] = &mut s.v;
+                    let mut band = Band { x: [x0, x1, x2].map(|a| &mut a[..]), w: &s.w, prev: [p0, p1, p2].map(|a| &mut a[..]), v: [v0, v1, v2].map(|a| &mut a[..]), first: 0 };
+                    band.integrate(self.gravity, &[], self.damping, self.p.h);
+                }
+                for (lane, b) in self.lanes.iter().enumerate() {
+                    let b = b.as_deref().expect("a lane");
+                    let pins = &b.pins;
+                    for q in 0..pins.index.len() {
+                        let i = pins.index[q] as usize * LANES + lane;
+                        let at = if t >= 1.0 { pins.end[q] } else { pins.start[q] + (pins.end[q] - pins.start[q]) * t };
+                        (s.x[0][i], s.x[1][i], s.x[2][i]) = (at.x, at.y, at.z);
+                    }
+                }
+            }
+            Stage::Constraints => project(s, &self.topology.constraints, self.p.iterations, &self.alpha_tilde, &self.scale),
+            // A plain step has no contacts (`plain_step`).
+            Stage::PairContacts | Stage::SelfContacts | Stage::Colliders => {}
+            Stage::Velocities => {
+                let [x0, x1, x2] = &mut s.x;
+                let [p0, p1, p2] = &mut s.prev;
+                let [v0, v1, v2] = &mut s.v;
+                Band { x: [x0, x1, x2].map(|a| &mut a[..]), w: &s.w, prev: [p0, p1, p2].map(|a| &mut a[..]), v: [v0, v1, v2].map(|a| &mut a[..]), first: 0 }.update_velocity(self.p.h);
             }
         }
-        project(s, k, p.iterations, &alpha_tilde, &scale);
-        let [x0, x1, x2] = &mut s.x;
-        let [p0, p1, p2] = &mut s.prev;
-        let [v0, v1, v2] = &mut s.v;
-        Band { x: [x0, x1, x2].map(|a| &mut a[..]), w: &s.w, prev: [p0, p1, p2].map(|a| &mut a[..]), v: [v0, v1, v2].map(|a| &mut a[..]), first: 0 }.update_velocity(p.h);
+        true
     }
-    let n = np * LANES;
-    let [x0, x1, x2] = &s.x;
-    let [p0, p1, p2] = &s.prev;
-    let [v0, v1, v2] = &s.v;
-    let from = [&x0[..n], &x1[..n], &x2[..n], &p0[..n], &p1[..n], &p2[..n], &v0[..n], &v1[..n], &v2[..n]].map(|a| a.as_ptr());
-    for (lane, b) in lanes.iter_mut().enumerate() {
-        let b = b.as_deref_mut().expect("a lane");
-        b.soa.size_for(np);
-        let (x, prev, v) = (&mut b.x[..np], &mut b.x_prev[..np], &mut b.v[..np]);
-        for i in 0..np {
-            // SAFETY: `i · 8 + lane < 8 · np = n`, the length of every array of `from`.
-            let at = |a: usize| unsafe { *from[a].add(i * LANES + lane) };
-            x[i] = Vec3::new(at(0), at(1), at(2));
-            prev[i] = Vec3::new(at(3), at(4), at(5));
-            v[i] = Vec3::new(at(6), at(7), at(8));
+
+    /// Scatter: the group's arrays back into every lane's state.
+    fn after_substeps(&mut self) {
+        let (np, s) = (self.np, &*self.s);
+        let n = np * LANES;
+        let [x0, x1, x2] = &s.x;
+        let [p0, p1, p2] = &s.prev;
+        let [v0, v1, v2] = &s.v;
+        let from = [&x0[..n], &x1[..n], &x2[..n], &p0[..n], &p1[..n], &p2[..n], &v0[..n], &v1[..n], &v2[..n]].map(|a| a.as_ptr());
+        for (lane, b) in self.lanes.iter_mut().enumerate() {
+            let b = b.as_deref_mut().expect("a lane");
+            b.soa.size_for(np);
+            let (x, prev, v) = (&mut b.x[..np], &mut b.x_prev[..np], &mut b.v[..np]);
+            for i in 0..np {
+                // SAFETY: `i · 8 + lane < 8 · np = n`, the length of every array of `from`.
+                let at = |a: usize| unsafe { *from[a].add(i * LANES + lane) };
+                x[i] = Vec3::new(at(0), at(1), at(2));
+                prev[i] = Vec3::new(at(3), at(4), at(5));
+                v[i] = Vec3::new(at(6), at(7), at(8));
+            }
         }
     }
 }

@@ -163,6 +163,15 @@ pub trait StepGroup {
     fn before_substep(&mut self, _s: u32) {}
     /// After the particles' stages of substep `s`: what their contacts did to the bones.
     fn after_substep(&mut self, _s: u32) {}
+    /// An executor of the group's own (SIMD lanes: `lanes.rs`): the group runs `stage` of
+    /// substep `s` for all its bodies at once and says so; otherwise (false) every body runs
+    /// its own.
+    fn run_stage(&mut self, _stage: Stage, _s: u32) -> bool {
+        false
+    }
+    /// Before the first substep and after the last: an executor's gather and scatter.
+    fn before_substeps(&mut self) {}
+    fn after_substeps(&mut self) {}
 }
 
 impl StepGroup for Body {
@@ -211,9 +220,13 @@ pub(crate) fn step_after_begin(group: &mut impl StepGroup, params: impl Fn(&Body
         b.step_in_two(&p, ctx);
     } else {
         let substeps = (0..n).map(|i| params(group.body(i)).substeps).max().unwrap_or(0).max(group.rigid_substeps());
+        group.before_substeps();
         for s in 0..substeps {
             group.before_substep(s);
             for stage in SUBSTEP {
+                if group.run_stage(stage, s) {
+                    continue;
+                }
                 if stage == Stage::PairContacts {
                     if paired {
                         (0..n).for_each(|i| group.body(i).layout_for(false));
@@ -231,6 +244,7 @@ pub(crate) fn step_after_begin(group: &mut impl StepGroup, params: impl Fn(&Body
             }
             group.after_substep(s);
         }
+        group.after_substeps();
     }
     for i in 0..n {
         group.body(i).end_step();
