@@ -24,9 +24,15 @@
 //!                                the body has come to rest (`sleep.rs`)
 //! ```
 //!
-//! [`step`] is the one driver: a body alone, a group of bodies in contact (the world's pairs,
-//! stepped in lockstep stage by stage) and a large grid on two threads (whose passes
-//! `two_threads.rs` derives from [`SUBSTEP`]) all go through it. A new constraint group is a
+//! [`step`] (and [`step_after_begin`], its substeps) is the one driver, and holds the one
+//! substep loop: a body alone, a group of bodies in contact (the world's pairs, stepped in
+//! lockstep stage by stage), identical grids side by side in SIMD lanes (`lanes.rs`: the group
+//! runs each stage for all its lanes, [`StepGroup::run_stage`]), a ragdoll island with the
+//! particle bodies in its company (the world's `ragdolls`: the bones' substep in
+//! [`StepGroup::before_substep`], their share of the contacts in
+//! [`StepGroup::after_substep`]) and a large grid on two threads (whose passes
+//! `two_threads.rs` derives from [`SUBSTEP`] and pipelines across the substeps without a
+//! barrier between them) all go through it. A new constraint group is a
 //! kernel in `solver/constraints` and an entry in [`GROUPS`]; a new stage is an entry in
 //! [`SUBSTEP`] and in [`Body::run_stage`].
 //!
