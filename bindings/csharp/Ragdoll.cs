@@ -634,7 +634,11 @@ namespace Sinew
             AttachToRagdoll(ragdoll, new ReadOnlySpan<int>(vertices), new ReadOnlySpan<int>(bones), new ReadOnlySpan<TVector>(offsets));
         }
 
-        /// <summary>The ragdoll's bone shapes as colliders of this body (swept across substeps), or not.</summary>
+        /// <summary>This body and the ragdoll's bones collide, or not. Both ways: the body steps in
+        /// the ragdoll's company, in the same substeps, and a contact moves body and bone by their
+        /// inverse masses (a jelly landing on a ragdoll pushes it). A body also pinned to the
+        /// ragdoll (<see cref="AttachToRagdoll{TVector}(Ragdoll, int[], int[], TVector[])"/>) meets
+        /// its bones one way, as colliders.</summary>
         public void SetRagdollCollision(Ragdoll ragdoll, bool enabled)
         {
             if (ragdoll == null)

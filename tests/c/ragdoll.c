@@ -855,6 +855,37 @@ static SinewCollider floor_plane(SinewWorld w) {
     return c;
 }
 
+/* A jelly dropped onto the side of a ball ragdoll lying on the floor: with collision on, the
+ * contact goes both ways (the jelly steps in the ragdoll's company) and the ball is pushed;
+ * with it off, the jelly passes through and the ball stays put. Returns how far the ball
+ * moved along the floor (m) in 1 s. */
+static float jelly_on_ball(int collide) {
+    SinewWorld w = make_world();
+    SinewRagdoll b;
+    SinewBody jelly;
+    SinewSoftLatticeDesc ld;
+    SinewVec3 pos[1];
+    SinewQuat rot[1];
+    int i;
+    (void)floor_plane(w);
+    b = ball(w, v3(0.0f, 0.1f, 0.0f), 1.0f, 0);
+    OK(sinew_soft_lattice_desc_default(&ld));
+    ld.origin = v3(0.12f, 0.45f, 0.0f);
+    OK(sinew_softbody_create_lattice(w, &ld, &jelly));
+    OK(sinew_body_set_ragdoll_collision(jelly, b, (uint32_t)collide));
+    for (i = 0; i < 60; i++) OK(sinew_world_step(w, FRAME));
+    OK(sinew_ragdoll_read_pose(b, pos, 1, rot, 1));
+    OK(sinew_world_destroy(w));
+    return sqrtf(pos[0].x * pos[0].x + pos[0].z * pos[0].z);
+}
+
+static void company(void) {
+    float with = jelly_on_ball(1), without = jelly_on_ball(0);
+    printf("jelly on a ball ragdoll: the ball moved %.4f m (collision on), %.6f m (off)\n", with, without);
+    CHECK(with > 0.01f, "a jelly landing on a ragdoll pushes it (two-way contact)");
+    CHECK(without < 1e-5f, "without collision the ragdoll is not touched");
+}
+
 /* A humanoid dropped from 0.45 m (pelvis height) turned by `degrees` about X onto the floor:
  * steps until it has been at rest for 0.5 s (at most 10 s) and reports its get-up info. */
 static void lying(SinewWorld w, const SinewHumanoidBones *h, const SinewBoneDesc *hd, float degrees, float x, SinewGetUpInfo *info,
@@ -1028,6 +1059,7 @@ int main(int argc, char **argv) {
     if (all || strcmp(argv[1], "physics") == 0) {
         physics();
         powered_physics();
+        company();
     }
     printf("c-ragdoll: all %d checks passed\n", g_passed);
     return 0;

@@ -48,6 +48,37 @@ namespace Sinew.Tests
             Check.Group("powered ragdolls: full pin weight follows the animated targets within 5 mm", PinnedFollows);
             Check.Group("powered ragdolls: a big pelvis impulse loses the balance (event, limp)", BalanceLoss);
             Check.Group("powered ragdolls and get-up: no allocation per frame", PoweredNoAllocation);
+            Check.Group("ragdolls in company: a jelly landing on a ball ragdoll pushes it (two-way contact)", JellyPushesRagdoll);
+        }
+
+        /// <summary>How far (m) a ball ragdoll lying on the ground moves in 1 s when a jelly
+        /// lands on its side, with collision between them on or off.</summary>
+        static float JellyOnBall(bool collide)
+        {
+            using (World w = NewWorld())
+            {
+                Collider.Plane(w);
+                Ragdoll ball = Ball(w, new Vec3(0f, 0.1f, 0f), 1f, false);
+                SinewSoftLatticeDesc d = SinewSoftLatticeDesc.Default;
+                d.origin = new SinewVec3(0.12f, 0.45f, 0f);
+                SoftBody jelly = w.CreateSoftLattice(d);
+                jelly.SetRagdollCollision(ball, collide);
+                for (int i = 0; i < 60; i++)
+                {
+                    w.Step(Frame);
+                }
+                var pos = new Vec3[1];
+                var rot = new Quat[1];
+                ball.ReadPose(pos, rot);
+                return (float)Math.Sqrt(pos[0].x * pos[0].x + pos[0].z * pos[0].z);
+            }
+        }
+
+        static void JellyPushesRagdoll()
+        {
+            float with = JellyOnBall(true), without = JellyOnBall(false);
+            Check.That(with > 0.01f, "with collision the jelly pushes the ball", "moved " + with + " m");
+            Check.That(without < 1e-5f, "without it the ball is not touched", "moved " + without + " m");
         }
 
         static World NewWorld()
