@@ -564,6 +564,11 @@ typedef struct SinewBodyInfo {
    `substeps` then read 0.
    */
   uint32_t sleeping;
+  /*
+   The body's mass (kg): every particle's, pinned ones included (with a material density,
+   density × its area, length or volume).
+   */
+  float mass;
 } SinewBodyInfo;
 
 /*
@@ -614,6 +619,15 @@ typedef struct SinewMaterial {
    1: particles of the body keep 2 × thickness apart. Default 0.
    */
   uint32_t self_collision;
+  /*
+   Mass from density, in [0, 1e6], when above 0 (then `particle_mass` only weighs particles
+   with no share): kg/m³ for soft bodies (the tetrahedra's volume shared equally by the
+   particles), kg/m² for cloth, meshes and balloons (a third of its triangles), kg/m for ropes and
+   strands (half of its links) — the same material weighs the same at any resolution. A
+   density that gives a particle a mass outside [1e-9, 1e9] kg is refused. Default 0: every
+   particle weighs `particle_mass`. Typical values: docs/materials.md.
+   */
+  float density;
 } SinewMaterial;
 
 /*
@@ -766,7 +780,8 @@ typedef struct SinewClothMeshDesc {
   const uint32_t *indices;
   size_t index_count;
   /*
-   Optional, per vertex (null with count 0 for none): 0 pins the vertex.
+   Optional, per vertex (null with count 0 for none): 0 pins the vertex. Nonzero ones
+   and a `material.density` above 0 are refused together (one source for the masses).
    */
   const float *inverse_masses;
   size_t inverse_mass_count;

@@ -1093,6 +1093,15 @@ namespace Sinew
         ///  1: particles of the body keep 2 × thickness apart. Default 0.
         /// </summary>
         public uint self_collision;
+        /// <summary>
+        ///  Mass from density, in [0, 1e6], when above 0 (then `particle_mass` only weighs particles
+        ///  with no share): kg/m³ for soft bodies (the tetrahedra's volume shared equally by the
+        ///  particles), kg/m² for cloth, meshes and balloons (a third of its triangles), kg/m for ropes and
+        ///  strands (half of its links) — the same material weighs the same at any resolution. A
+        ///  density that gives a particle a mass outside [1e-9, 1e9] kg is refused. Default 0: every
+        ///  particle weighs `particle_mass`. Typical values: docs/materials.md.
+        /// </summary>
+        public float density;
     }
 
     /// <summary>
@@ -1144,7 +1153,8 @@ namespace Sinew
         public uint* indices;
         public System.UIntPtr index_count;
         /// <summary>
-        ///  Optional, per vertex (null with count 0 for none): 0 pins the vertex.
+        ///  Optional, per vertex (null with count 0 for none): 0 pins the vertex. Nonzero ones
+        ///  and a `material.density` above 0 are refused together (one source for the masses).
         /// </summary>
         public float* inverse_masses;
         public System.UIntPtr inverse_mass_count;
@@ -1346,6 +1356,11 @@ namespace Sinew
         ///  `substeps` then read 0.
         /// </summary>
         public uint sleeping;
+        /// <summary>
+        ///  The body's mass (kg): every particle's, pinned ones included (with a material density,
+        ///  density × its area, length or volume).
+        /// </summary>
+        public float mass;
     }
 
     /// <summary>

@@ -172,6 +172,20 @@ namespace Sinew
             get { return collision_mask; }
             set { collision_mask = value; }
         }
+
+        /// <summary>
+        ///  Mass from density, in [0, 1e6], when above 0 (then `particle_mass` only weighs particles
+        ///  with no share): kg/m³ for soft bodies (the tetrahedra's volume shared equally by the
+        ///  particles), kg/m² for cloth, meshes and balloons (a third of its triangles), kg/m for ropes and
+        ///  strands (half of its links) — the same material weighs the same at any resolution. A
+        ///  density that gives a particle a mass outside [1e-9, 1e9] kg is refused. Default 0: every
+        ///  particle weighs `particle_mass`. Typical values: docs/materials.md.
+        /// </summary>
+        public float Density
+        {
+            get { return density; }
+            set { density = value; }
+        }
     }
 
     public unsafe partial struct SinewClothGridDesc
@@ -520,6 +534,16 @@ namespace Sinew
         {
             get { return sleeping; }
             set { sleeping = value; }
+        }
+
+        /// <summary>
+        ///  The body's mass (kg): every particle's, pinned ones included (with a material density,
+        ///  density × its area, length or volume).
+        /// </summary>
+        public float Mass
+        {
+            get { return mass; }
+            set { mass = value; }
         }
     }
 

@@ -279,6 +279,16 @@ impl MeshSpec<'_> {
             if let Some(k) = self.inverse_masses.iter().position(|w| !(*w == 0.0 || (1e-9..=1e9).contains(w))) {
                 return Err(Error::invalid(format!("inverse mass {k} must be 0 or within [1e-9, 1e9] 1/kg (got {})", self.inverse_masses[k])));
             }
+            // Two sources for one mass: refused rather than one silently ignored. (Zeros only
+            // pin, and work with a density.)
+            if self.material.density > 0.0
+                && let Some(k) = self.inverse_masses.iter().position(|w| *w != 0.0)
+            {
+                return Err(Error::invalid(format!(
+                    "inverse mass {k} is {} but material.density is {}: give the masses one way (inverse masses of 0 still pin)",
+                    self.inverse_masses[k], self.material.density
+                )));
+            }
         }
         check_within(self.weld_distance, MAX_LENGTH, "weld distance")?;
         self.material.validate()

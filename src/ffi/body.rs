@@ -71,6 +71,7 @@ fn info(b: &Body) -> SinewBodyInfo {
         frozen: b.frozen as u32,
         substeps: b.last_substeps,
         sleeping: b.is_asleep() as u32,
+        mass: b.total_mass(),
     }
 }
 

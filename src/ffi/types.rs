@@ -220,6 +220,13 @@ pub struct SinewMaterial {
     pub collision_mask: u32,
     /// 1: particles of the body keep 2 × thickness apart. Default 0.
     pub self_collision: u32,
+    /// Mass from density, in [0, 1e6], when above 0 (then `particle_mass` only weighs particles
+    /// with no share): kg/m³ for soft bodies (the tetrahedra's volume shared equally by the
+    /// particles), kg/m² for cloth, meshes and balloons (a third of its triangles), kg/m for ropes and
+    /// strands (half of its links) — the same material weighs the same at any resolution. A
+    /// density that gives a particle a mass outside [1e-9, 1e9] kg is refused. Default 0: every
+    /// particle weighs `particle_mass`. Typical values: docs/materials.md.
+    pub density: f32,
 }
 
 /// Which particles of a grid cloth are pinned (`SinewClothGridDesc.pin_mode`).
@@ -270,7 +277,8 @@ pub struct SinewClothMeshDesc {
     /// Triangle list, 3 indices per triangle.
     pub indices: *const u32,
     pub index_count: usize,
-    /// Optional, per vertex (null with count 0 for none): 0 pins the vertex.
+    /// Optional, per vertex (null with count 0 for none): 0 pins the vertex. Nonzero ones
+    /// and a `material.density` above 0 are refused together (one source for the masses).
     pub inverse_masses: *const f32,
     pub inverse_mass_count: usize,
     /// Vertices closer than this (m) are welded. Default 1e-5.
@@ -462,6 +470,9 @@ pub struct SinewBodyInfo {
     /// 1 while the body sleeps: at rest, not stepped (`SinewDynamics.sleep_threshold`); its
     /// `substeps` then read 0.
     pub sleeping: u32,
+    /// The body's mass (kg): every particle's, pinned ones included (with a material density,
+    /// density × its area, length or volume).
+    pub mass: f32,
 }
 
 /// World counters.
@@ -608,6 +619,7 @@ mirror!(SinewMaterial <=> Material {
     kinetic_friction,
     collision_mask,
     self_collision,
+    density,
 });
 
 // Hand-written, one way: the stats have no way back, and `thread_count` is the pool's.

@@ -19,6 +19,7 @@
 
 pub mod character;
 pub(crate) mod follow;
+mod mass;
 pub mod readback;
 pub mod settings;
 pub mod skin;
@@ -367,20 +368,36 @@ impl Body {
         self.pins.index.len()
     }
 
-    /// Changes the material; free inverse masses follow the new particle mass.
+    pub fn material(&self) -> &Material {
+        &self.material
+    }
+
+    /// Changes the material; free inverse masses follow the new particle mass, or with a
+    /// density the body's measure (`mass`). A density that gives a particle a mass out of
+    /// range is refused and changes nothing.
     pub fn set_material(&mut self, m: Material) -> Result<()> {
         m.validate()?;
-        if m != self.material {
-            self.wake();
-        }
-        let scale = self.material.particle_mass / m.particle_mass;
-        for i in 0..self.w_free.len() {
-            self.w_free[i] *= scale;
-            if self.pin_slot[i] == u32::MAX {
-                self.w[i] = self.w_free[i];
+        let changed = m != self.material;
+        if m.density > 0.0 || self.material.density > 0.0 {
+            let old = self.material;
+            self.material = m;
+            if let Err(e) = self.apply_masses() {
+                self.material = old;
+                return Err(e);
+            }
+        } else {
+            let scale = self.material.particle_mass / m.particle_mass;
+            for i in 0..self.w_free.len() {
+                self.w_free[i] *= scale;
+                if self.pin_slot[i] == u32::MAX {
+                    self.w[i] = self.w_free[i];
+                }
             }
         }
         self.material = m;
+        if changed {
+            self.wake();
+        }
         Ok(())
     }
 

@@ -307,7 +307,12 @@ impl World {
         self.alpha
     }
 
-    pub fn add_body(&mut self, body: Body) -> Result<(usize, u32)> {
+    /// Adds a body; with a material density its particles' masses come from its measure
+    /// (`particles::mass`), a density that gives a particle a mass out of range refused.
+    pub fn add_body(&mut self, mut body: Body) -> Result<(usize, u32)> {
+        if body.material.density > 0.0 {
+            body.apply_masses()?;
+        }
         self.bodies
             .insert(body)
             .ok_or_else(|| Error::too_large(format!("a world holds at most {MAX_SLOTS} bodies")))

@@ -1693,12 +1693,44 @@ static void teardown(void) {
     FAILS_ONLY(SINEW_INVALID_HANDLE, sinew_world_destroy(g_scene.world));
 }
 
+/* Mass from density: a 16 x 16 grid 0.1 m apart (1.5 m x 1.5 m) at 0.2 kg/m2 weighs 0.45 kg,
+ * whatever its particle count; densities out of range are refused and create nothing. */
+static void density(void) {
+    SinewWorldDesc wd;
+    SinewWorld w;
+    SinewClothGridDesc gd;
+    SinewBody b;
+    SinewBodyInfo info;
+    printf("-- mass from density\n");
+    OK(sinew_world_desc_default(&wd));
+    wd.thread_count = 1;
+    OK(sinew_world_create(&wd, &w));
+    OK(sinew_cloth_grid_desc_default(&gd));
+    gd.material.density = 0.2f;
+    OK(sinew_cloth_create_grid(w, &gd, &b));
+    OK(sinew_body_get_info(b, &info));
+    CHECK(near(info.mass, 0.2f * 1.5f * 1.5f, 1e-5f), "a 1.5 m square grid at 0.2 kg/m2 weighs 0.45 kg");
+    gd.columns = gd.rows = 31;
+    gd.spacing = 0.05f;
+    OK(sinew_cloth_create_grid(w, &gd, &b));
+    OK(sinew_body_get_info(b, &info));
+    CHECK(near(info.mass, 0.45f, 1e-5f), "the same grid at twice the resolution weighs the same");
+    gd.material.density = -1.0f;
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_cloth_create_grid(w, &gd, &b));
+    gd.material.density = 2e6f;
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_cloth_create_grid(w, &gd, &b));
+    gd.material.density = NAN;
+    FAILS(SINEW_NON_FINITE, sinew_cloth_create_grid(w, &gd, &b));
+    OK(sinew_world_destroy(w));
+}
+
 int main(void) {
     setvbuf(stdout, NULL, _IOLBF, 0); /* lines in order with the library's stderr */
     abi_and_defaults();
     create_scene();
     stepping();
     pins_and_material();
+    density();
     teleport();
     async_step();
     errors();

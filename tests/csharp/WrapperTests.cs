@@ -544,6 +544,13 @@ namespace Sinew.Tests
                 m.damping = 0.25f;
                 cloth.Material = m;
                 Check.Equal(0.25f, cloth.Material.damping, "Material set then get round-trips");
+                // Mass from density: the default 16 x 16 grid 0.1 m apart is 1.5 m x 1.5 m.
+                m.Density = 0.2f;
+                cloth.Material = m;
+                Check.That(Math.Abs(cloth.GetInfo().mass - 0.45f) < 1e-5f, "0.2 kg/m2 on 2.25 m2 weighs 0.45 kg", "mass " + cloth.GetInfo().mass);
+                m.Density = -1f;
+                Check.ThrowsSinew("a negative density", SinewResult.SINEW_INVALID_ARGUMENT, () => { cloth.Material = m; }, "material.density");
+                Check.That(Math.Abs(cloth.GetInfo().mass - 0.45f) < 1e-5f, "a refused material leaves the masses");
 
                 SinewVec3 lo, hi;
                 cloth.GetBounds(out lo, out hi);

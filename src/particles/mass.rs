@@ -1,0 +1,91 @@
+//! Mass from density: a particle's mass as its share of the body's measure, so that a
+//! material means the same at any resolution (docs/materials.md).
+//!
+//! With `Material::density > 0` each free particle weighs `density × share`, its share being:
+//! - for a body with tetrahedra (a soft body), an equal part of their volume (density in
+//!   kg/m³; equal, because shape matching takes the particles' plain mean as their centre of
+//!   mass, which holds for equal masses only);
+//! - else for a body with triangles (cloth, meshes, balloons), a third of each triangle it is a
+//!   corner of (kg/m²);
+//! - else (ropes, strands) half of each stretch link it ends (kg/m).
+//!
+//! The shares sum to the body's volume, area or length at rest, so its mass is exactly density
+//! × that (up to rounding). A particle with no share (a vertex no triangle uses) keeps
+//! `particle_mass`. With `density = 0` every particle weighs `particle_mass`, as before.
+//! Measures are taken at the rest shape times the body's scale.
+
+use super::Body;
+use crate::error::{Error, Result};
+use crate::solver::constraints::distance::KIND_STRETCH;
+
+/// What a particle may weigh (kg), from density as from `particle_mass`.
+pub(crate) const MASS_RANGE: (f32, f32) = (1e-9, 1e9);
+
+impl Body {
+    /// Each particle's mass at rest from the material (see the module docs): `out[i]` in kg.
+    pub(crate) fn particle_masses(&self, out: &mut Vec<f32>) {
+        let n = self.x.len();
+        let m = &self.material;
+        out.clear();
+        out.resize(n, 0.0);
+        if m.density > 0.0 {
+            let rest = &self.topology.rest;
+            let s = self.scale as f64;
+            let mut share = vec![0.0f64; n];
+            if let Some(soft) = self.soft.as_deref().filter(|s| !s.shape.tets.index.is_empty()) {
+                // Shared equally: shape matching takes the particles' plain mean as the centre
+                // of mass (`solver::constraints::shape_match`), which holds for equal masses.
+                let volume: f64 = soft.shape.tets.rest.iter().map(|&v| v as f64 * s * s * s).sum();
+                share.fill(volume / n as f64);
+            } else if !self.topology.triangles.is_empty() {
+                for t in &self.topology.triangles {
+                    let [a, b, c] = t.map(|i| rest[i as usize].as_dvec3());
+                    let area = 0.5 * (b - a).cross(c - a).length() * s * s;
+                    for &i in t {
+                        share[i as usize] += area / 3.0;
+                    }
+                }
+            } else {
+                let k = &self.topology.constraints;
+                for j in 0..k.len() {
+                    if k.kind[j] == KIND_STRETCH && k.a[j] != k.b[j] {
+                        let half = 0.5 * k.rest[j] as f64 * s;
+                        share[k.a[j] as usize] += half;
+                        share[k.b[j] as usize] += half;
+                    }
+                }
+            }
+            for i in 0..n.min(share.len()) {
+                out[i] = if share[i] > 0.0 { (m.density as f64 * share[i]) as f32 } else { m.particle_mass };
+            }
+        } else {
+            out.fill(m.particle_mass);
+        }
+    }
+
+    /// Sets every particle's free inverse mass from the material (pinned particles keep
+    /// inverse mass 0 until unpinned). Refuses, changing nothing, a density that gives a
+    /// particle a mass outside [`MASS_RANGE`].
+    pub(crate) fn apply_masses(&mut self) -> Result<()> {
+        let mut masses = Vec::new();
+        self.particle_masses(&mut masses);
+        if let Some((i, m)) = masses.iter().enumerate().find(|(_, m)| !(MASS_RANGE.0..=MASS_RANGE.1).contains(*m)) {
+            return Err(Error::invalid(format!(
+                "material.density = {} gives particle {i} a mass of {m} kg, outside [{}, {}] kg (the body is too fine or too coarse for it)",
+                self.material.density, MASS_RANGE.0, MASS_RANGE.1
+            )));
+        }
+        for (i, m) in masses.iter().enumerate() {
+            self.w_free[i] = 1.0 / m;
+            if !self.is_pinned(i) {
+                self.w[i] = self.w_free[i];
+            }
+        }
+        Ok(())
+    }
+
+    /// The body's total mass (kg): every particle's, pinned ones included.
+    pub fn total_mass(&self) -> f32 {
+        self.w_free.iter().map(|w| 1.0 / *w as f64).sum::<f64>() as f32
+    }
+}
