@@ -123,6 +123,34 @@ typedef uint32_t SinewKernel;
 #endif // __cplusplus
 
 /*
+ How a world solves its ragdolls (`SinewWorldDesc.rigid_solver`).
+ */
+enum SinewRigidSolver
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /*
+   Contacts found once per step, Gauss–Seidel joint and contact passes in every substep
+   (the direct tree solve for a ragdoll whose bone-to-parent mass ratio exceeds 4): joints
+   within millimetres at a game's cost (docs/performance.md, *Ragdolls: two pipelines*).
+   */
+  SINEW_RIGID_FAST = 0,
+  /*
+   Contacts found and swept to convergence in every substep, every joint pass the direct
+   tree solve: joints within micrometres, at 5–10 times the cost.
+   */
+  SINEW_RIGID_PRECISE = 1,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum SinewRigidSolver SinewRigidSolver;
+#else
+typedef uint32_t SinewRigidSolver;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/*
  Which particles of a grid cloth are pinned (`SinewClothGridDesc.pin_mode`).
  */
 enum SinewPinMode
@@ -1412,6 +1440,10 @@ typedef struct SinewWorldDesc {
    500 hides the wake-up where it was measured to help (docs/performance.md).
    */
   uint32_t wake_ahead_us;
+  /*
+   How ragdolls are solved (`SinewRigidSolver`). Default `SINEW_RIGID_FAST`.
+   */
+  uint32_t rigid_solver;
 } SinewWorldDesc;
 
 /*
@@ -2169,6 +2201,23 @@ enum SinewResult sinew_ragdoll_set_bone_pair_collision(struct SinewRagdoll ragdo
                                                        uint32_t a,
                                                        uint32_t b,
                                                        uint32_t enabled);
+
+/*
+ Solves the ragdoll's joints in the fast pipeline by the direct tree solve (1: exact at any
+ mass ratio, several times the cost) or by one Gauss–Seidel pass (0). Chosen at creation: 1
+ when a bone's mass differs from its parent's by more than 4 times (a sweep converges like the
+ mass ratio along a chain). The precise pipeline (`SINEW_RIGID_PRECISE`) always solves
+ directly. Wakes the ragdoll.
+ */
+enum SinewResult sinew_ragdoll_set_direct_joint_solve(struct SinewRagdoll ragdoll,
+                                                      uint32_t enabled);
+
+/*
+ Writes 1 to `out_enabled` when the ragdoll's joints are solved directly
+ (`sinew_ragdoll_set_direct_joint_solve`), else 0.
+ */
+enum SinewResult sinew_ragdoll_get_direct_joint_solve(struct SinewRagdoll ragdoll,
+                                                      uint32_t *out_enabled);
 
 /*
  Pins vertices of a particle body to bones of a ragdoll of the same world: vertex

@@ -373,6 +373,10 @@ fn unknown_enum_values_are_invalid_arguments() {
     wd.kernel = SinewKernel::SINEW_KERNEL_AVX as u32 + 1;
     let m = expect_failure(&s, SINEW_INVALID_ARGUMENT, || sinew_world_create(&wd, &mut SinewWorld::default()));
     assert!(m.contains("unknown kernel 4"), "{m}");
+    let mut wd = world_desc();
+    wd.rigid_solver = SinewRigidSolver::SINEW_RIGID_PRECISE as u32 + 1;
+    let m = expect_failure(&s, SINEW_INVALID_ARGUMENT, || sinew_world_create(&wd, &mut SinewWorld::default()));
+    assert!(m.contains("unknown rigid_solver 2"), "{m}");
     let mut cd = collider_desc();
     for bad in [0, SinewShape::SINEW_SHAPE_BOX as u32 + 1, u32::MAX] {
         cd.shape = bad;
@@ -676,6 +680,8 @@ fn ragdoll_stale_wrong_kind_and_foreign_handles() {
             sinew_ragdoll_is_asleep(x, &mut k),
             sinew_ragdoll_wake(x),
             sinew_ragdoll_set_bone_pair_collision(x, 0, 1, 0),
+            sinew_ragdoll_set_direct_joint_solve(x, 1),
+            sinew_ragdoll_get_direct_joint_solve(x, &mut k),
             sinew_body_attach_to_ragdoll(s.cloth, x, pins.as_ptr(), 1, b0.as_ptr(), 1, off.as_ptr(), 1),
             sinew_body_set_ragdoll_collision(s.cloth, x, 1),
         ]

@@ -328,10 +328,12 @@ fn run(seed: u64) -> usize {
                 1 => sinew_ragdoll_read_matrices(ragdoll, mat_out.as_mut_ptr(), n.min(64)),
                 _ => sinew_ragdoll_read_velocities(ragdoll, out.as_mut_ptr(), n.min(64), out[64..].as_mut_ptr(), n.min(64)),
             },
-            38 => match rng.below(4) {
+            38 => match rng.below(6) {
                 0 => sinew_ragdoll_is_asleep(ragdoll, &mut 0),
                 1 => sinew_ragdoll_wake(ragdoll),
                 2 => sinew_ragdoll_get_bone_count(ragdoll, &mut 0),
+                3 => sinew_ragdoll_set_direct_joint_solve(ragdoll, rng.below(3) as u32),
+                4 => sinew_ragdoll_get_direct_joint_solve(ragdoll, &mut 0),
                 _ => sinew_ragdoll_set_bone_pair_collision(ragdoll, rng.below(14) as u32, rng.below(14) as u32, rng.below(2) as u32),
             },
             39 => {

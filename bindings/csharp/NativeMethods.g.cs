@@ -687,6 +687,23 @@ namespace Sinew
         public static extern SinewResult sinew_ragdoll_set_bone_pair_collision(SinewRagdoll ragdoll, uint a, uint b, uint enabled);
 
         /// <summary>
+        ///  Solves the ragdoll's joints in the fast pipeline by the direct tree solve (1: exact at any
+        ///  mass ratio, several times the cost) or by one Gauss–Seidel pass (0). Chosen at creation: 1
+        ///  when a bone's mass differs from its parent's by more than 4 times (a sweep converges like the
+        ///  mass ratio along a chain). The precise pipeline (`SINEW_RIGID_PRECISE`) always solves
+        ///  directly. Wakes the ragdoll.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_set_direct_joint_solve", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_set_direct_joint_solve(SinewRagdoll ragdoll, uint enabled);
+
+        /// <summary>
+        ///  Writes 1 to `out_enabled` when the ragdoll's joints are solved directly
+        ///  (`sinew_ragdoll_set_direct_joint_solve`), else 0.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_get_direct_joint_solve", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_get_direct_joint_solve(SinewRagdoll ragdoll, uint* out_enabled);
+
+        /// <summary>
         ///  Pins vertices of a particle body to bones of a ragdoll of the same world: vertex
         ///  `vertices[k]` (the host's vertex index, as for `sinew_body_pin`) follows bone `bones[k]` at
         ///  `offsets[k]` (m, in the bone's frame) at every substep, with no host round trip. The three
@@ -1041,6 +1058,10 @@ namespace Sinew
         ///  500 hides the wake-up where it was measured to help (docs/performance.md).
         /// </summary>
         public uint wake_ahead_us;
+        /// <summary>
+        ///  How ragdolls are solved (`SinewRigidSolver`). Default `SINEW_RIGID_FAST`.
+        /// </summary>
+        public uint rigid_solver;
     }
 
     /// <summary>
@@ -2099,6 +2120,24 @@ namespace Sinew
         public SinewSoftSettings soft;
     }
 
+
+    /// <summary>
+    ///  How a world solves its ragdolls (`SinewWorldDesc.rigid_solver`).
+    /// </summary>
+    public enum SinewRigidSolver : uint
+    {
+        /// <summary>
+        ///  Contacts found once per step, Gauss–Seidel joint and contact passes in every substep
+        ///  (the direct tree solve for a ragdoll whose bone-to-parent mass ratio exceeds 4): joints
+        ///  within millimetres at a game's cost (docs/performance.md, *Ragdolls: two pipelines*).
+        /// </summary>
+        SINEW_RIGID_FAST = 0,
+        /// <summary>
+        ///  Contacts found and swept to convergence in every substep, every joint pass the direct
+        ///  tree solve: joints within micrometres, at 5–10 times the cost.
+        /// </summary>
+        SINEW_RIGID_PRECISE = 1,
+    }
 
     /// <summary>
     ///  The constraint kernel of a world (`SinewWorldDesc.kernel`); all give the same bits.

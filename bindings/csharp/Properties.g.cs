@@ -88,6 +88,15 @@ namespace Sinew
             get { return wake_ahead_us; }
             set { wake_ahead_us = value; }
         }
+
+        /// <summary>
+        ///  How ragdolls are solved (`SinewRigidSolver`). Default `SINEW_RIGID_FAST`.
+        /// </summary>
+        public uint RigidSolver
+        {
+            get { return rigid_solver; }
+            set { rigid_solver = value; }
+        }
     }
 
     public unsafe partial struct SinewMaterial

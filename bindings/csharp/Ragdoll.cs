@@ -316,6 +316,23 @@ namespace Sinew
             }
         }
 
+        /// <summary>Solve the joints by the direct tree solve (exact at any mass ratio, several
+        /// times the cost) instead of one Gauss–Seidel pass, in the fast pipeline. True at creation
+        /// when a bone's mass differs from its parent's by more than 4 times.</summary>
+        public unsafe bool DirectJointSolve
+        {
+            get
+            {
+                uint on;
+                SinewException.Check(NativeMethods.sinew_ragdoll_get_direct_joint_solve(handle, &on));
+                return on != 0;
+            }
+            set
+            {
+                SinewException.Check(NativeMethods.sinew_ragdoll_set_direct_joint_solve(handle, value ? 1u : 0u));
+            }
+        }
+
         /// <summary>Wall time (ms) of the ragdoll's solve in the last <c>Step</c> (or
         /// <c>StepEnd</c>) that ran fixed steps; ragdolls that touch share it by bone count; 0
         /// while asleep. For profiling. Allocates nothing.</summary>

@@ -42,7 +42,7 @@ impl SinewS4 {
     /// S4 stepped by the given ragdoll pipeline.
     pub fn with_solver(descs: &[RagdollDesc], solver: sinew::ragdoll::RigidSolver) -> SinewS4 {
         let mut s = SinewS4::new(descs);
-        s.world.rigid_solver = solver;
+        s.world.settings.rigid_solver = solver;
         s
     }
 

@@ -910,10 +910,12 @@ impl Harness {
                 }
                 (r, Reads, what)
             }
-            52 => match g.byte() % 4 {
+            52 => match g.byte() % 6 {
                 0 => (sinew_ragdoll_is_asleep(rd, &mut 0), Reads, "ragdoll_is_asleep"),
                 1 => (sinew_ragdoll_wake(rd), Changes, "ragdoll_wake"),
                 2 => (sinew_ragdoll_get_bone_count(rd, &mut 0), Reads, "ragdoll_get_bone_count"),
+                3 => (sinew_ragdoll_set_direct_joint_solve(rd, g.below(3) as u32), Changes, "ragdoll_set_direct_joint_solve"),
+                4 => (sinew_ragdoll_get_direct_joint_solve(rd, &mut 0), Reads, "ragdoll_get_direct_joint_solve"),
                 _ => (sinew_ragdoll_set_bone_pair_collision(rd, bone, g.below(nb + 1) as u32, g.below(3) as u32), Changes, "ragdoll_set_bone_pair_collision"),
             },
             53 | 54 => {

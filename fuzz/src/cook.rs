@@ -96,6 +96,7 @@ fn to_material(m: &SinewMaterial) -> Material {
         kinetic_friction: m.kinetic_friction,
         collision_mask: m.collision_mask,
         self_collision: m.self_collision != 0,
+        density: m.density,
     }
 }
 

@@ -755,6 +755,33 @@ pub extern "C" fn sinew_ragdoll_set_bone_pair_collision(ragdoll: SinewRagdoll, a
     })
 }
 
+/// Solves the ragdoll's joints in the fast pipeline by the direct tree solve (1: exact at any
+/// mass ratio, several times the cost) or by one Gauss–Seidel pass (0). Chosen at creation: 1
+/// when a bone's mass differs from its parent's by more than 4 times (a sweep converges like the
+/// mass ratio along a chain). The precise pipeline (`SINEW_RIGID_PRECISE`) always solves
+/// directly. Wakes the ragdoll.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_ragdoll_set_direct_joint_solve(ragdoll: SinewRagdoll, enabled: u32) -> SinewResult {
+    ffi_guard!({
+        registry::with_ragdoll(ragdoll, |r, _| {
+            r.set_direct_joint_solve(enabled != 0);
+            Ok(())
+        })
+    })
+}
+
+/// Writes 1 to `out_enabled` when the ragdoll's joints are solved directly
+/// (`sinew_ragdoll_set_direct_joint_solve`), else 0.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_ragdoll_get_direct_joint_solve(ragdoll: SinewRagdoll, out_enabled: *mut u32) -> SinewResult {
+    ffi_guard!({
+        let out = try_out!(out_enabled, "out_enabled");
+        let on = registry::with_ragdoll(ragdoll, |r, _| Ok(r.direct_joint_solve()))?;
+        out.write(on as u32);
+        Ok(())
+    })
+}
+
 // ---- particle bodies on ragdolls ----
 
 /// A world, and the (slot, serial) of a body and of a ragdoll in it.

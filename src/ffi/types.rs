@@ -16,6 +16,7 @@ use crate::error::{Error, Result};
 use crate::math::{Mat4, Quat, Vec3};
 use crate::solver::constraints::distance_simd::Kernel;
 use crate::wind::Wind;
+use crate::ragdoll::RigidSolver;
 use crate::world::{WorldSettings, WorldStats};
 
 /// A C enum carried in a `u32`: the checked conversion from what a C caller passed.
@@ -176,7 +177,24 @@ pub struct SinewWorldDesc {
     /// is late); 0 turns it off (no busy-waiting, the wake-up is paid in the step). Default 0;
     /// 500 hides the wake-up where it was measured to help (docs/performance.md).
     pub wake_ahead_us: u32,
+    /// How ragdolls are solved (`SinewRigidSolver`). Default `SINEW_RIGID_FAST`.
+    pub rigid_solver: u32,
 }
+
+/// How a world solves its ragdolls (`SinewWorldDesc.rigid_solver`).
+#[repr(u32)]
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SinewRigidSolver {
+    /// Contacts found once per step, Gauss–Seidel joint and contact passes in every substep
+    /// (the direct tree solve for a ragdoll whose bone-to-parent mass ratio exceeds 4): joints
+    /// within millimetres at a game's cost (docs/performance.md, *Ragdolls: two pipelines*).
+    SINEW_RIGID_FAST = 0,
+    /// Contacts found and swept to convergence in every substep, every joint pass the direct
+    /// tree solve: joints within micrometres, at 5–10 times the cost.
+    SINEW_RIGID_PRECISE = 1,
+}
+abi_enum!(SinewRigidSolver, "rigid_solver", [SINEW_RIGID_FAST, SINEW_RIGID_PRECISE]);
 
 /// The constraint kernel of a world (`SinewWorldDesc.kernel`); all give the same bits.
 #[repr(u32)]
@@ -579,6 +597,10 @@ impl From<WorldSettings> for SinewWorldDesc {
             interpolate: s.interpolate as u32,
             kernel: SinewKernel::SINEW_KERNEL_AUTO as u32,
             wake_ahead_us: s.wake_ahead_us,
+            rigid_solver: match s.rigid_solver {
+                RigidSolver::Fast => SinewRigidSolver::SINEW_RIGID_FAST,
+                RigidSolver::Precise => SinewRigidSolver::SINEW_RIGID_PRECISE,
+            } as u32,
         }
     }
 }
@@ -593,7 +615,12 @@ impl TryFrom<SinewWorldDesc> for WorldSettings {
             SinewKernel::SINEW_KERNEL_SSE2 => Kernel::Sse2,
             SinewKernel::SINEW_KERNEL_AVX => Kernel::Avx,
         };
+        let rigid_solver = match SinewRigidSolver::checked(d.rigid_solver)? {
+            SinewRigidSolver::SINEW_RIGID_FAST => RigidSolver::Fast,
+            SinewRigidSolver::SINEW_RIGID_PRECISE => RigidSolver::Precise,
+        };
         Ok(WorldSettings {
+            rigid_solver,
             gravity: d.gravity.into(),
             fixed_rate_hz: d.fixed_rate_hz,
             substeps: d.substeps,

@@ -84,6 +84,16 @@ impl Body {
         Ok(())
     }
 
+    /// The body as its cooker built it, with its masses from the material's density (if any):
+    /// the last step of every cooker, so that a density out of range is refused where the
+    /// body is made.
+    pub(crate) fn weighed(mut self) -> Result<Body> {
+        if self.material.density > 0.0 {
+            self.apply_masses()?;
+        }
+        Ok(self)
+    }
+
     /// The body's total mass (kg): every particle's, pinned ones included.
     pub fn total_mass(&self) -> f32 {
         self.w_free.iter().map(|w| 1.0 / *w as f64).sum::<f64>() as f32

@@ -100,6 +100,8 @@ pub struct WorldSettings {
     /// step (`pool`: the [`WorkerPool`] the world steps in applies it). Costs about this much
     /// busy-waiting per worker per frame; 0 (the default) turns it off.
     pub wake_ahead_us: u32,
+    /// How ragdolls are solved (`ragdoll::RigidSolver`): fast (the default) or precise.
+    pub rigid_solver: crate::ragdoll::RigidSolver,
 }
 
 impl Default for WorldSettings {
@@ -115,6 +117,7 @@ impl Default for WorldSettings {
             interpolate: true,
             kernel: Kernel::detect(),
             wake_ahead_us: DEFAULT_WAKE_AHEAD_US,
+            rigid_solver: crate::ragdoll::RigidSolver::Fast,
         }
     }
 }
@@ -235,8 +238,6 @@ pub struct World {
     attachments: Vec<attach::Attachment>,
     /// The ragdolls' step buffers and events (`ragdolls`).
     ragdoll_islands: ragdolls::RagdollIslands,
-    /// How ragdolls are stepped (`ragdoll::RigidSolver`).
-    pub rigid_solver: crate::ragdoll::RigidSolver,
 }
 
 impl World {
@@ -267,7 +268,6 @@ impl World {
             disturbances: Vec::new(),
             attachments: Vec::new(),
             ragdoll_islands: Default::default(),
-            rigid_solver: Default::default(),
         })
     }
 
@@ -307,12 +307,7 @@ impl World {
         self.alpha
     }
 
-    /// Adds a body; with a material density its particles' masses come from its measure
-    /// (`particles::mass`), a density that gives a particle a mass out of range refused.
-    pub fn add_body(&mut self, mut body: Body) -> Result<(usize, u32)> {
-        if body.material.density > 0.0 {
-            body.apply_masses()?;
-        }
+    pub fn add_body(&mut self, body: Body) -> Result<(usize, u32)> {
         self.bodies
             .insert(body)
             .ok_or_else(|| Error::too_large(format!("a world holds at most {MAX_SLOTS} bodies")))
@@ -558,7 +553,7 @@ impl World {
                 time: self.time as f32,
                 kernel: s.kernel,
                 parallel: !self.sequential,
-                rigid_solver: self.rigid_solver,
+                rigid_solver: s.rigid_solver,
             };
             self.prepare_colliders(params.pose_t0, params.pose_t1);
             self.step_ragdolls(&params);

@@ -879,6 +879,43 @@ static float jelly_on_ball(int collide) {
     return sqrtf(pos[0].x * pos[0].x + pos[0].z * pos[0].z);
 }
 
+/* The two rigid pipelines and the direct joint solve, through the ABI: a chain dropped in a
+ * precise world and in a fast one with the direct solve on stays joined. */
+static void pipelines(void) {
+    SinewWorldDesc wd;
+    SinewWorld w;
+    SinewBoneDesc b[3];
+    SinewRagdollSettings set;
+    SinewRagdoll r;
+    SinewVec3 pos[3];
+    SinewQuat rot[3];
+    uint32_t direct = 7;
+    int pass, i;
+    OK(sinew_world_desc_default(&wd));
+    CHECK(wd.rigid_solver == SINEW_RIGID_FAST, "worlds solve ragdolls by the fast pipeline by default");
+    for (pass = 0; pass < 2; pass++) {
+        wd.thread_count = 1;
+        wd.rigid_solver = pass == 0 ? SINEW_RIGID_PRECISE : SINEW_RIGID_FAST;
+        OK(sinew_world_create(&wd, &w));
+        chain(v3(0.0f, 2.0f, 0.0f), b, 3);
+        OK(sinew_ragdoll_settings_default(&set));
+        OK(sinew_ragdoll_create(w, &set, b, 3, &r));
+        OK(sinew_ragdoll_get_direct_joint_solve(r, &direct));
+        CHECK(direct == 0, "equal masses: the Gauss-Seidel pass by default");
+        OK(sinew_ragdoll_set_direct_joint_solve(r, 1));
+        OK(sinew_ragdoll_get_direct_joint_solve(r, &direct));
+        CHECK(direct == 1, "the direct solve turned on");
+        OK(sinew_ragdoll_apply_bone_impulse(r, 2, v3(0.0f, 1.4f, 0.0f), v3(3.0f, 0.0f, 0.0f)));
+        for (i = 0; i < 60; i++) OK(sinew_world_step(w, FRAME));
+        OK(sinew_ragdoll_read_pose(r, pos, 3, rot, 3));
+        CHECK(pos[2].y < 2.0f - 1.0f, "the chain fell");
+        CHECK(fabsf(dist3(pos[0], pos[1]) - 0.3f) < 2e-3f && fabsf(dist3(pos[1], pos[2]) - 0.3f) < 2e-3f, "and stayed joined");
+        OK(sinew_world_destroy(w));
+    }
+    wd.rigid_solver = 2;
+    CHECK(sinew_world_create(&wd, &w) == SINEW_INVALID_ARGUMENT, "an unknown rigid solver is refused");
+}
+
 static void company(void) {
     float with = jelly_on_ball(1), without = jelly_on_ball(0);
     printf("jelly on a ball ragdoll: the ball moved %.4f m (collision on), %.6f m (off)\n", with, without);
@@ -1059,6 +1096,7 @@ int main(int argc, char **argv) {
     if (all || strcmp(argv[1], "physics") == 0) {
         physics();
         powered_physics();
+        pipelines();
         company();
     }
     printf("c-ragdoll: all %d checks passed\n", g_passed);

@@ -76,6 +76,18 @@ namespace Sinew.Tests
 
         static void JellyPushesRagdoll()
         {
+            SinewWorldDesc d = SinewWorldDesc.Default;
+            Check.Equal((uint)SinewRigidSolver.SINEW_RIGID_FAST, d.rigid_solver, "worlds solve ragdolls by the fast pipeline by default");
+            d.thread_count = 1;
+            d.rigid_solver = (uint)SinewRigidSolver.SINEW_RIGID_PRECISE;
+            using (World w = new World(d))
+            {
+                Ragdoll ball = Ball(w, new Vec3(0f, 1f, 0f), 1f, false);
+                Check.That(!ball.DirectJointSolve, "one bone: no direct solve by default");
+                ball.DirectJointSolve = true;
+                Check.That(ball.DirectJointSolve, "DirectJointSolve set then get round-trips");
+                w.Step(Frame);
+            }
             float with = JellyOnBall(true), without = JellyOnBall(false);
             Check.That(with > 0.01f, "with collision the jelly pushes the ball", "moved " + with + " m");
             Check.That(without < 1e-5f, "without it the ball is not touched", "moved " + without + " m");
