@@ -4,18 +4,14 @@
 //! inside a bone shape beyond the cloth's thickness (non-penetration), while the ragdoll falls
 //! onto a floor and comes to rest.
 
-use sinew::cloth::{GridPins, GridSpec};
 use sinew::collider::Collider;
 use sinew::geometry::{Pose, Shape};
 use sinew::math::{Quat, Vec3};
-use sinew::particles::settings::Material;
 use sinew::ragdoll::humanoid::{HumanoidBones, bone};
 use sinew::world::{World, WorldSettings};
 
-const COLUMNS: u32 = 8;
-const ROWS: u32 = 10;
-const SPACING: f32 = 0.05;
-const THICKNESS: f32 = 0.01;
+mod cape_common;
+use cape_common::{COLUMNS, ROWS, THICKNESS, wear_cape};
 
 struct Scene {
     world: World,
@@ -36,28 +32,8 @@ fn scene() -> Scene {
     let desc = h.ragdoll().unwrap();
     let ragdoll = world.create_ragdoll(&desc).unwrap();
     // The cape lies in the XY plane 0.14 m behind the spine: columns along +X, rows down.
-    let top = h.left_arm.y - 0.02;
-    let spec = GridSpec {
-        columns: COLUMNS,
-        rows: ROWS,
-        spacing: SPACING,
-        origin: Vec3::new(0.0, top - 0.5 * SPACING * (ROWS - 1) as f32, -0.14),
-        // Local XZ plane turned so that +Z (rows) points down.
-        orientation: Quat::from_rotation_x(std::f32::consts::FRAC_PI_2),
-        pins: GridPins::None,
-        material: Material { thickness: THICKNESS, ..Material::default() },
-    };
-    let cape = world.create_grid(&spec).unwrap();
-    let spine = desc.bones[bone::MIDDLE_SPINE].bind;
-    let mut positions = vec![Vec3::ZERO; (COLUMNS * ROWS) as usize];
-    world.bodies.get(cape.0, cape.1).unwrap().read_positions(1.0, &mut positions);
-    let top_row: Vec<u32> = (0..COLUMNS).filter(|&c| (positions[c as usize].y - top).abs() < 1e-4).collect();
-    assert_eq!(top_row.len(), COLUMNS as usize, "the grid's row 0 is its top edge");
-    let offsets: Vec<Vec3> = top_row.iter().map(|&v| spine.to_local(positions[v as usize])).collect();
-    let bones = vec![bone::MIDDLE_SPINE as u32; top_row.len()];
-    world.attach_pins_to_ragdoll(cape, ragdoll, &top_row, &bones, &offsets).unwrap();
-    world.set_ragdoll_collision(cape, ragdoll, true).unwrap();
-    Scene { world, ragdoll, cape, pinned: top_row, offsets }
+    let cape = wear_cape(&mut world, &h, &desc, ragdoll);
+    Scene { world, ragdoll, cape: cape.body, pinned: cape.pinned, offsets: cape.offsets }
 }
 
 #[test]

@@ -5,7 +5,6 @@
 //! a jelly landing on a lying humanoid moves it and neither passes into the other; pins sit
 //! on their bone at every step's end; every pile comes to rest.
 
-use sinew::cloth::{GridPins, GridSpec};
 use sinew::collider::Collider;
 use sinew::geometry::{Pose, Shape};
 use sinew::math::{Quat, Vec3};
@@ -15,6 +14,9 @@ use sinew::ragdoll::{BoneDesc, RagdollDesc, RagdollSettings};
 use sinew::rope::RopeSpec;
 use sinew::softbody::LatticeSpec;
 use sinew::world::{World, WorldSettings};
+
+mod cape_common;
+use cape_common::{Cape, THICKNESS, wear_cape};
 
 fn world(gravity: Vec3) -> World {
     let mut w = World::new(WorldSettings { thread_count: 1, gravity, ..WorldSettings::default() }).unwrap();
@@ -168,33 +170,13 @@ fn a_jelly_dropped_on_a_lying_humanoid_moves_it_and_both_come_to_rest() {
 
 #[test]
 fn a_cape_on_a_spinning_falling_ragdoll_keeps_its_pins_on_the_bone() {
-    const COLUMNS: u32 = 8;
-    const ROWS: u32 = 10;
-    const SPACING: f32 = 0.05;
-    const THICKNESS: f32 = 0.01;
     let mut w = world(Vec3::new(0.0, -9.81, 0.0));
     floor(&mut w);
     let h = HumanoidBones::standing(Vec3::new(0.0, 0.3, 0.0));
     let desc = h.ragdoll().unwrap();
     let r = w.create_ragdoll(&desc).unwrap();
-    let top = h.left_arm.y - 0.02;
-    let spec = GridSpec {
-        columns: COLUMNS,
-        rows: ROWS,
-        spacing: SPACING,
-        origin: Vec3::new(0.0, top - 0.5 * SPACING * (ROWS - 1) as f32, -0.14),
-        orientation: Quat::from_rotation_x(std::f32::consts::FRAC_PI_2),
-        pins: GridPins::None,
-        material: Material { thickness: THICKNESS, ..Material::default() },
-    };
-    let cape = w.create_grid(&spec).unwrap();
     let spine = desc.bones[bone::MIDDLE_SPINE].bind;
-    let x0 = w.bodies.get(cape.0, cape.1).unwrap().positions().to_vec();
-    let pinned: Vec<u32> = (0..COLUMNS).filter(|&c| (x0[c as usize].y - top).abs() < 1e-4).collect();
-    assert_eq!(pinned.len(), COLUMNS as usize);
-    let offsets: Vec<Vec3> = pinned.iter().map(|&v| spine.to_local(x0[v as usize])).collect();
-    w.attach_pins_to_ragdoll(cape, r, &pinned, &vec![bone::MIDDLE_SPINE as u32; pinned.len()], &offsets).unwrap();
-    w.set_ragdoll_collision(cape, r, true).unwrap();
+    let Cape { body: cape, pinned, offsets } = wear_cape(&mut w, &h, &desc, r);
     // A spin about the vertical (12 rad/s on the pelvis' side) and a shove: it falls turning.
     let ragdoll = w.ragdolls.get_mut(r.0, r.1).unwrap();
     ragdoll.apply_bone_impulse(bone::MIDDLE_SPINE, spine.position + Vec3::new(0.3, 0.0, 0.0), Vec3::new(0.0, 0.0, 25.0)).unwrap();
