@@ -18,6 +18,7 @@ LAYERS = [
     ["solver"],
     ["state"],
     ["collider", "wind"],
+    ["step"],
     ["particles", "ragdoll"],
     ["cloth", "rope", "strands"],
     ["softbody"],

@@ -33,6 +33,7 @@ pub mod rope;
 pub mod softbody;
 pub mod solver;
 pub mod state;
+pub mod step;
 pub mod strands;
 pub mod wind;
 pub mod world;

@@ -1123,6 +1123,14 @@ namespace Sinew
         ///  particle weighs `particle_mass`. Typical values: docs/materials.md.
         /// </summary>
         public float density;
+        /// <summary>
+        ///  Bending stiffness (N·m, in [0, 1e5]) as a bending energy over the dihedral angle of
+        ///  every pair of adjacent triangles: the same at any resolution, and it changes no length.
+        ///  Above 0 it replaces the distance bend (`bend_compliance`) of bodies with triangles;
+        ///  ropes and strands keep theirs. Default 0 (the distance bend). Typical values:
+        ///  docs/materials.md.
+        /// </summary>
+        public float bend_stiffness;
     }
 
     /// <summary>

@@ -97,6 +97,7 @@ fn to_material(m: &SinewMaterial) -> Material {
         collision_mask: m.collision_mask,
         self_collision: m.self_collision != 0,
         density: m.density,
+        bend_stiffness: m.bend_stiffness,
     }
 }
 

@@ -137,7 +137,7 @@ pub fn cape(spec: &CapeSpec) -> Result<Body> {
             ([0u16, 1, 2, 0], [l, 1.0 - l - rt, rt, 0.0])
         })
         .collect();
-    finish(&positions, c, &sheet(c, r, false), spec.material, &weights, &spec.bones)?.weighed()
+    finish(&positions, c, &sheet(c, r, false), spec.material, &weights, &spec.bones)?.finish_material()
 }
 
 pub fn skirt(spec: &SkirtSpec) -> Result<Body> {
@@ -158,5 +158,5 @@ pub fn skirt(spec: &SkirtSpec) -> Result<Body> {
         }
     }
     let weights = vec![([0u16; 4], [1.0, 0.0, 0.0, 0.0]); c as usize];
-    finish(&positions, c, &sheet(c, r, true), spec.material, &weights, &[spec.waist])?.weighed()
+    finish(&positions, c, &sheet(c, r, true), spec.material, &weights, &[spec.waist])?.finish_material()
 }

@@ -215,7 +215,7 @@ pub fn grid_body(spec: &GridSpec, topology: Arc<Topology>) -> Result<Body> {
         }
         GridPins::List(list) => list.iter().for_each(|&i| w[i as usize] = 0.0),
     }
-    Body::new(BodyKind::Cloth, topology, spec.material, x, w)?.weighed()
+    Body::new(BodyKind::Cloth, topology, spec.material, x, w)?.finish_material()
 }
 
 /// A render mesh as the host has it.
@@ -407,7 +407,7 @@ pub fn mesh_body(spec: &MeshSpec) -> Result<Body> {
         closed: false,
         embedding: None,
     };
-    Body::new(BodyKind::Cloth, Arc::new(topology), spec.material, x, w)?.weighed()
+    Body::new(BodyKind::Cloth, Arc::new(topology), spec.material, x, w)?.finish_material()
 }
 
 /// Convenience for Rust callers and the benchmark scenes: a grid with its own topology.

@@ -245,6 +245,12 @@ pub struct SinewMaterial {
     /// density that gives a particle a mass outside [1e-9, 1e9] kg is refused. Default 0: every
     /// particle weighs `particle_mass`. Typical values: docs/materials.md.
     pub density: f32,
+    /// Bending stiffness (N·m, in [0, 1e5]) as a bending energy over the dihedral angle of
+    /// every pair of adjacent triangles: the same at any resolution, and it changes no length.
+    /// Above 0 it replaces the distance bend (`bend_compliance`) of bodies with triangles;
+    /// ropes and strands keep theirs. Default 0 (the distance bend). Typical values:
+    /// docs/materials.md.
+    pub bend_stiffness: f32,
 }
 
 /// Which particles of a grid cloth are pinned (`SinewClothGridDesc.pin_mode`).
@@ -647,6 +653,7 @@ mirror!(SinewMaterial <=> Material {
     collision_mask,
     self_collision,
     density,
+    bend_stiffness,
 });
 
 // Hand-written, one way: the stats have no way back, and `thread_count` is the pool's.

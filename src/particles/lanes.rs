@@ -116,7 +116,7 @@ pub(crate) fn key(b: &Body, p: &StepParams) -> Option<LaneKey> {
         substeps: p.substeps,
         iterations: p.iterations,
         h: p.h.to_bits(),
-        compliances: b.material.compliances().map(f32::to_bits),
+        compliances: b.compliances().map(f32::to_bits),
         damping: b.material.damping.to_bits(),
         gravity: gravity.to_array().map(f32::to_bits),
     })
@@ -268,7 +268,7 @@ impl<'a, 'b> LaneGroup<'a, 'b> {
         let np = topology.particle_count;
         let gravity = p.gravity * first.material.gravity_scale;
         let damping = first.material.damping;
-        let alpha_tilde = first.material.compliances().map(|c| xpbd::scaled_compliance(c, p.h));
+        let alpha_tilde = first.compliances().map(|c| xpbd::scaled_compliance(c, p.h));
         LaneGroup { lanes, p, s, topology, np, gravity, damping, alpha_tilde, scale: [0.0; LANES] }
     }
 }

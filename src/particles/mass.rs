@@ -84,14 +84,29 @@ impl Body {
         Ok(())
     }
 
-    /// The body as its cooker built it, with its masses from the material's density (if any):
-    /// the last step of every cooker, so that a density out of range is refused where the
-    /// body is made.
-    pub(crate) fn weighed(mut self) -> Result<Body> {
+    /// The body as its cooker built it, with what its material derives from its shape: the
+    /// masses from the density (if any) and the bending constraints from the bending
+    /// stiffness (if any). The last step of every cooker, so that a density out of range is
+    /// refused where the body is made.
+    pub(crate) fn finish_material(mut self) -> Result<Body> {
         if self.material.density > 0.0 {
             self.apply_masses()?;
         }
+        self.prepare_bending();
         Ok(self)
+    }
+
+    /// Builds the dihedral bending constraints when the material asks for a bending stiffness
+    /// and the body has triangles (`solver::constraints::dihedral`); drops them otherwise.
+    pub(crate) fn prepare_bending(&mut self) {
+        if self.material.bend_stiffness > 0.0 && !self.topology.triangles.is_empty() {
+            if self.dihedral.is_none() {
+                let d = crate::solver::constraints::dihedral::Dihedrals::build(&self.topology.rest, &self.topology.triangles);
+                self.dihedral = (!d.is_empty()).then(|| Box::new(d));
+            }
+        } else {
+            self.dihedral = None;
+        }
     }
 
     /// The body's total mass (kg): every particle's, pinned ones included.

@@ -175,6 +175,8 @@ pub struct Body {
     pub(crate) bones: Vec<follow::BoneCollider>,
     /// The body steps in company with ragdolls this fixed step (one plan on one thread).
     pub(crate) in_company: bool,
+    /// Bending by dihedral angles, when the material has a bending stiffness (`mass.rs`).
+    pub(crate) dihedral: Option<Box<crate::solver::constraints::dihedral::Dihedrals>>,
     /// Largest distance a particle can travel in the current fixed step (m), for broad phases.
     pub(crate) step_margin: f32,
     /// A step on two threads (`two_threads.rs`): the passes of one substep, the dependencies
@@ -183,6 +185,10 @@ pub struct Body {
     band_back: Vec<[Option<usize>; 2]>,
     band_reach: Vec<[bool; 2]>,
 }
+
+/// The distance bend's compliance where dihedral bending replaces it (m/N): its multiplier
+/// update is 0 to within f32 (`α̃ = α/h²` stays finite for any substep the world accepts).
+const DISTANCE_BEND_OFF: f32 = 1e30;
 
 impl Body {
     /// A body at `positions` with the given free inverse masses (0 entries start pinned).
@@ -237,6 +243,7 @@ impl Body {
             collider_owners: Vec::new(),
             bones: Vec::new(),
             in_company: false,
+            dihedral: None,
             step_margin: 0.0,
             band_passes: Vec::new(),
             band_back: Vec::new(),
@@ -395,10 +402,22 @@ impl Body {
             }
         }
         self.material = m;
+        self.prepare_bending();
         if changed {
             self.wake();
         }
         Ok(())
+    }
+
+    /// Compliance per distance constraint class, as the step uses it: the material's, except
+    /// that the distance bend is off (a compliance too large to act) where dihedral bending
+    /// replaces it.
+    pub(crate) fn compliances(&self) -> [f32; crate::solver::constraints::distance::KIND_COUNT] {
+        let mut c = self.material.compliances();
+        if self.dihedral.is_some() {
+            c[crate::solver::constraints::distance::KIND_BEND as usize] = DISTANCE_BEND_OFF;
+        }
+        c
     }
 
     pub fn set_dynamics(&mut self, d: Dynamics) -> Result<()> {

@@ -28,8 +28,15 @@ pub struct Material {
     /// Compliance (m/N) of shear (diagonal) constraints.
     pub shear_compliance: f32,
     /// Compliance (m/N) of bend constraints (distance to the particle two over, or across
-    /// each pair of adjacent triangles of a mesh).
+    /// each pair of adjacent triangles of a mesh): the chapter's bending, used while
+    /// `bend_stiffness` is 0.
     pub bend_compliance: f32,
+    /// Bending stiffness (N·m) as a bending energy over the dihedral angle of every pair of
+    /// adjacent triangles (`solver::constraints::dihedral`): resolution-independent, and it
+    /// changes no length. Above 0 it replaces the distance bend of bodies with triangles
+    /// (cloth, meshes, balloons, soft bodies' surfaces); ropes and strands keep theirs. 0
+    /// (default): the distance bend.
+    pub bend_stiffness: f32,
     /// Particle radius for collisions (m).
     pub thickness: f32,
     /// Coulomb friction against colliders: a contact sticks while tangential motion is
@@ -52,6 +59,7 @@ impl Default for Material {
             stretch_compliance: 0.0,
             shear_compliance: 0.0,
             bend_compliance: 1e-3,
+            bend_stiffness: 0.0,
             thickness: 0.01,
             static_friction: 0.5,
             kinetic_friction: 0.4,
@@ -60,6 +68,9 @@ impl Default for Material {
         }
     }
 }
+
+/// The largest `Material::bend_stiffness` accepted (N·m): a 1 cm steel plate's (about 2e4).
+pub const MAX_BEND_STIFFNESS: f32 = 1e5;
 
 /// The largest `Material::density` (kg/m³, kg/m² or kg/m) accepted: far above any real
 /// material's (osmium, 22,600 kg/m³).
@@ -80,6 +91,7 @@ impl Material {
         check_within(self.stretch_compliance, MAX_COMPLIANCE, "material.stretch_compliance")?;
         check_within(self.shear_compliance, MAX_COMPLIANCE, "material.shear_compliance")?;
         check_within(self.bend_compliance, MAX_COMPLIANCE, "material.bend_compliance")?;
+        check_within(self.bend_stiffness, MAX_BEND_STIFFNESS, "material.bend_stiffness")?;
         check_non_negative(self.thickness, "material.thickness")?;
         if self.thickness > 10.0 {
             return Err(Error::invalid(format!("material.thickness must be at most 10 m (got {})", self.thickness)));

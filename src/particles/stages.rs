@@ -42,6 +42,7 @@
 //! bits; the plan only decides speed.
 
 use super::Body;
+pub use crate::step::StepParams;
 use crate::collider::{ColliderFrame, Geometry};
 use crate::geometry::{Pose, Shape};
 use crate::math::{Quat, Vec3, all_finite};
@@ -56,59 +57,10 @@ use crate::solver::layout::frame;
 use crate::solver::{integrate, velocity, xpbd};
 use crate::wind::Wind;
 
-/// What one fixed step needs to know.
-#[derive(Clone, Copy, Debug)]
-pub struct StepParams {
-    /// Substep length (s).
-    pub h: f32,
-    pub substeps: u32,
-    pub iterations: u32,
-    pub gravity: Vec3,
-    /// Fraction of the frame's pin path (`Pins::start` → `Pins::end`) done at the start / end
-    /// of this fixed step.
-    pub pin_t0: f32,
-    pub pin_t1: f32,
-    /// Where this fixed step starts / ends on the path of the host's inputs (skinned pose,
-    /// colliders): 0 at the last host frame that stepped, 1 at this frame, beyond 1 while
-    /// simulated time runs ahead of host time (the inputs carried on at their velocity).
-    pub pose_t0: f32,
-    pub pose_t1: f32,
-    /// Simulated time at the start of the step (s), for the wind field.
-    pub time: f32,
-    /// Kernel for independent constraint batches.
-    pub kernel: Kernel,
-    /// The world runs on more than one thread: a large body may split its own passes.
-    pub parallel: bool,
-    /// How the ragdolls' bones are solved (`ragdoll::RigidSolver`).
-    pub rigid_solver: crate::ragdoll::RigidSolver,
-}
-
 /// Particles from which a grid body shares its constraint passes with a second thread
 /// (below it the waits between passes cost more than the second thread saves).
 pub(crate) const SPLIT_PARTICLES: usize = 1024;
 
-impl StepParams {
-    /// The same step divided into `substeps` substeps.
-    pub fn with_substeps(&self, substeps: u32) -> StepParams {
-        let step = self.h * self.substeps as f32;
-        StepParams { h: step / substeps as f32, substeps, ..*self }
-    }
-
-    /// Where the pins are on their frame's path at the end of substep `s`.
-    pub(crate) fn pin_time(&self, s: u32) -> f32 {
-        self.pin_t0 + (self.pin_t1 - self.pin_t0) * ((s + 1) as f32 / self.substeps as f32)
-    }
-
-    /// Where the host's inputs (the skinned pose) are at the end of substep `s`.
-    pub(crate) fn pose_time(&self, s: u32) -> f32 {
-        self.pose_t0 + (self.pose_t1 - self.pose_t0) * ((s + 1) as f32 / self.substeps as f32)
-    }
-
-    /// Start and end of substep `s` as fractions of the fixed step (for colliders' poses).
-    pub(crate) fn substep_span(&self, s: u32) -> (f32, f32) {
-        (s as f32 / self.substeps as f32, (s + 1) as f32 / self.substeps as f32)
-    }
-}
 
 
 /// Everything the world shares with each body for one fixed step.
@@ -298,8 +250,34 @@ struct ShapeMatchGroup;
 /// The gas inside a soft body's closed surface (`softbody::apply_pressure`).
 struct PressureGroup;
 
+/// Bending by dihedral angles, when the material has a bending stiffness
+/// (`solver::constraints::dihedral`).
+struct DihedralGroup;
+
 /// The constraint groups, in projection order.
-pub(crate) const GROUPS: [&dyn ConstraintGroup; 6] = [&DistanceGroup, &PressureGroup, &VolumeGroup, &ShapeMatchGroup, &TetherGroup, &MotionGroup];
+pub(crate) const GROUPS: [&dyn ConstraintGroup; 7] = [&DistanceGroup, &DihedralGroup, &PressureGroup, &VolumeGroup, &ShapeMatchGroup, &TetherGroup, &MotionGroup];
+
+impl ConstraintGroup for DihedralGroup {
+    fn active(&self, b: &Body, _: &StepParams) -> bool {
+        b.dihedral.is_some()
+    }
+
+    fn on_soa(&self, _: &Body, _: &StepParams) -> bool {
+        false
+    }
+
+    fn project(&self, b: &mut Body, p: &StepParams, _s: u32) {
+        let Some(d) = b.dihedral.as_deref_mut() else { return };
+        d.lambda.fill(0.0);
+        for _ in 0..p.iterations {
+            crate::solver::constraints::dihedral::solve(&mut b.x, &b.w, d, b.material.bend_stiffness, p.h);
+        }
+    }
+
+    fn instance_bytes(&self, b: &Body) -> usize {
+        b.dihedral.as_ref().map_or(0, |d| bytes(&d.index) + bytes(&d.rest) + bytes(&d.weight) + bytes(&d.lambda))
+    }
+}
 
 impl ConstraintGroup for PressureGroup {
     fn active(&self, b: &Body, _: &StepParams) -> bool {
@@ -369,7 +347,7 @@ impl ConstraintGroup for DistanceGroup {
     }
 
     fn project(&self, b: &mut Body, p: &StepParams, _s: u32) {
-        let alpha_tilde = b.material.compliances().map(|c| xpbd::scaled_compliance(c, p.h));
+        let alpha_tilde = b.compliances().map(|c| xpbd::scaled_compliance(c, p.h));
         let on_grid = b.soa.home && b.topology.grid_kernel(p.kernel).is_some();
         if !on_grid {
             // Multipliers restart each substep (the grid kernel zeroes its own); rigid

@@ -92,7 +92,7 @@ impl Body {
             let (state, xs) = (self.soa.ptr(), self.soa.x.ptr());
             let vec3 = soa::Vec3State { x: soa::Vec3Ptr::new(&mut self.x), prev: soa::Vec3Ptr::new(&mut self.x_prev), v: soa::Vec3Ptr::new(&mut self.v), w: self.w.as_ptr() };
             let lambda = grid_simd::Multipliers::new(&mut self.lambda);
-            let alpha_tilde = self.material.compliances().map(|c| xpbd::scaled_compliance(c, p.h));
+            let alpha_tilde = self.compliances().map(|c| xpbd::scaled_compliance(c, p.h));
             let gravity = p.gravity * self.material.gravity_scale;
             let contact = self.contact_params();
             let base = self.speed_limit_base();

@@ -114,7 +114,7 @@ impl Frame {
 
 /// One fixed step as a ragdoll sees it: the world's step parameters (the kinematic bones'
 /// path over the host frame is the pins' fraction, `pin_t0` → `pin_t1`).
-use crate::particles::stages::StepParams;
+pub use crate::step::{RigidSolver, StepParams};
 
 /// What the solver reads of a ragdoll during a step (nothing here changes in it).
 #[derive(Clone, Debug)]
@@ -226,19 +226,6 @@ pub(crate) struct Scratch {
     /// The island's contact material and collider layers this step (`begin_island_step`).
     pub(crate) material: ContactMaterial,
     pub(crate) mask: u32,
-}
-
-/// How the world steps its ragdolls (see the module docs: *Two pipelines*).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum RigidSolver {
-    /// Contacts found in every substep and swept to convergence, the joints' direct tree solve
-    /// once per iteration and once more last, with the contacts' normals held.
-    Precise,
-    /// Contacts found once per fixed step, one Gauss–Seidel pass of the joints (or the tree
-    /// solve, per ragdoll) and of the contacts per iteration, the joints' velocity pass,
-    /// rolling resistance.
-    #[default]
-    Fast,
 }
 
 /// The start of a fixed step of `count` ragdolls whose bodies lie in `scratch` one after

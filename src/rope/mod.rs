@@ -76,5 +76,5 @@ pub fn new_rope(spec: &RopeSpec) -> Result<Body> {
     let topology = Topology { particle_count: n, constraints: k, rest: p.to_vec(), ..Topology::default() };
     let mut w = try_filled(n, 1.0 / spec.material.particle_mass, "inverse masses")?;
     spec.pins.iter().for_each(|&i| w[i as usize] = 0.0);
-    Body::new(BodyKind::Rope, Arc::new(topology), spec.material, p.to_vec(), w)?.weighed()
+    Body::new(BodyKind::Rope, Arc::new(topology), spec.material, p.to_vec(), w)?.finish_material()
 }

@@ -319,5 +319,5 @@ pub fn mesh_body(spec: &SoftMeshSpec) -> Result<Body> {
     let surface_volume = super::surface_volume(&body.topology.rest, &body.topology.triangles);
     body.soft = Some(Box::new(Soft::new(Arc::new(SoftShape { tets, clusters, surface_volume }), spec.soft)));
     body.dynamics = soft_dynamics();
-    body.weighed()
+    body.finish_material()
 }

@@ -307,7 +307,7 @@ pub fn lattice_body(spec: &LatticeSpec) -> Result<Body> {
     let mut body = Body::new(BodyKind::SoftBody, Arc::new(topology), spec.material, x, w)?;
     body.soft = Some(Box::new(Soft::new(Arc::new(shape), spec.soft)));
     body.dynamics = soft_dynamics();
-    body.weighed()
+    body.finish_material()
 }
 
 /// A soft body from a tetrahedral mesh: `positions` and `tets` (4 indices each, any
@@ -379,7 +379,7 @@ pub fn tet_body(positions: &[Vec3], tet_indices: &[[u32; 4]], material: Material
     let surface_volume = surface_volume(&body.topology.rest, &body.topology.triangles);
     body.soft = Some(Box::new(Soft::new(Arc::new(SoftShape { tets, clusters, surface_volume }), soft)));
     body.dynamics = soft_dynamics();
-    body.weighed()
+    body.finish_material()
 }
 
 /// A balloon: a closed render mesh as a surface (welded like a cloth mesh: stretch on its
@@ -398,6 +398,6 @@ pub fn balloon_body(mesh: &crate::cloth::MeshSpec, soft: SoftSettings) -> Result
     body.kind = BodyKind::SoftBody;
     body.soft = Some(Box::new(Soft::new(Arc::new(SoftShape { tets: Tets::default(), clusters: Clusters::default(), surface_volume: v0 }), soft)));
     body.dynamics = soft_dynamics();
-    body.weighed()
+    body.finish_material()
 }
 

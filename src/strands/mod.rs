@@ -127,5 +127,5 @@ pub fn new_strands(spec: &StrandsSpec) -> Result<Body> {
     body.set_skinning(&influence, Some(vec![spec.head.inverse()]), 1)?;
     body.set_bone_matrices(&[spec.head])?;
     body.set_dynamics(Dynamics { pose_stiffness: 2.0, ..Dynamics::default() })?;
-    body.weighed()
+    body.finish_material()
 }

@@ -231,6 +231,11 @@ fn swept_body_bounds(b: &Body, step: f32, gravity: Vec3) -> ((Vec3, Vec3), f32) 
     ((lo - grow, hi + grow), vmax)
 }
 
+/// Whether a rigid body's pose and mass properties are finite.
+fn finite_body(b: &RigidBody) -> bool {
+    crate::math::is_finite3(b.x) && b.q.is_finite() && b.inv_mass.is_finite() && crate::math::is_finite3(b.inv_inertia)
+}
+
 /// A rigid body's frame as a pose.
 fn pose_of(b: &RigidBody) -> Pose {
     Pose { rotation: b.q, position: b.x, scale: 1.0 }
@@ -288,9 +293,13 @@ impl<'a, F: Fn(usize) -> (&'a Core, usize)> StepGroup for Company<'a, F> {
             for bone in &mut body.bones {
                 let b = &rigid[bone.bone as usize];
                 bone.p0 = bone.p1;
-                bone.p1 = pose_of(b);
-                bone.inv_mass = b.inv_mass;
-                bone.inv_inertia = world_inv_inertia(b);
+                // A bone that overflowed in the substep stays where it was last finite: its
+                // ragdoll is rolled back at the step's end, and the NaN does not reach the body.
+                if finite_body(b) {
+                    bone.p1 = pose_of(b);
+                    bone.inv_mass = b.inv_mass;
+                    bone.inv_inertia = world_inv_inertia(b);
+                }
             }
         }
         self.place_pins(false);
@@ -314,6 +323,9 @@ impl<'a, F: Fn(usize) -> (&'a Core, usize)> Company<'a, F> {
         for pin in self.pins {
             let b = &rigid[pin.bone as usize];
             let at = b.x + b.q * pin.offset;
+            if !crate::math::is_finite3(at) {
+                continue;
+            }
             let body = &mut self.bodies[pin.body as usize].1.as_mut().expect("a company's bodies exist").1;
             if moved {
                 body.move_pinned(pin.vertex, at);

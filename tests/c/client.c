@@ -1693,8 +1693,9 @@ static void teardown(void) {
     FAILS_ONLY(SINEW_INVALID_HANDLE, sinew_world_destroy(g_scene.world));
 }
 
-/* Mass from density: a 16 x 16 grid 0.1 m apart (1.5 m x 1.5 m) at 0.2 kg/m2 weighs 0.45 kg,
- * whatever its particle count; densities out of range are refused and create nothing. */
+/* Materials in physical units. Mass from density: a 16 x 16 grid 0.1 m apart (1.5 m x 1.5 m)
+ * at 0.2 kg/m2 weighs 0.45 kg, whatever its particle count; bending stiffness; values out of
+ * range are refused and create nothing. */
 static void density(void) {
     SinewWorldDesc wd;
     SinewWorld w;
@@ -1721,6 +1722,15 @@ static void density(void) {
     FAILS(SINEW_INVALID_ARGUMENT, sinew_cloth_create_grid(w, &gd, &b));
     gd.material.density = NAN;
     FAILS(SINEW_NON_FINITE, sinew_cloth_create_grid(w, &gd, &b));
+    /* Bending by dihedral angles (N m): accepted in range, stepped; refused out of it. */
+    gd.material.density = 0.2f;
+    gd.material.bend_stiffness = 1e-4f;
+    OK(sinew_cloth_create_grid(w, &gd, &b));
+    OK(sinew_world_step(w, FRAME));
+    gd.material.bend_stiffness = -1.0f;
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_cloth_create_grid(w, &gd, &b));
+    gd.material.bend_stiffness = 2e5f;
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_cloth_create_grid(w, &gd, &b));
     OK(sinew_world_destroy(w));
 }
 

@@ -551,6 +551,10 @@ namespace Sinew.Tests
                 m.Density = -1f;
                 Check.ThrowsSinew("a negative density", SinewResult.SINEW_INVALID_ARGUMENT, () => { cloth.Material = m; }, "material.density");
                 Check.That(Math.Abs(cloth.GetInfo().mass - 0.45f) < 1e-5f, "a refused material leaves the masses");
+                m.Density = 0.2f;
+                m.BendStiffness = 1e-4f;
+                cloth.Material = m;
+                Check.Equal(1e-4f, cloth.Material.BendStiffness, "BendStiffness (N m) set then get round-trips");
 
                 SinewVec3 lo, hi;
                 cloth.GetBounds(out lo, out hi);

@@ -1,5 +1,6 @@
 //! Constraint kinds. Each is stored as a structure of arrays, sorted into batches.
 
+pub mod dihedral;
 pub mod distance;
 pub mod distance_simd;
 pub mod grid_simd;
