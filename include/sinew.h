@@ -624,7 +624,8 @@ typedef struct SinewMaterial {
    */
   float shear_compliance;
   /*
-   Compliance of bend constraints, m/N. Default 0.001.
+   Compliance of bend constraints (to the particle two over), m/N, used while
+   `bend_stiffness` is 0. Default 0.001.
    */
   float bend_compliance;
   /*

@@ -1091,7 +1091,8 @@ namespace Sinew
         /// </summary>
         public float shear_compliance;
         /// <summary>
-        ///  Compliance of bend constraints, m/N. Default 0.001.
+        ///  Compliance of bend constraints (to the particle two over), m/N, used while
+        ///  `bend_stiffness` is 0. Default 0.001.
         /// </summary>
         public float bend_compliance;
         /// <summary>

@@ -226,7 +226,8 @@ pub struct SinewMaterial {
     pub stretch_compliance: f32,
     /// Compliance of shear (diagonal) constraints, m/N. Default 0.
     pub shear_compliance: f32,
-    /// Compliance of bend constraints, m/N. Default 0.001.
+    /// Compliance of bend constraints (to the particle two over), m/N, used while
+    /// `bend_stiffness` is 0. Default 0.001.
     pub bend_compliance: f32,
     /// Particle radius for collisions (m). Default 0.01.
     pub thickness: f32,
