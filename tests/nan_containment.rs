@@ -247,6 +247,16 @@ fn an_object_that_overflows_against_another_leaves_it_finite_and_bounded() {
             one_way: false,
         },
         Case {
+            name: "a jelly that overflows on a ragdoll's head (colliding with its bones, both ways)",
+            setup: |w| {
+                let r = create(w, Kind::Ragdoll, Vec3::new(0.0, 0.0, 0.0));
+                let jelly = create(w, Kind::Soft, Vec3::new(0.0, 1.9, 0.0));
+                w.set_ragdoll_collision(jelly, r, true).unwrap();
+                ((Kind::Soft, jelly), (Kind::Ragdoll, r))
+            },
+            one_way: false,
+        },
+        Case {
             name: "a cape that overflows on a ragdoll (the coupling is one way: the ragdoll is not touched)",
             setup: |w| {
                 let r = create(w, Kind::Ragdoll, Vec3::new(0.0, 0.0, 0.0));

@@ -111,17 +111,19 @@ impl Body {
                 let Some(fixed) = collide_particle(x_prev[i], x[i], &bone.shape, reach, &p0, &p1, &c) else { continue };
                 let d = fixed - x[i];
                 let len = d.length();
-                if len <= 0.0 {
+                // A particle that overflowed gives its bone nothing (its body is rolled back
+                // at the step's end; the ragdoll is not).
+                if !(len > 0.0 && len.is_finite()) {
+                    continue;
+                }
+                if bone.one_way {
+                    x[i] += d;
                     continue;
                 }
                 let n = d / len;
                 let arm = fixed - n * c.thickness - p1.position;
                 let rn = arm.cross(n);
                 let k = 1.0 / (wp + bone.inv_mass + rn.dot(bone.inv_inertia * rn));
-                if bone.one_way {
-                    x[i] += d;
-                    continue;
-                }
                 x[i] += d * (wp * k);
                 let impulse = -d * k;
                 bone.dx += impulse * bone.inv_mass;
