@@ -125,6 +125,16 @@ struct Island {
     moving: bool,
 }
 
+/// A particle body that meets a ragdoll this step: pinned to it, or colliding with it and
+/// within reach.
+#[derive(Clone, Copy, Debug)]
+struct Link {
+    body: u32,
+    ragdoll: u32,
+    /// The body hangs on the ragdoll by pins (it then meets its bones one way).
+    pinned: bool,
+}
+
 /// Reused buffers of the ragdolls' step.
 #[derive(Default)]
 pub(super) struct RagdollIslands {
@@ -141,9 +151,8 @@ pub(super) struct RagdollIslands {
     bones: Vec<(Vec3, Vec3, u32)>,
     order: Vec<u32>,
     bone_start: Vec<u32>,
-    /// (body slot, ragdoll slot): a particle body that meets a ragdoll this step (pinned to
-    /// it, or colliding with it and within reach), in body slot order.
-    links: Vec<(u32, u32)>,
+    /// A particle body that meets a ragdoll this step, in body slot order.
+    links: Vec<Link>,
     /// Members of awake islands, grouped by island (slot order within), and each island's
     /// range in it.
     members: Vec<u32>,
@@ -222,13 +231,12 @@ impl RagdollIslands {
 
 /// A particle body's bounds over the coming fixed step of `step` s: where its particles are,
 /// grown by its fastest particle's travel, gravity's and its thickness.
-/// Also its fastest particle's speed (m/s).
-fn swept_body_bounds(b: &Body, step: f32, gravity: Vec3) -> ((Vec3, Vec3), f32) {
+fn swept_body_bounds(b: &Body, step: f32, gravity: Vec3) -> (Vec3, Vec3) {
     let (lo, hi) = b.bounds();
     let vmax = b.v.iter().fold(0.0f32, |m, v| m.max(v.length_squared())).sqrt();
     let g = (gravity * b.material.gravity_scale).length();
     let grow = Vec3::splat(vmax * step + 0.5 * g * step * step + b.material.thickness * b.scale + 0.01);
-    ((lo - grow, hi + grow), vmax)
+    (lo - grow, hi + grow)
 }
 
 /// Whether a rigid body's pose and mass properties are finite.
@@ -343,9 +351,8 @@ fn take_corrections(bodies: &mut [(usize, Option<(u32, Body)>)], rigid: &mut [Ri
     for (_, entry) in bodies.iter_mut() {
         let body = &mut entry.as_mut().expect("a company's bodies exist").1;
         for bone in &mut body.bones {
-            if bone.one_way || (bone.dx == Vec3::ZERO && bone.dtheta == Vec3::ZERO) {
-                bone.dx = Vec3::ZERO;
-                bone.dtheta = Vec3::ZERO;
+            // (A one-way bone is never given a correction: `Body::bone_contacts`.)
+            if bone.dx == Vec3::ZERO && bone.dtheta == Vec3::ZERO {
                 continue;
             }
             let b = &mut rigid[bone.bone as usize];
@@ -428,21 +435,21 @@ impl World {
                 let first = isl.links.len();
                 for a in self.attachments.iter().filter(|a| a.body == id) {
                     if slots.get(a.ragdoll.0).is_some_and(|e| e.as_ref().is_some_and(|(s, _)| *s == a.ragdoll.1)) {
-                        isl.links.push((bslot as u32, a.ragdoll.0 as u32));
+                        isl.links.push(Link { body: bslot as u32, ragdoll: a.ragdoll.0 as u32, pinned: true });
                     }
                 }
                 if !b.collider_owners().is_empty() {
-                    let (bounds, _) = swept_body_bounds(b, step, p.gravity);
+                    let bounds = swept_body_bounds(b, step, p.gravity);
                     for &owner in b.collider_owners() {
                         let r = owner as usize - 1;
-                        if slots.get(r).is_none_or(|e| e.is_none()) || isl.links[first..].iter().any(|l| l.1 == r as u32) || !isl.reaches(r, bounds) {
+                        if slots.get(r).is_none_or(|e| e.is_none()) || isl.links[first..].iter().any(|l| l.ragdoll == r as u32) || !isl.reaches(r, bounds) {
                             continue;
                         }
-                        isl.links.push((bslot as u32, r as u32));
+                        isl.links.push(Link { body: bslot as u32, ragdoll: r as u32, pinned: false });
                     }
                 }
                 for k in first + 1..isl.links.len() {
-                    union(&mut isl.parent, isl.links[first].1, isl.links[k].1);
+                    union(&mut isl.parent, isl.links[first].ragdoll, isl.links[k].ragdoll);
                 }
             }
         }
@@ -458,9 +465,9 @@ impl World {
                 isl.awake[root] = true;
             }
         }
-        for &(bslot, r) in &isl.links {
-            if self.bodies.get_by_slot(bslot as usize).is_some_and(|b| !b.is_asleep()) {
-                let root = isl.parent[r as usize] as usize;
+        for l in &isl.links {
+            if self.bodies.get_by_slot(l.body as usize).is_some_and(|b| !b.is_asleep()) {
+                let root = isl.parent[l.ragdoll as usize] as usize;
                 isl.awake[root] = true;
             }
         }
@@ -469,9 +476,9 @@ impl World {
         }
         // A sleeping body in an awake island wakes when a bone it meets was awake (a bone
         // merely woken by it stays where it slept).
-        for &(bslot, r) in &isl.links {
-            if isl.was_awake[r as usize]
-                && let Some(b) = self.bodies.slots_mut()[bslot as usize].as_mut().map(|e| &mut e.1)
+        for l in &isl.links {
+            if isl.was_awake[l.ragdoll as usize]
+                && let Some(b) = self.bodies.slots_mut()[l.body as usize].as_mut().map(|e| &mut e.1)
                 && b.is_asleep()
             {
                 b.wake();
@@ -489,11 +496,9 @@ impl World {
                 isl.moving[root] = true;
             }
         }
-        for &(bslot, r) in &isl.links {
-            let Some((serial, b)) = self.bodies.slots_mut()[bslot as usize].as_ref() else { continue };
-            let pinned = self.attachments.iter().any(|a| a.body == (bslot as usize, *serial) && a.ragdoll.0 == r as usize);
-            if !pinned && !b.is_asleep() {
-                let root = isl.parent[r as usize] as usize;
+        for l in &isl.links {
+            if !l.pinned && self.bodies.get_by_slot(l.body as usize).is_some_and(|b| !b.is_asleep()) {
+                let root = isl.parent[l.ragdoll as usize] as usize;
                 isl.moving[root] = true;
             }
         }
@@ -554,9 +559,9 @@ impl World {
             let root = parent[group[0] as usize];
             let mut k = 0;
             while k < isl.links.len() {
-                let bslot = isl.links[k].0;
-                let end = k + isl.links[k..].iter().take_while(|l| l.0 == bslot).count();
-                let here = parent[isl.links[k].1 as usize] == root;
+                let bslot = isl.links[k].body;
+                let end = k + isl.links[k..].iter().take_while(|l| l.body == bslot).count();
+                let here = parent[isl.links[k].ragdoll as usize] == root;
                 let links = &isl.links[k..end];
                 k = end;
                 let Some((serial, mut body)) = body_slots[bslot as usize].take() else { continue };
@@ -569,17 +574,16 @@ impl World {
                 body.bones.clear();
                 // Room for every bone it may meet, once: bones coming into reach later do
                 // not allocate in a step.
-                let reach: usize = links.iter().map(|&(_, r)| slots[r as usize].as_ref().map_or(0, |(_, g)| g.bone_count())).sum();
+                let reach: usize = links.iter().map(|l| slots[l.ragdoll as usize].as_ref().map_or(0, |(_, g)| g.bone_count())).sum();
                 body.bones.reserve(reach);
-                for &(_, r) in links {
+                let bounds = swept_body_bounds(&body, step, p.gravity);
+                for &Link { ragdoll: r, pinned, .. } in links {
                     let m = group.binary_search(&r).expect("a linked ragdoll is a member of its island");
                     let off = island.offsets[m];
                     let ragdoll = &slots[r as usize].as_ref().expect("island members exist").1;
-                    let pinned = self.attachments.iter().any(|a| a.body == (bslot as usize, serial) && a.ragdoll.0 == r as usize);
                     // Pinned: one way; sleeping: a still collider.
                     let still = pinned || !island.moving;
                     if body.collider_owners().contains(&(r + 1)) {
-                        let (bounds, _) = swept_body_bounds(&body, step, p.gravity);
                         let first = isl.bone_start[r as usize] as usize;
                         for bone in 0..ragdoll.bone_count() {
                             let bb = isl.bones[first + bone];

@@ -133,8 +133,7 @@ impl Dihedrals {
 
 /// One Gauss–Seidel pass over every bending constraint of `d` (multipliers accumulate in
 /// `d.lambda`; zero them at each substep's start): bending stiffness `stiffness` (N·m), substep
-/// `h`. `scale` is the body's (lengths ×scale: the weights, areas over lengths squared, do not
-/// change).
+/// `h`. A body's scale changes neither the angles nor the weights (lengths squared over areas).
 pub fn solve(x: &mut [Vec3], w: &[f32], d: &mut Dihedrals, stiffness: f32, h: f32) {
     for k in 0..d.index.len() {
         let [i1, i2, i3, i4] = d.index[k].map(|i| i as usize);
