@@ -11,7 +11,7 @@
  Version of the C ABI. Bumped on any incompatible change; wrappers compare it at load
  (sinew_abi_version()).
  */
-#define SINEW_ABI_VERSION 9
+#define SINEW_ABI_VERSION 10
 
 /*
  What every fallible `sinew_` function returns.
@@ -665,6 +665,32 @@ typedef struct SinewMaterial {
    docs/materials.md.
    */
   float bend_stiffness;
+  /*
+   Membrane stretch stiffness (N/m, in [0, 1e8]): the tension per unit width that would
+   stretch the cloth by 100 % along its threads (a grid's rows and columns; for a mesh,
+   world X projected into each triangle and the direction across it), as a strain energy
+   per triangle, the same at any resolution. Above 0 it replaces the stretch and shear
+   constraints (`stretch_compliance`, `shear_compliance`) of bodies with triangles; ropes
+   and strands keep theirs. Default 0 (the compliances). Typical values: docs/materials.md.
+   */
+  float stretch_stiffness;
+  /*
+   Membrane shear stiffness (N/m, in [0, 1e8]): shear force per unit length per radian
+   of shear between the threads, used while `stretch_stiffness` is above 0. Default 0.
+   */
+  float shear_stiffness;
+  /*
+   Young's modulus (Pa, in [0, 1e9]) of a soft body's tetrahedra as a stable Neo-Hookean
+   solid, the same at any resolution. Above 0 it replaces the tetrahedra's volume
+   constraints and shape matching. Default 0 (volume constraints and shape matching).
+   Typical values: docs/materials.md.
+   */
+  float youngs_modulus;
+  /*
+   Poisson's ratio of the Neo-Hookean solid, in [0, 0.49]; 0.49 keeps the volume
+   nearly constant (rubber, flesh, jelly). Default 0.3.
+   */
+  float poisson_ratio;
 } SinewMaterial;
 
 /*

@@ -1132,6 +1132,32 @@ namespace Sinew
         ///  docs/materials.md.
         /// </summary>
         public float bend_stiffness;
+        /// <summary>
+        ///  Membrane stretch stiffness (N/m, in [0, 1e8]): the tension per unit width that would
+        ///  stretch the cloth by 100 % along its threads (a grid's rows and columns; for a mesh,
+        ///  world X projected into each triangle and the direction across it), as a strain energy
+        ///  per triangle, the same at any resolution. Above 0 it replaces the stretch and shear
+        ///  constraints (`stretch_compliance`, `shear_compliance`) of bodies with triangles; ropes
+        ///  and strands keep theirs. Default 0 (the compliances). Typical values: docs/materials.md.
+        /// </summary>
+        public float stretch_stiffness;
+        /// <summary>
+        ///  Membrane shear stiffness (N/m, in [0, 1e8]): shear force per unit length per radian
+        ///  of shear between the threads, used while `stretch_stiffness` is above 0. Default 0.
+        /// </summary>
+        public float shear_stiffness;
+        /// <summary>
+        ///  Young's modulus (Pa, in [0, 1e9]) of a soft body's tetrahedra as a stable Neo-Hookean
+        ///  solid, the same at any resolution. Above 0 it replaces the tetrahedra's volume
+        ///  constraints and shape matching. Default 0 (volume constraints and shape matching).
+        ///  Typical values: docs/materials.md.
+        /// </summary>
+        public float youngs_modulus;
+        /// <summary>
+        ///  Poisson's ratio of the Neo-Hookean solid, in [0, 0.49]; 0.49 keeps the volume
+        ///  nearly constant (rubber, flesh, jelly). Default 0.3.
+        /// </summary>
+        public float poisson_ratio;
     }
 
     /// <summary>

@@ -209,6 +209,52 @@ namespace Sinew
             get { return bend_stiffness; }
             set { bend_stiffness = value; }
         }
+
+        /// <summary>
+        ///  Membrane stretch stiffness (N/m, in [0, 1e8]): the tension per unit width that would
+        ///  stretch the cloth by 100 % along its threads (a grid's rows and columns; for a mesh,
+        ///  world X projected into each triangle and the direction across it), as a strain energy
+        ///  per triangle, the same at any resolution. Above 0 it replaces the stretch and shear
+        ///  constraints (`stretch_compliance`, `shear_compliance`) of bodies with triangles; ropes
+        ///  and strands keep theirs. Default 0 (the compliances). Typical values: docs/materials.md.
+        /// </summary>
+        public float StretchStiffness
+        {
+            get { return stretch_stiffness; }
+            set { stretch_stiffness = value; }
+        }
+
+        /// <summary>
+        ///  Membrane shear stiffness (N/m, in [0, 1e8]): shear force per unit length per radian
+        ///  of shear between the threads, used while `stretch_stiffness` is above 0. Default 0.
+        /// </summary>
+        public float ShearStiffness
+        {
+            get { return shear_stiffness; }
+            set { shear_stiffness = value; }
+        }
+
+        /// <summary>
+        ///  Young's modulus (Pa, in [0, 1e9]) of a soft body's tetrahedra as a stable Neo-Hookean
+        ///  solid, the same at any resolution. Above 0 it replaces the tetrahedra's volume
+        ///  constraints and shape matching. Default 0 (volume constraints and shape matching).
+        ///  Typical values: docs/materials.md.
+        /// </summary>
+        public float YoungsModulus
+        {
+            get { return youngs_modulus; }
+            set { youngs_modulus = value; }
+        }
+
+        /// <summary>
+        ///  Poisson's ratio of the Neo-Hookean solid, in [0, 0.49]; 0.49 keeps the volume
+        ///  nearly constant (rubber, flesh, jelly). Default 0.3.
+        /// </summary>
+        public float PoissonRatio
+        {
+            get { return poisson_ratio; }
+            set { poisson_ratio = value; }
+        }
     }
 
     public unsafe partial struct SinewClothGridDesc

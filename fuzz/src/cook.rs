@@ -98,6 +98,10 @@ fn to_material(m: &SinewMaterial) -> Material {
         self_collision: m.self_collision != 0,
         density: m.density,
         bend_stiffness: m.bend_stiffness,
+        stretch_stiffness: m.stretch_stiffness,
+        shear_stiffness: m.shear_stiffness,
+        youngs_modulus: m.youngs_modulus,
+        poisson_ratio: m.poisson_ratio,
     }
 }
 

@@ -252,6 +252,24 @@ pub struct SinewMaterial {
     /// ropes and strands keep theirs. Default 0 (the distance bend). Typical values:
     /// docs/materials.md.
     pub bend_stiffness: f32,
+    /// Membrane stretch stiffness (N/m, in [0, 1e8]): the tension per unit width that would
+    /// stretch the cloth by 100 % along its threads (a grid's rows and columns; for a mesh,
+    /// world X projected into each triangle and the direction across it), as a strain energy
+    /// per triangle, the same at any resolution. Above 0 it replaces the stretch and shear
+    /// constraints (`stretch_compliance`, `shear_compliance`) of bodies with triangles; ropes
+    /// and strands keep theirs. Default 0 (the compliances). Typical values: docs/materials.md.
+    pub stretch_stiffness: f32,
+    /// Membrane shear stiffness (N/m, in [0, 1e8]): shear force per unit length per radian
+    /// of shear between the threads, used while `stretch_stiffness` is above 0. Default 0.
+    pub shear_stiffness: f32,
+    /// Young's modulus (Pa, in [0, 1e9]) of a soft body's tetrahedra as a stable Neo-Hookean
+    /// solid, the same at any resolution. Above 0 it replaces the tetrahedra's volume
+    /// constraints and shape matching. Default 0 (volume constraints and shape matching).
+    /// Typical values: docs/materials.md.
+    pub youngs_modulus: f32,
+    /// Poisson's ratio of the Neo-Hookean solid, in [0, 0.49]; 0.49 keeps the volume
+    /// nearly constant (rubber, flesh, jelly). Default 0.3.
+    pub poisson_ratio: f32,
 }
 
 /// Which particles of a grid cloth are pinned (`SinewClothGridDesc.pin_mode`).
@@ -655,6 +673,10 @@ mirror!(SinewMaterial <=> Material {
     self_collision,
     density,
     bend_stiffness,
+    stretch_stiffness,
+    shear_stiffness,
+    youngs_modulus,
+    poisson_ratio,
 });
 
 // Hand-written, one way: the stats have no way back, and `thread_count` is the pool's.

@@ -37,6 +37,25 @@ pub struct Material {
     /// (cloth, meshes, balloons, soft bodies' surfaces); ropes and strands keep theirs. 0
     /// (default): the distance bend.
     pub bend_stiffness: f32,
+    /// Membrane stretch stiffness (N/m): the tension per unit width that stretches the cloth
+    /// by 100 % along its threads (rows and columns of a grid; a mesh's world X projected into
+    /// each triangle, and the direction across it), as a strain energy per triangle
+    /// (`solver::constraints::membrane`), so it is the same at any resolution. Above 0 it
+    /// replaces the stretch and shear distance constraints (`stretch_compliance`,
+    /// `shear_compliance`) of bodies with triangles; ropes and strands keep theirs. 0
+    /// (default): the distance constraints.
+    pub stretch_stiffness: f32,
+    /// Membrane shear stiffness (N/m): the shear force per unit length per radian of shear
+    /// between the threads, used with `stretch_stiffness`. 0: no shear resistance.
+    pub shear_stiffness: f32,
+    /// Young's modulus (Pa) of a soft body's tetrahedra as a stable Neo-Hookean solid
+    /// (`solver::constraints::neo_hookean`), the same at any resolution. Above 0 it replaces
+    /// the tetrahedra's volume constraints and shape matching. 0 (default): the chapter's
+    /// volume constraints and shape matching.
+    pub youngs_modulus: f32,
+    /// Poisson's ratio of the Neo-Hookean solid, in [0, 0.49]: 0.49 keeps the volume
+    /// nearly constant (rubber, flesh, jelly). Default 0.3.
+    pub poisson_ratio: f32,
     /// Particle radius for collisions (m).
     pub thickness: f32,
     /// Coulomb friction against colliders: a contact sticks while tangential motion is
@@ -60,6 +79,10 @@ impl Default for Material {
             shear_compliance: 0.0,
             bend_compliance: 1e-3,
             bend_stiffness: 0.0,
+            stretch_stiffness: 0.0,
+            shear_stiffness: 0.0,
+            youngs_modulus: 0.0,
+            poisson_ratio: 0.3,
             thickness: 0.01,
             static_friction: 0.5,
             kinetic_friction: 0.4,
@@ -71,6 +94,16 @@ impl Default for Material {
 
 /// The largest `Material::bend_stiffness` accepted (N·m): a 1 cm steel plate's (about 2e4).
 pub const MAX_BEND_STIFFNESS: f32 = 1e5;
+
+/// The largest `Material::stretch_stiffness` and `shear_stiffness` accepted (N/m): a sheet of
+/// 1 mm steel (2e8 N/m) is stiffer than any cloth, and far stiffer than one substep can hold.
+pub const MAX_MEMBRANE_STIFFNESS: f32 = 1e8;
+/// The largest `Material::youngs_modulus` accepted (Pa): hard rubber is about 1e8; stiffer
+/// solids are rigid bodies.
+pub const MAX_YOUNGS_MODULUS: f32 = 1e9;
+/// The largest `Material::poisson_ratio` accepted: 0.5 is incompressible, which the
+/// Neo-Hookean volume term cannot express (its Lamé λ is infinite).
+pub const MAX_POISSON_RATIO: f32 = 0.49;
 
 /// The largest `Material::density` (kg/m³, kg/m² or kg/m) accepted: far above any real
 /// material's (osmium, 22,600 kg/m³).
@@ -92,6 +125,10 @@ impl Material {
         check_within(self.shear_compliance, MAX_COMPLIANCE, "material.shear_compliance")?;
         check_within(self.bend_compliance, MAX_COMPLIANCE, "material.bend_compliance")?;
         check_within(self.bend_stiffness, MAX_BEND_STIFFNESS, "material.bend_stiffness")?;
+        check_within(self.stretch_stiffness, MAX_MEMBRANE_STIFFNESS, "material.stretch_stiffness")?;
+        check_within(self.shear_stiffness, MAX_MEMBRANE_STIFFNESS, "material.shear_stiffness")?;
+        check_within(self.youngs_modulus, MAX_YOUNGS_MODULUS, "material.youngs_modulus")?;
+        check_within(self.poisson_ratio, MAX_POISSON_RATIO, "material.poisson_ratio")?;
         check_non_negative(self.thickness, "material.thickness")?;
         if self.thickness > 10.0 {
             return Err(Error::invalid(format!("material.thickness must be at most 10 m (got {})", self.thickness)));
