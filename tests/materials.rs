@@ -74,14 +74,25 @@ fn mass_is_density_times_measure_at_any_resolution() {
 /// of 4 s in a steady 5 m/s wind along +Z, and the curtain's mass (`density` 0: 0.01 kg per
 /// particle).
 fn deflection(spacing: f32, density: f32) -> (f32, f32) {
+    let d = curtain_bottom(spacing, Material { density, ..Material::default() }, 5.0, None);
+    (d.z, d.w)
+}
+
+/// The mean position of a 2 m × 2 m curtain's bottom row over the last second of 4 s in a
+/// steady wind of `wind` m/s along +Z (x, y, z), and the curtain's mass (w); `tethers`: the
+/// geodesic tethers' scale, if any.
+fn curtain_bottom(spacing: f32, material: Material, wind: f32, tethers: Option<f32>) -> glam::Vec4 {
     let mut w = world();
-    w.set_wind(Wind { direction: Vec3::Z, speed: 5.0, turbulence: 0.0, gust_strength: 0.0, ..Wind::default() }).unwrap();
-    let spec = curtain(2.0, spacing, Material { density, ..Material::default() });
+    w.set_wind(Wind { direction: Vec3::Z, speed: wind, turbulence: 0.0, gust_strength: 0.0, ..Wind::default() }).unwrap();
+    let spec = curtain(2.0, spacing, material);
     let id = w.create_grid(&spec).unwrap();
+    if let Some(scale) = tethers {
+        w.bodies.get_mut(id.0, id.1).unwrap().set_tethers(Some(true), scale).unwrap();
+    }
     let n = spec.columns as usize;
     let mass = w.bodies.get(id.0, id.1).unwrap().total_mass();
     let mut x = vec![Vec3::ZERO; n * n];
-    let mut sum = 0.0f32;
+    let mut sum = Vec3::ZERO;
     let mut samples = 0;
     for frame in 0..240 {
         w.step(1.0 / 60.0).unwrap();
@@ -90,11 +101,11 @@ fn deflection(spacing: f32, density: f32) -> (f32, f32) {
             // The bottom row: the lowest particles.
             let lowest = x.iter().fold(f32::INFINITY, |m, p| m.min(p.y));
             let bottom: Vec<&Vec3> = x.iter().filter(|p| p.y < lowest + 0.5 * spacing).collect();
-            sum += bottom.iter().map(|p| p.z).sum::<f32>() / bottom.len() as f32;
+            sum += bottom.iter().fold(Vec3::ZERO, |a, p| a + **p) / bottom.len() as f32;
             samples += 1;
         }
     }
-    (sum / samples as f32, mass)
+    (sum / samples as f32).extend(mass)
 }
 
 #[test]
@@ -256,4 +267,108 @@ fn bending_changes_no_length() {
     let (loose, tight) = (hanging_length(0.0, 1.0), hanging_length(0.0, 1e-4));
     println!("with the distance bend: {loose:.5} m at 1 m/N, {tight:.5} m at 1e-4 m/N");
     assert!(loose - tight > 0.2 * (loose - 1.0), "the distance bend no longer holds length ({loose} vs {tight})");
+}
+
+/// A strip `width` m wide and 1 m long hanging from its top row at `spacing`, areal density
+/// 0.5 kg/m², membrane stretch stiffness `stretch` N/m (shear 10 N/m), bending `bend` N·m:
+/// its length after 4 s (top row to the bottom row's mean).
+fn membrane_strip(spacing: f32, width: f32, stretch: f32, bend: f32) -> f32 {
+    // One Gauss–Seidel pass per substep leaves a hanging chain of N elements longer than its
+    // material by about N²Δt²g/2 whatever its stiffness (docs/materials.md): 16 substeps of
+    // 8 passes put that below 0.3 % of the law at 2.5 cm.
+    let mut w = World::new(WorldSettings { thread_count: 1, iterations: 8, substeps: 16, ..WorldSettings::default() }).unwrap();
+    w.sequential = true;
+    let columns = (width / spacing).round() as u32 + 1;
+    let rows = (1.0 / spacing).round() as u32 + 1;
+    let spec = GridSpec {
+        columns,
+        rows,
+        spacing,
+        origin: Vec3::new(0.0, 1.5, 0.0),
+        orientation: Quat::from_rotation_x(std::f32::consts::FRAC_PI_2),
+        pins: GridPins::TopRow,
+        material: Material { density: 0.5, stretch_stiffness: stretch, shear_stiffness: 10.0, bend_stiffness: bend, damping: 3.0, ..Material::default() },
+    };
+    let id = w.create_grid(&spec).unwrap();
+    let n = (columns * rows) as usize;
+    let mut x = vec![Vec3::ZERO; n];
+    for _ in 0..240 {
+        w.step(1.0 / 60.0).unwrap();
+    }
+    w.bodies.get(id.0, id.1).unwrap().read_positions(1.0, &mut x);
+    let top = x[..columns as usize].iter().map(|p| p.y).sum::<f32>() / columns as f32;
+    let bottom = x[n - columns as usize..].iter().map(|p| p.y).sum::<f32>() / columns as f32;
+    top - bottom
+}
+
+/// Under its own weight a strip stretches by ∫ ρ g (L − y)/k dy = ρ g L²/(2k) — for lumped
+/// masses of any row count too (the midpoint rule is exact for a linear tension) — whatever
+/// its width and resolution: 2.45 % at ρ = 0.5 kg/m², k = 100 N/m.
+#[test]
+fn a_strip_stretches_by_the_membrane_law_at_three_spacings() {
+    let k = 100.0;
+    let law = 0.5 * 9.81 / (2.0 * k);
+    for spacing in [0.1f32, 0.05, 0.025] {
+        let stretch = membrane_strip(spacing, 0.1, k, 0.0) - 1.0;
+        println!("spacing {spacing} m, strip 0.1 m wide: stretch {:.5} m, law {law:.5} m ({:+.2} %)", stretch, 100.0 * (stretch - law) / law);
+        assert!(relative(stretch, law) <= 0.03, "at {spacing} m the strip stretches {stretch} m, the law says {law}");
+    }
+}
+
+#[test]
+fn bending_changes_no_membrane_length() {
+    let (soft, stiff) = (membrane_strip(0.025, 0.1, 100.0, 1e-5), membrane_strip(0.025, 0.1, 100.0, 1e-3));
+    println!("membrane strip: {soft:.5} m with D = 1e-5 N·m, {stiff:.5} m with 100 × that");
+    assert!(relative(stiff - 1.0, soft - 1.0) <= 0.005, "bending changed the stretch: {soft} vs {stiff}");
+}
+
+/// A cotton-like curtain by the units (0.15 kg/m², 2000 N/m stretch, 20 N/m shear, bending
+/// 1e-5 N·m) at the default solver, with geodesic tethers that allow the stretch its weight
+/// gives it (ρgL/k = 0.15 %; without them one pass per substep leaves the finest curtain
+/// hanging 10 % long: `solver::constraints::membrane`): hanging still and in a 5 m/s wind,
+/// its bottom edge at 10, 5 and 2.5 cm spacing.
+#[test]
+fn a_membrane_curtain_hangs_and_deflects_the_same_at_three_spacings() {
+    let cotton = Material { density: 0.15, stretch_stiffness: 2000.0, shear_stiffness: 20.0, bend_stiffness: 1e-5, ..Material::default() };
+    let mut sags = Vec::new();
+    let mut winds = Vec::new();
+    for spacing in [0.1f32, 0.05, 0.025] {
+        let still = curtain_bottom(spacing, cotton, 0.0, Some(1.0015));
+        let blown = curtain_bottom(spacing, cotton, 5.0, Some(1.0015));
+        // Hanging from y = 2 m: the bottom edge's drop, and how far the wind blows it.
+        let (sag, wind) = (2.0 - still.y, blown.z);
+        println!("spacing {spacing} m: hangs to {sag:.4} m below the rod, wind moves the bottom {wind:.4} m, mass {:.4} kg", still.w);
+        assert!(relative(still.w, 0.6) < 1e-5, "the curtain weighs {} kg, not 0.15 × 4", still.w);
+        sags.push(sag);
+        winds.push(wind);
+    }
+    for (name, v) in [("hanging length", &sags), ("wind deflection", &winds)] {
+        let (lo, hi) = v.iter().fold((f32::INFINITY, 0.0f32), |(lo, hi), d| (lo.min(*d), hi.max(*d)));
+        assert!((hi - lo) / hi <= 0.05, "{name} {lo}..{hi} m differs by more than 5 % across spacings");
+    }
+    assert!(winds[0] > 0.1, "the wind barely moved the curtain ({} m): the test cannot tell", winds[0]);
+}
+
+/// The shear constraint's regression: as `F_u · F_v` (Baraff–Witkin's form) a curtain
+/// crumpling in the wind overflowed for stretch and shear stiffness of 2000 and 20 N/m and
+/// above; as the shear angle it stays finite. A 1 m curtain at 2.5 cm, light (0.15 kg/m²),
+/// in a gusty 8 m/s wind for 2 s, at stiff pairs up to the range's top.
+#[test]
+fn a_stiff_membrane_crumpling_in_the_wind_stays_finite() {
+    for (stretch, shear) in [(2e3f32, 20.0f32), (2e4, 2e3), (1e8, 1e8)] {
+        let mut w = world();
+        w.set_wind(Wind { direction: Vec3::Z, speed: 8.0, turbulence: 0.5, gust_strength: 0.5, ..Wind::default() }).unwrap();
+        let material = Material { density: 0.15, stretch_stiffness: stretch, shear_stiffness: shear, bend_stiffness: 1e-5, ..Material::default() };
+        let id = w.create_grid(&curtain(1.0, 0.025, material)).unwrap();
+        let n = w.bodies.get(id.0, id.1).unwrap().particle_count();
+        let mut x = vec![Vec3::ZERO; n];
+        for _ in 0..120 {
+            w.step(1.0 / 60.0).unwrap();
+        }
+        w.bodies.get(id.0, id.1).unwrap().read_positions(1.0, &mut x);
+        let far = x.iter().fold(0.0f32, |m, p| m.max((*p - Vec3::new(0.0, 1.5, 0.0)).length()));
+        println!("stretch {stretch} N/m, shear {shear} N/m: farthest particle {far:.3} m from the rod's middle, {} recoveries", w.stats().recovered_bodies);
+        assert!(x.iter().all(|p| p.is_finite()) && far < 1.6, "stretch {stretch}, shear {shear}: a particle at {far} m");
+        assert_eq!(w.stats().recovered_bodies, 0, "stretch {stretch}, shear {shear}: the body overflowed and was recovered");
+    }
 }

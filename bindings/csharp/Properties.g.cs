@@ -214,9 +214,12 @@ namespace Sinew
         ///  Membrane stretch stiffness (N/m, in [0, 1e8]): the tension per unit width that would
         ///  stretch the cloth by 100 % along its threads (a grid's rows and columns; for a mesh,
         ///  world X projected into each triangle and the direction across it), as a strain energy
-        ///  per triangle, the same at any resolution. Above 0 it replaces the stretch and shear
-        ///  constraints (`stretch_compliance`, `shear_compliance`) of bodies with triangles; ropes
-        ///  and strands keep theirs. Default 0 (the compliances). Typical values: docs/materials.md.
+        ///  per triangle, the same at any resolution. Above 0 it replaces the distance constraints
+        ///  of bodies with triangles (`stretch_compliance`, `shear_compliance`, and
+        ///  `bend_compliance`: bending is then `bend_stiffness` alone); ropes and strands keep
+        ///  theirs. Default 0 (the compliances). A hanging cloth solved at few passes per substep
+        ///  hangs longer than its material at fine spacings: docs/materials.md says how much and
+        ///  what to do. Typical values: docs/materials.md.
         /// </summary>
         public float StretchStiffness
         {
@@ -225,8 +228,9 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Membrane shear stiffness (N/m, in [0, 1e8]): shear force per unit length per radian
-        ///  of shear between the threads, used while `stretch_stiffness` is above 0. Default 0.
+        ///  Membrane shear stiffness (N/m per radian, in [0, 1e8]): shear force per unit length per
+        ///  radian of shear between the threads, used while `stretch_stiffness` is above 0.
+        ///  Default 0.
         /// </summary>
         public float ShearStiffness
         {

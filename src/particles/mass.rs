@@ -85,27 +85,39 @@ impl Body {
     }
 
     /// The body as its cooker built it, with what its material derives from its shape: the
-    /// masses from the density (if any) and the bending constraints from the bending
-    /// stiffness (if any). The last step of every cooker, so that a density out of range is
+    /// masses from the density (if any), the bending constraints from the bending stiffness
+    /// and the membranes from the stretch stiffness (if any). The last step of every cooker, so that a density out of range is
     /// refused where the body is made.
     pub(crate) fn finish_material(mut self) -> Result<Body> {
         if self.material.density > 0.0 {
             self.apply_masses()?;
         }
-        self.prepare_bending();
+        self.prepare_triangle_energies();
         Ok(self)
     }
 
     /// Builds the dihedral bending constraints when the material asks for a bending stiffness
-    /// and the body has triangles (`solver::constraints::dihedral`); drops them otherwise.
-    pub(crate) fn prepare_bending(&mut self) {
-        if self.material.bend_stiffness > 0.0 && !self.topology.triangles.is_empty() {
+    /// (`solver::constraints::dihedral`) and the membranes when it asks for a stretch
+    /// stiffness (`solver::constraints::membrane`: the warp is the rest shape's X, a grid's
+    /// rows), where the body has triangles; drops them otherwise. Allocates only when one is
+    /// switched on (a material change, a tear).
+    pub(crate) fn prepare_triangle_energies(&mut self) {
+        let triangles = !self.topology.triangles.is_empty();
+        if self.material.bend_stiffness > 0.0 && triangles {
             if self.dihedral.is_none() {
                 let d = crate::solver::constraints::dihedral::Dihedrals::build(&self.topology.rest, &self.topology.triangles);
                 self.dihedral = (!d.is_empty()).then(|| Box::new(d));
             }
         } else {
             self.dihedral = None;
+        }
+        if self.material.stretch_stiffness > 0.0 && triangles {
+            if self.membrane.is_none() {
+                let m = crate::solver::constraints::membrane::Membranes::build(&self.topology.rest, &self.topology.triangles, crate::math::Vec3::X);
+                self.membrane = (!m.is_empty()).then(|| Box::new(m));
+            }
+        } else {
+            self.membrane = None;
         }
     }
 

@@ -177,6 +177,9 @@ pub struct Body {
     pub(crate) in_company: bool,
     /// Bending by dihedral angles, when the material has a bending stiffness (`mass.rs`).
     pub(crate) dihedral: Option<Box<crate::solver::constraints::dihedral::Dihedrals>>,
+    /// Membrane strain energy per triangle, when the material has a stretch stiffness
+    /// (`mass.rs`).
+    pub(crate) membrane: Option<Box<crate::solver::constraints::membrane::Membranes>>,
     /// Largest distance a particle can travel in the current fixed step (m), for broad phases.
     pub(crate) step_margin: f32,
     /// A step on two threads (`two_threads.rs`): the passes of one substep, the dependencies
@@ -186,9 +189,10 @@ pub struct Body {
     band_reach: Vec<[bool; 2]>,
 }
 
-/// The distance bend's compliance where dihedral bending replaces it (m/N): its multiplier
+/// A distance constraint class's compliance where a triangle energy replaces it (m/N): the
+/// distance bend under dihedral bending, all three classes under the membrane. Its multiplier
 /// update is 0 to within f32 (`α̃ = α/h²` stays finite for any substep the world accepts).
-const DISTANCE_BEND_OFF: f32 = 1e30;
+const DISTANCE_OFF: f32 = 1e30;
 
 impl Body {
     /// A body at `positions` with the given free inverse masses (0 entries start pinned).
@@ -244,6 +248,7 @@ impl Body {
             bones: Vec::new(),
             in_company: false,
             dihedral: None,
+            membrane: None,
             step_margin: 0.0,
             band_passes: Vec::new(),
             band_back: Vec::new(),
@@ -402,7 +407,7 @@ impl Body {
             }
         }
         self.material = m;
-        self.prepare_bending();
+        self.prepare_triangle_energies();
         if changed {
             self.wake();
         }
@@ -410,12 +415,18 @@ impl Body {
     }
 
     /// Compliance per distance constraint class, as the step uses it: the material's, except
-    /// that the distance bend is off (a compliance too large to act) where dihedral bending
-    /// replaces it.
+    /// that a class is off (a compliance too large to act) where a triangle energy replaces
+    /// it: the distance bend under dihedral bending, all three under the membrane (whose
+    /// bending is then `bend_stiffness` alone).
     pub(crate) fn compliances(&self) -> [f32; crate::solver::constraints::distance::KIND_COUNT] {
+        use crate::solver::constraints::distance::{KIND_BEND, KIND_SHEAR, KIND_STRETCH};
         let mut c = self.material.compliances();
-        if self.dihedral.is_some() {
-            c[crate::solver::constraints::distance::KIND_BEND as usize] = DISTANCE_BEND_OFF;
+        if self.dihedral.is_some() || self.membrane.is_some() {
+            c[KIND_BEND as usize] = DISTANCE_OFF;
+        }
+        if self.membrane.is_some() {
+            c[KIND_STRETCH as usize] = DISTANCE_OFF;
+            c[KIND_SHEAR as usize] = DISTANCE_OFF;
         }
         c
     }

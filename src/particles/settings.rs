@@ -41,12 +41,12 @@ pub struct Material {
     /// by 100 % along its threads (rows and columns of a grid; a mesh's world X projected into
     /// each triangle, and the direction across it), as a strain energy per triangle
     /// (`solver::constraints::membrane`), so it is the same at any resolution. Above 0 it
-    /// replaces the stretch and shear distance constraints (`stretch_compliance`,
-    /// `shear_compliance`) of bodies with triangles; ropes and strands keep theirs. 0
-    /// (default): the distance constraints.
+    /// replaces all distance constraints of bodies with triangles (`stretch_compliance`,
+    /// `shear_compliance`, and `bend_compliance`: bending is then `bend_stiffness` alone);
+    /// ropes and strands keep theirs. 0 (default): the distance constraints.
     pub stretch_stiffness: f32,
-    /// Membrane shear stiffness (N/m): the shear force per unit length per radian of shear
-    /// between the threads, used with `stretch_stiffness`. 0: no shear resistance.
+    /// Membrane shear stiffness (N/m per radian): the shear force per unit length per radian
+    /// of shear between the threads, used with `stretch_stiffness`. 0: no shear resistance.
     pub shear_stiffness: f32,
     /// Young's modulus (Pa) of a soft body's tetrahedra as a stable Neo-Hookean solid
     /// (`solver::constraints::neo_hookean`), the same at any resolution. Above 0 it replaces

@@ -254,8 +254,35 @@ struct PressureGroup;
 /// (`solver::constraints::dihedral`).
 struct DihedralGroup;
 
+/// Membrane stretch and shear per triangle, when the material has a stretch stiffness
+/// (`solver::constraints::membrane`).
+struct MembraneGroup;
+
 /// The constraint groups, in projection order.
-pub(crate) const GROUPS: [&dyn ConstraintGroup; 7] = [&DistanceGroup, &DihedralGroup, &PressureGroup, &VolumeGroup, &ShapeMatchGroup, &TetherGroup, &MotionGroup];
+pub(crate) const GROUPS: [&dyn ConstraintGroup; 8] = [&DistanceGroup, &MembraneGroup, &DihedralGroup, &PressureGroup, &VolumeGroup, &ShapeMatchGroup, &TetherGroup, &MotionGroup];
+
+impl ConstraintGroup for MembraneGroup {
+    fn active(&self, b: &Body, _: &StepParams) -> bool {
+        b.membrane.is_some()
+    }
+
+    fn on_soa(&self, _: &Body, _: &StepParams) -> bool {
+        false
+    }
+
+    fn project(&self, b: &mut Body, p: &StepParams, _s: u32) {
+        let Some(m) = b.membrane.as_deref_mut() else { return };
+        let (stretch, shear) = (b.material.stretch_stiffness, b.material.shear_stiffness);
+        m.lambda.fill([0.0; 3]);
+        for _ in 0..p.iterations {
+            crate::solver::constraints::membrane::solve(&mut b.x, &b.w, m, stretch, shear, p.h, b.scale);
+        }
+    }
+
+    fn instance_bytes(&self, b: &Body) -> usize {
+        b.membrane.as_ref().map_or(0, |m| bytes(&m.index) + bytes(&m.weights) + bytes(&m.area) + bytes(&m.lambda))
+    }
+}
 
 impl ConstraintGroup for DihedralGroup {
     fn active(&self, b: &Body, _: &StepParams) -> bool {

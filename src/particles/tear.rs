@@ -53,9 +53,10 @@ pub fn tear_strained(body: &mut Body) {
         body.topology_version = body.topology_version.wrapping_add(1);
         // Tethers would tie pieces that are no longer connected: drop them.
         body.tethers = None;
-        // Bending across the tear would too: rebuilt over the torn triangles.
+        // Bending and membranes across the tear would too: rebuilt over the torn triangles.
         body.dihedral = None;
-        body.prepare_bending();
+        body.membrane = None;
+        body.prepare_triangle_energies();
     }
 }
 

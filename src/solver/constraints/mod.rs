@@ -4,6 +4,7 @@ pub mod dihedral;
 pub mod distance;
 pub mod distance_simd;
 pub mod grid_simd;
+pub mod membrane;
 pub mod motion;
 pub mod tether;
 pub mod volume;
