@@ -93,6 +93,7 @@ impl Body {
             self.apply_masses()?;
         }
         self.prepare_bending();
+        self.prepare_solid();
         Ok(self)
     }
 
@@ -106,6 +107,22 @@ impl Body {
             }
         } else {
             self.dihedral = None;
+        }
+    }
+
+    /// Builds a soft body's Neo-Hookean tetrahedra (`solver::constraints::neo_hookean`) when
+    /// the material has a Young's modulus and the body has tetrahedra; drops them otherwise.
+    /// Kept while the modulus changes (its rest data does not depend on it).
+    pub(crate) fn prepare_solid(&mut self) {
+        let on = self.material.youngs_modulus > 0.0;
+        let rest = &self.topology.rest;
+        let Some(soft) = self.soft.as_deref_mut() else { return };
+        if on && !soft.shape.tets.is_empty() {
+            if soft.solids.is_none() {
+                soft.solids = Some(Box::new(crate::solver::constraints::neo_hookean::Solids::build(rest, &soft.shape.tets.index)));
+            }
+        } else {
+            soft.solids = None;
         }
     }
 

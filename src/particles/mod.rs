@@ -186,8 +186,8 @@ pub struct Body {
     band_reach: Vec<[bool; 2]>,
 }
 
-/// The distance bend's compliance where dihedral bending replaces it (m/N): its multiplier
-/// update is 0 to within f32 (`α̃ = α/h²` stays finite for any substep the world accepts).
+/// The distance bend's compliance where dihedral bending replaces it, and every distance
+/// class's on a Neo-Hookean soft body (m/N): its multiplier update is 0 to within f32 (`α̃ = α/h²` stays finite for any substep the world accepts).
 const DISTANCE_BEND_OFF: f32 = 1e30;
 
 impl Body {
@@ -403,6 +403,7 @@ impl Body {
         }
         self.material = m;
         self.prepare_bending();
+        self.prepare_solid();
         if changed {
             self.wake();
         }
@@ -411,13 +412,23 @@ impl Body {
 
     /// Compliance per distance constraint class, as the step uses it: the material's, except
     /// that the distance bend is off (a compliance too large to act) where dihedral bending
-    /// replaces it.
+    /// replaces it, and every class is off on a soft body whose tetrahedra are a Neo-Hookean
+    /// solid (a rigid edge would override its elasticity; the group does not run then).
     pub(crate) fn compliances(&self) -> [f32; crate::solver::constraints::distance::KIND_COUNT] {
         let mut c = self.material.compliances();
+        if self.is_solid() {
+            return [DISTANCE_BEND_OFF; crate::solver::constraints::distance::KIND_COUNT];
+        }
         if self.dihedral.is_some() {
             c[crate::solver::constraints::distance::KIND_BEND as usize] = DISTANCE_BEND_OFF;
         }
         c
+    }
+
+    /// A soft body whose tetrahedra are a Neo-Hookean solid (the material's Young's modulus
+    /// above 0): no volume constraints, shape matching or distance constraints run.
+    pub(crate) fn is_solid(&self) -> bool {
+        self.soft.as_ref().is_some_and(|s| s.solids.is_some())
     }
 
     pub fn set_dynamics(&mut self, d: Dynamics) -> Result<()> {

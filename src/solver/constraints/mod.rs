@@ -5,6 +5,7 @@ pub mod distance;
 pub mod distance_simd;
 pub mod grid_simd;
 pub mod motion;
+pub mod neo_hookean;
 pub mod tether;
 pub mod volume;
 pub mod shape_match;
