@@ -26,9 +26,27 @@
 //! system of Macklin & Müller's §5 (`[∇C_D·W∇C_D + α̃_D, ∇C_D·W∇C_H; ·, ∇C_H·W∇C_H + α̃_H]
 //! [Δλ_D, Δλ_H] = [−C_D − α̃_D λ_D, −C_H − α̃_H λ_H]`, `α̃ = α/h²`), then the next tetrahedron
 //! (Gauss–Seidel), the multipliers restarting at each substep like every other group's.
-//! Solved one after the other instead, a nearly incompressible block (ν = 0.49) crushed
-//! between two plates kept less of its volume (module [`solve`]'s `coupled`; figures in
-//! docs/materials.md).
+//! Why coupled: at the rest shape the two gradients are parallel and the two constraints pull
+//! against each other with large multipliers (`C_D = √3` balanced by `C_H = −μ/λ`); solved
+//! one after the other, projection alone (no inertia) stops where their corrections cancel,
+//! short of the rest shape (`det F` 0.991, `tr FᵀF` 3.09 for a 0.1 m tetrahedron of 1 kg
+//! corners at E = 1e5 Pa, 1/60 s), while the coupled solve reaches it (`tests` below). In the
+//! dynamic tests the two agree: the hanging bar's sections within 0.3 % of each other, the
+//! crushed block 96.34 % of its volume either way.
+//!
+//! **Stiffness and the substep.** The solve is a Gauss–Newton step per tetrahedron; it holds
+//! while the substep resolves the material, `w |∇C|² ≲ α̃` — a pressure wave of speed
+//! `√((λ + μ)/ρ)` crosses well under a cell per substep. Far beyond (the tetrahedron above at
+//! E = 1e6 Pa, where `w |∇C_D|²/α̃_D ≈ 2`) projection alone oscillates instead of settling;
+//! below the bound a crushed block of ν = 0.49 keeps its volume to the law (docs/materials.md,
+//! "Substeps"; 96.3 % at `c h = d/5`, 86 % at `c h = 0.8 d`).
+//!
+//! **Cost.** One 3 × 3 product for `F`, its cofactor and two gradient products, a 2 × 2 solve
+//! per tetrahedron and pass. Measured once (release, one thread, a shared 2-core machine): an
+//! 11³ lattice of 6000 tetrahedra, 8 substeps × 1 pass, steps a frame in 5.4 ms as a
+//! Neo-Hookean solid against 3.7 ms with what it replaces (volume constraints, shape
+//! matching, distance constraints to all 26 neighbours): at most 113 ns per tetrahedron and
+//! pass, every other stage of the step included.
 //!
 //! **Lamé parameters.** From Young's modulus `E` and Poisson's ratio `ν` the textbook
 //! `μ = E/(2(1 + ν))`, `λ_L = Eν/((1 + ν)(1 − 2ν))`; the energy's `λ` is `λ_L + μ`
