@@ -239,6 +239,12 @@ impl Pod for Pose {
     }
 }
 
+impl<T: Pod, const N: usize> Pod for [T; N] {
+    fn io(&mut self, io: &mut impl Io) {
+        self.iter_mut().for_each(|x| x.io(io));
+    }
+}
+
 impl<A: Pod, B: Pod> Pod for (A, B) {
     fn io(&mut self, io: &mut impl Io) {
         self.0.io(io);

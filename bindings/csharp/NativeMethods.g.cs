@@ -1137,7 +1137,7 @@ namespace Sinew
         ///  stretch the cloth by 100 % along its threads (a grid's rows and columns; for a mesh,
         ///  world X projected into each triangle and the direction across it), as a strain energy
         ///  per triangle, the same at any resolution. Above 0 it replaces the distance constraints
-        ///  of bodies with triangles (`stretch_compliance`, `shear_compliance`, and
+        ///  of sheets (cloth, meshes, balloons; not soft bodies with tetrahedra) (`stretch_compliance`, `shear_compliance`, and
         ///  `bend_compliance`: bending is then `bend_stiffness` alone); ropes and strands keep
         ///  theirs. Default 0 (the compliances). A hanging cloth solved at few passes per substep
         ///  hangs longer than its material at fine spacings: docs/materials.md says how much and
@@ -1152,14 +1152,21 @@ namespace Sinew
         public float shear_stiffness;
         /// <summary>
         ///  Young's modulus (Pa, in [0, 1e9]) of a soft body's tetrahedra as a stable Neo-Hookean
-        ///  solid, the same at any resolution. Above 0 it replaces the tetrahedra's volume
-        ///  constraints and shape matching. Default 0 (volume constraints and shape matching).
-        ///  Typical values: docs/materials.md.
+        ///  solid, the same at any resolution: a bar pulled along its length stretches by
+        ///  stress / E at small strains. Above 0, on a soft body with tetrahedra, it replaces the
+        ///  tetrahedra's volume constraints (`volume_compliance`), shape matching
+        ///  (`shape_stiffness` and plasticity) and all the body's own distance constraints
+        ///  (lattice or tetrahedron edges: `stretch_compliance`, `shear_compliance`,
+        ///  `bend_compliance`); gas pressure, surface bending, contacts and pins act as before.
+        ///  Other bodies ignore it. Default 0 (volume constraints, shape matching and distance
+        ///  constraints). Typical values: jelly 1e3–1e4, flesh 1e4–1e5, rubber 1e6–1e7 Pa;
+        ///  docs/materials.md.
         /// </summary>
         public float youngs_modulus;
         /// <summary>
-        ///  Poisson's ratio of the Neo-Hookean solid, in [0, 0.49]; 0.49 keeps the volume
-        ///  nearly constant (rubber, flesh, jelly). Default 0.3.
+        ///  Poisson's ratio of the Neo-Hookean solid, in [0, 0.49]: at small strains a stretched
+        ///  bar narrows by ν times its stretch; 0.49 keeps the volume nearly constant (rubber,
+        ///  flesh, jelly). Used while `youngs_modulus` is above 0. Default 0.3.
         /// </summary>
         public float poisson_ratio;
     }

@@ -93,13 +93,15 @@ impl Body {
             self.apply_masses()?;
         }
         self.prepare_triangle_energies();
+        self.prepare_solid();
         Ok(self)
     }
 
     /// Builds the dihedral bending constraints when the material asks for a bending stiffness
     /// (`solver::constraints::dihedral`) and the membranes when it asks for a stretch
     /// stiffness (`solver::constraints::membrane`: the warp is the rest shape's X, a grid's
-    /// rows), where the body has triangles; drops them otherwise. Allocates only when one is
+    /// rows), where the body has triangles (and, for membranes, no tetrahedra); drops them
+    /// otherwise. Allocates only when one is
     /// switched on (a material change, a tear).
     pub(crate) fn prepare_triangle_energies(&mut self) {
         let triangles = !self.topology.triangles.is_empty();
@@ -111,13 +113,32 @@ impl Body {
         } else {
             self.dihedral = None;
         }
-        if self.material.stretch_stiffness > 0.0 && triangles {
+        // A solid's surface is held by its interior: the membrane is for sheets (cloth, meshes,
+        // a balloon's skin), not for bodies with tetrahedra.
+        let sheet = self.soft.as_ref().is_none_or(|s| s.shape.tets.is_empty());
+        if self.material.stretch_stiffness > 0.0 && triangles && sheet {
             if self.membrane.is_none() {
                 let m = crate::solver::constraints::membrane::Membranes::build(&self.topology.rest, &self.topology.triangles, crate::math::Vec3::X);
                 self.membrane = (!m.is_empty()).then(|| Box::new(m));
             }
         } else {
             self.membrane = None;
+        }
+    }
+
+    /// Builds a soft body's Neo-Hookean tetrahedra (`solver::constraints::neo_hookean`) when
+    /// the material has a Young's modulus and the body has tetrahedra; drops them otherwise.
+    /// Kept while the modulus changes (its rest data does not depend on it).
+    pub(crate) fn prepare_solid(&mut self) {
+        let on = self.material.youngs_modulus > 0.0;
+        let rest = &self.topology.rest;
+        let Some(soft) = self.soft.as_deref_mut() else { return };
+        if on && !soft.shape.tets.is_empty() {
+            if soft.solids.is_none() {
+                soft.solids = Some(Box::new(crate::solver::constraints::neo_hookean::Solids::build(rest, &soft.shape.tets.index)));
+            }
+        } else {
+            soft.solids = None;
         }
     }
 

@@ -189,9 +189,10 @@ pub struct Body {
     band_reach: Vec<[bool; 2]>,
 }
 
-/// A distance constraint class's compliance where a triangle energy replaces it (m/N): the
-/// distance bend under dihedral bending, all three classes under the membrane. Its multiplier
-/// update is 0 to within f32 (`α̃ = α/h²` stays finite for any substep the world accepts).
+/// A distance constraint class's compliance where another energy replaces it (m/N): the
+/// distance bend under dihedral bending, all three classes under the membrane and on a
+/// Neo-Hookean soft body. Its multiplier update is 0 to within f32 (`α̃ = α/h²` stays finite
+/// for any substep the world accepts).
 const DISTANCE_OFF: f32 = 1e30;
 
 impl Body {
@@ -408,6 +409,7 @@ impl Body {
         }
         self.material = m;
         self.prepare_triangle_energies();
+        self.prepare_solid();
         if changed {
             self.wake();
         }
@@ -415,12 +417,17 @@ impl Body {
     }
 
     /// Compliance per distance constraint class, as the step uses it: the material's, except
-    /// that a class is off (a compliance too large to act) where a triangle energy replaces
+    /// that a class is off (a compliance too large to act) where another energy replaces
     /// it: the distance bend under dihedral bending, all three under the membrane (whose
-    /// bending is then `bend_stiffness` alone).
+    /// bending is then `bend_stiffness` alone) and on a soft body whose tetrahedra are a
+    /// Neo-Hookean solid (a rigid edge would override its elasticity; the group does not run
+    /// then).
     pub(crate) fn compliances(&self) -> [f32; crate::solver::constraints::distance::KIND_COUNT] {
         use crate::solver::constraints::distance::{KIND_BEND, KIND_SHEAR, KIND_STRETCH};
         let mut c = self.material.compliances();
+        if self.is_solid() {
+            return [DISTANCE_OFF; crate::solver::constraints::distance::KIND_COUNT];
+        }
         if self.dihedral.is_some() || self.membrane.is_some() {
             c[KIND_BEND as usize] = DISTANCE_OFF;
         }
@@ -429,6 +436,12 @@ impl Body {
             c[KIND_SHEAR as usize] = DISTANCE_OFF;
         }
         c
+    }
+
+    /// A soft body whose tetrahedra are a Neo-Hookean solid (the material's Young's modulus
+    /// above 0): no volume constraints, shape matching or distance constraints run.
+    pub(crate) fn is_solid(&self) -> bool {
+        self.soft.as_ref().is_some_and(|s| s.solids.is_some())
     }
 
     pub fn set_dynamics(&mut self, d: Dynamics) -> Result<()> {

@@ -41,7 +41,8 @@ pub struct Material {
     /// by 100 % along its threads (rows and columns of a grid; a mesh's world X projected into
     /// each triangle, and the direction across it), as a strain energy per triangle
     /// (`solver::constraints::membrane`), so it is the same at any resolution. Above 0 it
-    /// replaces all distance constraints of bodies with triangles (`stretch_compliance`,
+    /// replaces all distance constraints of sheets (cloth, meshes, balloons: bodies with
+    /// triangles and no tetrahedra) (`stretch_compliance`,
     /// `shear_compliance`, and `bend_compliance`: bending is then `bend_stiffness` alone);
     /// ropes and strands keep theirs. 0 (default): the distance constraints.
     pub stretch_stiffness: f32,
@@ -49,12 +50,20 @@ pub struct Material {
     /// of shear between the threads, used with `stretch_stiffness`. 0: no shear resistance.
     pub shear_stiffness: f32,
     /// Young's modulus (Pa) of a soft body's tetrahedra as a stable Neo-Hookean solid
-    /// (`solver::constraints::neo_hookean`), the same at any resolution. Above 0 it replaces
-    /// the tetrahedra's volume constraints and shape matching. 0 (default): the chapter's
-    /// volume constraints and shape matching.
+    /// (`solver::constraints::neo_hookean`), the same at any resolution: a bar pulled along
+    /// its length stretches by `stress / E` at small strains. Above 0, on a soft body with
+    /// tetrahedra, it replaces the tetrahedra's volume constraints (`volume_compliance`),
+    /// shape matching (`shape_stiffness` and plasticity) and all the body's own distance
+    /// constraints (lattice edges or tetrahedron edges: `stretch_compliance`,
+    /// `shear_compliance`, `bend_compliance`); the gas pressure, the dihedral bending of the
+    /// surface, contacts and pins act as before. Other bodies ignore it. 0 (default): the
+    /// chapter's volume constraints, shape matching and distance constraints. Typical values
+    /// (docs/materials.md): jelly 1e3–1e4, flesh 1e4–1e5, rubber 1e6–1e7 Pa.
     pub youngs_modulus: f32,
-    /// Poisson's ratio of the Neo-Hookean solid, in [0, 0.49]: 0.49 keeps the volume
-    /// nearly constant (rubber, flesh, jelly). Default 0.3.
+    /// Poisson's ratio of the Neo-Hookean solid, in [0, 0.49]: how much a stretched bar
+    /// narrows (at small strains its width shrinks by ν times its stretch); 0.49 keeps the
+    /// volume nearly constant (rubber, flesh, jelly). Used while `youngs_modulus` is above 0.
+    /// Default 0.3.
     pub poisson_ratio: f32,
     /// Particle radius for collisions (m).
     pub thickness: f32,

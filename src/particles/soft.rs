@@ -7,6 +7,7 @@ use std::sync::Arc;
 use super::Body;
 use crate::error::{Error, Result, check_within, MAX_COMPLIANCE};
 use crate::math::Vec3;
+use crate::solver::constraints::neo_hookean::Solids;
 use crate::solver::constraints::shape_match::{ClusterState, Clusters, MatchParams};
 use crate::solver::constraints::volume::Tets;
 
@@ -71,6 +72,9 @@ pub struct Soft {
     pub settings: SoftSettings,
     pub(crate) volume_lambda: Vec<f32>,
     pub(crate) clusters: ClusterState,
+    /// The tetrahedra as a Neo-Hookean solid, while the material has a Young's modulus
+    /// (`solver::constraints::neo_hookean`; built by `Body::prepare_solid`).
+    pub(crate) solids: Option<Box<Solids>>,
 }
 
 /// Cooked volume data of one soft-body design.
@@ -110,7 +114,7 @@ pub(crate) fn apply_pressure(x: &mut [Vec3], w: &[f32], triangles: &[[u32; 3]], 
 
 impl Soft {
     pub fn new(shape: Arc<SoftShape>, settings: SoftSettings) -> Soft {
-        Soft { volume_lambda: vec![0.0; shape.tets.len()], clusters: ClusterState::new(shape.clusters.len()), shape, settings }
+        Soft { volume_lambda: vec![0.0; shape.tets.len()], clusters: ClusterState::new(shape.clusters.len()), solids: None, shape, settings }
     }
 
     /// Shape matching's parameters for a substep of `h` s.

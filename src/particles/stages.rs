@@ -50,7 +50,7 @@ use crate::solver::aero::{self, AeroParams};
 use crate::solver::constraints::distance::{self, KIND_BEND, KIND_STRETCH};
 use crate::solver::constraints::distance_simd::{self, Kernel};
 use crate::solver::constraints::grid_simd;
-use crate::solver::constraints::{motion, tether};
+use crate::solver::constraints::{motion, neo_hookean, tether};
 use crate::solver::contact::particle::Band;
 use crate::solver::contact::{self, shape::{ContactParams, Swept}};
 use crate::solver::layout::frame;
@@ -258,8 +258,13 @@ struct DihedralGroup;
 /// (`solver::constraints::membrane`).
 struct MembraneGroup;
 
+/// A soft body's tetrahedra as a Neo-Hookean solid, when the material has a Young's modulus
+/// (`solver::constraints::neo_hookean`); it replaces the volumes, shape matching and the
+/// distance constraints.
+struct NeoHookeanGroup;
+
 /// The constraint groups, in projection order.
-pub(crate) const GROUPS: [&dyn ConstraintGroup; 8] = [&DistanceGroup, &MembraneGroup, &DihedralGroup, &PressureGroup, &VolumeGroup, &ShapeMatchGroup, &TetherGroup, &MotionGroup];
+pub(crate) const GROUPS: [&dyn ConstraintGroup; 9] = [&DistanceGroup, &MembraneGroup, &DihedralGroup, &PressureGroup, &NeoHookeanGroup, &VolumeGroup, &ShapeMatchGroup, &TetherGroup, &MotionGroup];
 
 impl ConstraintGroup for MembraneGroup {
     fn active(&self, b: &Body, _: &StepParams) -> bool {
@@ -281,6 +286,31 @@ impl ConstraintGroup for MembraneGroup {
 
     fn instance_bytes(&self, b: &Body) -> usize {
         b.membrane.as_ref().map_or(0, |m| bytes(&m.index) + bytes(&m.weights) + bytes(&m.area) + bytes(&m.lambda))
+    }
+}
+
+impl ConstraintGroup for NeoHookeanGroup {
+    fn active(&self, b: &Body, _: &StepParams) -> bool {
+        b.is_solid()
+    }
+
+    fn on_soa(&self, _: &Body, _: &StepParams) -> bool {
+        false
+    }
+
+    fn project(&self, b: &mut Body, p: &StepParams, _s: u32) {
+        let Some(soft) = b.soft.as_deref_mut() else { return };
+        let Some(solids) = soft.solids.as_deref_mut() else { return };
+        let params = neo_hookean::SolidParams::new(b.material.youngs_modulus, b.material.poisson_ratio, p.h, b.scale);
+        solids.lambda.fill([0.0; 2]);
+        let tets = &soft.shape.tets;
+        for _ in 0..p.iterations {
+            neo_hookean::solve(&mut b.x, &b.w, &tets.index, &tets.rest, solids, &params);
+        }
+    }
+
+    fn instance_bytes(&self, b: &Body) -> usize {
+        b.soft.as_ref().and_then(|s| s.solids.as_ref()).map_or(0, |n| bytes(&n.dm_inv) + bytes(&n.lambda))
     }
 }
 
@@ -323,7 +353,7 @@ impl ConstraintGroup for PressureGroup {
 
 impl ConstraintGroup for VolumeGroup {
     fn active(&self, b: &Body, _: &StepParams) -> bool {
-        b.soft.as_ref().is_some_and(|s| !s.shape.tets.is_empty())
+        b.soft.as_ref().is_some_and(|s| !s.shape.tets.is_empty() && s.solids.is_none())
     }
 
     fn on_soa(&self, _: &Body, _: &StepParams) -> bool {
@@ -346,7 +376,7 @@ impl ConstraintGroup for VolumeGroup {
 
 impl ConstraintGroup for ShapeMatchGroup {
     fn active(&self, b: &Body, _: &StepParams) -> bool {
-        b.soft.as_ref().is_some_and(|s| s.settings.shape_stiffness > 0.0 && !s.shape.clusters.is_empty())
+        b.soft.as_ref().is_some_and(|s| s.settings.shape_stiffness > 0.0 && !s.shape.clusters.is_empty() && s.solids.is_none())
     }
 
     fn on_soa(&self, _: &Body, _: &StepParams) -> bool {
@@ -361,8 +391,9 @@ impl ConstraintGroup for ShapeMatchGroup {
 }
 
 impl ConstraintGroup for DistanceGroup {
-    fn active(&self, _: &Body, _: &StepParams) -> bool {
-        true
+    fn active(&self, b: &Body, _: &StepParams) -> bool {
+        // A Neo-Hookean soft body's edges are all off (`Body::compliances`).
+        !b.is_solid()
     }
 
     fn on_soa(&self, b: &Body, p: &StepParams) -> bool {
@@ -832,6 +863,9 @@ impl Body {
         self.carried = false;
         if let Some(soft) = self.soft.as_deref_mut() {
             soft.volume_lambda.fill(0.0);
+            if let Some(solids) = soft.solids.as_deref_mut() {
+                solids.lambda.fill([0.0; 2]);
+            }
             let c = &mut soft.clusters;
             c.rotation.iter_mut().filter(|q| !q.is_finite()).for_each(|q| *q = Quat::IDENTITY);
             c.plastic.iter_mut().filter(|m| !m.is_finite()).for_each(|m| *m = glam::Mat3::IDENTITY);

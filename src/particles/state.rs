@@ -112,6 +112,12 @@ impl Body {
             io.slice(&mut s.volume_lambda, "volume multipliers");
             io.slice(&mut s.clusters.rotation, "cluster rotations");
             io.slice(&mut s.clusters.plastic, "plastic strains");
+            // Neo-Hookean multipliers only while the material has a Young's modulus (the
+            // material must be the same where a snapshot is loaded): a default body's
+            // snapshot is unchanged.
+            if let Some(solids) = &mut s.solids {
+                io.slice(&mut solids.lambda, "Neo-Hookean multipliers");
+            }
         }
         io.f32(&mut self.scale);
         io.bool(&mut self.frozen);

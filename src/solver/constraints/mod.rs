@@ -6,6 +6,7 @@ pub mod distance_simd;
 pub mod grid_simd;
 pub mod membrane;
 pub mod motion;
+pub mod neo_hookean;
 pub mod tether;
 pub mod volume;
 pub mod shape_match;
