@@ -151,6 +151,64 @@ typedef uint32_t SinewRigidSolver;
 #endif // __cplusplus
 
 /*
+ A material preset in physical units (`sinew_material_preset`); the values, their sources
+ and how to use them: docs/materials.md.
+ */
+enum SinewMaterialPreset
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /*
+   Cloth: 0.05 kg/m², bending 2e-6 N·m.
+   */
+  SINEW_MATERIAL_SILK = 0,
+  /*
+   Cloth: 0.15 kg/m², bending 1e-5 N·m.
+   */
+  SINEW_MATERIAL_COTTON = 1,
+  /*
+   Cloth: 0.4 kg/m², bending 1e-4 N·m.
+   */
+  SINEW_MATERIAL_DENIM = 2,
+  /*
+   Cloth: 1.0 kg/m², bending 1e-3 N·m.
+   */
+  SINEW_MATERIAL_LEATHER = 3,
+  /*
+   Cloth: a 1 mm rubber sheet, 1.2 kg/m², 1000 N/m.
+   */
+  SINEW_MATERIAL_RUBBER_SHEET = 4,
+  /*
+   Rope: a 10 mm rope, 0.07 kg/m.
+   */
+  SINEW_MATERIAL_ROPE = 5,
+  /*
+   Strands: a 1 mm bundle of hair, 0.001 kg/m.
+   */
+  SINEW_MATERIAL_HAIR = 6,
+  /*
+   Soft body: 1050 kg/m³, Young's modulus 5 kPa, Poisson 0.49.
+   */
+  SINEW_MATERIAL_JELLY = 7,
+  /*
+   Soft body: 1100 kg/m³, Young's modulus 1 MPa, Poisson 0.49.
+   */
+  SINEW_MATERIAL_RUBBER = 8,
+  /*
+   Soft body: 1060 kg/m³, Young's modulus 30 kPa, Poisson 0.45.
+   */
+  SINEW_MATERIAL_FLESH = 9,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum SinewMaterialPreset SinewMaterialPreset;
+#else
+typedef uint32_t SinewMaterialPreset;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/*
  Which particles of a grid cloth are pinned (`SinewClothGridDesc.pin_mode`).
  */
 enum SinewPinMode
@@ -600,7 +658,7 @@ typedef struct SinewBodyInfo {
 } SinewBodyInfo;
 
 /*
- Per-body material; fill with `sinew_material_default` first.
+ Per-body material; fill with `sinew_material_default` or `sinew_material_preset` first.
  */
 typedef struct SinewMaterial {
   /*
@@ -1733,6 +1791,17 @@ enum SinewResult sinew_body_get_vertex_count(struct SinewBody body, size_t *out_
  Fills `out_material` with the default material.
  */
 enum SinewResult sinew_material_default(struct SinewMaterial *out_material);
+
+/*
+ Fills `out_material` with the material preset `preset` (a `SinewMaterialPreset`) in
+ physical units: a fabric's areal density (kg/m²), bending (N·m) and membrane (N/m)
+ stiffness; a rope's or hair's linear density (kg/m); a solid's density (kg/m³), Young's
+ modulus and Poisson's ratio; and its thickness, damping and friction. The other fields are
+ `sinew_material_default`'s. A value no preset has is `SINEW_INVALID_ARGUMENT` ("unknown
+ material preset 10") and leaves `out_material` untouched. The table and its sources:
+ docs/materials.md.
+ */
+enum SinewResult sinew_material_preset(uint32_t preset, struct SinewMaterial *out_material);
 
 /*
  Reads the body's material.

@@ -208,6 +208,14 @@ inline SinewVec3 rotate(SinewQuat r, SinewVec3 v) noexcept { return transform_po
 // Descriptors filled with the library's defaults.
 inline SinewWorldDesc default_world_desc() { return detail::defaults(&sinew_world_desc_default); }
 inline SinewMaterial default_material() { return detail::defaults(&sinew_material_default); }
+// A material preset in physical units (density, bending and membrane stiffness, Young's
+// modulus; docs/materials.md): material_preset(SINEW_MATERIAL_DENIM). Throws Error
+// (SINEW_INVALID_ARGUMENT) for a value no preset has.
+inline SinewMaterial material_preset(SinewMaterialPreset preset) {
+    SinewMaterial m{};
+    detail::check(sinew_material_preset(static_cast<std::uint32_t>(preset), &m));
+    return m;
+}
 inline SinewClothGridDesc default_grid_desc() { return detail::defaults(&sinew_cloth_grid_desc_default); }
 inline SinewClothMeshDesc default_mesh_desc() { return detail::defaults(&sinew_cloth_mesh_desc_default); }
 inline SinewRopeDesc default_rope_desc() { return detail::defaults(&sinew_rope_desc_default); }

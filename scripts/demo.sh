@@ -7,7 +7,7 @@
 #
 #   bash scripts/demo.sh        (from the repository root; outputs go to out/)
 #
-# Writes out/demo.png, out/character.png, out/ragdoll.png, out/softbody.png and
+# Writes out/demo.png, out/character.png, out/ragdoll.png, out/softbody.png, out/presets.png and
 # out/summary.txt; exits non-zero if the build or any call fails.
 set -euo pipefail
 
@@ -29,3 +29,4 @@ echo "pictures: $(pwd)/$out/demo.png"
 echo "          $(pwd)/$out/character.png"
 echo "          $(pwd)/$out/ragdoll.png"
 echo "          $(pwd)/$out/softbody.png"
+echo "          $(pwd)/$out/presets.png"

@@ -64,6 +64,8 @@ fn null_pointers() {
     md.index_count = 3;
     expect_failure(&s, SINEW_NULL_POINTER, || sinew_cloth_create_mesh(s.world, &md, &mut SinewBody::default()));
     expect_failure(&s, SINEW_NULL_POINTER, || sinew_world_desc_default(std::ptr::null_mut()));
+    let m = expect_failure(&s, SINEW_NULL_POINTER, || sinew_material_preset(SinewMaterialPreset::SINEW_MATERIAL_DENIM as u32, std::ptr::null_mut()));
+    assert!(m.contains("out_material"), "{m}");
     ok(sinew_world_destroy(s.world));
 }
 
@@ -394,6 +396,17 @@ fn unknown_enum_values_are_invalid_arguments() {
     sd.mode = SinewStrandsMode::SINEW_STRANDS_POINTS as u32 + 1;
     let m = expect_failure(&s, SINEW_INVALID_ARGUMENT, || sinew_strands_create(s.world, &sd, &mut SinewBody::default()));
     assert!(m.contains("unknown strands mode 2"), "{m}");
+    // A preset no variant has: refused, and the output keeps what it held.
+    for bad in [SinewMaterialPreset::SINEW_MATERIAL_FLESH as u32 + 1, u32::MAX] {
+        let mut out = std::mem::MaybeUninit::uninit();
+        ok(sinew_material_default(out.as_mut_ptr()));
+        let mut out: SinewMaterial = unsafe { out.assume_init() };
+        out.density = 123.0;
+        let before = out;
+        let m = expect_failure(&s, SINEW_INVALID_ARGUMENT, || sinew_material_preset(bad, &mut out));
+        assert!(m.contains(&format!("unknown material preset {bad}")), "{m}");
+        assert_eq!(out, before, "a refused preset wrote its output");
+    }
     ok(sinew_world_destroy(s.world));
 }
 
@@ -760,5 +773,37 @@ fn ragdoll_defaults_create_as_passed() {
     ok(sinew_ragdoll_destroy(r));
     ok(sinew_world_get_stats(s.world, &mut stats));
     assert_eq!((stats.ragdoll_count, stats.bone_count), (4, 6));
+    ok(sinew_world_destroy(s.world));
+}
+
+/// Every material preset is accepted by a body as it is, reads back as set, and a 1 m² denim
+/// cloth weighs 0.4 kg (its areal density) at any spacing.
+#[test]
+fn material_presets_are_accepted() {
+    let s = scene();
+    for v in 0..=SinewMaterialPreset::SINEW_MATERIAL_FLESH as u32 {
+        let mut m = std::mem::MaybeUninit::uninit();
+        ok(sinew_material_preset(v, m.as_mut_ptr()));
+        let m: SinewMaterial = unsafe { m.assume_init() };
+        assert!(m.density > 0.0, "preset {v}");
+        assert_eq!(sinew_body_set_material(s.cloth, &m), SINEW_OK, "preset {v}: {}", last_error());
+        let mut back = std::mem::MaybeUninit::uninit();
+        ok(sinew_body_get_material(s.cloth, back.as_mut_ptr()));
+        assert_eq!(unsafe { back.assume_init() }, m, "preset {v} reads back");
+        ok(sinew_world_step(s.world, 1.0 / 60.0));
+    }
+    let mut denim = std::mem::MaybeUninit::uninit();
+    ok(sinew_material_preset(SinewMaterialPreset::SINEW_MATERIAL_DENIM as u32, denim.as_mut_ptr()));
+    let denim: SinewMaterial = unsafe { denim.assume_init() };
+    assert_eq!(denim.density, 0.4);
+    for n in [3u32, 11, 21] {
+        let mut gd = grid_desc();
+        (gd.columns, gd.rows, gd.spacing) = (n, n, 1.0 / (n - 1) as f32);
+        gd.material = denim;
+        let b = create_grid(s.world, &gd);
+        let mass = body_info(b).mass;
+        assert!((mass - 0.4).abs() < 1e-5, "a 1 m² denim grid of {n}×{n} weighs {mass} kg");
+        ok(sinew_body_destroy(b));
+    }
     ok(sinew_world_destroy(s.world));
 }

@@ -97,7 +97,7 @@ fn run(seed: u64) -> usize {
             _ => SinewRagdoll::default(),
         };
         let n = rng.count();
-        let r = match rng.below(53) {
+        let r = match rng.below(54) {
             0 => {
                 let mut gd = grid_desc();
                 // Now and then a grid large enough to share its step between two threads.
@@ -518,6 +518,13 @@ fn run(seed: u64) -> usize {
                 2 => sinew_softbody_get_volume(body, &mut 0.0, &mut 0.0),
                 _ => sinew_body_get_center_of_mass(body, &mut SinewVec3::default()),
             },
+            // A material preset of any value (sometimes none with a null output) on any body.
+            48 => {
+                let v = if rng.below(2) == 0 { rng.below(12) as u32 } else { rng.next() as u32 };
+                let mut m = std::mem::MaybeUninit::uninit();
+                let r = sinew_material_preset(v, if rng.below(10) == 0 { std::ptr::null_mut() } else { m.as_mut_ptr() });
+                if r == SINEW_OK { sinew_body_set_material(body, unsafe { m.assume_init_ref() }) } else { r }
+            }
             _ => sinew_world_step(w, match rng.below(6) {
                 0 => rng.float(),
                 1 => 1.0,

@@ -173,6 +173,18 @@ namespace Sinew
         public static extern SinewResult sinew_material_default(SinewMaterial* out_material);
 
         /// <summary>
+        ///  Fills `out_material` with the material preset `preset` (a `SinewMaterialPreset`) in
+        ///  physical units: a fabric's areal density (kg/m²), bending (N·m) and membrane (N/m)
+        ///  stiffness; a rope's or hair's linear density (kg/m); a solid's density (kg/m³), Young's
+        ///  modulus and Poisson's ratio; and its thickness, damping and friction. The other fields are
+        ///  `sinew_material_default`'s. A value no preset has is `SINEW_INVALID_ARGUMENT` ("unknown
+        ///  material preset 10") and leaves `out_material` untouched. The table and its sources:
+        ///  docs/materials.md.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_material_preset", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_material_preset(uint preset, SinewMaterial* out_material);
+
+        /// <summary>
         ///  Reads the body's material.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_body_get_material", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
@@ -1065,7 +1077,7 @@ namespace Sinew
     }
 
     /// <summary>
-    ///  Per-body material; fill with `sinew_material_default` first.
+    ///  Per-body material; fill with `sinew_material_default` or `sinew_material_preset` first.
     /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     public unsafe partial struct SinewMaterial
@@ -2206,6 +2218,54 @@ namespace Sinew
         ///  Eight lanes (AVX).
         /// </summary>
         SINEW_KERNEL_AVX = 3,
+    }
+
+    /// <summary>
+    ///  A material preset in physical units (`sinew_material_preset`); the values, their sources
+    ///  and how to use them: docs/materials.md.
+    /// </summary>
+    public enum SinewMaterialPreset : uint
+    {
+        /// <summary>
+        ///  Cloth: 0.05 kg/m², bending 2e-6 N·m.
+        /// </summary>
+        SINEW_MATERIAL_SILK = 0,
+        /// <summary>
+        ///  Cloth: 0.15 kg/m², bending 1e-5 N·m.
+        /// </summary>
+        SINEW_MATERIAL_COTTON = 1,
+        /// <summary>
+        ///  Cloth: 0.4 kg/m², bending 1e-4 N·m.
+        /// </summary>
+        SINEW_MATERIAL_DENIM = 2,
+        /// <summary>
+        ///  Cloth: 1.0 kg/m², bending 1e-3 N·m.
+        /// </summary>
+        SINEW_MATERIAL_LEATHER = 3,
+        /// <summary>
+        ///  Cloth: a 1 mm rubber sheet, 1.2 kg/m², 1000 N/m.
+        /// </summary>
+        SINEW_MATERIAL_RUBBER_SHEET = 4,
+        /// <summary>
+        ///  Rope: a 10 mm rope, 0.07 kg/m.
+        /// </summary>
+        SINEW_MATERIAL_ROPE = 5,
+        /// <summary>
+        ///  Strands: a 1 mm bundle of hair, 0.001 kg/m.
+        /// </summary>
+        SINEW_MATERIAL_HAIR = 6,
+        /// <summary>
+        ///  Soft body: 1050 kg/m³, Young's modulus 5 kPa, Poisson 0.49.
+        /// </summary>
+        SINEW_MATERIAL_JELLY = 7,
+        /// <summary>
+        ///  Soft body: 1100 kg/m³, Young's modulus 1 MPa, Poisson 0.49.
+        /// </summary>
+        SINEW_MATERIAL_RUBBER = 8,
+        /// <summary>
+        ///  Soft body: 1060 kg/m³, Young's modulus 30 kPa, Poisson 0.45.
+        /// </summary>
+        SINEW_MATERIAL_FLESH = 9,
     }
 
     /// <summary>

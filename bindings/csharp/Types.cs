@@ -1,7 +1,7 @@
 // Hand-written. Conveniences on the generated structs (they are partial) and the layout check
 // that lets any 12-byte vector, 64-byte matrix or 32-byte bone weight struct cross the boundary
 // without a copy. The structs and the mode enums (SinewPinMode, SinewShape, SinewBodyKind,
-// SinewTetherMode, SinewKernel, SinewStrandsMode) are csbindgen's, in NativeMethods.g.cs; the
+// SinewTetherMode, SinewKernel, SinewStrandsMode, SinewMaterialPreset) are csbindgen's, in NativeMethods.g.cs; the
 // descriptors keep those fields as uint (as in C), so the properties below give them typed.
 using System;
 using System.Runtime.InteropServices;
@@ -111,6 +111,19 @@ namespace Sinew
                 SinewException.Check(NativeMethods.sinew_material_default(&m));
                 return m;
             }
+        }
+
+        /// <summary>A material preset in physical units (<c>sinew_material_preset</c>): a
+        /// fabric's areal density (kg/m²), bending (N·m) and membrane (N/m) stiffness, a rope's or
+        /// hair's linear density (kg/m), a solid's density (kg/m³) and Young's modulus. The table
+        /// and its sources: docs/materials.md.</summary>
+        /// <exception cref="SinewException">SINEW_INVALID_ARGUMENT for a value no preset has.</exception>
+        public static SinewMaterial Preset(SinewMaterialPreset preset)
+        {
+            SinewLibrary.EnsureCompatible();
+            SinewMaterial m;
+            SinewException.Check(NativeMethods.sinew_material_preset((uint)preset, &m));
+            return m;
         }
 
         /// <summary><see cref="self_collision"/> as a bool: particles of the body keep

@@ -19,6 +19,8 @@
 //!   falls, comes to rest, gets up and stands (`ragdoll.rs`);
 //! - `DIR/softbody.png`: eight moments of two jelly cubes, one dropped onto the floor, squashing
 //!   and springing back, the other landing on it (`softbody.rs`);
+//! - `DIR/presets.png`: the five cloth presets (`sinew_material_preset`) each draped over a
+//!   sphere (`presets.rs`; `--presets-only` draws just this one);
 //! - `DIR/summary.txt`: counts, stretch, teleport checks and step times of both (also printed).
 //!
 //! The curtain: a 40 × 30 grid cloth (0.05 m spacing) whose top row is pinned to a horizontal
@@ -41,6 +43,7 @@
 //! stored blocks, CRC-32, Adler-32), so the demo needs no dependency beyond Sinew itself. It
 //! exits non-zero if any call fails or any position or normal read back is not finite.
 
+mod presets;
 mod ragdoll;
 mod softbody;
 
@@ -1852,12 +1855,14 @@ fn write_png(path: &Path, (w, h, rgb): (usize, usize, Vec<u8>)) -> Res<()> {
 
 fn run() -> Res<()> {
     let mut out_dir = PathBuf::from("out");
+    let mut presets_only = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--out" => out_dir = PathBuf::from(args.next().ok_or("--out needs a directory")?),
+            "--presets-only" => presets_only = true,
             "-h" | "--help" => {
-                println!("usage: cargo run --release --example demo [-- --out DIR]   (default DIR: out)");
+                println!("usage: cargo run --release --example demo [-- --out DIR] [--presets-only]   (default DIR: out)");
                 return Ok(());
             }
             other => return Err(format!("unknown argument {other:?}; try --help")),
@@ -1868,6 +1873,13 @@ fn run() -> Res<()> {
     let character_path = out_dir.join("character.png");
     let ragdoll_path = out_dir.join("ragdoll.png");
     let softbody_path = out_dir.join("softbody.png");
+    let presets_path = out_dir.join("presets.png");
+    let cloths = presets::simulate_presets()?;
+    write_png(&presets_path, contact_sheet(&cloths.snapshots, 5, presets::render_preset_panel, |s| &s.caption))?;
+    if presets_only {
+        print!("{}picture            : {}\n", cloths.summary, presets_path.display());
+        return Ok(());
+    }
 
     let curtain = simulate(&png_path)?;
     let character = simulate_character(&character_path)?;
@@ -1877,7 +1889,16 @@ fn run() -> Res<()> {
     write_png(&ragdoll_path, contact_sheet(&falling.snapshots, 3, ragdoll::render_ragdoll_panel, |s| &s.caption))?;
     let jellies = softbody::simulate_softbody()?;
     write_png(&softbody_path, contact_sheet(&jellies.snapshots, 4, softbody::render_softbody_panel, |s| &s.caption))?;
-    let summary = format!("{}{}{}{}picture            : {}\n", curtain.summary, character.summary, falling.summary, jellies.summary, softbody_path.display());
+    let summary = format!(
+        "{}{}{}{}picture            : {}\n{}picture            : {}\n",
+        curtain.summary,
+        character.summary,
+        falling.summary,
+        jellies.summary,
+        softbody_path.display(),
+        cloths.summary,
+        presets_path.display()
+    );
     let summary_path = out_dir.join("summary.txt");
     std::fs::write(&summary_path, &summary).map_err(|e| format!("cannot write {}: {e}", summary_path.display()))?;
     print!("{summary}");

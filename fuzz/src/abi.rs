@@ -194,7 +194,7 @@ impl Harness {
     }
 
     fn material(g: &mut Gen) -> SinewMaterial {
-        let mut m = default_of(sinew_material_default);
+        let mut m = crate::input::base_material(g);
         if g.one_in(3) {
             g.scramble(&mut m, 3);
         }

@@ -76,7 +76,7 @@ fn triangles(g: &mut Gen, n: usize, max: usize) -> Vec<u32> {
 }
 
 fn material(g: &mut Gen) -> SinewMaterial {
-    let mut m = default_of(sinew_material_default);
+    let mut m = crate::input::base_material(g);
     if g.one_in(4) {
         g.scramble(&mut m, 2);
     }

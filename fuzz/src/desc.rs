@@ -163,7 +163,7 @@ pub fn run(data: &[u8]) {
                 let b = live.bodies[g.below(live.bodies.len())];
                 match kind {
                     11 => {
-                        let mut m = default_of(sinew_material_default);
+                        let mut m = crate::input::base_material(&mut g);
                         g.scramble(&mut m, n);
                         let r = sinew_body_set_material(b, &m);
                         // A u32 flag of the ABI is true when nonzero, and reads back as 1.

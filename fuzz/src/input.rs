@@ -212,3 +212,24 @@ pub fn default_of<T>(f: extern "C" fn(*mut T) -> SinewResult) -> T {
     // SAFETY: the default function succeeded, so it wrote the whole value.
     unsafe { d.assume_init() }
 }
+
+/// A material to start from: the library's default or, one time in four, a preset
+/// (`sinew_material_preset`) of any value: one no preset has is refused with
+/// `SINEW_INVALID_ARGUMENT` and leaves the output as it was (the default).
+pub fn base_material(g: &mut Gen) -> SinewMaterial {
+    use sinew::ffi::body::{sinew_material_default, sinew_material_preset};
+    let mut m = default_of(sinew_material_default);
+    if g.one_in(4) {
+        let before = m;
+        let v = if g.bool() { g.below(12) as u32 } else { g.word() };
+        let r = sinew_material_preset(v, &mut m);
+        if SinewMaterialPreset::from_u32(v).is_some() {
+            assert_eq!(r, SinewResult::SINEW_OK, "preset {v}: {}", last_error());
+        } else {
+            assert_eq!(r, SinewResult::SINEW_INVALID_ARGUMENT, "preset {v}");
+            assert!(last_error().contains(&format!("unknown material preset {v}")), "{}", last_error());
+            assert_eq!(m, before, "a refused preset wrote its output");
+        }
+    }
+    m
+}

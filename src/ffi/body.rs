@@ -1,5 +1,5 @@
 //! `sinew_body_*`: what every particle body (cloth, rope, strands) answers to, its material
-//! (`sinew_material_default`) and its readback. The calls that drive a body from a character
+//! (`sinew_material_default`, `sinew_material_preset`) and its readback. The calls that drive a body from a character
 //! (skinning, pose limits, tethers, dynamics, root, LOD) are in `character.rs`.
 //!
 //! Indices are the host's vertex indices (for a welded mesh, its own numbering). Every
@@ -10,7 +10,7 @@ use crate::error::Error;
 
 use crate::ffi::registry;
 use crate::ffi::result::SinewResult;
-use crate::ffi::types::{SinewBody, SinewBodyInfo, SinewBodyKind, SinewMat4, SinewMaterial, SinewVec3, as_vec3, as_vec3_mut};
+use crate::ffi::types::{AbiEnum, SinewBody, SinewBodyInfo, SinewBodyKind, SinewMat4, SinewMaterial, SinewMaterialPreset, SinewVec3, as_vec3, as_vec3_mut};
 
 /// Destroys a body; its handle becomes invalid. A second destroy is `SINEW_INVALID_HANDLE`.
 #[unsafe(no_mangle)]
@@ -92,6 +92,23 @@ pub extern "C" fn sinew_material_default(out_material: *mut SinewMaterial) -> Si
     ffi_guard!({
         let out = try_out!(out_material, "out_material");
         out.write(Material::default().into());
+        Ok(())
+    })
+}
+
+/// Fills `out_material` with the material preset `preset` (a `SinewMaterialPreset`) in
+/// physical units: a fabric's areal density (kg/m²), bending (N·m) and membrane (N/m)
+/// stiffness; a rope's or hair's linear density (kg/m); a solid's density (kg/m³), Young's
+/// modulus and Poisson's ratio; and its thickness, damping and friction. The other fields are
+/// `sinew_material_default`'s. A value no preset has is `SINEW_INVALID_ARGUMENT` ("unknown
+/// material preset 10") and leaves `out_material` untouched. The table and its sources:
+/// docs/materials.md.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_material_preset(preset: u32, out_material: *mut SinewMaterial) -> SinewResult {
+    ffi_guard!({
+        let out = try_out!(out_material, "out_material");
+        let p = SinewMaterialPreset::checked(preset)?;
+        out.write(Material::preset(p.into()).into());
         Ok(())
     })
 }

@@ -9,7 +9,7 @@
 //! Descriptors that mirror a core struct field by field get both conversions from one field
 //! list ([`mirror!`]); the compiler checks the list is complete in both directions.
 
-use crate::particles::{Dynamics, Lod, Material};
+use crate::particles::{Dynamics, Lod, Material, MaterialPreset};
 use crate::ragdoll::RagdollSettings;
 use crate::ragdoll::humanoid::HumanoidBones;
 use crate::error::{Error, Result};
@@ -212,7 +212,7 @@ pub enum SinewKernel {
 }
 abi_enum!(SinewKernel, "kernel", [SINEW_KERNEL_AUTO, SINEW_KERNEL_SCALAR, SINEW_KERNEL_SSE2, SINEW_KERNEL_AVX]);
 
-/// Per-body material; fill with `sinew_material_default` first.
+/// Per-body material; fill with `sinew_material_default` or `sinew_material_preset` first.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SinewMaterial {
@@ -281,6 +281,67 @@ pub struct SinewMaterial {
     /// bar narrows by ν times its stretch; 0.49 keeps the volume nearly constant (rubber,
     /// flesh, jelly). Used while `youngs_modulus` is above 0. Default 0.3.
     pub poisson_ratio: f32,
+}
+
+/// A material preset in physical units (`sinew_material_preset`); the values, their sources
+/// and how to use them: docs/materials.md.
+#[repr(u32)]
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SinewMaterialPreset {
+    /// Cloth: 0.05 kg/m², bending 2e-6 N·m.
+    SINEW_MATERIAL_SILK = 0,
+    /// Cloth: 0.15 kg/m², bending 1e-5 N·m.
+    SINEW_MATERIAL_COTTON = 1,
+    /// Cloth: 0.4 kg/m², bending 1e-4 N·m.
+    SINEW_MATERIAL_DENIM = 2,
+    /// Cloth: 1.0 kg/m², bending 1e-3 N·m.
+    SINEW_MATERIAL_LEATHER = 3,
+    /// Cloth: a 1 mm rubber sheet, 1.2 kg/m², 1000 N/m.
+    SINEW_MATERIAL_RUBBER_SHEET = 4,
+    /// Rope: a 10 mm rope, 0.07 kg/m.
+    SINEW_MATERIAL_ROPE = 5,
+    /// Strands: a 1 mm bundle of hair, 0.001 kg/m.
+    SINEW_MATERIAL_HAIR = 6,
+    /// Soft body: 1050 kg/m³, Young's modulus 5 kPa, Poisson 0.49.
+    SINEW_MATERIAL_JELLY = 7,
+    /// Soft body: 1100 kg/m³, Young's modulus 1 MPa, Poisson 0.49.
+    SINEW_MATERIAL_RUBBER = 8,
+    /// Soft body: 1060 kg/m³, Young's modulus 30 kPa, Poisson 0.45.
+    SINEW_MATERIAL_FLESH = 9,
+}
+abi_enum!(
+    SinewMaterialPreset,
+    "material preset",
+    [
+        SINEW_MATERIAL_SILK,
+        SINEW_MATERIAL_COTTON,
+        SINEW_MATERIAL_DENIM,
+        SINEW_MATERIAL_LEATHER,
+        SINEW_MATERIAL_RUBBER_SHEET,
+        SINEW_MATERIAL_ROPE,
+        SINEW_MATERIAL_HAIR,
+        SINEW_MATERIAL_JELLY,
+        SINEW_MATERIAL_RUBBER,
+        SINEW_MATERIAL_FLESH,
+    ]
+);
+
+impl From<SinewMaterialPreset> for MaterialPreset {
+    fn from(p: SinewMaterialPreset) -> MaterialPreset {
+        match p {
+            SinewMaterialPreset::SINEW_MATERIAL_SILK => MaterialPreset::Silk,
+            SinewMaterialPreset::SINEW_MATERIAL_COTTON => MaterialPreset::Cotton,
+            SinewMaterialPreset::SINEW_MATERIAL_DENIM => MaterialPreset::Denim,
+            SinewMaterialPreset::SINEW_MATERIAL_LEATHER => MaterialPreset::Leather,
+            SinewMaterialPreset::SINEW_MATERIAL_RUBBER_SHEET => MaterialPreset::RubberSheet,
+            SinewMaterialPreset::SINEW_MATERIAL_ROPE => MaterialPreset::Rope,
+            SinewMaterialPreset::SINEW_MATERIAL_HAIR => MaterialPreset::Hair,
+            SinewMaterialPreset::SINEW_MATERIAL_JELLY => MaterialPreset::Jelly,
+            SinewMaterialPreset::SINEW_MATERIAL_RUBBER => MaterialPreset::Rubber,
+            SinewMaterialPreset::SINEW_MATERIAL_FLESH => MaterialPreset::Flesh,
+        }
+    }
 }
 
 /// Which particles of a grid cloth are pinned (`SinewClothGridDesc.pin_mode`).

@@ -20,6 +20,7 @@
 pub mod character;
 pub(crate) mod follow;
 mod mass;
+pub mod presets;
 pub mod readback;
 pub mod settings;
 pub mod skin;
@@ -36,6 +37,7 @@ mod two_threads;
 use std::sync::Arc;
 
 pub use character::Root;
+pub use presets::{MaterialPreset, PresetBody};
 pub use settings::{Dynamics, Lod, Material};
 pub use stages::{StepContext, StepParams};
 pub use topology::Topology;

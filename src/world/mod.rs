@@ -25,6 +25,8 @@ mod attach;
 mod lod;
 pub mod pairs;
 mod pool;
+#[cfg(test)]
+mod preset_tests;
 mod ragdolls;
 mod sleep;
 mod snapshot;

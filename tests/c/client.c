@@ -1734,6 +1734,51 @@ static void density(void) {
     OK(sinew_world_destroy(w));
 }
 
+/* Every material preset (sinew_material_preset): a grid cloth takes each one at creation and
+ * through sinew_body_set_material, and steps; a 1 m square denim grid weighs 0.4 kg (the
+ * preset's kg/m2); a value no preset has is SINEW_INVALID_ARGUMENT and leaves the output as
+ * it was. */
+static void presets(void) {
+    SinewWorldDesc wd;
+    SinewWorld w;
+    SinewClothGridDesc gd;
+    SinewBody b, denim;
+    SinewBodyInfo info;
+    SinewMaterial m, before;
+    uint32_t p;
+    int accepted = 1;
+    printf("-- material presets\n");
+    OK(sinew_world_desc_default(&wd));
+    wd.thread_count = 1;
+    OK(sinew_world_create(&wd, &w));
+    OK(sinew_cloth_grid_desc_default(&gd));
+    gd.columns = gd.rows = 6;
+    gd.spacing = 0.1f;
+    for (p = SINEW_MATERIAL_SILK; p <= SINEW_MATERIAL_FLESH; ++p) {
+        accepted = accepted && sinew_material_preset(p, &m) == SINEW_OK && m.density > 0.0f;
+        gd.material = m;
+        accepted = accepted && sinew_cloth_create_grid(w, &gd, &b) == SINEW_OK;
+        accepted = accepted && sinew_body_set_material(b, &m) == SINEW_OK;
+    }
+    CHECK(accepted, "every preset (silk .. flesh) creates a grid and is accepted by sinew_body_set_material");
+    OK(sinew_world_step(w, FRAME));
+    OK(sinew_material_preset(SINEW_MATERIAL_DENIM, &gd.material));
+    CHECK(gd.material.density == 0.4f && gd.material.bend_stiffness > 0.0f, "denim: 0.4 kg/m2, bending stiffness in N m");
+    gd.columns = gd.rows = 11;
+    gd.spacing = 0.1f;
+    OK(sinew_cloth_create_grid(w, &gd, &denim));
+    OK(sinew_body_get_info(denim, &info));
+    CHECK(near(info.mass, 0.4f, 1e-5f), "a 1 m x 1 m denim grid weighs 0.4 kg");
+    OK(sinew_world_destroy(w));
+    OK(sinew_material_default(&m));
+    m.density = 7.0f;
+    before = m;
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_material_preset(SINEW_MATERIAL_FLESH + 1, &m));
+    FAILS(SINEW_INVALID_ARGUMENT, sinew_material_preset(0xFFFFFFFFu, &m));
+    CHECK(memcmp(&m, &before, sizeof m) == 0, "a refused preset leaves its output untouched");
+    FAILS(SINEW_NULL_POINTER, sinew_material_preset(SINEW_MATERIAL_SILK, NULL));
+}
+
 int main(void) {
     setvbuf(stdout, NULL, _IOLBF, 0); /* lines in order with the library's stderr */
     abi_and_defaults();
@@ -1741,6 +1786,7 @@ int main(void) {
     stepping();
     pins_and_material();
     density();
+    presets();
     teleport();
     async_step();
     errors();

@@ -1148,6 +1148,32 @@ void character() {
     character_errors();
 }
 
+// Every material preset through sinew::material_preset: a body takes it, and a 1 m² denim
+// grid weighs the preset's 0.4 kg/m²; a value no preset has throws SINEW_INVALID_ARGUMENT.
+void presets() {
+    std::printf("-- material presets\n");
+    SinewWorldDesc wd = sinew::default_world_desc();
+    wd.thread_count = 1;
+    sinew::World world(wd);
+    sinew::Body grid = world.create_grid(grid_desc());
+    bool all = true;
+    for (std::uint32_t p = SINEW_MATERIAL_SILK; p <= SINEW_MATERIAL_FLESH; ++p) {
+        const SinewMaterial m = sinew::material_preset(static_cast<SinewMaterialPreset>(p));
+        grid.set_material(m);
+        all = all && m.density > 0.0f && grid.material().density == m.density;
+    }
+    CHECK(all, "every preset (silk .. flesh) is accepted by Body::set_material and reads back");
+    world.step(kFrame);
+    SinewClothGridDesc d = grid_desc();
+    d.columns = 11;
+    d.rows = 11;
+    d.spacing = 0.1f;
+    d.material = sinew::material_preset(SINEW_MATERIAL_DENIM);
+    sinew::Body denim = world.create_grid(d);
+    CHECK(std::fabs(denim.info().mass - 0.4f) < 1e-5f, "a 1 m x 1 m denim grid weighs 0.4 kg");
+    THROWS(SINEW_INVALID_ARGUMENT, sinew::material_preset(static_cast<SinewMaterialPreset>(SINEW_MATERIAL_FLESH + 1)));
+}
+
 }  // namespace
 
 int main() {
@@ -1156,6 +1182,7 @@ int main() {
         scene();
         colliders();
         character();
+        presets();
     } catch (const sinew::Error& e) {
         fail(__LINE__, "unexpected sinew::Error", e.what());
     }

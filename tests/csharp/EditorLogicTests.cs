@@ -571,7 +571,24 @@ namespace Sinew.Tests
             var leather = new SinewClothPreset();
             SinewClothPreset.BuiltIn("Silk", silk);
             SinewClothPreset.BuiltIn("Leather", leather);
-            Check.That(silk.physicsMaterial.bendCompliance > 10f * leather.physicsMaterial.bendCompliance, "silk bends far more easily than leather");
+            Check.That(leather.physicsMaterial.bendStiffness > 100f * silk.physicsMaterial.bendStiffness, "silk bends far more easily than leather (bending stiffness in N·m)");
+            // The fabrics, the rubber sheet and hair are the library's presets, field by field.
+            string[] shared = { "Silk", "Cotton", "Denim", "Leather", "Rubber", "Hair" };
+            SinewMaterialPreset[] native = { SinewMaterialPreset.SINEW_MATERIAL_SILK, SinewMaterialPreset.SINEW_MATERIAL_COTTON, SinewMaterialPreset.SINEW_MATERIAL_DENIM,
+                SinewMaterialPreset.SINEW_MATERIAL_LEATHER, SinewMaterialPreset.SINEW_MATERIAL_RUBBER_SHEET, SinewMaterialPreset.SINEW_MATERIAL_HAIR };
+            for (int i = 0; i < shared.Length; i++)
+            {
+                var p = new SinewClothPreset();
+                SinewClothPreset.BuiltIn(shared[i], p);
+                Check.That(SameFields(SinewMaterialSettings.FromNative(SinewMaterial.Preset(native[i])), p.physicsMaterial, null)
+                    && (shared[i] == "Hair" || p.arealDensity == p.physicsMaterial.density),
+                    "built-in " + shared[i] + " is the library's " + native[i] + " (and its areal density the material's)");
+            }
+            Check.That(SameFields(SinewMaterialSettings.FromNative(new SinewMaterialSettings().ToNative()), new SinewMaterialSettings(), null),
+                "SinewMaterialSettings: FromNative(ToNative()) gives every field back");
+            var rope = new SinewRope();
+            silk.ApplyTo(rope, 0f, 0);
+            Check.Equal(0f, rope.physicsMaterial.density, "a fabric preset on a rope keeps no density (kg/m² is not kg/m)");
             var unknown = new SinewClothPreset();
             unknown.arealDensity = 3f;
             Check.That(!SinewClothPreset.BuiltIn("Velvet?", unknown) && unknown.arealDensity == 3f, "an unknown built-in name is refused and changes nothing");
@@ -760,6 +777,26 @@ namespace Sinew.Tests
             SinewConversionContext bad = ctx;
             bad.particleMass = 0f;
             Check.Throws<ArgumentException>("Map with particle mass 0 throws ArgumentException", () => SinewClothConversion.Map(u, bad));
+
+            // Starting from the nearest fabric preset (what the editor's converter does).
+            Check.That(SinewClothConversion.NearestFabric(0f) == SinewMaterialPreset.SINEW_MATERIAL_SILK
+                && SinewClothConversion.NearestFabric(0.3f) == SinewMaterialPreset.SINEW_MATERIAL_COTTON
+                && SinewClothConversion.NearestFabric(0.5f) == SinewMaterialPreset.SINEW_MATERIAL_DENIM
+                && SinewClothConversion.NearestFabric(1f) == SinewMaterialPreset.SINEW_MATERIAL_LEATHER,
+                "NearestFabric: bending stiffness 0 silk, 0.3 cotton, 0.5 denim, 1 leather");
+            SinewConversionContext fromPreset = ctx;
+            fromPreset.usePreset = true;
+            fromPreset.preset = SinewClothConversion.NearestFabric(u.bendingStiffness);
+            SinewClothMapping pm = SinewClothConversion.Map(u, fromPreset);
+            SinewMaterial cotton = SinewMaterial.Preset(SinewMaterialPreset.SINEW_MATERIAL_COTTON);
+            Check.That(pm.material.density == cotton.density && pm.material.bendStiffness == cotton.bend_stiffness && pm.material.thickness == cotton.thickness,
+                "with a preset (cotton for bending 0.3): its density, bending stiffness and thickness");
+            Check.That(Math.Abs(pm.material.particleMass - cotton.density * ctx.area / ctx.particleCount) < 1e-9f,
+                "with a preset: the particle mass is its areal density × area / particles", pm.material.particleMass.ToString());
+            Check.That(Math.Abs(pm.material.stretchCompliance - SinewClothConversion.ComplianceFromStiffness(0.8f, pm.material.particleMass, h)) < 1e-9f
+                && pm.material.staticFriction == 0.6f && pm.material.damping == m.material.damping,
+                "with a preset: stretch compliance for its particle mass, Unity's friction and damping");
+            Check.That(pm.notes.Exists(n => n.Contains("SINEW_MATERIAL_COTTON")), "with a preset: the report names it");
         }
 
         /// <summary>

@@ -259,6 +259,7 @@ namespace Sinew.Tests
             Check.Group("readback into arrays, spans and unmanaged memory of any 12-byte struct", Readback);
             Check.Group("pins: pin, unpin, move pin targets", Pins);
             Check.Group("material, bounds, teleport", BodyProperties);
+            Check.Group("material presets in physical units", MaterialPresets);
             Check.Group("colliders and collision pairs", Colliders);
             Check.Group("colliders: a cloth draped on a sphere, checked against its geometry", ColliderDrape);
             Check.Group("colliders: Sphere, Capsule, Plane, Box moved every frame by SetTransform", ColliderShapes);
@@ -301,6 +302,8 @@ namespace Sinew.Tests
             Check.Equal(layout["const SINEW_PIN_TOP_ROW"], (long)SinewPinMode.SINEW_PIN_TOP_ROW, "SinewPinMode.SINEW_PIN_TOP_ROW = SINEW_PIN_TOP_ROW");
             Check.Equal(layout["const SINEW_PIN_TOP_CORNERS"], (long)SinewPinMode.SINEW_PIN_TOP_CORNERS, "SinewPinMode.SINEW_PIN_TOP_CORNERS = SINEW_PIN_TOP_CORNERS");
             Check.Equal(layout["const SINEW_PIN_LIST"], (long)SinewPinMode.SINEW_PIN_LIST, "SinewPinMode.SINEW_PIN_LIST = SINEW_PIN_LIST");
+            Check.Equal(layout["const SINEW_MATERIAL_SILK"], (long)SinewMaterialPreset.SINEW_MATERIAL_SILK, "SinewMaterialPreset.SINEW_MATERIAL_SILK = SINEW_MATERIAL_SILK");
+            Check.Equal(layout["const SINEW_MATERIAL_FLESH"], (long)SinewMaterialPreset.SINEW_MATERIAL_FLESH, "SinewMaterialPreset.SINEW_MATERIAL_FLESH = SINEW_MATERIAL_FLESH");
             Check.Equal(layout["const SINEW_BODY_CLOTH"], (long)SinewBodyKind.SINEW_BODY_CLOTH, "SinewBodyKind.SINEW_BODY_CLOTH = SINEW_BODY_CLOTH");
             Check.Equal(layout["const SINEW_BODY_ROPE"], (long)SinewBodyKind.SINEW_BODY_ROPE, "SinewBodyKind.SINEW_BODY_ROPE = SINEW_BODY_ROPE");
             Check.Equal(layout["const SINEW_BODY_STRANDS"], (long)SinewBodyKind.SINEW_BODY_STRANDS, "SinewBodyKind.SINEW_BODY_STRANDS = SINEW_BODY_STRANDS");
@@ -574,6 +577,37 @@ namespace Sinew.Tests
                 Check.Equal(0.0, cloth.StepTimeMs, "StepTimeMs: 0 before any step");
                 world.Step(1f / 60f);
                 Check.That(cloth.StepTimeMs > 0.0, "StepTimeMs: the stepped cloth took some time", cloth.StepTimeMs.ToString());
+            }
+        }
+
+        /// <summary>Every preset through <see cref="SinewMaterial.Preset"/>: a grid takes it, a 1 m²
+        /// denim grid weighs the preset's 0.4 kg/m², and a value no preset has throws.</summary>
+        static void MaterialPresets()
+        {
+            using (var world = new World())
+            {
+                Cloth cloth = Cloth.CreateGrid(world, SinewClothGridDesc.Default);
+                bool all = true;
+                foreach (SinewMaterialPreset p in Enum.GetValues(typeof(SinewMaterialPreset)))
+                {
+                    SinewMaterial m = SinewMaterial.Preset(p);
+                    cloth.Material = m;
+                    all &= m.Density > 0f && cloth.Material.Density == m.Density;
+                }
+                Check.Equal(10, Enum.GetValues(typeof(SinewMaterialPreset)).Length, "ten presets");
+                Check.That(all, "every preset is accepted by a cloth and reads back");
+                world.Step(1f / 60f);
+                SinewClothGridDesc d = SinewClothGridDesc.Default;
+                d.columns = 11;
+                d.rows = 11;
+                d.spacing = 0.1f;
+                d.material = SinewMaterial.Preset(SinewMaterialPreset.SINEW_MATERIAL_DENIM);
+                Cloth denim = Cloth.CreateGrid(world, d);
+                Check.That(Math.Abs(denim.GetInfo().mass - 0.4f) < 1e-5f, "a 1 m x 1 m denim grid weighs 0.4 kg", "mass " + denim.GetInfo().mass);
+                Check.That(SinewMaterial.Preset(SinewMaterialPreset.SINEW_MATERIAL_LEATHER).BendStiffness > SinewMaterial.Preset(SinewMaterialPreset.SINEW_MATERIAL_SILK).BendStiffness,
+                    "leather bends stiffer than silk");
+                Check.ThrowsSinew("an unknown preset", SinewResult.SINEW_INVALID_ARGUMENT,
+                    () => SinewMaterial.Preset((SinewMaterialPreset)10), "unknown material preset 10");
             }
         }
 

@@ -176,6 +176,12 @@ static class UnityScriptChecks
         Same("SinewMaterialSettings.kineticFriction", s.kinetic_friction, m.kinetic_friction);
         Same("SinewMaterialSettings.collisionMask", s.collision_mask, m.collision_mask);
         Same("SinewMaterialSettings.selfCollision", s.self_collision, m.self_collision);
+        Same("SinewMaterialSettings.density", s.density, m.density);
+        Same("SinewMaterialSettings.bendStiffness", s.bend_stiffness, m.bend_stiffness);
+        Same("SinewMaterialSettings.stretchStiffness", s.stretch_stiffness, m.stretch_stiffness);
+        Same("SinewMaterialSettings.shearStiffness", s.shear_stiffness, m.shear_stiffness);
+        Same("SinewMaterialSettings.youngsModulus", s.youngs_modulus, m.youngs_modulus);
+        Same("SinewMaterialSettings.poissonRatio", s.poisson_ratio, m.poisson_ratio);
 
         var world = (SinewWorldBehaviour)Activator.CreateInstance(typeof(SinewWorldBehaviour));
         Same("SinewWorldBehaviour.gravity.x", world.gravity.x, w.gravity.x);

@@ -126,7 +126,7 @@ pub fn csharp(root: &Path) -> Result<String, String> {
         .csharp_use_nint_types(false)
         .csharp_use_function_pointer(false)
         // The mode enums, which no signature names (their fields and arguments are u32).
-        .always_included_types(["SinewTetherMode", "SinewKernel", "SinewRigidSolver", "SinewPinMode", "SinewShape", "SinewBodyKind", "SinewStrandsMode", "SinewEventKind", "SinewRecoveryReason", "SinewJointKind", "SinewHumanoidBone", "SinewLyingSide", "SinewRagdollEvent"])
+        .always_included_types(["SinewTetherMode", "SinewKernel", "SinewRigidSolver", "SinewMaterialPreset", "SinewPinMode", "SinewShape", "SinewBodyKind", "SinewStrandsMode", "SinewEventKind", "SinewRecoveryReason", "SinewJointKind", "SinewHumanoidBone", "SinewLyingSide", "SinewRagdollEvent"])
         .generate_csharp_file(&tmp)
         .map_err(|e| format!("csbindgen could not generate {CSHARP}: {e}"))
         .and_then(|()| std::fs::read_to_string(&tmp).map_err(|e| format!("reading {}: {e}", tmp.display())));

@@ -88,6 +88,9 @@ namespace Sinew.Editor
             SinewEditorGUI.SurfaceOf(target, out area, out particles);
             ctx.area = area;
             ctx.particleCount = particles;
+            // Start from the library's fabric preset nearest Unity's bending stiffness (docs/unity.md).
+            ctx.usePreset = true;
+            ctx.preset = SinewClothConversion.NearestFabric(u.bendingStiffness);
             SinewClothMapping m = SinewClothConversion.Map(u, ctx);
             SinewClothConversion.Apply(m, target, n);
             report.AppendLine(go.name + ": " + m.pinnedCount + " pinned vertices (max distance 0), "

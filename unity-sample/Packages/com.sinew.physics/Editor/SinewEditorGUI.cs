@@ -16,7 +16,8 @@ namespace Sinew.Editor
         static readonly Dictionary<string, string> Units = new Dictionary<string, string>
         {
             { "particleMass", "kg" }, { "damping", "1/s" }, { "gravityScale", "×" }, { "stretchCompliance", "m/N" },
-            { "shearCompliance", "m/N" }, { "bendCompliance", "m/N" }, { "thickness", "m" }, { "maxSpeed", "m/s" },
+            { "shearCompliance", "m/N" }, { "bendCompliance", "m/N" }, { "density", "kg/m² · kg/m" }, { "bendStiffness", "N·m" },
+            { "stretchStiffness", "N/m" }, { "shearStiffness", "N/m" }, { "youngsModulus", "Pa" }, { "thickness", "m" }, { "maxSpeed", "m/s" },
             { "teleportDistance", "m" }, { "poseStiffness", "1/s" }, { "windScale", "×" }, { "sleepThreshold", "m/s" },
             { "sleepTime", "s" }, { "reduceDistance", "m" }, { "freezeDistance", "m" }, { "maxDistanceScale", "m" },
             { "backstopDistance", "m" }, { "backstopRadius", "m" }, { "tetherScale", "×" }, { "weldDistance", "m" },
@@ -106,8 +107,9 @@ namespace Sinew.Editor
         {
             if (Section("Physics material", true))
             {
-                Nested(so, "physicsMaterial", "particleMass", "damping", "gravityScale", "stretchCompliance", "shearCompliance", "bendCompliance",
-                    "thickness", "staticFriction", "kineticFriction", "collisionMask", "selfCollision");
+                Nested(so, "physicsMaterial", "particleMass", "density", "damping", "gravityScale", "stretchCompliance", "shearCompliance", "bendCompliance",
+                    "bendStiffness", "stretchStiffness", "shearStiffness", "youngsModulus", "poissonRatio", "thickness", "staticFriction", "kineticFriction",
+                    "collisionMask", "selfCollision");
             }
             if (Section("Dynamics", false))
             {

@@ -74,6 +74,13 @@ namespace Sinew.Components
         public float airDensity;
         public float drag;
 
+        /// <summary>When true, the material starts from the library's fabric preset <see cref="preset"/>
+        /// (<see cref="SinewClothConversion.NearestFabric"/> picks one): its areal density (kg/m²) gives
+        /// the particle mass over <see cref="area"/> and <see cref="particleCount"/>, and its bending
+        /// stiffness (N·m) replaces the mapped bend compliance. Needs the native library.</summary>
+        public bool usePreset;
+        public SinewMaterialPreset preset;
+
         /// <summary>Substep length (s).</summary>
         public float Substep
         {
@@ -158,6 +165,30 @@ namespace Sinew.Components
             return (float)((1.0 - perSubstep) / h);
         }
 
+        /// <summary>
+        /// The library's fabric preset nearest a Unity Cloth's <paramref name="bendingStiffness"/> (0–1):
+        /// below 0.1 silk, below 0.4 cotton, below 0.7 denim, else leather. Unity's stiffness is a share
+        /// of the error removed per solver iteration, not a physical quantity, so this is a starting
+        /// point by feel (floppy to stiff), not a conversion; pick another preset if the look differs.
+        /// </summary>
+        public static SinewMaterialPreset NearestFabric(float bendingStiffness)
+        {
+            float b = Mathf.Clamp01(bendingStiffness);
+            if (b < 0.1f)
+            {
+                return SinewMaterialPreset.SINEW_MATERIAL_SILK;
+            }
+            if (b < 0.4f)
+            {
+                return SinewMaterialPreset.SINEW_MATERIAL_COTTON;
+            }
+            if (b < 0.7f)
+            {
+                return SinewMaterialPreset.SINEW_MATERIAL_DENIM;
+            }
+            return SinewMaterialPreset.SINEW_MATERIAL_LEATHER;
+        }
+
         /// <summary>Maps <paramref name="cloth"/> onto Sinew's settings (see the table in docs/unity.md).</summary>
         public static SinewClothMapping Map(UnityClothSettings cloth, SinewConversionContext context)
         {
@@ -167,6 +198,16 @@ namespace Sinew.Components
             }
             var r = new SinewClothMapping();
             float h = context.Substep;
+            if (context.usePreset)
+            {
+                r.material = SinewMaterialSettings.FromPreset(context.preset);
+                if (r.material.density > 0f && context.area > 0f && context.particleCount > 0)
+                {
+                    context.particleMass = r.material.density * context.area / context.particleCount;
+                }
+                r.notes.Add("material from the preset " + context.preset + ": " + r.material.density + " kg/m², bending stiffness "
+                    + r.material.bendStiffness + " N·m (replaces bendingStiffness " + cloth.bendingStiffness + ")");
+            }
             SinewMaterialSettings m = r.material;
             m.particleMass = context.particleMass;
             m.stretchCompliance = ComplianceFromStiffness(cloth.stretchingStiffness, m.particleMass, h);

@@ -15,8 +15,11 @@ namespace Sinew.Components
     /// <remarks>
     /// <para>Applying a preset with an <see cref="arealDensity"/> (kg/m²) to a cloth of area A (m²)
     /// and N particles sets the particle mass to density × A / N: the same preset weighs the same
-    /// per square metre on a coarse and on a fine mesh. Compliances are per constraint (m/N), so
-    /// a mesh much finer than the presets' 2–3 cm spacing behaves a little stiffer.</para>
+    /// per square metre on a coarse and on a fine mesh. The built-in fabrics, rubber sheet and hair
+    /// are the library's presets (<see cref="SinewMaterialSettings.FromPreset"/>): their material's
+    /// density and bending stiffness are in physical units, the same at any resolution. Other
+    /// compliances are per constraint (m/N), so a mesh much finer than the presets' 2–3 cm spacing
+    /// behaves a little stiffer.</para>
     /// <para>The soft-body fields apply to a <see cref="SinewSoftBody"/> only; its total mass is
     /// <see cref="softMass"/>.</para>
     /// </remarks>
@@ -85,6 +88,11 @@ namespace Sinew.Components
             {
                 m.particleMass = arealDensity * area / particleCount;
             }
+            if (arealDensity > 0f && !(target is SinewCloth))
+            {
+                // A fabric's density is per square metre: on a rope or hair it would read as kg/m.
+                m.density = 0f;
+            }
             target.physicsMaterial = m;
             target.dynamics = Copy(dynamics);
             var cloth = target as SinewCloth;
@@ -148,31 +156,33 @@ namespace Sinew.Components
             var d = new SinewDynamicsSettings();
             float density, tear = 0f;
             string about;
-            // Compliances for a 2–3 cm vertex spacing; friction against skin and clothing.
+            // The fabrics, the rubber sheet and hair are the library's presets (sinew_material_preset,
+            // in physical units: density, bending stiffness in N·m); the rest: compliances for a
+            // 2–3 cm vertex spacing; friction against skin and clothing.
             switch (name)
             {
                 case "Silk":
-                    about = "Light, flowing, catches the wind: 0.05 kg per square metre, slightly stretchy, almost no bending stiffness.";
-                    density = 0.05f;
-                    Fabric(m, 1e-4f, 2e-4f, 0.5f, 0.003f, 0.25f, 0.2f, 0.15f);
+                    about = "Light, flowing, catches the wind: 0.05 kg per square metre, almost no bending stiffness (2e-6 N·m).";
+                    m = SinewMaterialSettings.FromPreset(SinewMaterialPreset.SINEW_MATERIAL_SILK);
+                    density = m.density;
                     Air(d, 1.2f, 0.5f);
                     break;
                 case "Cotton":
-                    about = "A shirt or a cape: 0.15 kg per square metre, barely stretches, folds softly.";
-                    density = 0.15f;
-                    Fabric(m, 2e-5f, 5e-5f, 0.05f, 0.005f, 0.3f, 0.5f, 0.4f);
+                    about = "A shirt or a cape: 0.15 kg per square metre, folds softly (1e-5 N·m).";
+                    m = SinewMaterialSettings.FromPreset(SinewMaterialPreset.SINEW_MATERIAL_COTTON);
+                    density = m.density;
                     Air(d, 1f, 0.3f);
                     break;
                 case "Denim":
-                    about = "Jeans, a work jacket: 0.4 kg per square metre, stiff folds.";
-                    density = 0.4f;
-                    Fabric(m, 1e-5f, 2e-5f, 0.01f, 0.006f, 0.4f, 0.6f, 0.5f);
+                    about = "Jeans, a work jacket: 0.4 kg per square metre, stiff folds (1e-4 N·m).";
+                    m = SinewMaterialSettings.FromPreset(SinewMaterialPreset.SINEW_MATERIAL_DENIM);
+                    density = m.density;
                     Air(d, 1f, 0.2f);
                     break;
                 case "Leather":
-                    about = "A leather coat or a belt flap: 0.8 kg per square metre, does not stretch, resists bending.";
-                    density = 0.8f;
-                    Fabric(m, 0f, 5e-6f, 0.002f, 0.008f, 0.5f, 0.6f, 0.5f);
+                    about = "A leather coat or a belt flap: 1 kg per square metre, does not stretch, resists bending (1e-3 N·m).";
+                    m = SinewMaterialSettings.FromPreset(SinewMaterialPreset.SINEW_MATERIAL_LEATHER);
+                    density = m.density;
                     Air(d, 0.9f, 0.1f);
                     break;
                 case "Chainmail":
@@ -182,9 +192,9 @@ namespace Sinew.Components
                     Air(d, 0.15f, 0f);
                     break;
                 case "Hair":
-                    about = "Strands (Sinew Hair): light, damped, inextensible, held in style by pose stiffness.";
+                    about = "Strands (Sinew Hair): 0.001 kg per metre of strand, damped, inextensible, held in style by pose stiffness.";
                     density = 0f;
-                    m = SinewMaterialSettings.Strands();
+                    m = SinewMaterialSettings.FromPreset(SinewMaterialPreset.SINEW_MATERIAL_HAIR);
                     d.poseStiffness = 5f;
                     Air(d, 1f, 0f);
                     break;
@@ -198,9 +208,9 @@ namespace Sinew.Components
                     preset.softVolumeCompliance = 0f;
                     break;
                 case "Rubber":
-                    about = "A firm rubber body (Sinew Soft Body): springs back quickly, 1 kg. As cloth: a tearable rubber sheet.";
-                    density = 1.2f;
-                    Fabric(m, 5e-4f, 5e-4f, 0.01f, 0.005f, 0.2f, 0.9f, 0.8f);
+                    about = "A firm rubber body (Sinew Soft Body): springs back quickly, 1 kg. As cloth: a tearable 1 mm rubber sheet, 1.2 kg per square metre.";
+                    m = SinewMaterialSettings.FromPreset(SinewMaterialPreset.SINEW_MATERIAL_RUBBER_SHEET);
+                    density = m.density;
                     preset.softMass = 1f;
                     preset.softShapeStiffness = 0.8f;
                     preset.softEdgeCompliance = 1e-5f;
@@ -256,6 +266,12 @@ namespace Sinew.Components
             c.kineticFriction = s.kineticFriction;
             c.collisionMask = s.collisionMask;
             c.selfCollision = s.selfCollision;
+            c.density = s.density;
+            c.bendStiffness = s.bendStiffness;
+            c.stretchStiffness = s.stretchStiffness;
+            c.shearStiffness = s.shearStiffness;
+            c.youngsModulus = s.youngsModulus;
+            c.poissonRatio = s.poissonRatio;
             return c;
         }
 

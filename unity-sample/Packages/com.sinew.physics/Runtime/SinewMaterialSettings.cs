@@ -41,6 +41,30 @@ namespace Sinew.Components
         [Min(0f)]
         public float bendCompliance = 0.001f;
 
+        [Tooltip("Mass from density when above 0 (kg/m² for cloth, kg/m for ropes and hair): the body weighs the same at any mesh resolution, and Particle Mass only weighs vertices no triangle or link uses. Soft bodies take their Mass instead. 0 = every particle weighs Particle Mass. See docs/materials.md.")]
+        [Min(0f)]
+        public float density = 0f;
+
+        [Tooltip("Bending stiffness (N·m) by the angle between adjacent triangles, the same at any resolution; above 0 it replaces the Bend Compliance of cloth. Silk 2e-6, cotton 1e-5, denim 1e-4, leather 1e-3. 0 = Bend Compliance.")]
+        [Min(0f)]
+        public float bendStiffness = 0f;
+
+        [Tooltip("Membrane stretch stiffness (N/m) along the threads, e.g. cotton 2e4. Stored and sent; the library does not use it yet (docs/materials.md): Stretch and Shear Compliance hold the cloth.")]
+        [Min(0f)]
+        public float stretchStiffness = 0f;
+
+        [Tooltip("Membrane shear stiffness (N/m) between the threads, e.g. cotton 56. Stored and sent; the library does not use it yet (docs/materials.md).")]
+        [Min(0f)]
+        public float shearStiffness = 0f;
+
+        [Tooltip("Young's modulus (Pa) of a soft body as a Neo-Hookean solid, e.g. jelly 5e3, rubber 1e6. Stored and sent; the library does not use it yet (docs/materials.md).")]
+        [Min(0f)]
+        public float youngsModulus = 0f;
+
+        [Tooltip("Poisson's ratio of the Neo-Hookean solid, 0–0.49 (0.49 keeps the volume). Stored and sent; the library does not use it yet.")]
+        [Range(0f, 0.49f)]
+        public float poissonRatio = 0.3f;
+
         [Tooltip("Particle radius for collisions (m): how far particles keep from colliders, and from each other (2 × thickness) with self-collision.")]
         [Min(0f)]
         public float thickness = 0.01f;
@@ -86,7 +110,45 @@ namespace Sinew.Components
             m.kinetic_friction = kineticFriction;
             m.collision_mask = unchecked((uint)collisionMask.value);
             m.self_collision = selfCollision ? 1u : 0u;
+            m.density = density;
+            m.bend_stiffness = bendStiffness;
+            m.stretch_stiffness = stretchStiffness;
+            m.shear_stiffness = shearStiffness;
+            m.youngs_modulus = youngsModulus;
+            m.poisson_ratio = poissonRatio;
             return m;
+        }
+
+        /// <summary>The native material <paramref name="m"/> as inspector settings (every field).</summary>
+        public static SinewMaterialSettings FromNative(SinewMaterial m)
+        {
+            var s = new SinewMaterialSettings();
+            s.particleMass = m.particle_mass;
+            s.damping = m.damping;
+            s.gravityScale = m.gravity_scale;
+            s.stretchCompliance = m.stretch_compliance;
+            s.shearCompliance = m.shear_compliance;
+            s.bendCompliance = m.bend_compliance;
+            s.thickness = m.thickness;
+            s.staticFriction = m.static_friction;
+            s.kineticFriction = m.kinetic_friction;
+            s.collisionMask = unchecked((int)m.collision_mask);
+            s.selfCollision = m.self_collision != 0;
+            s.density = m.density;
+            s.bendStiffness = m.bend_stiffness;
+            s.stretchStiffness = m.stretch_stiffness;
+            s.shearStiffness = m.shear_stiffness;
+            s.youngsModulus = m.youngs_modulus;
+            s.poissonRatio = m.poisson_ratio;
+            return s;
+        }
+
+        /// <summary>The library's material preset <paramref name="preset"/> (<c>sinew_material_preset</c>,
+        /// the one table C, C++ and C# read; values and sources in docs/materials.md) as inspector
+        /// settings. Needs the native library.</summary>
+        public static SinewMaterialSettings FromPreset(SinewMaterialPreset preset)
+        {
+            return FromNative(SinewMaterial.Preset(preset));
         }
     }
 }

@@ -351,6 +351,8 @@ namespace Sinew.Components
         {
             // The soft fields decide these; the rest of the Physics Material applies as it is.
             physicsMaterial.particleMass = mass / Mathf.Max(1, count);
+            // The total mass is Mass: a density (of a cloth preset, in kg/m²) would override it.
+            physicsMaterial.density = 0f;
             physicsMaterial.stretchCompliance = edgeCompliance;
             physicsMaterial.shearCompliance = edgeCompliance;
             physicsMaterial.bendCompliance = 0f;
