@@ -7,8 +7,8 @@
 #
 #   bash scripts/demo.sh        (from the repository root; outputs go to out/)
 #
-# Writes out/demo.png, out/character.png, out/ragdoll.png, out/softbody.png, out/presets.png and
-# out/summary.txt; exits non-zero if the build or any call fails.
+# Writes out/demo.png, out/character.png, out/ragdoll.png, out/softbody.png, out/presets.png,
+# out/units.png and out/summary.txt; exits non-zero if the build or any call fails.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -30,3 +30,4 @@ echo "          $(pwd)/$out/character.png"
 echo "          $(pwd)/$out/ragdoll.png"
 echo "          $(pwd)/$out/softbody.png"
 echo "          $(pwd)/$out/presets.png"
+echo "          $(pwd)/$out/units.png"

@@ -46,6 +46,7 @@
 mod presets;
 mod ragdoll;
 mod softbody;
+mod units;
 
 use std::f32::consts::PI;
 use std::path::{Path, PathBuf};
@@ -1874,6 +1875,7 @@ fn run() -> Res<()> {
     let ragdoll_path = out_dir.join("ragdoll.png");
     let softbody_path = out_dir.join("softbody.png");
     let presets_path = out_dir.join("presets.png");
+    let units_path = out_dir.join("units.png");
     let cloths = presets::simulate_presets()?;
     write_png(&presets_path, contact_sheet(&cloths.snapshots, 5, presets::render_preset_panel, |s| &s.caption))?;
     if presets_only {
@@ -1889,15 +1891,19 @@ fn run() -> Res<()> {
     write_png(&ragdoll_path, contact_sheet(&falling.snapshots, 3, ragdoll::render_ragdoll_panel, |s| &s.caption))?;
     let jellies = softbody::simulate_softbody()?;
     write_png(&softbody_path, contact_sheet(&jellies.snapshots, 4, softbody::render_softbody_panel, |s| &s.caption))?;
+    let units = units::simulate_units()?;
+    write_png(&units_path, contact_sheet(&units.snapshots, 1, units::render_units_panel, |s| &s.caption))?;
     let summary = format!(
-        "{}{}{}{}picture            : {}\n{}picture            : {}\n",
+        "{}{}{}{}picture            : {}\n{}picture            : {}\n{}picture            : {}\n",
         curtain.summary,
         character.summary,
         falling.summary,
         jellies.summary,
         softbody_path.display(),
         cloths.summary,
-        presets_path.display()
+        presets_path.display(),
+        units.summary,
+        units_path.display()
     );
     let summary_path = out_dir.join("summary.txt");
     std::fs::write(&summary_path, &summary).map_err(|e| format!("cannot write {}: {e}", summary_path.display()))?;
