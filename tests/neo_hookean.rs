@@ -301,3 +301,38 @@ fn a_neo_hookean_snapshot_restores_the_motion() {
     w.load_state(sinew::world::Scope::World, &saved, abi).unwrap();
     assert_eq!(first, run(&mut w), "the jelly moved differently from its loaded snapshot");
 }
+
+/// The solid presets (`Material::preset`: jelly 5 kPa, flesh 30 kPa, rubber 1 MPa) on a
+/// 0.2 m cube of 7³ particles dropped onto the floor at the world's defaults (8 substeps, one
+/// pass): each comes to rest finite, unrecovered, still (its height varying less than 1 mm
+/// over the last second of 10 s: a jelly at its 0.3 /s damping wobbles for seconds) and squashed by its weight no more than the linear law's
+/// `ρ g H²/(2E)` allows (with 2 mm for what one pass leaves of rubber's stiffness).
+#[test]
+fn the_solid_presets_rest_on_the_floor_at_the_defaults() {
+    use sinew::particles::MaterialPreset;
+    for preset in [MaterialPreset::Jelly, MaterialPreset::Flesh, MaterialPreset::Rubber] {
+        let material = Material::preset(preset);
+        let mut w = World::new(WorldSettings { thread_count: 1, ..WorldSettings::default() }).unwrap();
+        w.sequential = true;
+        w.add_collider(Collider::new(Shape::Plane, u32::MAX, Pose { rotation: Quat::IDENTITY, position: Vec3::ZERO, scale: 1.0 }).unwrap()).unwrap();
+        let n = 7u32;
+        let size = 0.2f32;
+        let spec = LatticeSpec { nx: n, ny: n, nz: n, spacing: size / (n - 1) as f32, origin: Vec3::new(0.0, 0.3, 0.0), orientation: Quat::IDENTITY, material, ..LatticeSpec::default() };
+        let id = w.create_soft_lattice(&spec).unwrap();
+        let (mut lo, mut hi) = (f32::INFINITY, 0.0f32);
+        for frame in 0..600 {
+            w.step(1.0 / 60.0).unwrap();
+            if frame >= 540 {
+                let (h, _) = height_and_volume(&w, id);
+                lo = lo.min(h);
+                hi = hi.max(h);
+            }
+        }
+        let law = material.density * 9.81 * size * size / (2.0 * material.youngs_modulus);
+        let squash = size - hi;
+        println!("{preset:?}: rests {hi:.4} m tall (varying {:.2} mm over the last second), squashed {:.2} mm, linear law {:.2} mm", (hi - lo) * 1e3, squash * 1e3, law * 1e3);
+        assert_eq!(w.stats().recovered_bodies, 0, "{preset:?} was recovered");
+        assert!(hi.is_finite() && hi - lo < 1e-3, "{preset:?} is not at rest: height {lo}..{hi}");
+        assert!(squash > -1e-3 && squash < 1.5 * law + 2e-3, "{preset:?} squashed {squash} m, the linear law says {law}");
+    }
+}
