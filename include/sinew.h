@@ -912,8 +912,10 @@ typedef struct SinewClothMeshDesc {
   const uint32_t *indices;
   size_t index_count;
   /*
-   Optional, per vertex (null with count 0 for none): 0 pins the vertex. Nonzero ones
-   and a `material.density` above 0 are refused together (one source for the masses).
+   Optional, per vertex (null with count 0 for none): 0 pins the vertex; otherwise within
+   [1e-9, 1e9] 1/kg. With a `material.density` above 0 a nonzero entry is a painted mass
+   multiplier of the vertex's share, 1 / (entry × `material.particle_mass`), within
+   [1e-3, 1e3] (so 1 / `particle_mass` everywhere changes nothing).
    */
   const float *inverse_masses;
   size_t inverse_mass_count;

@@ -151,16 +151,32 @@ fn bad_densities_are_refused_and_change_nothing() {
 
 
 
+/// Under a density, a mesh's inverse masses are a painted map: 0 pins, and a nonzero entry
+/// `w` multiplies the vertex's share by `1/(w × particle_mass)` (how the Unity package sends
+/// its painted Mass Scale), so the body weighs the density × its area weighted by the map.
 #[test]
-fn a_mesh_takes_its_masses_one_way() {
+fn a_mesh_takes_a_painted_mass_map_under_a_density() {
     use sinew::cloth::MeshSpec;
     let mut w = world();
     let positions = [Vec3::ZERO, Vec3::X, Vec3::Z, Vec3::new(1.0, 0.0, 1.0)];
     let indices = [0u32, 2, 1, 1, 2, 3];
     let material = Material { density: 0.5, ..Material::default() };
-    let heavy = [100.0f32; 4];
-    let e = w.create_mesh(&MeshSpec { positions: &positions, indices: &indices, inverse_masses: &heavy, material, ..MeshSpec::default() }).unwrap_err();
-    assert!(e.message.contains("give the masses one way"), "{}", e.message);
+    let pm = material.particle_mass;
+    // Vertex 3 painted 4 × heavier: 1/(4 pm). Vertices 1 and 2 have a share of 1/3 m², 0 and
+    // 3 of 1/6 m²: 0.5 × (1/6 + 1/3 + 1/3 + 4/6) = 0.75 kg.
+    let painted = [1.0 / pm, 1.0 / pm, 1.0 / pm, 1.0 / (4.0 * pm)];
+    let id = w.create_mesh(&MeshSpec { positions: &positions, indices: &indices, inverse_masses: &painted, material, ..MeshSpec::default() }).unwrap();
+    let b = w.bodies.get(id.0, id.1).unwrap();
+    assert!(relative(b.total_mass(), 0.75) < 1e-5, "the painted square weighs {} kg, not 0.75", b.total_mass());
+    assert!(relative(1.0 / b.inverse_masses()[3], 0.5 * 4.0 / 6.0) < 1e-5, "vertex 3 weighs {} kg", 1.0 / b.inverse_masses()[3]);
+    // The same map at 1/particle_mass everywhere is the plain density: 0.5 kg.
+    let plain = [1.0 / pm; 4];
+    let id = w.create_mesh(&MeshSpec { positions: &positions, indices: &indices, inverse_masses: &plain, material, ..MeshSpec::default() }).unwrap();
+    assert!(relative(w.bodies.get(id.0, id.1).unwrap().total_mass(), 0.5) < 1e-5);
+    // A multiplier outside [1e-3, 1e3] is refused with its reason.
+    let wild = [1.0 / pm, 1.0 / pm, 1.0 / pm, 1e-4 / pm];
+    let e = w.create_mesh(&MeshSpec { positions: &positions, indices: &indices, inverse_masses: &wild, material, ..MeshSpec::default() }).unwrap_err();
+    assert!(e.message.contains("scales the vertex's mass"), "{}", e.message);
     // Zeros only pin: with a density they are taken, and the 1 m² square weighs 0.5 kg.
     let pins = [0.0f32, 0.0, 0.0, 0.0];
     let id = w.create_mesh(&MeshSpec { positions: &positions, indices: &indices, inverse_masses: &pins, material, ..MeshSpec::default() }).unwrap();

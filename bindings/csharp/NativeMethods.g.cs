@@ -1232,8 +1232,10 @@ namespace Sinew
         public uint* indices;
         public System.UIntPtr index_count;
         /// <summary>
-        ///  Optional, per vertex (null with count 0 for none): 0 pins the vertex. Nonzero ones
-        ///  and a `material.density` above 0 are refused together (one source for the masses).
+        ///  Optional, per vertex (null with count 0 for none): 0 pins the vertex; otherwise within
+        ///  [1e-9, 1e9] 1/kg. With a `material.density` above 0 a nonzero entry is a painted mass
+        ///  multiplier of the vertex's share, 1 / (entry × `material.particle_mass`), within
+        ///  [1e-3, 1e3] (so 1 / `particle_mass` everywhere changes nothing).
         /// </summary>
         public float* inverse_masses;
         public System.UIntPtr inverse_mass_count;

@@ -16,7 +16,7 @@ mod kernel_tests;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::particles::{Body, BodyKind, Material, Topology};
+use crate::particles::{Body, BodyKind, MAX_MASS_SCALE, MIN_MASS_SCALE, Material, Topology};
 use crate::error::{Error, MAX_COORDINATE, MAX_LENGTH, MAX_PARTICLES, Result, check_length, check_position, check_positions, check_within, try_filled};
 use crate::math::{Quat, Vec3};
 use crate::solver::constraints::distance::{self, DistanceConstraints, KIND_BEND, KIND_SHEAR, KIND_STRETCH};
@@ -279,15 +279,18 @@ impl MeshSpec<'_> {
             if let Some(k) = self.inverse_masses.iter().position(|w| !(*w == 0.0 || (1e-9..=1e9).contains(w))) {
                 return Err(Error::invalid(format!("inverse mass {k} must be 0 or within [1e-9, 1e9] 1/kg (got {})", self.inverse_masses[k])));
             }
-            // Two sources for one mass: refused rather than one silently ignored. (Zeros only
-            // pin, and work with a density.)
-            if self.material.density > 0.0
-                && let Some(k) = self.inverse_masses.iter().position(|w| *w != 0.0)
-            {
-                return Err(Error::invalid(format!(
-                    "inverse mass {k} is {} but material.density is {}: give the masses one way (inverse masses of 0 still pin)",
-                    self.inverse_masses[k], self.material.density
-                )));
+            // With a density, a nonzero inverse mass is a painted multiplier on the vertex's
+            // share, 1 / (inverse mass × particle_mass), within [MIN, MAX]_MASS_SCALE.
+            if self.material.density > 0.0 {
+                let pm = self.material.particle_mass;
+                if let Some(k) = self.inverse_masses.iter().position(|w| *w != 0.0 && !(MIN_MASS_SCALE..=MAX_MASS_SCALE).contains(&(1.0 / (w * pm)))) {
+                    return Err(Error::invalid(format!(
+                        "inverse mass {k} is {}: with material.density {} it scales the vertex's mass by 1 / (inverse mass × particle_mass {pm}) = {}, which must be within [{MIN_MASS_SCALE}, {MAX_MASS_SCALE}] (0 pins)",
+                        self.inverse_masses[k],
+                        self.material.density,
+                        1.0 / (self.inverse_masses[k] * pm)
+                    )));
+                }
             }
         }
         check_within(self.weld_distance, MAX_LENGTH, "weld distance")?;
@@ -393,6 +396,10 @@ pub fn mesh_body(spec: &MeshSpec) -> Result<Body> {
             w[p] = if pinned[p] { 0.0 } else { sum[p] / count[p] as f32 };
         }
     }
+    // With a density, the inverse masses are a painted map: each free particle's mass is its
+    // share × density × 1/(w × particle_mass) (1 where the host gave 1/particle_mass).
+    let mass_scale = (spec.material.density > 0.0 && w.iter().any(|&wi| wi != 0.0 && wi * spec.material.particle_mass != 1.0))
+        .then(|| w.iter().map(|&wi| if wi == 0.0 { 1.0 } else { 1.0 / (wi * spec.material.particle_mass) }).collect::<Vec<f32>>());
     let adjacency = VertexTriangles::build(n, &triangles);
     let topology = Topology {
         particle_count: n,
@@ -407,7 +414,9 @@ pub fn mesh_body(spec: &MeshSpec) -> Result<Body> {
         closed: false,
         embedding: None,
     };
-    Body::new(BodyKind::Cloth, Arc::new(topology), spec.material, x, w)?.finish_material()
+    let mut body = Body::new(BodyKind::Cloth, Arc::new(topology), spec.material, x, w)?;
+    body.mass_scale = mass_scale;
+    body.finish_material()
 }
 
 /// Convenience for Rust callers and the benchmark scenes: a grid with its own topology.

@@ -392,8 +392,10 @@ pub struct SinewClothMeshDesc {
     /// Triangle list, 3 indices per triangle.
     pub indices: *const u32,
     pub index_count: usize,
-    /// Optional, per vertex (null with count 0 for none): 0 pins the vertex. Nonzero ones
-    /// and a `material.density` above 0 are refused together (one source for the masses).
+    /// Optional, per vertex (null with count 0 for none): 0 pins the vertex; otherwise within
+    /// [1e-9, 1e9] 1/kg. With a `material.density` above 0 a nonzero entry is a painted mass
+    /// multiplier of the vertex's share, 1 / (entry × `material.particle_mass`), within
+    /// [1e-3, 1e3] (so 1 / `particle_mass` everywhere changes nothing).
     pub inverse_masses: *const f32,
     pub inverse_mass_count: usize,
     /// Vertices closer than this (m) are welded. Default 1e-5.

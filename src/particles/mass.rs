@@ -10,7 +10,9 @@
 //! - else (ropes, strands) half of each stretch link it ends (kg/m).
 //!
 //! The shares sum to the body's volume, area or length at rest, so its mass is exactly density
-//! × that (up to rounding). A particle with no share (a vertex no triangle uses) keeps
+//! × that (up to rounding), unless a painted map scales them: a mesh's nonzero inverse masses
+//! under a density are read as multipliers `1/(w × particle_mass)` of each particle's share
+//! (`Body::mass_scale`; the Unity package's painted Mass Scale arrives that way). A particle with no share (a vertex no triangle uses) keeps
 //! `particle_mass`. With `density = 0` every particle weighs `particle_mass`, as before.
 //! Measures are taken at the rest shape times the body's scale.
 
@@ -20,6 +22,9 @@ use crate::solver::constraints::distance::KIND_STRETCH;
 
 /// What a particle may weigh (kg), from density as from `particle_mass`.
 pub(crate) const MASS_RANGE: (f32, f32) = (1e-9, 1e9);
+/// The range of a painted mass multiplier (a mesh's inverse masses under a density).
+pub const MIN_MASS_SCALE: f32 = 1e-3;
+pub const MAX_MASS_SCALE: f32 = 1e3;
 
 impl Body {
     /// Each particle's mass at rest from the material (see the module docs): `out[i]` in kg.
@@ -55,8 +60,9 @@ impl Body {
                     }
                 }
             }
+            let scale = |i: usize| self.mass_scale.as_ref().map_or(1.0, |s| s[i] as f64);
             for i in 0..n.min(share.len()) {
-                out[i] = if share[i] > 0.0 { (m.density as f64 * share[i]) as f32 } else { m.particle_mass };
+                out[i] = if share[i] > 0.0 { (m.density as f64 * share[i] * scale(i)) as f32 } else { m.particle_mass };
             }
         } else {
             out.fill(m.particle_mass);

@@ -20,6 +20,7 @@
 pub mod character;
 pub(crate) mod follow;
 mod mass;
+pub use mass::{MAX_MASS_SCALE, MIN_MASS_SCALE};
 pub mod presets;
 pub mod readback;
 pub mod settings;
@@ -182,6 +183,8 @@ pub struct Body {
     /// Membrane strain energy per triangle, when the material has a stretch stiffness
     /// (`mass.rs`).
     pub(crate) membrane: Option<Box<crate::solver::constraints::membrane::Membranes>>,
+    /// A painted multiplier of each particle's mass share under a density (`mass.rs`).
+    pub(crate) mass_scale: Option<Vec<f32>>,
     /// Largest distance a particle can travel in the current fixed step (m), for broad phases.
     pub(crate) step_margin: f32,
     /// A step on two threads (`two_threads.rs`): the passes of one substep, the dependencies
@@ -252,6 +255,7 @@ impl Body {
             in_company: false,
             dihedral: None,
             membrane: None,
+            mass_scale: None,
             step_margin: 0.0,
             band_passes: Vec::new(),
             band_back: Vec::new(),
@@ -620,6 +624,9 @@ impl Body {
         self.created.push(self.created[p]);
         self.w.push(self.w_free[p]);
         self.w_free.push(self.w_free[p]);
+        if let Some(scale) = self.mass_scale.as_mut() {
+            scale.push(scale[p]);
+        }
         self.pin_slot.push(u32::MAX);
         if let Some(s) = &mut self.skin {
             s.duplicate(p);
