@@ -1385,7 +1385,9 @@ typedef struct SinewSoftSettings {
   /*
    Gas inside the closed surface (a balloon): its pressure at the rest volume (Pa, [0,
    1e7]), ideal and isothermal (`p = pressure · V₀/V`); the surface feels
-   `p − external_pressure`. Default 0, 0 (no gas).
+   `p − external_pressure`, in one implicit step per substep: any pressure in the range
+   stays finite (the skin stops the gas where its pressure meets the skin's pull). An
+   internal force: it moves no centre of mass. Default 0, 0 (no gas).
    */
   float pressure;
   float external_pressure;

@@ -2107,7 +2107,9 @@ namespace Sinew
         /// <summary>
         ///  Gas inside the closed surface (a balloon): its pressure at the rest volume (Pa, [0,
         ///  1e7]), ideal and isothermal (`p = pressure · V₀/V`); the surface feels
-        ///  `p − external_pressure`. Default 0, 0 (no gas).
+        ///  `p − external_pressure`, in one implicit step per substep: any pressure in the range
+        ///  stays finite (the skin stops the gas where its pressure meets the skin's pull). An
+        ///  internal force: it moves no centre of mass. Default 0, 0 (no gas).
         /// </summary>
         public float pressure;
         public float external_pressure;

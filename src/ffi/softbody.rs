@@ -34,7 +34,9 @@ pub struct SinewSoftSettings {
     pub plastic_max: f32,
     /// Gas inside the closed surface (a balloon): its pressure at the rest volume (Pa, [0,
     /// 1e7]), ideal and isothermal (`p = pressure · V₀/V`); the surface feels
-    /// `p − external_pressure`. Default 0, 0 (no gas).
+    /// `p − external_pressure`, in one implicit step per substep: any pressure in the range
+    /// stays finite (the skin stops the gas where its pressure meets the skin's pull). An
+    /// internal force: it moves no centre of mass. Default 0, 0 (no gas).
     pub pressure: f32,
     pub external_pressure: f32,
 }

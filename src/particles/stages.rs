@@ -346,7 +346,7 @@ impl ConstraintGroup for PressureGroup {
     }
 
     fn project(&self, b: &mut Body, p: &StepParams, _s: u32) {
-        let Some(soft) = b.soft.as_deref() else { return };
+        let Some(soft) = b.soft.as_deref_mut() else { return };
         super::soft::apply_pressure(&mut b.x, &b.w, &b.topology.triangles, soft, p.h, b.scale);
     }
 }
