@@ -51,7 +51,8 @@ typedef enum SinewResult {
    */
   SINEW_PANIC = 8,
   /*
-   A size beyond what the library supports (e.g. a 100000 × 100000 grid).
+   A size beyond what the library supports (e.g. a 100000 × 100000 grid, or a buffer
+   capacity above 2^52 bytes, more than any address space).
    */
   SINEW_TOO_LARGE = 9,
   /*
@@ -703,7 +704,7 @@ typedef struct SinewMaterial {
    */
   uint32_t collision_mask;
   /*
-   1: particles of the body keep 2 × thickness apart. Default 0.
+   Nonzero (a C boolean): particles of the body keep 2 × thickness apart. Default 0.
    */
   uint32_t self_collision;
   /*
@@ -1190,11 +1191,12 @@ typedef struct SinewBoneDesc {
   struct SinewVec3 shape_offset;
   struct SinewQuat shape_rotation;
   /*
-   kg, within [0, 1e6]; 0 takes the mass from `density` and the shape's volume. Default 1.
+   kg: 0, or within [1e-6, 1e6]; 0 takes the mass from `density` and the shape's volume.
+   Default 1.
    */
   float mass;
   /*
-   kg/m³ in (0, 1e5], used when `mass` is 0. Default 1000.
+   kg/m³ in (0, 1e5] (checked always), used when `mass` is 0. Default 1000.
    */
   float density;
   struct SinewJointDesc joint;
@@ -1215,7 +1217,8 @@ typedef struct SinewRagdollSettings {
    */
   float max_mass_ratio;
   /*
-   1: bones of the ragdoll collide with each other (not with their parent or children). Default 1.
+   Nonzero (a C boolean): bones of the ragdoll collide with each other (not with their
+   parent or children). Default 1.
    */
   uint32_t self_collision;
   /*
@@ -1327,12 +1330,13 @@ typedef struct SinewHumanoidBones {
    */
   struct SinewVec3 head;
   /*
-   The character's up and forward directions (world, not parallel). Default +Y, +Z.
+   The character's up and forward directions (world, not parallel; lengths in [1e-6,
+   1000] m). Default +Y, +Z.
    */
   struct SinewVec3 up;
   struct SinewVec3 forward;
   /*
-   Total mass (kg), in (0, 1e6]. The wizard's default is 20.
+   Total mass (kg), in [1e-3, 1e5]. The wizard's default is 20.
    */
   float total_mass;
 } SinewHumanoidBones;
@@ -1367,7 +1371,8 @@ typedef struct SinewSoftSettings {
    */
   float shape_stiffness;
   /*
-   1: apply `shape_stiffness` per substep, as the chapter's pseudo-code does. Default 0.
+   Nonzero (a C boolean: any value but 0): apply `shape_stiffness` per substep, as the
+   chapter's pseudo-code does. Default 0.
    */
   uint32_t chapter_stiffness;
   /*
@@ -1502,7 +1507,7 @@ typedef struct SinewStrandsDesc {
  */
 typedef struct SinewWorldDesc {
   /*
-   m/s². Default (0, −9.81, 0).
+   m/s², at most 1000 in magnitude. Default (0, −9.81, 0).
    */
   struct SinewVec3 gravity;
   /*
@@ -1531,7 +1536,8 @@ typedef struct SinewWorldDesc {
    */
   uint32_t max_steps_per_frame;
   /*
-   1: readback interpolates between fixed steps; 0: newest state. Default 1.
+   Nonzero (a C boolean): readback interpolates between fixed steps; 0: newest state.
+   Default 1.
    */
   uint32_t interpolate;
   /*
@@ -2601,7 +2607,7 @@ enum SinewResult sinew_world_read_events(struct SinewWorld world,
                                          size_t capacity);
 
 /*
- Changes gravity (m/s²) from the next step on; refused beyond 100 g.
+ Changes gravity (m/s²) from the next step on; refused beyond 1000 m/s² in magnitude.
  */
 enum SinewResult sinew_world_set_gravity(struct SinewWorld world, struct SinewVec3 gravity);
 

@@ -96,7 +96,7 @@ pub(crate) const MAX_LENGTH: f32 = 1e3;
 /// Largest magnitude of an element of a transform's rotation-and-scale part (a uniform scale
 /// up to 1000).
 pub(crate) const MAX_SCALE: f32 = 1e3;
-/// Largest gravity (m/s²): 100 g.
+/// Largest gravity (m/s²): about 102 g.
 pub(crate) const MAX_GRAVITY: f32 = 1e3;
 /// Largest dimensionless factor (gravity scale, friction, drag, lift, wind scale, wind
 /// turbulence and gust fractions).

@@ -545,8 +545,8 @@ fn ragdoll_descriptions_are_checked_bone_by_bone() {
     let mut out = SinewRagdoll::default();
     let mut descs = vec![bone_desc(); 11];
     for (code, text, h) in [
-        (SINEW_NON_FINITE, "humanoid bone head", SinewHumanoidBones { head: v3(f32::NAN, 0.0, 0.0), ..h }),
-        (SINEW_INVALID_ARGUMENT, "humanoid bone left_hand", SinewHumanoidBones { left_hand: v3(0.0, 2e6, 0.0), ..h }),
+        (SINEW_NON_FINITE, "humanoid head position", SinewHumanoidBones { head: v3(f32::NAN, 0.0, 0.0), ..h }),
+        (SINEW_INVALID_ARGUMENT, "humanoid left_hand position", SinewHumanoidBones { left_hand: v3(0.0, 2e6, 0.0), ..h }),
         (SINEW_INVALID_ARGUMENT, "parallel", SinewHumanoidBones { forward: v3(0.0, -2.0, 0.0), ..h }),
         (SINEW_INVALID_ARGUMENT, "forward direction", SinewHumanoidBones { forward: v3(0.0, 0.0, 0.0), ..h }),
         (SINEW_NON_FINITE, "up direction", SinewHumanoidBones { up: v3(0.0, f32::INFINITY, 0.0), ..h }),

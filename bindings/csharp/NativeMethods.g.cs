@@ -99,7 +99,7 @@ namespace Sinew
         public static extern SinewResult sinew_world_read_events(SinewWorld world, SinewEvent* out_events, System.UIntPtr capacity);
 
         /// <summary>
-        ///  Changes gravity (m/s²) from the next step on; refused beyond 100 g.
+        ///  Changes gravity (m/s²) from the next step on; refused beyond 1000 m/s² in magnitude.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_world_set_gravity", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_world_set_gravity(SinewWorld world, SinewVec3 gravity);
@@ -1024,7 +1024,7 @@ namespace Sinew
     public unsafe partial struct SinewWorldDesc
     {
         /// <summary>
-        ///  m/s². Default (0, −9.81, 0).
+        ///  m/s², at most 1000 in magnitude. Default (0, −9.81, 0).
         /// </summary>
         public SinewVec3 gravity;
         /// <summary>
@@ -1053,7 +1053,8 @@ namespace Sinew
         /// </summary>
         public uint max_steps_per_frame;
         /// <summary>
-        ///  1: readback interpolates between fixed steps; 0: newest state. Default 1.
+        ///  Nonzero (a C boolean): readback interpolates between fixed steps; 0: newest state.
+        ///  Default 1.
         /// </summary>
         public uint interpolate;
         /// <summary>
@@ -1124,7 +1125,7 @@ namespace Sinew
         /// </summary>
         public uint collision_mask;
         /// <summary>
-        ///  1: particles of the body keep 2 × thickness apart. Default 0.
+        ///  Nonzero (a C boolean): particles of the body keep 2 × thickness apart. Default 0.
         /// </summary>
         public uint self_collision;
         /// <summary>
@@ -1844,11 +1845,12 @@ namespace Sinew
         public SinewVec3 shape_offset;
         public SinewQuat shape_rotation;
         /// <summary>
-        ///  kg, within [0, 1e6]; 0 takes the mass from `density` and the shape's volume. Default 1.
+        ///  kg: 0, or within [1e-6, 1e6]; 0 takes the mass from `density` and the shape's volume.
+        ///  Default 1.
         /// </summary>
         public float mass;
         /// <summary>
-        ///  kg/m³ in (0, 1e5], used when `mass` is 0. Default 1000.
+        ///  kg/m³ in (0, 1e5] (checked always), used when `mass` is 0. Default 1000.
         /// </summary>
         public float density;
         public SinewJointDesc joint;
@@ -1871,7 +1873,8 @@ namespace Sinew
         /// </summary>
         public float max_mass_ratio;
         /// <summary>
-        ///  1: bones of the ragdoll collide with each other (not with their parent or children). Default 1.
+        ///  Nonzero (a C boolean): bones of the ragdoll collide with each other (not with their
+        ///  parent or children). Default 1.
         /// </summary>
         public uint self_collision;
         /// <summary>
@@ -1985,12 +1988,13 @@ namespace Sinew
         /// </summary>
         public SinewVec3 head;
         /// <summary>
-        ///  The character's up and forward directions (world, not parallel). Default +Y, +Z.
+        ///  The character's up and forward directions (world, not parallel; lengths in [1e-6,
+        ///  1000] m). Default +Y, +Z.
         /// </summary>
         public SinewVec3 up;
         public SinewVec3 forward;
         /// <summary>
-        ///  Total mass (kg), in (0, 1e6]. The wizard's default is 20.
+        ///  Total mass (kg), in [1e-3, 1e5]. The wizard's default is 20.
         /// </summary>
         public float total_mass;
     }
@@ -2089,7 +2093,8 @@ namespace Sinew
         /// </summary>
         public float shape_stiffness;
         /// <summary>
-        ///  1: apply `shape_stiffness` per substep, as the chapter's pseudo-code does. Default 0.
+        ///  Nonzero (a C boolean: any value but 0): apply `shape_stiffness` per substep, as the
+        ///  chapter's pseudo-code does. Default 0.
         /// </summary>
         public uint chapter_stiffness;
         /// <summary>
@@ -2491,7 +2496,8 @@ namespace Sinew
         /// </summary>
         SINEW_PANIC = 8,
         /// <summary>
-        ///  A size beyond what the library supports (e.g. a 100000 × 100000 grid).
+        ///  A size beyond what the library supports (e.g. a 100000 × 100000 grid, or a buffer
+        ///  capacity above 2^52 bytes, more than any address space).
         /// </summary>
         SINEW_TOO_LARGE = 9,
         /// <summary>

@@ -8,7 +8,7 @@ namespace Sinew
     public unsafe partial struct SinewWorldDesc
     {
         /// <summary>
-        ///  m/s². Default (0, −9.81, 0).
+        ///  m/s², at most 1000 in magnitude. Default (0, −9.81, 0).
         /// </summary>
         public SinewVec3 Gravity
         {
@@ -67,7 +67,8 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  1: readback interpolates between fixed steps; 0: newest state. Default 1.
+        ///  Nonzero (a C boolean): readback interpolates between fixed steps; 0: newest state.
+        ///  Default 1.
         /// </summary>
         public uint Interpolate
         {
@@ -1324,7 +1325,8 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  kg, within [0, 1e6]; 0 takes the mass from `density` and the shape's volume. Default 1.
+        ///  kg: 0, or within [1e-6, 1e6]; 0 takes the mass from `density` and the shape's volume.
+        ///  Default 1.
         /// </summary>
         public float Mass
         {
@@ -1333,7 +1335,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  kg/m³ in (0, 1e5], used when `mass` is 0. Default 1000.
+        ///  kg/m³ in (0, 1e5] (checked always), used when `mass` is 0. Default 1000.
         /// </summary>
         public float Density
         {
@@ -1371,7 +1373,8 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  1: bones of the ragdoll collide with each other (not with their parent or children). Default 1.
+        ///  Nonzero (a C boolean): bones of the ragdoll collide with each other (not with their
+        ///  parent or children). Default 1.
         /// </summary>
         public uint SelfCollision
         {
@@ -1649,7 +1652,8 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  The character's up and forward directions (world, not parallel). Default +Y, +Z.
+        ///  The character's up and forward directions (world, not parallel; lengths in [1e-6,
+        ///  1000] m). Default +Y, +Z.
         /// </summary>
         public SinewVec3 Up
         {
@@ -1664,7 +1668,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Total mass (kg), in (0, 1e6]. The wizard's default is 20.
+        ///  Total mass (kg), in [1e-3, 1e5]. The wizard's default is 20.
         /// </summary>
         public float TotalMass
         {

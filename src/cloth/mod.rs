@@ -299,7 +299,7 @@ impl MeshSpec<'_> {
 }
 
 /// Welds coincident vertices. Returns host vertex → particle and the particles' first vertex.
-fn weld(positions: &[Vec3], tolerance: f32) -> (Vec<u32>, Vec<usize>) {
+pub(crate) fn weld(positions: &[Vec3], tolerance: f32) -> (Vec<u32>, Vec<usize>) {
     let cell = tolerance.max(1e-7) * 2.0;
     let key = |p: Vec3| ((p.x / cell).floor() as i64, (p.y / cell).floor() as i64, (p.z / cell).floor() as i64);
     let mut grid: HashMap<(i64, i64, i64), Vec<u32>> = HashMap::new();

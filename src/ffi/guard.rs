@@ -100,9 +100,14 @@ pub fn null(name: &str) -> Error {
     Error::new(ErrorKind::NullPointer, format!("{name} is null"))
 }
 
+/// The largest buffer a call believes (bytes): 2^52, more than any address space a host has
+/// (48 bits of user space on x86-64 and AArch64, 52 with their largest pages tables). A
+/// capacity of 2^62 bytes was taken on trust.
+pub const MAX_BUFFER_BYTES: usize = 1 << 52;
+
 fn check_len<T>(len: usize, name: &str) -> Result<()> {
-    if len > isize::MAX as usize / std::mem::size_of::<T>().max(1) {
-        return Err(Error::too_large(format!("{name} length {len} is larger than any buffer can be")));
+    if len > MAX_BUFFER_BYTES / std::mem::size_of::<T>().max(1) {
+        return Err(Error::too_large(format!("{name} length {len} is larger than any buffer can be (at most {MAX_BUFFER_BYTES} bytes)")));
     }
     Ok(())
 }

@@ -19,7 +19,7 @@
 
 use std::sync::Arc;
 
-use crate::error::{Error, ErrorKind, MAX_LENGTH, Result, check_finite, check_length, check_magnitude, check_position};
+use crate::error::{Error, ErrorKind, Result, check_finite, check_position};
 use crate::geometry::{Pose, Shape, ShapeDesc, ShapeKind};
 use crate::math::{Mat4, Quat, Vec3};
 use crate::ragdoll::humanoid::HumanoidBones;
@@ -31,11 +31,6 @@ use crate::ffi::types::{
     AbiEnum, SinewBody, SinewBoneDesc, SinewHumanoidBones, SinewJointDesc, SinewJointKind, SinewMat4, SinewQuat, SinewRagdoll,
     SinewRagdollSettings, SinewShape, SinewVec3, SinewWorld, as_vec3, as_vec3_mut,
 };
-
-/// Largest impulse component (N·s): 100 kg at 10 km/s.
-const MAX_IMPULSE: f32 = 1e6;
-/// Largest force component (N).
-const MAX_FORCE: f32 = 1e7;
 
 // The C enum of the template's bones is the core's numbering (`ragdoll::humanoid::bone`).
 const _: () = {
@@ -209,46 +204,6 @@ fn desc_to_core(settings: &SinewRagdollSettings, bones: &[SinewBoneDesc]) -> Res
     Ok(RagdollDesc { bones, settings: (*settings).into() })
 }
 
-/// A humanoid's bone positions, checked: finite, within the world, up and forward usable, a mass.
-fn humanoid_to_core(h: &SinewHumanoidBones) -> Result<HumanoidBones> {
-    let named = [
-        (h.pelvis, "pelvis"),
-        (h.left_hip, "left_hip"),
-        (h.left_knee, "left_knee"),
-        (h.left_foot, "left_foot"),
-        (h.right_hip, "right_hip"),
-        (h.right_knee, "right_knee"),
-        (h.right_foot, "right_foot"),
-        (h.left_arm, "left_arm"),
-        (h.left_elbow, "left_elbow"),
-        (h.left_hand, "left_hand"),
-        (h.right_arm, "right_arm"),
-        (h.right_elbow, "right_elbow"),
-        (h.right_hand, "right_hand"),
-        (h.middle_spine, "middle_spine"),
-        (h.head, "head"),
-    ];
-    for (p, name) in named {
-        check_position(p.into(), &format!("humanoid bone {name}"))?;
-    }
-    let (up, forward): (Vec3, Vec3) = (h.up.into(), h.forward.into());
-    for (v, name) in [(up, "up"), (forward, "forward")] {
-        if !v.is_finite() {
-            return Err(Error::non_finite(format!("humanoid {name} direction is not finite ({v})")));
-        }
-        if !(v.length() > 1e-6 && v.length() <= MAX_LENGTH) {
-            return Err(Error::invalid(format!("humanoid {name} direction must have a length in (0, {MAX_LENGTH}] (got {v})")));
-        }
-    }
-    if up.normalize().cross(forward.normalize()).length() < 1e-3 {
-        return Err(Error::invalid(format!("humanoid up {up} and forward {forward} are parallel")));
-    }
-    check_finite(h.total_mass, "humanoid total_mass")?;
-    if !(h.total_mass > 0.0 && h.total_mass <= 1e6) {
-        return Err(Error::invalid(format!("humanoid total_mass must be within (0, 1e6] kg (got {})", h.total_mass)));
-    }
-    Ok((*h).into())
-}
 
 /// Fills `out_desc` with a free joint at the bone's origin: axis +X, swing axis +Y, hinge
 /// limits ±90°, swing 30° × 30°, twist ±20°, hard limits, no friction.
@@ -301,7 +256,7 @@ pub extern "C" fn sinew_humanoid_bone_descs(bones: *const SinewHumanoidBones, ou
     ffi_guard!({
         let h = try_ref!(bones, "bones");
         let buf = try_out_buf!(out_bones, capacity, "out_bones");
-        let h = humanoid_to_core(h)?;
+        let h: HumanoidBones = (*h).into();
         let out = buf.take_of(crate::ragdoll::humanoid::bone::COUNT, "the humanoid template", "bones")?;
         let desc = h.ragdoll()?;
         if desc.bones.len() != out.len() {
@@ -355,7 +310,7 @@ pub extern "C" fn sinew_ragdoll_create_humanoid(
         let h = try_ref!(bones, "bones");
         let s = try_ref!(settings, "settings");
         let out = try_out!(out_ragdoll, "out_ragdoll");
-        let h = humanoid_to_core(h)?;
+        let h: HumanoidBones = (*h).into();
         let settings: RagdollSettings = (*s).into();
         settings.validate()?;
         let mut desc = h.ragdoll()?;
@@ -426,17 +381,6 @@ pub(super) fn position(p: SinewVec3, name: impl Fn() -> String) -> Result<Vec3> 
     let v: Vec3 = p.into();
     if !v.is_finite() || v.abs().max_element() > 1e6 {
         return check_position(v, &name());
-    }
-    Ok(v)
-}
-
-fn vector(v: SinewVec3, max: f32, name: &str) -> Result<Vec3> {
-    let v: Vec3 = v.into();
-    if !v.is_finite() {
-        return Err(Error::non_finite(format!("{name} is not finite ({v})")));
-    }
-    if v.abs().max_element() > max {
-        return Err(Error::invalid(format!("{name} ({v}) must be within ±{max} on each axis")));
     }
     Ok(v)
 }
@@ -576,9 +520,7 @@ pub extern "C" fn sinew_ragdoll_set_pose(
 pub extern "C" fn sinew_ragdoll_apply_impulse(ragdoll: SinewRagdoll, point: SinewVec3, impulse: SinewVec3, out_bone: *mut u32) -> SinewResult {
     ffi_guard!({
         let out = try_out!(out_bone, "out_bone");
-        let p = check_position(point.into(), "point")?;
-        let j = vector(impulse, MAX_IMPULSE, "impulse (N·s)")?;
-        let bone = registry::with_ragdoll(ragdoll, |r, _| r.apply_impulse(p, j))?;
+        let bone = registry::with_ragdoll(ragdoll, |r, _| r.apply_impulse(point.into(), impulse.into()))?;
         out.write(bone as u32);
         Ok(())
     })
@@ -588,11 +530,9 @@ pub extern "C" fn sinew_ragdoll_apply_impulse(ragdoll: SinewRagdoll, point: Sine
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_ragdoll_apply_bone_impulse(ragdoll: SinewRagdoll, bone: u32, point: SinewVec3, impulse: SinewVec3) -> SinewResult {
     ffi_guard!({
-        let p = check_position(point.into(), "point")?;
-        let j = vector(impulse, MAX_IMPULSE, "impulse (N·s)")?;
         registry::with_ragdoll(ragdoll, |r, _| {
             let b = bone_index(r, bone, "bone")?;
-            r.apply_bone_impulse(b, p, j)
+            r.apply_bone_impulse(b, point.into(), impulse.into())
         })
     })
 }
@@ -603,10 +543,7 @@ pub extern "C" fn sinew_ragdoll_apply_bone_impulse(ragdoll: SinewRagdoll, bone: 
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_ragdoll_apply_explosion(ragdoll: SinewRagdoll, centre: SinewVec3, impulse: f32, radius: f32) -> SinewResult {
     ffi_guard!({
-        let c = check_position(centre.into(), "centre")?;
-        let j = check_magnitude(impulse, MAX_IMPULSE, "impulse (N·s)")?;
-        let rad = check_length(radius, "radius")?;
-        registry::with_ragdoll(ragdoll, |r, _| r.apply_explosion(c, j, rad))
+        registry::with_ragdoll(ragdoll, |r, _| r.apply_explosion(centre.into(), impulse, radius))
     })
 }
 
@@ -615,11 +552,9 @@ pub extern "C" fn sinew_ragdoll_apply_explosion(ragdoll: SinewRagdoll, centre: S
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_ragdoll_add_force(ragdoll: SinewRagdoll, bone: u32, point: SinewVec3, force: SinewVec3) -> SinewResult {
     ffi_guard!({
-        let p = check_position(point.into(), "point")?;
-        let f = vector(force, MAX_FORCE, "force (N)")?;
         registry::with_ragdoll(ragdoll, |r, _| {
             let b = bone_index(r, bone, "bone")?;
-            r.add_force(b, p, f)
+            r.add_force(b, point.into(), force.into())
         })
     })
 }

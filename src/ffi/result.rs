@@ -27,7 +27,8 @@ pub enum SinewResult {
     SINEW_BUSY = 7,
     /// An internal error was caught at the boundary; the world is still usable.
     SINEW_PANIC = 8,
-    /// A size beyond what the library supports (e.g. a 100000 × 100000 grid).
+    /// A size beyond what the library supports (e.g. a 100000 × 100000 grid, or a buffer
+    /// capacity above 2^52 bytes, more than any address space).
     SINEW_TOO_LARGE = 9,
     /// Memory for the request could not be allocated.
     SINEW_OUT_OF_MEMORY = 10,

@@ -22,7 +22,8 @@ pub struct SinewSoftSettings {
     /// Shape matching: the fraction of the way to the rest shape (moved by the centre of mass
     /// and the best-fit rotation) per 1/60 s, [0, 1]; 0 off. Default 0.5.
     pub shape_stiffness: f32,
-    /// 1: apply `shape_stiffness` per substep, as the chapter's pseudo-code does. Default 0.
+    /// Nonzero (a C boolean: any value but 0): apply `shape_stiffness` per substep, as the
+    /// chapter's pseudo-code does. Default 0.
     pub chapter_stiffness: u32,
     /// Linear mode's β, [0, 1]: goals from the best linear map (volume kept) mixed with the
     /// rotation. Default 0.

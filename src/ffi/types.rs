@@ -148,7 +148,7 @@ pub struct SinewBody {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SinewWorldDesc {
-    /// m/s². Default (0, −9.81, 0).
+    /// m/s², at most 1000 in magnitude. Default (0, −9.81, 0).
     pub gravity: SinewVec3,
     /// Internal step rate (Hz), independent of the host frame rate. Default 60.
     pub fixed_rate_hz: f32,
@@ -165,7 +165,8 @@ pub struct SinewWorldDesc {
     pub thread_count: u32,
     /// Most fixed steps one `sinew_world_step` may take; longer frames run in slow motion. Default 4.
     pub max_steps_per_frame: u32,
-    /// 1: readback interpolates between fixed steps; 0: newest state. Default 1.
+    /// Nonzero (a C boolean): readback interpolates between fixed steps; 0: newest state.
+    /// Default 1.
     pub interpolate: u32,
     /// Constraint kernel, a `SinewKernel`: `SINEW_KERNEL_AUTO` (the fastest this CPU runs) or
     /// a specific one; all give the same bits. Default auto.
@@ -237,7 +238,7 @@ pub struct SinewMaterial {
     pub kinetic_friction: f32,
     /// Meets colliders whose `layers & collision_mask != 0`. Default all bits.
     pub collision_mask: u32,
-    /// 1: particles of the body keep 2 × thickness apart. Default 0.
+    /// Nonzero (a C boolean): particles of the body keep 2 × thickness apart. Default 0.
     pub self_collision: u32,
     /// Mass from density, in [0, 1e6], when above 0 (then `particle_mass` only weighs particles
     /// with no share): kg/m³ for soft bodies (the tetrahedra's volume shared equally by the
@@ -1079,9 +1080,10 @@ pub struct SinewBoneDesc {
     /// The shape's placement in the bone's frame. Default none.
     pub shape_offset: SinewVec3,
     pub shape_rotation: SinewQuat,
-    /// kg, within [0, 1e6]; 0 takes the mass from `density` and the shape's volume. Default 1.
+    /// kg: 0, or within [1e-6, 1e6]; 0 takes the mass from `density` and the shape's volume.
+    /// Default 1.
     pub mass: f32,
-    /// kg/m³ in (0, 1e5], used when `mass` is 0. Default 1000.
+    /// kg/m³ in (0, 1e5] (checked always), used when `mass` is 0. Default 1000.
     pub density: f32,
     pub joint: SinewJointDesc,
 }
@@ -1096,7 +1098,8 @@ pub struct SinewRagdollSettings {
     pub stabilize: u32,
     /// In [1, 10000]. Default 5.
     pub max_mass_ratio: f32,
-    /// 1: bones of the ragdoll collide with each other (not with their parent or children). Default 1.
+    /// Nonzero (a C boolean): bones of the ragdoll collide with each other (not with their
+    /// parent or children). Default 1.
     pub self_collision: u32,
     /// 1: parents collide with their children too. Default 0.
     pub collide_parent_child: u32,
@@ -1194,10 +1197,11 @@ pub struct SinewHumanoidBones {
     pub middle_spine: SinewVec3,
     /// `Head`.
     pub head: SinewVec3,
-    /// The character's up and forward directions (world, not parallel). Default +Y, +Z.
+    /// The character's up and forward directions (world, not parallel; lengths in [1e-6,
+    /// 1000] m). Default +Y, +Z.
     pub up: SinewVec3,
     pub forward: SinewVec3,
-    /// Total mass (kg), in (0, 1e6]. The wizard's default is 20.
+    /// Total mass (kg), in [1e-3, 1e5]. The wizard's default is 20.
     pub total_mass: f32,
 }
 

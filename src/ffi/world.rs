@@ -168,7 +168,7 @@ pub extern "C" fn sinew_world_read_events(world: SinewWorld, out_events: *mut Si
     })
 }
 
-/// Changes gravity (m/s²) from the next step on; refused beyond 100 g.
+/// Changes gravity (m/s²) from the next step on; refused beyond 1000 m/s² in magnitude.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_world_set_gravity(world: SinewWorld, gravity: SinewVec3) -> SinewResult {
     ffi_guard!({

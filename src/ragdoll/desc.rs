@@ -287,11 +287,11 @@ impl BoneDesc {
         if self.mass != 0.0 && self.mass < 1e-6 {
             return Err(Error::invalid(format!("{} must be 0 (from density) or within [1e-6, 1e6] kg (got {})", at("mass"), self.mass)));
         }
-        if self.mass == 0.0 {
-            check_finite(self.density, &at("density"))?;
-            if !(self.density > 0.0 && self.density <= 1e5) {
-                return Err(Error::invalid(format!("{} must be within (0, 1e5] kg/m³ when mass is 0 (got {})", at("density"), self.density)));
-            }
+        // Checked whether it is used or not: a NaN density beside a mass is a bad input too,
+        // and would be used the moment the host clears the mass.
+        check_finite(self.density, &at("density"))?;
+        if !(self.density > 0.0 && self.density <= 1e5) {
+            return Err(Error::invalid(format!("{} must be within (0, 1e5] kg/m³ (got {})", at("density"), self.density)));
         }
         self.joint.validate(bone)?;
         if self.parent < 0 && !matches!(self.joint.kind, JointKind::Free) {

@@ -129,8 +129,11 @@ impl HumanoidBones {
             check_position(p, &format!("humanoid {name} position"))?;
         }
         for (v, name) in [(self.up, "up"), (self.forward, "forward")] {
-            if !is_finite3(v) || v.length() < 1e-6 {
-                return Err(Error::invalid(format!("humanoid {name} direction must be finite and non-zero (got {v})")));
+            if !is_finite3(v) {
+                return Err(Error::non_finite(format!("humanoid {name} direction is not finite ({v})")));
+            }
+            if !(v.length() >= 1e-6 && v.length() <= crate::error::MAX_LENGTH) {
+                return Err(Error::invalid(format!("humanoid {name} direction must have a length in [1e-6, {}] (got {v})", crate::error::MAX_LENGTH)));
             }
         }
         if self.up.normalize().cross(self.forward.normalize()).length() < 0.1 {

@@ -531,8 +531,11 @@ fn check_vector(v: Vec3, name: &str, max: f32) -> Result<Vec3> {
     Ok(v)
 }
 
-/// Largest impulse component (N·s) and force (N) a call accepts.
-const MAX_IMPULSE: f32 = 1e6;
+/// Largest impulse (N·s) a call accepts, per component (and for an explosion's magnitude):
+/// 100 kg at 10 km/s.
+pub const MAX_IMPULSE: f32 = 1e6;
+/// Largest force component (N) `add_force` accepts.
+pub const MAX_FORCE: f32 = 1e7;
 
 impl Ragdoll {
     /// Builds a ragdoll in its bind pose, at rest.
@@ -913,6 +916,7 @@ impl Ragdoll {
         if impulse.abs() > MAX_IMPULSE {
             return Err(Error::invalid(format!("explosion impulse must be within ±{MAX_IMPULSE} N·s (got {impulse})")));
         }
+        check_finite(radius, "explosion radius")?;
         if !(radius > 0.0 && radius <= crate::error::MAX_LENGTH) {
             return Err(Error::invalid(format!("explosion radius must be within (0, {}] m (got {radius})", crate::error::MAX_LENGTH)));
         }
@@ -944,7 +948,7 @@ impl Ragdoll {
     pub fn add_force(&mut self, bone: usize, point: Vec3, force: Vec3) -> Result<()> {
         self.check_bone(bone)?;
         check_position(point, "force point")?;
-        check_vector(force, "force", MAX_IMPULSE)?;
+        check_vector(force, "force", MAX_FORCE)?;
         self.wake();
         let x = self.scratch.bodies[bone].x;
         let f = &mut self.core.forces[bone];

@@ -19,6 +19,7 @@
 //! rounding never shows. Normals come from the render triangles over those positions, in the
 //! host's vertex order and count (seams included).
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::error::{Error, MAX_PARTICLES, Result, check_positions};
@@ -98,6 +99,38 @@ fn winding(p: Vec3, x: &[Vec3], tris: &[[u32; 3]]) -> f32 {
     (total / (4.0 * std::f64::consts::PI)) as f32
 }
 
+/// Refuses a mesh that is not closed: every edge, between vertices welded by position (a
+/// render mesh's seams repeat vertices; within 1e-5 of its size), must belong to exactly two triangles. An open mesh
+/// has no inside, so the embedding's voxels would be guessed (a cube with one triangle
+/// missing was accepted, though the header says closed, and a balloon refuses it).
+fn check_closed(x: &[Vec3], tris: &[[u32; 3]]) -> Result<()> {
+    // Welded within 1e-5 of the mesh's size: a seam's copies differ by a rounding (cos 2π).
+    let (lo, hi) = x.iter().fold((Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)), |(l, h), p| (l.min(*p), h.max(*p)));
+    let (welded, _) = crate::cloth::weld(x, 1e-5 * (hi - lo).max_element());
+    let mut edges: HashMap<(u32, u32), u32> = HashMap::new();
+    for t in tris {
+        let w = t.map(|i| welded[i as usize]);
+        // A triangle with two corners welded together (a UV sphere's pole) encloses nothing.
+        if w[0] == w[1] || w[1] == w[2] || w[2] == w[0] {
+            continue;
+        }
+        for k in 0..3 {
+            let (a, b) = (w[k], w[(k + 1) % 3]);
+            *edges.entry((a.min(b), a.max(b))).or_default() += 1;
+        }
+    }
+    let mut open: Vec<_> = edges.iter().filter(|(_, n)| **n != 2).collect();
+    open.sort();
+    if let Some(((a, b), n)) = open.first() {
+        return Err(Error::invalid(format!(
+            "the mesh is not closed: {} of its {} edges (between vertices welded by position) belong to other than two triangles, the first ({a}, {b}) to {n}",
+            open.len(),
+            edges.len()
+        )));
+    }
+    Ok(())
+}
+
 /// Builds the soft body of a closed render mesh (see the module docs).
 pub fn mesh_body(spec: &SoftMeshSpec) -> Result<Body> {
     spec.material.validate()?;
@@ -120,6 +153,7 @@ pub fn mesh_body(spec: &SoftMeshSpec) -> Result<Body> {
         return Err(Error::invalid(format!("cluster_cells must be at most 1024 (got {})", spec.cluster_cells)));
     }
     let tris: Vec<[u32; 3]> = idx.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect();
+    check_closed(x, &tris)?;
     let (lo, hi) = x.iter().fold((Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)), |(l, h), p| (l.min(*p), h.max(*p)));
     let extent = hi - lo;
     let longest = extent.max_element();

@@ -153,13 +153,13 @@ impl WorldSettings {
     }
 }
 
-/// Gravity: finite, at most `MAX_GRAVITY` (100 g) in magnitude.
+/// Gravity: finite, at most `MAX_GRAVITY` (1000 m/s²) in magnitude.
 fn check_gravity(g: Vec3) -> Result<()> {
     if !is_finite3(g) {
         return Err(Error::non_finite("gravity is not finite"));
     }
     if g.length() > MAX_GRAVITY {
-        return Err(Error::invalid(format!("gravity must be at most {MAX_GRAVITY} m/s² (100 g) in magnitude (got {g})")));
+        return Err(Error::invalid(format!("gravity must be at most {MAX_GRAVITY} m/s² in magnitude (got {g})")));
     }
     Ok(())
 }
@@ -273,7 +273,7 @@ impl World {
         })
     }
 
-    /// Changes gravity (m/s²) from the next step on; refused beyond 100 g.
+    /// Changes gravity (m/s²) from the next step on; refused beyond 1000 m/s² in magnitude.
     pub fn set_gravity(&mut self, g: Vec3) -> Result<()> {
         check_gravity(g)?;
         self.settings.gravity = g;
