@@ -237,7 +237,7 @@ static void errors(void) {
     h.head.x = NAN;
     ERR(sinew_ragdoll_create_humanoid(g_world, &h, &set, &out), SINEW_NON_FINITE);
     ERR(sinew_humanoid_bone_descs(&h, hdescs, SINEW_HUMANOID_BONE_COUNT), SINEW_NON_FINITE);
-    MESSAGE_HAS("humanoid bone head");
+    MESSAGE_HAS("humanoid head position");
     h.head.x = 0.0f;
     h.forward = v3(0.0f, 3.0f, 0.0f);
     ERR(sinew_ragdoll_create_humanoid(g_world, &h, &set, &out), SINEW_INVALID_ARGUMENT);
