@@ -226,7 +226,8 @@ inline SinewDynamics default_dynamics() { return detail::defaults(&sinew_dynamic
 inline SinewLod default_lod() { return detail::defaults(&sinew_lod_default); }
 inline SinewWind default_wind() { return detail::defaults(&sinew_wind_default); }
 inline SinewStrandsDesc default_strands_desc() { return detail::defaults(&sinew_strands_desc_default); }
-// All three bones at the origin: set the shoulders apart before World::create_cape.
+// Bones at a 1.5 m tall character's shoulders and neck ((-0.18, 1.45, 0), (0, 1.55, 0),
+// (0.18, 1.45, 0)): set them to your character's before World::create_cape.
 inline SinewClothCapeDesc default_cape_desc() { return detail::defaults(&sinew_cloth_cape_desc_default); }
 inline SinewClothSkirtDesc default_skirt_desc() { return detail::defaults(&sinew_cloth_skirt_desc_default); }
 // Soft bodies: the settings (volume compliance 0, shape stiffness 0.5, elastic) and a 4 x 4 x 4
@@ -1209,6 +1210,21 @@ private:
 
     SinewWorld handle_{};
 };
+
+// ---- conventions (docs/conventions.md) ----
+// Sinew's defaults are Unity's: Y up, and a character's right is up × forward (+X for +Y up
+// and +Z forward). An engine whose right is forward × up (+Y up, characters facing -Z, +X
+// right) converts every position, direction, rotation and transform by negating Z on the way
+// in and on the way out (the same function both ways), and reverses the winding of the
+// triangles it passes. These do the Z mirror.
+inline SinewVec3 mirror_z(SinewVec3 v) { return SinewVec3{v.x, v.y, -v.z}; }
+inline SinewQuat mirror_z(SinewQuat q) { return SinewQuat{-q.x, -q.y, q.z, q.w}; }
+inline SinewMat4 mirror_z(SinewMat4 m) {
+    // S M S with S = diag(1, 1, -1, 1), column-major: the entries with exactly one index 2.
+    static const int flipped[] = {2, 6, 14, 8, 9, 11};
+    for (int i : flipped) m.m[i] = -m.m[i];
+    return m;
+}
 
 }  // namespace sinew
 

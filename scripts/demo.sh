@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 if ! command -v cargo >/dev/null 2>&1; then
-    echo "cargo was not found. Install Rust (stable, 1.85 or newer) with rustup:" >&2
+    echo "cargo was not found. Install Rust (stable, 1.89 or newer) with rustup:" >&2
     echo "    curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh" >&2
     echo "then open a new shell (or run: . \"\$HOME/.cargo/env\") and run this script again." >&2
     echo "See https://www.rust-lang.org/tools/install for other platforms." >&2

@@ -1176,6 +1176,35 @@ void presets() {
 
 }  // namespace
 
+// The Z mirror of docs/conventions.md: its own inverse, and a mirrored transform moves a
+// mirrored point where the transform moves the point, mirrored.
+static void conventions() {
+    SinewMat4 m{};
+    // A turn of 0.5 rad about (1, 2, 3)/|..| and a translation, column-major.
+    const double ax = 1.0 / std::sqrt(14.0), ay = 2.0 / std::sqrt(14.0), az = 3.0 / std::sqrt(14.0), c = std::cos(0.5), s = std::sin(0.5);
+    const double r[3][3] = {{c + ax * ax * (1 - c), ax * ay * (1 - c) - az * s, ax * az * (1 - c) + ay * s},
+                            {ay * ax * (1 - c) + az * s, c + ay * ay * (1 - c), ay * az * (1 - c) - ax * s},
+                            {az * ax * (1 - c) - ay * s, az * ay * (1 - c) + ax * s, c + az * az * (1 - c)}};
+    for (int col = 0; col < 3; col++)
+        for (int row = 0; row < 3; row++) m.m[col * 4 + row] = static_cast<float>(r[row][col]);
+    m.m[12] = 0.3f;
+    m.m[13] = -1.2f;
+    m.m[14] = 2.5f;
+    m.m[15] = 1.0f;
+    auto apply = [](const SinewMat4& t, SinewVec3 p) {
+        return SinewVec3{t.m[0] * p.x + t.m[4] * p.y + t.m[8] * p.z + t.m[12], t.m[1] * p.x + t.m[5] * p.y + t.m[9] * p.z + t.m[13],
+                         t.m[2] * p.x + t.m[6] * p.y + t.m[10] * p.z + t.m[14]};
+    };
+    const SinewVec3 p{0.7f, -0.4f, 1.9f};
+    const SinewVec3 a = apply(sinew::mirror_z(m), sinew::mirror_z(p)), b = sinew::mirror_z(apply(m, p));
+    CHECK(std::fabs(a.x - b.x) < 1e-5f && std::fabs(a.y - b.y) < 1e-5f && std::fabs(a.z - b.z) < 1e-5f, "mirror_z: a mirrored transform moves the mirrored point");
+    const SinewMat4 twice = sinew::mirror_z(sinew::mirror_z(m));
+    bool same = true;
+    for (int i = 0; i < 16; i++) same = same && twice.m[i] == m.m[i];
+    const SinewQuat q{0.1f, 0.2f, 0.3f, 0.927f}, qq = sinew::mirror_z(sinew::mirror_z(q));
+    CHECK(same && qq.x == q.x && qq.y == q.y && qq.z == q.z && qq.w == q.w, "mirror_z is its own inverse");
+}
+
 int main() {
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
     try {
@@ -1183,6 +1212,7 @@ int main() {
         colliders();
         character();
         presets();
+        conventions();
     } catch (const sinew::Error& e) {
         fail(__LINE__, "unexpected sinew::Error", e.what());
     }
