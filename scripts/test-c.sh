@@ -8,7 +8,8 @@
 # World::create_soft_*): every soft-body call, its error paths ("errors") and a jelly and a
 # tet cube resting on a plane with their volume ("physics")) and tests/cpp/client.cpp as strict C++17
 # against include/sinew.hpp, runs them, then runs the clients under valgrind (0 errors,
-# 0 bytes definitely or indirectly lost), and tests/c/unload.c: 200 rounds of dlopen, worlds
+# 0 bytes definitely or indirectly lost; the ragdoll and soft-body physics runs, which the
+# suite's AddressSanitizer part also runs, only with SINEW_VALGRIND=all), and tests/c/unload.c: 200 rounds of dlopen, worlds
 # of one and two worker threads with every object kind, dlclose (threads joined, the library
 # really unmapped), then 10 rounds under valgrind (with tests/c/unload.supp: the per-load
 # statics of crossbeam-epoch, docs/reliability.md "Unload"). The library is built with the cargo feature
@@ -131,13 +132,16 @@ check valgrind-c-client under_valgrind valgrind-c-client "$out/client"
 check valgrind-c-character under_valgrind valgrind-c-character "$out/character"
 check valgrind-cpp-client under_valgrind valgrind-cpp-client "$out/cpp_client"
 check valgrind-c-ragdoll-errors under_valgrind valgrind-c-ragdoll-errors "$out/ragdoll" errors
-check valgrind-c-ragdoll-physics under_valgrind valgrind-c-ragdoll-physics "$out/ragdoll" physics
+# The physics runs that the suite's AddressSanitizer part (scripts/sanitize.sh asan-c) also
+# runs go under valgrind only in the full run: SINEW_VALGRIND=all.
+full=${SINEW_VALGRIND:-short}
+[ "$full" = all ] && check valgrind-c-ragdoll-physics under_valgrind valgrind-c-ragdoll-physics "$out/ragdoll" physics
 check valgrind-c-ragdoll-chapter under_valgrind valgrind-c-ragdoll-chapter "$out/ragdoll_chapter"
 check valgrind-c-ragdoll-getup under_valgrind valgrind-c-ragdoll-getup "$out/ragdoll_getup"
 check valgrind-cpp-ragdoll-errors under_valgrind valgrind-cpp-ragdoll-errors "$out/cpp_ragdoll" errors
 check valgrind-c-softbody-errors under_valgrind valgrind-c-softbody-errors "$out/softbody" errors
-check valgrind-c-softbody-physics under_valgrind valgrind-c-softbody-physics "$out/softbody" physics
-check valgrind-c-softbody-meshes under_valgrind valgrind-c-softbody-meshes "$out/softbody" meshes
+[ "$full" = all ] && check valgrind-c-softbody-physics under_valgrind valgrind-c-softbody-physics "$out/softbody" physics
+[ "$full" = all ] && check valgrind-c-softbody-meshes under_valgrind valgrind-c-softbody-meshes "$out/softbody" meshes
 check valgrind-cpp-softbody under_valgrind valgrind-cpp-softbody "$out/cpp_softbody"
 VALGRIND_SUPP=tests/c/unload.supp check valgrind-c-unload under_valgrind valgrind-c-unload "$out/unload" "$lib_dir/libsinew.so" 10
 check valgrind-c-snapshot under_valgrind valgrind-c-snapshot "$out/snapshot"
