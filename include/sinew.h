@@ -706,7 +706,9 @@ typedef struct SinewMaterial {
    */
   uint32_t collision_mask;
   /*
-   Nonzero (a C boolean): particles of the body keep 2 × thickness apart. Default 0.
+   Nonzero (a C boolean): particles of the body keep 2 × thickness apart; the thickness
+   must then be at most the body's mean stretch edge (its grid or lattice spacing), or the
+   body or material is refused (a wider distance costs as (thickness / spacing)³). Default 0.
    */
   uint32_t self_collision;
   /*

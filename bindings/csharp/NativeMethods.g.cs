@@ -1125,7 +1125,9 @@ namespace Sinew
         /// </summary>
         public uint collision_mask;
         /// <summary>
-        ///  Nonzero (a C boolean): particles of the body keep 2 × thickness apart. Default 0.
+        ///  Nonzero (a C boolean): particles of the body keep 2 × thickness apart; the thickness
+        ///  must then be at most the body's mean stretch edge (its grid or lattice spacing), or the
+        ///  body or material is refused (a wider distance costs as (thickness / spacing)³). Default 0.
         /// </summary>
         public uint self_collision;
         /// <summary>

@@ -238,7 +238,9 @@ pub struct SinewMaterial {
     pub kinetic_friction: f32,
     /// Meets colliders whose `layers & collision_mask != 0`. Default all bits.
     pub collision_mask: u32,
-    /// Nonzero (a C boolean): particles of the body keep 2 × thickness apart. Default 0.
+    /// Nonzero (a C boolean): particles of the body keep 2 × thickness apart; the thickness
+    /// must then be at most the body's mean stretch edge (its grid or lattice spacing), or the
+    /// body or material is refused (a wider distance costs as (thickness / spacing)³). Default 0.
     pub self_collision: u32,
     /// Mass from density, in [0, 1e6], when above 0 (then `particle_mass` only weighs particles
     /// with no share): kg/m³ for soft bodies (the tetrahedra's volume shared equally by the

@@ -19,6 +19,10 @@
 use super::Body;
 use crate::error::{Error, Result};
 use crate::solver::constraints::distance::KIND_STRETCH;
+use super::Material;
+
+/// The largest self-collision thickness, in mean rest edges (`Body::check_self_collision`).
+pub const MAX_SELF_THICKNESS: f32 = 1.0;
 
 /// What a particle may weigh (kg), from density as from `particle_mass`.
 pub(crate) const MASS_RANGE: (f32, f32) = (1e-9, 1e9);
@@ -95,6 +99,7 @@ impl Body {
     /// and the membranes from the stretch stiffness (if any). The last step of every cooker, so that a density out of range is
     /// refused where the body is made.
     pub(crate) fn finish_material(mut self) -> Result<Body> {
+        self.check_self_collision(&self.material)?;
         if self.material.density > 0.0 {
             self.apply_masses()?;
         }
@@ -146,6 +151,31 @@ impl Body {
         } else {
             soft.solids = None;
         }
+    }
+
+    /// Refuses a self-collision distance far beyond the body's spacing: particles keep
+    /// `2 × thickness` apart, and the search meets every particle within that (and the
+    /// triangles within it plus an edge), so its cost grows as (thickness / spacing)³. A soft
+    /// body of 17,576 particles 8 mm apart stepped in 0.06 s without self-collision, 0.09 /
+    /// 0.17 / 2.4 / 31 s with it at a thickness of 0.5 / 1 / 1.5 / 2.5 spacings. At most
+    /// [`MAX_SELF_THICKNESS`] × the mean rest length of its stretch edges (a grid's or a lattice's spacing).
+    pub(crate) fn check_self_collision(&self, m: &Material) -> Result<()> {
+        if !m.self_collision || m.thickness <= 0.0 {
+            return Ok(());
+        }
+        let k = &self.topology.constraints;
+        let (sum, count) = (0..k.len()).filter(|&i| k.kind[i] == KIND_STRETCH && k.rest[i] > 0.0).fold((0.0f64, 0usize), |(s, c), i| (s + k.rest[i] as f64, c + 1));
+        if count == 0 {
+            return Ok(());
+        }
+        let mean = (sum / count as f64) as f32;
+        if m.thickness > MAX_SELF_THICKNESS * mean {
+            return Err(Error::invalid(format!(
+                "material.thickness {} m with self_collision must be at most {MAX_SELF_THICKNESS} × the body's mean edge ({mean} m): a self-collision distance of many spacings meets hundreds of particles each (its cost grows as (thickness / spacing)³); use a thinner thickness, a coarser body, or no self-collision",
+                m.thickness
+            )));
+        }
+        Ok(())
     }
 
     /// The body's total mass (kg): every particle's, pinned ones included.

@@ -20,7 +20,7 @@
 pub mod character;
 pub(crate) mod follow;
 mod mass;
-pub use mass::{MAX_MASS_SCALE, MIN_MASS_SCALE};
+pub use mass::{MAX_MASS_SCALE, MAX_SELF_THICKNESS, MIN_MASS_SCALE};
 pub mod presets;
 pub mod readback;
 pub mod settings;
@@ -319,6 +319,12 @@ impl Body {
         &self.topology
     }
 
+    /// The work the last step's self-collision search found: particle pairs, and particle–
+    /// triangle contacts with the body's own surface (0, 0 without self-collision).
+    pub fn self_contact_counts(&self) -> (usize, usize) {
+        (self.self_pairs.len(), self.self_tris.len())
+    }
+
     /// Particle positions after the last fixed step (m).
     pub fn positions(&self) -> &[Vec3] {
         &self.x
@@ -396,6 +402,7 @@ impl Body {
     /// range is refused and changes nothing.
     pub fn set_material(&mut self, m: Material) -> Result<()> {
         m.validate()?;
+        self.check_self_collision(&m)?;
         let changed = m != self.material;
         if m.density > 0.0 || self.material.density > 0.0 {
             let old = self.material;

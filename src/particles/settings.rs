@@ -73,7 +73,8 @@ pub struct Material {
     pub kinetic_friction: f32,
     /// The body meets colliders whose `layers & collision_mask != 0`.
     pub collision_mask: u32,
-    /// Particles of this body keep `2 × thickness` apart from each other.
+    /// Particles of this body keep `2 × thickness` apart from each other; the thickness must
+    /// then be at most the body's mean stretch edge (`Body::check_self_collision`).
     pub self_collision: bool,
 }
 
