@@ -8,20 +8,12 @@
 //! their size, and no body is recovered.
 
 mod common;
+mod shapes_common;
 mod soft_common;
 
 use common::*;
+use shapes_common::closed_cube;
 use soft_common::*;
-
-/// A closed cube `side` m wide centred at the origin, wound outward.
-fn cube(side: f32) -> (Vec<SinewVec3>, Vec<u32>) {
-    let h = side / 2.0;
-    let p: Vec<SinewVec3> = (0..8).map(|c| v3(if c & 1 != 0 { h } else { -h }, if c & 2 != 0 { h } else { -h }, if c & 4 != 0 { h } else { -h })).collect();
-    // Faces as corner quads (outward, counter-clockwise seen from outside), two triangles each.
-    let quads = [[0u32, 2, 3, 1], [4, 5, 7, 6], [0, 1, 5, 4], [2, 6, 7, 3], [0, 4, 6, 2], [1, 3, 7, 5]];
-    let idx = quads.iter().flat_map(|q| [q[0], q[1], q[2], q[0], q[2], q[3]]).collect();
-    (p, idx)
-}
 
 /// Steps the balloon 60 frames; returns the farthest corner's distance from the origin, the
 /// volume read back and the world's recovered-body count.
@@ -31,7 +23,8 @@ fn inflate(substeps: u32, particle_mass: f32, pressure: f32) -> (f32, f32, u32) 
     wd.thread_count = 1;
     wd.gravity = v3(0.0, 0.0, 0.0);
     let w = create_world(&wd);
-    let (p, idx) = cube(0.2);
+    let (p, idx) = closed_cube(0.2, sinew::math::Vec3::ZERO);
+    let p: Vec<SinewVec3> = p.iter().map(|q| v3(q.x, q.y, q.z)).collect();
     let mut md = mesh_desc();
     md.positions = p.as_ptr();
     md.vertex_count = p.len();

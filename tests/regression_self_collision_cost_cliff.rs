@@ -6,23 +6,18 @@
 //! refused with a reason at creation and in `set_material`. Counted, not timed: at the bound
 //! the search finds a bounded number of contacts per particle.
 
+mod shapes_common;
+use shapes_common::closed_cube;
+
 use sinew::math::Vec3;
 use sinew::particles::Material;
 use sinew::softbody::embed::SoftMeshSpec;
 use sinew::softbody::SoftSettings;
 use sinew::world::{World, WorldSettings};
 
-/// A closed 0.2 m cube around (0, 1, 0), wound outward.
-fn cube() -> (Vec<Vec3>, Vec<u32>) {
-    let h = 0.1f32;
-    let p = (0..8).map(|c| Vec3::new(if c & 1 != 0 { h } else { -h }, 1.0 + if c & 2 != 0 { h } else { -h }, if c & 4 != 0 { h } else { -h })).collect();
-    let quads = [[0u32, 2, 3, 1], [4, 5, 7, 6], [0, 1, 5, 4], [2, 6, 7, 3], [0, 4, 6, 2], [1, 3, 7, 5]];
-    (p, quads.iter().flat_map(|q| [q[0], q[1], q[2], q[0], q[2], q[3]]).collect())
-}
-
 #[test]
 fn a_self_collision_thickness_of_many_spacings_is_refused() {
-    let (p, idx) = cube();
+    let (p, idx) = closed_cube(0.2, Vec3::new(0.0, 1.0, 0.0));
     let mut w = World::new(WorldSettings { thread_count: 1, ..WorldSettings::default() }).unwrap();
     // Resolution 12: particles 1/60 m apart.
     let spacing = 0.2 / 12.0;

@@ -6,9 +6,11 @@
 //! render mesh has them) is still taken.
 
 mod common;
+mod shapes_common;
 mod soft_common;
 
 use common::*;
+use shapes_common::CUBE_QUADS;
 use soft_common::*;
 
 /// A cube `side` wide with each face's 4 corners its own vertices (24, as a render mesh with
@@ -16,10 +18,9 @@ use soft_common::*;
 fn cube(side: f32, drop: usize) -> (Vec<SinewVec3>, Vec<u32>) {
     let h = side / 2.0;
     let corner = |c: u32| v3(if c & 1 != 0 { h } else { -h }, 1.0 + if c & 2 != 0 { h } else { -h }, if c & 4 != 0 { h } else { -h });
-    let quads = [[0u32, 2, 3, 1], [4, 5, 7, 6], [0, 1, 5, 4], [2, 6, 7, 3], [0, 4, 6, 2], [1, 3, 7, 5]];
     let mut p = Vec::new();
     let mut idx = Vec::new();
-    for q in quads {
+    for q in CUBE_QUADS {
         let base = p.len() as u32;
         p.extend(q.iter().map(|&c| corner(c)));
         idx.extend([base, base + 1, base + 2, base, base + 2, base + 3]);

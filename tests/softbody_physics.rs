@@ -3,6 +3,9 @@
 //! recover from a squeeze with momentum kept, a jelly rests on a plane without sinking in
 //! with its volume kept, a soft bar sags less as it stiffens, the chapter's mode is its
 //! pseudo-code.
+mod shapes_common;
+use shapes_common::icosphere;
+
 use sinew::collider::Collider;
 use sinew::geometry::{Pose, Shape};
 use sinew::math::{Quat, Vec3};
@@ -584,36 +587,6 @@ fn a_jelly_crushed_by_a_box_never_inverts_and_recovers() {
         assert!(smallest > 0.0, "a tetrahedron inverted ({smallest} of its rest volume)");
         assert!((after - 1.0).abs() < 0.01, "volume {after} of rest after release");
     }
-}
-
-/// An icosphere: an icosahedron subdivided `levels` times, projected on the sphere, wound
-/// outward.
-fn icosphere(radius: f32, levels: u32) -> (Vec<Vec3>, Vec<u32>) {
-    let t = (1.0 + 5f32.sqrt()) / 2.0;
-    let mut p: Vec<Vec3> = [(-1.0, t, 0.0), (1.0, t, 0.0), (-1.0, -t, 0.0), (1.0, -t, 0.0), (0.0, -1.0, t), (0.0, 1.0, t), (0.0, -1.0, -t), (0.0, 1.0, -t), (t, 0.0, -1.0), (t, 0.0, 1.0), (-t, 0.0, -1.0), (-t, 0.0, 1.0)]
-        .iter()
-        .map(|&(x, y, z)| Vec3::new(x, y, z).normalize())
-        .collect();
-    let mut tris: Vec<[u32; 3]> = vec![
-        [0, 11, 5], [0, 5, 1], [0, 1, 7], [0, 7, 10], [0, 10, 11], [1, 5, 9], [5, 11, 4], [11, 10, 2], [10, 7, 6], [7, 1, 8],
-        [3, 9, 4], [3, 4, 2], [3, 2, 6], [3, 6, 8], [3, 8, 9], [4, 9, 5], [2, 4, 11], [6, 2, 10], [8, 6, 7], [9, 8, 1],
-    ];
-    for _ in 0..levels {
-        let mut mid = std::collections::HashMap::new();
-        let mut next = Vec::new();
-        for t in &tris {
-            let m: [u32; 3] = std::array::from_fn(|k| {
-                let (a, b) = (t[k], t[(k + 1) % 3]);
-                *mid.entry((a.min(b), a.max(b))).or_insert_with(|| {
-                    p.push((p[a as usize] + p[b as usize]).normalize());
-                    p.len() as u32 - 1
-                })
-            });
-            next.extend([[t[0], m[0], m[2]], [t[1], m[1], m[0]], [t[2], m[2], m[1]], [m[0], m[1], m[2]]]);
-        }
-        tris = next;
-    }
-    (p.iter().map(|v| *v * radius).collect(), tris.into_iter().flatten().collect())
 }
 
 #[test]

@@ -12,9 +12,10 @@
 //! The shares sum to the body's volume, area or length at rest, so its mass is exactly density
 //! × that (up to rounding), unless a painted map scales them: a mesh's nonzero inverse masses
 //! under a density are read as multipliers `1/(w × particle_mass)` of each particle's share
-//! (`Body::mass_scale`; the Unity package's painted Mass Scale arrives that way). A particle with no share (a vertex no triangle uses) keeps
-//! `particle_mass`. With `density = 0` every particle weighs `particle_mass`, as before.
-//! Measures are taken at the rest shape times the body's scale.
+//! (`Body::mass_scale`; the Unity package's painted Mass Scale arrives that way). A particle
+//! with no share (a vertex no triangle uses) keeps `particle_mass`. With `density = 0` every
+//! particle weighs `particle_mass`, as before. Measures are taken at the rest shape times the
+//! body's scale.
 
 use super::Body;
 use crate::error::{Error, Result};
@@ -96,8 +97,9 @@ impl Body {
 
     /// The body as its cooker built it, with what its material derives from its shape: the
     /// masses from the density (if any), the bending constraints from the bending stiffness
-    /// and the membranes from the stretch stiffness (if any). The last step of every cooker, so that a density out of range is
-    /// refused where the body is made.
+    /// and the membranes from the stretch stiffness (if any). The last step of every cooker,
+    /// so that a density (or a self-collision thickness) out of range is refused where the
+    /// body is made.
     pub(crate) fn finish_material(mut self) -> Result<Body> {
         self.check_self_collision(&self.material)?;
         if self.material.density > 0.0 {
@@ -112,8 +114,7 @@ impl Body {
     /// (`solver::constraints::dihedral`) and the membranes when it asks for a stretch
     /// stiffness (`solver::constraints::membrane`: the warp is the rest shape's X, a grid's
     /// rows), where the body has triangles (and, for membranes, no tetrahedra); drops them
-    /// otherwise. Allocates only when one is
-    /// switched on (a material change, a tear).
+    /// otherwise. Allocates only when one is switched on (a material change, a tear).
     pub(crate) fn prepare_triangle_energies(&mut self) {
         let triangles = !self.topology.triangles.is_empty();
         if self.material.bend_stiffness > 0.0 && triangles {
@@ -158,7 +159,8 @@ impl Body {
     /// triangles within it plus an edge), so its cost grows as (thickness / spacing)³. A soft
     /// body of 17,576 particles 8 mm apart stepped in 0.06 s without self-collision, 0.09 /
     /// 0.17 / 2.4 / 31 s with it at a thickness of 0.5 / 1 / 1.5 / 2.5 spacings. At most
-    /// [`MAX_SELF_THICKNESS`] × the mean rest length of its stretch edges (a grid's or a lattice's spacing).
+    /// [`MAX_SELF_THICKNESS`] × the mean rest length of its stretch edges (a grid's or a
+    /// lattice's spacing).
     pub(crate) fn check_self_collision(&self, m: &Material) -> Result<()> {
         if !m.self_collision || m.thickness <= 0.0 {
             return Ok(());

@@ -100,13 +100,12 @@ fn winding(p: Vec3, x: &[Vec3], tris: &[[u32; 3]]) -> f32 {
 }
 
 /// Refuses a mesh that is not closed: every edge, between vertices welded by position (a
-/// render mesh's seams repeat vertices; within 1e-5 of its size), must belong to exactly two triangles. An open mesh
+/// render mesh's seams repeat vertices; within 1e-5 of its `size`, its longest extent), must belong to exactly two triangles. An open mesh
 /// has no inside, so the embedding's voxels would be guessed (a cube with one triangle
 /// missing was accepted, though the header says closed, and a balloon refuses it).
-fn check_closed(x: &[Vec3], tris: &[[u32; 3]]) -> Result<()> {
+fn check_closed(x: &[Vec3], tris: &[[u32; 3]], size: f32) -> Result<()> {
     // Welded within 1e-5 of the mesh's size: a seam's copies differ by a rounding (cos 2π).
-    let (lo, hi) = x.iter().fold((Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)), |(l, h), p| (l.min(*p), h.max(*p)));
-    let (welded, _) = crate::cloth::weld(x, 1e-5 * (hi - lo).max_element());
+    let (welded, _) = crate::cloth::weld(x, 1e-5 * size);
     let mut edges: HashMap<(u32, u32), u32> = HashMap::new();
     for t in tris {
         let w = t.map(|i| welded[i as usize]);
@@ -153,10 +152,10 @@ pub fn mesh_body(spec: &SoftMeshSpec) -> Result<Body> {
         return Err(Error::invalid(format!("cluster_cells must be at most 1024 (got {})", spec.cluster_cells)));
     }
     let tris: Vec<[u32; 3]> = idx.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect();
-    check_closed(x, &tris)?;
     let (lo, hi) = x.iter().fold((Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)), |(l, h), p| (l.min(*p), h.max(*p)));
     let extent = hi - lo;
     let longest = extent.max_element();
+    check_closed(x, &tris, longest)?;
     if !(longest > 1e-6) {
         return Err(Error::invalid(format!("the mesh's bounds are degenerate ({extent})")));
     }
