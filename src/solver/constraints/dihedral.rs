@@ -149,7 +149,7 @@ pub fn solve(x: &mut [Vec3], w: &[f32], d: &mut Dihedrals, stiffness: f32, h: f3
         let ws = [w[i1], w[i2], w[i3], w[i4]];
         let denom: f32 = (0..4).map(|j| ws[j] * u[j].length_squared()).sum();
         let alpha_tilde = 1.0 / (stiffness * d.weight[k] * h * h);
-        let dl = (-c - alpha_tilde * d.lambda[k]) / (denom + alpha_tilde);
+        let dl = crate::solver::xpbd::delta_lambda(c, denom, alpha_tilde, d.lambda[k]);
         if !dl.is_finite() {
             continue;
         }

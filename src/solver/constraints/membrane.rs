@@ -114,8 +114,8 @@ impl Membranes {
 /// multiplier's increment (0 where it is not finite: a degenerate or overflowing element).
 #[inline(always)]
 fn update(x: &mut [Vec3], w: [f32; 3], i: [usize; 3], g: [Vec3; 3], c: f32, alpha_tilde: f32, lambda: &mut f32) {
-    let denom = w[0] * g[0].length_squared() + w[1] * g[1].length_squared() + w[2] * g[2].length_squared() + alpha_tilde;
-    let dl = (-c - alpha_tilde * *lambda) / denom;
+    let w_sum = w[0] * g[0].length_squared() + w[1] * g[1].length_squared() + w[2] * g[2].length_squared();
+    let dl = crate::solver::xpbd::delta_lambda(c, w_sum, alpha_tilde, *lambda);
     if !dl.is_finite() {
         return;
     }

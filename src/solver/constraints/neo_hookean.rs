@@ -192,8 +192,7 @@ pub fn solve(x: &mut [Vec3], w: &[f32], index: &[[u32; 4]], rest_volume: &[f32],
             let c_d = (fm.x_axis.length_squared() + fm.y_axis.length_squared() + fm.z_axis.length_squared()).sqrt();
             if c_d > 1e-9 {
                 let gd = gradients(fm * (1.0 / c_d), q);
-                let den = weigh(&gd, &gd) + alpha_d;
-                let dl = (-c_d - alpha_d * lam[0]) / den;
+                let dl = crate::solver::xpbd::delta_lambda(c_d, weigh(&gd, &gd), alpha_d, lam[0]);
                 lam[0] += dl;
                 for j in 0..4 {
                     x[ids[j]] += gd[j] * (ws[j] * dl);
@@ -201,13 +200,11 @@ pub fn solve(x: &mut [Vec3], w: &[f32], index: &[[u32; 4]], rest_volume: &[f32],
             }
             let fm = f(x);
             let gh = gradients(cofactor(fm), q);
-            let den = weigh(&gh, &gh) + alpha_h;
-            if den > 0.0 {
-                let dl = (-(fm.determinant() - gamma) - alpha_h * lam[1]) / den;
-                lam[1] += dl;
-                for j in 0..4 {
-                    x[ids[j]] += gh[j] * (ws[j] * dl);
-                }
+            // (Nothing moves when no corner can: the update is then 0.)
+            let dl = crate::solver::xpbd::delta_lambda(fm.determinant() - gamma, weigh(&gh, &gh), alpha_h, lam[1]);
+            lam[1] += dl;
+            for j in 0..4 {
+                x[ids[j]] += gh[j] * (ws[j] * dl);
             }
         }
     }
