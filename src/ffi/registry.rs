@@ -6,8 +6,7 @@
 //! or racing.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::Receiver;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 use crate::particles::Body;
 use crate::error::{Error, ErrorKind, Result};
@@ -21,7 +20,8 @@ pub struct WorldCell {
     pub pool: WorkerPool,
     pub world: Mutex<World>,
     pub busy: AtomicBool,
-    pub pending: Mutex<Option<Receiver<Result<()>>>>,
+    /// The asynchronous step's outcome, handed from the worker to `sinew_world_step_end`.
+    pub pending: Arc<Handoff>,
     pub slot: usize,
     /// The world's creation serial. Serials only grow, so an object handle with a smaller
     /// serial belongs to an earlier world that lived in the same slot.
@@ -36,6 +36,52 @@ impl WorldCell {
             return Err(Error::new(ErrorKind::Busy, "the world is stepping (sinew_world_step_begin); call sinew_world_step_end first"));
         }
         Ok(self.world.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+}
+
+/// Where the worker running an asynchronous step leaves its result for the host. A mutex and a
+/// condition variable made with the world: a channel per step would allocate every step, and
+/// its wait registers the host's thread with std (48 bytes valgrind reports as possibly lost
+/// in a C host that never ends its threads through Rust).
+#[derive(Default)]
+pub struct Handoff {
+    outcome: Mutex<Outcome>,
+    done: Condvar,
+}
+
+#[derive(Default)]
+enum Outcome {
+    #[default]
+    Idle,
+    Running,
+    Finished(Result<()>),
+}
+
+impl Handoff {
+    /// A step starts: `wait` now blocks until `finish`.
+    pub fn start(&self) {
+        *self.outcome.lock().unwrap_or_else(|e| e.into_inner()) = Outcome::Running;
+    }
+
+    /// The worker's result.
+    pub fn finish(&self, r: Result<()>) {
+        *self.outcome.lock().unwrap_or_else(|e| e.into_inner()) = Outcome::Finished(r);
+        self.done.notify_all();
+    }
+
+    /// Waits for the started step's result; `None` when no step was started.
+    pub fn wait(&self) -> Option<Result<()>> {
+        let mut o = self.outcome.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            match std::mem::take(&mut *o) {
+                Outcome::Idle => return None,
+                Outcome::Finished(r) => return Some(r),
+                Outcome::Running => {
+                    *o = Outcome::Running;
+                    o = self.done.wait(o).unwrap_or_else(|e| e.into_inner());
+                }
+            }
+        }
     }
 }
 
@@ -58,7 +104,7 @@ pub fn insert_world(world: World, pool: WorkerPool) -> Result<SinewWorld> {
     let mut reg = registry();
     let arena = reg.as_mut().expect("initialised");
     // Find the slot first so the cell knows it; the arena reuses freed slots.
-    let cell = Arc::new(WorldCell { pool, world: Mutex::new(world), busy: AtomicBool::new(false), pending: Mutex::new(None), slot: 0, serial: 0 });
+    let cell = Arc::new(WorldCell { pool, world: Mutex::new(world), busy: AtomicBool::new(false), pending: Arc::default(), slot: 0, serial: 0 });
     let (slot, serial) = arena
         .insert(cell)
         .ok_or_else(|| Error::too_large(format!("at most {MAX_WORLDS} worlds can exist at once")))?;

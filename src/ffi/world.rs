@@ -4,7 +4,6 @@
 
 use std::ffi::c_char;
 use std::sync::atomic::Ordering;
-use std::sync::mpsc;
 
 use crate::error::{Error, ErrorKind};
 
@@ -91,14 +90,13 @@ pub extern "C" fn sinew_world_step_begin(world: SinewWorld, dt: f32) -> SinewRes
         if cell.busy.compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire).is_err() {
             return Err(Error::new(ErrorKind::Busy, "a step is already in progress; call sinew_world_step_end first"));
         }
-        let (tx, rx) = mpsc::channel();
-        *cell.pending.lock().unwrap_or_else(|e| e.into_inner()) = Some(rx);
-        let job = cell.clone();
+        cell.pending.start();
+        let (job, pending) = (cell.clone(), cell.pending.clone());
         cell.pool.spawn(move || {
             let r = guard::catch(|| job.world.lock().unwrap_or_else(|e| e.into_inner()).step(dt));
             // Release the cell before signalling, so the host's destroy never runs on a worker.
             drop(job);
-            let _ = tx.send(r);
+            pending.finish(r);
         });
         Ok(())
     })
@@ -110,9 +108,7 @@ pub extern "C" fn sinew_world_step_begin(world: SinewWorld, dt: f32) -> SinewRes
 pub extern "C" fn sinew_world_step_end(world: SinewWorld) -> SinewResult {
     ffi_guard!({
         let cell = registry::world(world)?;
-        let rx = cell.pending.lock().unwrap_or_else(|e| e.into_inner()).take();
-        let rx = rx.ok_or_else(|| Error::invalid("no step in progress: call sinew_world_step_begin first"))?;
-        let r = rx.recv().unwrap_or_else(|_| Err(Error::new(ErrorKind::Panic, "the worker running the step stopped")));
+        let r = cell.pending.wait().ok_or_else(|| Error::invalid("no step in progress: call sinew_world_step_begin first"))?;
         cell.busy.store(false, Ordering::Release);
         r
     })

@@ -416,6 +416,19 @@ void scene() {
     {
         sinew::World defaults;
         CHECK(defaults.stats().thread_count >= 1, "a default World has worker threads");
+        // Large enough to split across the workers, stepped synchronously and asynchronously:
+        // under valgrind (scripts/test-c.sh) nothing of it may be lost, "possibly" included.
+        SinewClothGridDesc big = grid_desc();
+        big.columns = 48;
+        big.rows = 48;
+        big.spacing = 0.02f;
+        sinew::Body cloth = defaults.create_grid(big);
+        for (int i = 0; i < 4; ++i) {
+            defaults.step(kFrame);
+            defaults.step_begin(kFrame);
+            defaults.step_end();
+        }
+        CHECK(defaults.stats().steps >= 8, "a default World steps a 48 x 48 cloth on its workers");
     }
     const SinewBody grid_raw = grid.handle();
     grid.reset();
