@@ -24,6 +24,7 @@
 //! package.json, under BASE (the repository's web address at the release's tag); the committed
 //! package.json has no URL because the repository has no public address of its own yet.
 
+pub mod links;
 pub mod tar;
 pub mod zip;
 
@@ -286,12 +287,19 @@ fn fill_sources(root: &Path, pkg: &Path) -> Result<(), String> {
     println!("package: wrapper: {} files from bindings/csharp -> {PACKAGE}/Runtime/Wrapper", names.len());
 
     // Documentation~ and other folders ending in ~ are not imported by Unity: no .meta.
-    mkdir(&pkg.join("Documentation~"))?;
-    let manual = read_text(&root.join("docs/unity.md"))?;
-    copy(&root.join("docs/unity.md"), &pkg.join("Documentation~/com.sinew.physics.md"))?;
-    // The pictures the manual shows (`](name.png)`, beside it in docs/) go beside it too.
-    for picture in local_images(&manual) {
-        copy(&root.join("docs").join(&picture), &pkg.join("Documentation~").join(&picture))?;
+    // The manual and the pages it links, with the pictures each shows (`](name.png)`,
+    // beside it in docs/); every link in them must resolve inside the package (checked below).
+    let docs = pkg.join("Documentation~");
+    if docs.exists() {
+        fs::remove_dir_all(&docs).map_err(|e| format!("could not empty {}: {e}", docs.display()))?;
+    }
+    mkdir(&docs)?;
+    for (source, name) in MANUAL {
+        let page = read_text(&root.join("docs").join(source))?;
+        copy(&root.join("docs").join(source), &docs.join(name))?;
+        for picture in local_images(&page) {
+            copy(&root.join("docs").join(&picture), &docs.join(&picture))?;
+        }
     }
 
     let mut licence = String::from(
@@ -303,7 +311,28 @@ fn fill_sources(root: &Path, pkg: &Path) -> Result<(), String> {
     licence += &read_text(&root.join("LICENSE-APACHE"))?;
     write(&pkg.join("LICENSE.md"), licence.as_bytes())?;
     write(&pkg.join("LICENSE.md.meta"), text_meta(&guid_for("LICENSE.md")).as_bytes())?;
-    Ok(())
+    check_pages(pkg)
+}
+
+/// The package's manual: docs/unity.md under the name Unity's Package Manager opens, and the
+/// pages it links, under their own names (so its links keep working).
+const MANUAL: [(&str, &str); 3] = [("unity.md", "com.sinew.physics.md"), ("materials.md", "materials.md"), ("conventions.md", "conventions.md")];
+
+/// Every Markdown page of the package links only to what the package holds (its heading
+/// anchors included), and its README names every component and sample.
+fn check_pages(pkg: &Path) -> Result<(), String> {
+    let mut pages = Vec::new();
+    links::markdown_files(pkg, &mut pages)?;
+    links::markdown_files(&pkg.join("Documentation~"), &mut pages)?;
+    pages.sort();
+    let mut problems = links::broken_links_in(&pages, pkg)?;
+    problems.extend(links::unlisted(pkg)?);
+    if problems.is_empty() {
+        println!("package: every link of the package's pages resolves inside it; its README lists every component and sample");
+        return Ok(());
+    }
+    // docs/unity.md is the manual's source: a link it makes is fixed there.
+    Err(format!("the package's pages need fixing (Documentation~/com.sinew.physics.md is docs/unity.md):\n  {}", problems.join("\n  ")))
 }
 
 /// The file names of the images a Markdown text links beside itself: `](name.png)` with no
