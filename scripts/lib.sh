@@ -15,16 +15,23 @@ install_missing() {
 # script's log folder) and counts the result in $passed and $failed.
 : "${passed:=0}" "${failed:=0}"
 check() {
-    local name=$1
+    local name=$1 start=$SECONDS
     shift
     if "$@" >"$out/$name.log" 2>&1; then
-        echo "PASS $name"
+        echo "PASS $name$(took $start)"
         passed=$((passed + 1))
     else
         echo "FAIL $name (log: $out/$name.log)"
         tail -n 25 "$out/$name.log" | sed 's/^/    /'
         failed=$((failed + 1))
     fi
+}
+
+# took START: " (N s)" when N = SECONDS - START is 2 or more (where the suite's time goes).
+took() {
+    local s=$((SECONDS - $1))
+    [ "$s" -ge 2 ] && echo " ($s s)"
+    return 0
 }
 
 # summary LABEL: prints "LABEL: N passed, M failed"; fails when M > 0.

@@ -46,7 +46,7 @@ failed=0
 failures=()
 result() {
     if [ "$2" -eq 0 ]; then
-        echo "==== $1: passed"
+        echo "==== $1: passed$(took $part_start)"
         passed=$((passed + 1))
     else
         echo "==== $1: FAILED"
@@ -124,6 +124,7 @@ run_clients() {
 for part in "${parts[@]}"; do
     echo
     echo "==== $part"
+    part_start=$SECONDS
     case $part in
     asan-c)
         rc=0

@@ -51,6 +51,7 @@ command -v cargo >/dev/null 2>&1 || { echo "cargo not found: install a Rust tool
 
 # ---- the library -----------------------------------------------------------------------
 mkdir -p "$out"
+build_start=$SECONDS
 if ! cargo build --features debug-panic >"$out/cargo-build.log" 2>&1; then
     echo "FAIL cargo build (log: $out/cargo-build.log)"
     tail -n 25 "$out/cargo-build.log" | sed 's/^/    /'
@@ -58,7 +59,7 @@ if ! cargo build --features debug-panic >"$out/cargo-build.log" 2>&1; then
     summary c-clients
     exit 1
 fi
-echo "built $lib_dir/libsinew.so (feature debug-panic)"
+echo "built $lib_dir/libsinew.so (feature debug-panic)$(took $build_start)"
 
 # The clients compile against the committed header; if src/ffi has changed without
 # regenerating it, the structs they pass no longer match the library's (xtask says how to

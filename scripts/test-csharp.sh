@@ -47,11 +47,11 @@ install_missing "${missing[@]}"
 passed=0
 failed=0
 step() { # step <name> <command...>: one check, passed when the command succeeds
-    local name=$1
+    local name=$1 start=$SECONDS
     shift
     if "$@" >"$out/step.log" 2>&1; then
         passed=$((passed + 1))
-        echo "ok     $name"
+        echo "ok     $name$(took $start)"
     else
         failed=$((failed + 1))
         echo "FAILED $name"

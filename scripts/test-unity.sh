@@ -54,11 +54,11 @@ failed=0
 rm -rf "$out"
 mkdir -p "$out/negative"
 step() { # step <name> <command...>: one check, passed when the command succeeds
-    local name=$1
+    local name=$1 start=$SECONDS
     shift
     if "$@" >"$out/step.log" 2>&1; then
         passed=$((passed + 1))
-        echo "ok     $name"
+        echo "ok     $name$(took $start)"
     else
         failed=$((failed + 1))
         echo "FAILED $name"
@@ -188,7 +188,7 @@ refused "the stub refuses a member Unity does not have (SkinnedMeshRenderer.Bake
 step "the script checks compile (tests/unity-stub/UnityScriptChecks.cs)" \
     mcs "${mcs_flags[@]}" -unsafe -r:"$out/UnityEngine.dll" -r:"$out/Sinew.Runtime.dll" -r:"$out/Assembly-CSharp.dll" \
         -r:System.Core.dll -out:"$out/UnityScriptChecks.exe" tests/unity-stub/UnityScriptChecks.cs
-step "cargo build (the debug libsinew.so, for the defaults check)" cargo build
+step "cargo build (the debug libsinew.so, for the defaults check)" cargo build --features debug-panic
 if [ -f "$out/UnityScriptChecks.exe" ]; then
     program checks env LD_LIBRARY_PATH="${CARGO_TARGET_DIR:-$root/target}/debug" \
         mono --debug "$out/UnityScriptChecks.exe" "$out/Sinew.Runtime.dll" "$out/Assembly-CSharp.dll" \

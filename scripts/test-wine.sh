@@ -61,6 +61,7 @@ install_missing "${missing[@]}"
 
 # ---- the DLLs ------------------------------------------------------------------------------
 mkdir -p "$out/release" "$out/debug-panic"
+build_start=$SECONDS
 if ! cargo build --release --lib --target "$target" >"$out/cargo-release.log" 2>&1 ||
     ! cargo build --lib --target "$target" --features debug-panic >"$out/cargo-debug.log" 2>&1; then
     echo "FAIL cargo build (logs: $out/cargo-*.log)"
@@ -69,6 +70,7 @@ if ! cargo build --release --lib --target "$target" >"$out/cargo-release.log" 2>
     summary wine
     exit 1
 fi
+echo "built sinew.dll, release and debug-panic$(took $build_start)"
 cp "$cargo_out/release/sinew.dll" "$out/release/"
 cp "$cargo_out/debug/sinew.dll" "$out/debug-panic/"
 
