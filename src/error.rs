@@ -89,6 +89,10 @@ pub fn check_positive(value: f32, name: &str) -> Result<f32> {
 /// ±1e6 m on each axis. At 1000 km an `f32` still resolves 6 cm; farther, a cloth cannot be
 /// simulated at all, and products of such values overflow.
 pub(crate) const MAX_COORDINATE: f32 = 1e6;
+/// A step that leaves a coordinate beyond ±1e7 m (ten times the world's extent) or a speed
+/// component beyond 1e7 m/s has overflowed, as a NaN has: it is rolled back and reported
+/// (`Recovery::StepNotFinite`), so that no readback ever holds 1e25.
+pub const MAX_STEP_VALUE: f32 = 1e7;
 /// Largest size (m): grid spacings, garment widths and lengths, strand segments, collider
 /// radii and half extents, backstop offsets and radii, weld distances. No cloth, rope or
 /// collider is a kilometre across.

@@ -11,8 +11,6 @@ pub const LENGTH_EPSILON: f32 = 1e-6;
 /// Guard added to XPBD denominators, keeping `Σw + α̃` away from zero (two pinned particles).
 pub const WEIGHT_EPSILON: f32 = 1e-12;
 
-/// True when every component is finite.
-#[inline]
 /// Whether every component of every vector is finite (no NaN, no infinity), in one pass
 /// the compiler vectorises: the exponent bits of each `f32` are tested, no branch per value.
 pub fn all_finite(v: &[Vec3]) -> bool {
@@ -42,6 +40,43 @@ pub fn all_finite(v: &[Vec3]) -> bool {
     chunks.all(|c| !c.iter().any(bad)) && !chunks.remainder().iter().any(bad)
 }
 
+/// Whether every component of every vector is within ±`bound` (a NaN or an infinity is not),
+/// in one pass: the magnitude bits of an `f32` order as the magnitudes do, and a NaN's or an
+/// infinity's are above every finite bound's.
+pub fn all_within(v: &[Vec3], bound: f32) -> bool {
+    // SAFETY: glam's `Vec3` is `#[repr(C)]` with three `f32` fields and no padding.
+    let f = unsafe { std::slice::from_raw_parts(v.as_ptr().cast::<f32>(), v.len() * 3) };
+    const MAGNITUDE: u32 = 0x7fff_ffff;
+    let limit = bound.abs().to_bits();
+    let bad = |x: &f32| (x.to_bits() & MAGNITUDE) > limit;
+    let mut chunks = f.chunks_exact(8);
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        // SSE2 is part of x86_64. Magnitude bits are below 2^31: a signed compare orders them.
+        // SAFETY: each chunk holds 8 floats; unaligned loads.
+        unsafe {
+            let mask = _mm_set1_epi32(MAGNITUDE as i32);
+            let top = _mm_set1_epi32(limit as i32);
+            let mut any = _mm_setzero_si128();
+            for c in &mut chunks {
+                let lo = _mm_and_si128(_mm_loadu_si128(c.as_ptr().cast()), mask);
+                let hi = _mm_and_si128(_mm_loadu_si128(c.as_ptr().add(4).cast()), mask);
+                any = _mm_or_si128(any, _mm_or_si128(_mm_cmpgt_epi32(lo, top), _mm_cmpgt_epi32(hi, top)));
+            }
+            if _mm_movemask_epi8(any) != 0 {
+                return false;
+            }
+        }
+    }
+    chunks.all(|c| !c.iter().any(bad)) && !chunks.remainder().iter().any(bad)
+}
+
+/// Whether every component of `v` is within ±`bound` (a NaN is not).
+pub fn within(v: Vec3, bound: f32) -> bool {
+    v.x.abs() <= bound && v.y.abs() <= bound && v.z.abs() <= bound
+}
+
 pub fn is_finite3(v: Vec3) -> bool {
     v.x.is_finite() && v.y.is_finite() && v.z.is_finite()
 }
@@ -49,6 +84,23 @@ pub fn is_finite3(v: Vec3) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn all_within_finds_any_value_beyond_the_bound() {
+        let mut v = vec![Vec3::new(1.0, -2.0, 9.9e6); 300];
+        assert!(all_within(&v, 1e7));
+        assert!(all_within(&[], 1e7));
+        for bad in [f32::NAN, -f32::NAN, f32::INFINITY, f32::NEG_INFINITY, 1.0001e7, -1.0001e7, 3e38] {
+            for (i, c) in [(0, 0), (85, 1), (299, 2)] {
+                let keep = v[i];
+                v[i][c] = bad;
+                assert!(!all_within(&v, 1e7), "{bad} at {i}.{c} not found");
+                v[i] = keep;
+            }
+        }
+        assert!(all_within(&[Vec3::splat(-1e7)], 1e7), "the bound itself is within");
+        assert!(within(Vec3::new(1e7, -1e7, 0.0), 1e7) && !within(Vec3::new(0.0, f32::NAN, 0.0), 1e7) && !within(Vec3::X * 2e7, 1e7));
+    }
 
     #[test]
     fn all_finite_finds_any_nan_or_infinity() {

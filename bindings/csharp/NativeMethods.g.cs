@@ -2399,8 +2399,9 @@ namespace Sinew
     public enum SinewRecoveryReason : uint
     {
         /// <summary>
-        ///  A step produced a non-finite state (an input the checks could not foresee): the step
-        ///  was rolled back and the body stopped where it was.
+        ///  A step produced a non-finite state, or a coordinate or speed beyond ±1e7 (m, m/s): an
+        ///  overflow from an input the checks could not foresee, or a body that fell ten times the
+        ///  world's extent. The step was rolled back and the body stopped where it was.
         /// </summary>
         SINEW_RECOVERY_STEP_NOT_FINITE = 1,
         /// <summary>

@@ -634,8 +634,9 @@ pub enum SinewEventKind {
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SinewRecoveryReason {
-    /// A step produced a non-finite state (an input the checks could not foresee): the step
-    /// was rolled back and the body stopped where it was.
+    /// A step produced a non-finite state, or a coordinate or speed beyond ±1e7 (m, m/s): an
+    /// overflow from an input the checks could not foresee, or a body that fell ten times the
+    /// world's extent. The step was rolled back and the body stopped where it was.
     SINEW_RECOVERY_STEP_NOT_FINITE = 1,
     /// The body's state overflowed between steps (extreme but accepted inputs): it was put
     /// back on its pose at rest.

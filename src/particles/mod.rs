@@ -58,7 +58,8 @@ use crate::solver::layout::soa::SoaState;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u32)]
 pub enum Recovery {
-    /// A step produced a non-finite state: the step was rolled back and the body stopped.
+    /// A step produced a non-finite state, or a coordinate or speed beyond ±1e7 (m, m/s): the
+    /// step was rolled back and the body stopped.
     StepNotFinite = 1,
     /// The body's state or inputs overflowed (e.g. extreme but accepted inputs): it was put
     /// back on its pose at rest.

@@ -45,7 +45,8 @@ use super::Body;
 pub use crate::step::StepParams;
 use crate::collider::{ColliderFrame, Geometry};
 use crate::geometry::{Pose, Shape};
-use crate::math::{Quat, Vec3, all_finite};
+use crate::error::MAX_STEP_VALUE;
+use crate::math::{Quat, Vec3, all_within};
 use crate::solver::aero::{self, AeroParams};
 use crate::solver::constraints::distance::{self, KIND_BEND, KIND_STRETCH};
 use crate::solver::constraints::distance_simd::{self, Kernel};
@@ -872,16 +873,17 @@ impl Body {
         }
     }
 
-    /// Stage `EndStep`: the state back in the `Vec3` arrays; a step that became non-finite
-    /// is rolled back; constraints strained past the threshold tear.
+    /// Stage `EndStep`: the state back in the `Vec3` arrays; a step that became non-finite,
+    /// or left a coordinate or speed beyond `MAX_STEP_VALUE`, is rolled back; constraints
+    /// strained past the threshold tear.
     pub(crate) fn end_step(&mut self) {
         self.layout_for(false);
         let (frame, x, x_prev, paths) = self.frame_state();
         frame.leave(x, x_prev, paths);
-        if !all_finite(&self.x) || !all_finite(&self.v) {
+        if !all_within(&self.x, MAX_STEP_VALUE) || !all_within(&self.v, MAX_STEP_VALUE) {
             self.soa.frame.forget();
             // An input the checks could not foresee blew the body up: roll back this step
-            // and stop it, rather than hand the host NaNs.
+            // and stop it, rather than hand the host NaNs or 1e25.
             self.x.copy_from_slice(&self.x_step_start);
             self.x_prev.copy_from_slice(&self.x_step_start);
             self.v.fill(Vec3::ZERO);

@@ -80,9 +80,9 @@ pub use desc::{BoneDesc, JointDesc, JointKind, MAX_BONES, RagdollDesc, RagdollSe
 pub use drive::BALANCE_LOST;
 pub use getup::{GetUpInfo, GetUpQuery, LyingSide, blend_alpha, blend_poses};
 
-use crate::error::{Error, ErrorKind, Result, check_finite, check_non_negative, check_position, check_position_with};
+use crate::error::{Error, ErrorKind, Result, check_finite, check_non_negative, check_position, check_position_with, MAX_STEP_VALUE};
 use crate::geometry::Pose;
-use crate::math::{Mat3, Mat4, Quat, Vec3, is_finite3};
+use crate::math::{Mat3, Mat4, Quat, Vec3, is_finite3, within};
 use crate::solver::rigid::contact::{BodyShape, ContactMaterial, Contacts, NO_BODY, ObstacleShape};
 use crate::solver::rigid::contact_mesh::{MeshObstacle, PlacedMesh};
 use crate::solver::rigid::integrate::{end_angular_velocity, integrate, integrate_fast, velocities_from_positions};
@@ -473,7 +473,8 @@ const CONTACT_VELOCITY_SWEEPS: u32 = 8;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u32)]
 pub enum RagdollRecovery {
-    /// A step produced a non-finite state: it was rolled back and the ragdoll stopped.
+    /// A step produced a non-finite state, or a position or speed beyond ±1e7 (m, m/s): it
+    /// was rolled back and the ragdoll stopped.
     StepNotFinite = 1,
 }
 
@@ -1145,9 +1146,11 @@ impl Ragdoll {
         self.last_h = p.h;
     }
 
-    /// After a fixed step: roll back a non-finite state; count time at rest and sleep.
+    /// After a fixed step: roll back a non-finite or overflowed state; count time at rest and sleep.
     pub(crate) fn end_step(&mut self, p: &StepParams) {
-        let finite = self.scratch.bodies.iter().all(|b| is_finite3(b.x) && b.q.is_finite() && is_finite3(b.v) && is_finite3(b.w));
+        // A NaN, or a position, speed or spin beyond MAX_STEP_VALUE: the step overflowed.
+        let bound = MAX_STEP_VALUE;
+        let finite = self.scratch.bodies.iter().all(|b| within(b.x, bound) && b.q.is_finite() && within(b.v, bound) && within(b.w, bound));
         if !finite {
             for (i, (b, s)) in self.scratch.bodies.iter_mut().zip(&self.step_start).enumerate() {
                 (b.x, b.q, b.prev_x, b.prev_q) = (s.x, s.q, s.x, s.q);
