@@ -7,8 +7,13 @@ install_missing() {
     local sudo=()
     if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1; then sudo=(sudo); fi
     echo "installing: $*"
-    "${sudo[@]}" apt-get update
-    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$@"
+    # One install at a time: the test command runs its sanitizer part beside the others, and
+    # two apt-gets at once fail on dpkg's lock.
+    (
+        flock 9
+        "${sudo[@]}" apt-get update
+        "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$@"
+    ) 9>"${TMPDIR:-/tmp}/sinew-apt.lock"
 }
 
 # check NAME COMMAND...: runs COMMAND with its output in $out/NAME.log ($out: the sourcing
