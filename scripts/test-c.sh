@@ -3,7 +3,8 @@
 # strict C99 against the committed include/sinew.h (client.c: the core API; character.c:
 # skinning, tethers, root, wind, LOD, tearing, generators, kernels; include_twice.c: the
 # header's guards; recording.c and tests/cpp/recording.cpp (sinew::RagdollRecording): a
-# ragdoll's recorded poses saved, loaded and replayed onto another ragdoll bit for bit; ragdoll.c (and tests/cpp/ragdoll.cpp through sinew::Ragdoll): every ragdoll call, its error paths ("errors") and its physics; examples/ragdoll_chapter.c: the chapter's sections 1–4 as one program
+# ragdoll's recorded poses saved, loaded and replayed onto another ragdoll bit for bit, the two
+# programs' files of the same scene byte for byte the same; ragdoll.c (and tests/cpp/ragdoll.cpp through sinew::Ragdoll): every ragdoll call, its error paths ("errors") and its physics; examples/ragdoll_chapter.c: the chapter's sections 1–4 as one program
 # ("physics", which needs the rigid-body core); examples/ragdoll_getup.c: a powered ragdoll
 # walking, knocked down, getting up (section 5); softbody.c (and tests/cpp/softbody.cpp through
 # World::create_soft_*): every soft-body call, its error paths ("errors") and a jelly and a
@@ -105,8 +106,10 @@ check run-cpp-softbody-errors "$out/cpp_softbody" errors
 check run-cpp-softbody-physics "$out/cpp_softbody" physics
 check run-c-unload "$out/unload" "$lib_dir/libsinew.so" 200
 check run-c-snapshot "$out/snapshot"
-check run-c-recording "$out/recording"
-check run-cpp-recording "$out/cpp_recording"
+check run-c-recording "$out/recording" write "$out/c_recording.snwr"
+check run-cpp-recording "$out/cpp_recording" write "$out/cpp_recording.snwr"
+# The same scene recorded from C and from C++ (sinew::RagdollRecording::save): the same bytes.
+check recording-c-and-cpp-same-bytes cmp "$out/c_recording.snwr" "$out/cpp_recording.snwr"
 check run-cpp-snapshot "$out/cpp_snapshot"
 # The panic-guard checks ran (they are compiled only with SINEW_DEBUG_PANIC).
 check panic-guard-checked bash -c "grep -q 'ok   SINEW_PANIC *sinew_debug_trigger_panic()' '$out/run-c-client.log' \

@@ -6,6 +6,10 @@
 // recorded bits every frame (memcmp); the saved bytes are the layout the header documents,
 // and load and capture refuse what they must with sinew::Error.
 //
+//   recording_cpp              (scripts/test-c.sh; under valgrind too)
+//   recording_cpp write PATH   also writes the saved bytes to PATH (test-c.sh compares them with
+//                              the file tests/c/recording.c writes for the same scene: the same bytes)
+//
 // One line per check; the first failure exits with status 1.
 
 #include "sinew.hpp"
@@ -52,7 +56,7 @@ float f32_at(const std::vector<std::uint8_t>& b, std::size_t at) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
     const SinewHumanoidBones rig = sinew::default_humanoid_bones();
     const SinewRagdollSettings settings = sinew::default_ragdoll_settings();
     const std::size_t n = SINEW_HUMANOID_BONE_COUNT;
@@ -92,6 +96,11 @@ int main() {
               f32_at(bytes, last + 4 + 12 * n + 12) == rec.rotations(kFrames - 1)[0].w,
           "the last frame: time, then positions, then rotations (x, y, z, w) where the layout puts them");
 
+    if (argc == 3 && std::strcmp(argv[1], "write") == 0) {
+        std::FILE* out = std::fopen(argv[2], "wb");
+        CHECK(out != nullptr && std::fwrite(bytes.data(), 1, bytes.size(), out) == bytes.size() && std::fclose(out) == 0,
+              "the saved bytes are written to the given path");
+    }
     const sinew::RagdollRecording loaded = sinew::RagdollRecording::load(bytes.data(), bytes.size());
     CHECK(loaded.frame_count() == kFrames && loaded.bone_count() == n, "the saved recording loads: 120 frames of 11 bones");
     CHECK(loaded.save() == bytes, "loaded and saved again: the same bytes");
