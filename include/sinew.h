@@ -2232,6 +2232,9 @@ enum SinewResult sinew_ragdoll_set_target_matrices(struct SinewRagdoll ragdoll,
 /*
  Teleports every bone to the given world positions and rotations (one per bone);
  `keep_velocity` = 1 keeps the bones' velocities, 0 sets them at rest. Wakes the ragdoll.
+ Until the next fixed step moves a bone, `sinew_ragdoll_read_pose` returns exactly the bits
+ given here (at any alpha), `sinew_ragdoll_read_matrices` their matrices: a recorded pose
+ replays bit for bit (docs/design.md, *Recording a ragdoll*).
  */
 enum SinewResult sinew_ragdoll_set_pose(struct SinewRagdoll ragdoll,
                                         const struct SinewVec3 *positions,
@@ -2279,8 +2282,9 @@ enum SinewResult sinew_ragdoll_add_force(struct SinewRagdoll ragdoll,
 
 /*
  Copies every bone's world position and rotation (x, y, z, w), interpolated between fixed
- steps by the world's alpha like `sinew_body_read_positions`; each capacity must be at least
- the bone count. Allocates nothing.
+ steps by the world's alpha like `sinew_body_read_positions` (a bone not moved since
+ `sinew_ragdoll_set_pose`: the pose given there, bit for bit); each capacity must be at
+ least the bone count. Allocates nothing.
  */
 enum SinewResult sinew_ragdoll_read_pose(struct SinewRagdoll ragdoll,
                                          struct SinewVec3 *out_positions,

@@ -42,6 +42,7 @@
 //   std::uint32_t hit = body.apply_impulse(point, impulse);
 //   body.set_pin_weight_all(1.0f); body.set_muscle_strength_all(1.0f);    // powered: follows set_targets
 //   if (body.is_at_rest(0.5f)) { SinewGetUpInfo info = body.get_up_info(); body.set_kinematic(true); }
+//   sinew::RagdollRecording rec(body.bone_count(), 600);  rec.capture(body, t);   // replayed bit for bit
 //
 // Lifetimes: World, Body, Collider and Ragdoll are move-only owners of a handle. A Body, Collider or Ragdoll
 // must not outlive its World: destroy them first. If the world is destroyed first anyway,
@@ -63,6 +64,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -635,6 +637,193 @@ public:
 
 private:
     SinewRagdoll handle_{};
+};
+
+// A recording of a ragdoll's simulated motion (PuppetMaster's "Baker"): per frame a time
+// stamp (s) and every bone's world position and rotation exactly as read_pose gave them.
+// apply() poses a ragdoll of the same bone count through set_pose, after which read_pose and
+// read_matrices give back the recorded bits (until a fixed step moves it): a replay is bit for
+// bit, whatever the world's alpha. Replaying in a game: step the world, then apply the frame,
+// then read the ragdoll for rendering.
+//
+//   sinew::RagdollRecording rec(hero.bone_count(), 600);     // room for 600 frames
+//   for (...) { world.step(dt); t += dt; rec.capture(hero, t); }   // no allocation until 600
+//   rec.apply(stand_in, k);                                   // frame k onto another ragdoll
+//   std::vector<std::uint8_t> bytes = rec.save();             // the layout below
+//   sinew::RagdollRecording again = sinew::RagdollRecording::load(bytes.data(), bytes.size());
+//
+// Saved layout (docs/design.md, "Recording a ragdoll"; bindings/csharp's RagdollRecorder
+// reads and writes the same bytes), little-endian, every float an IEEE-754 binary32:
+//   offset 0   4 bytes  magic "SNWR" (0x53 0x4E 0x57 0x52)
+//          4   u32      version, 1
+//          8   u32      kind: 1 = ragdoll bones (position and rotation), 2 = body vertices (position)
+//         12   u32      element count n: bones (1–256) or vertices (≥ 1)
+//         16   u32      frame count F
+//         20   F frames, each: f32 time (s), n × (f32 x, y, z) positions (m, world),
+//                       kind 1 only: n × (f32 x, y, z, w) rotations (unit quaternions, world)
+// A frame is 4 + 28·n bytes (kind 1) or 4 + 12·n (kind 2); load refuses any other size,
+// magic, version or kind, a bone count outside 1–256, and non-finite or decreasing times.
+class RagdollRecording {
+public:
+    static constexpr std::uint32_t kMagic = 0x52574E53u;  // "SNWR" read as a little-endian u32
+    static constexpr std::uint32_t kVersion = 1;
+    static constexpr std::uint32_t kKindRagdoll = 1;
+    static constexpr std::uint32_t kKindBody = 2;
+    static constexpr std::size_t kHeaderSize = 20;
+
+    // An empty recording of `bone_count` bones (1–256), with room for `frame_capacity` frames:
+    // capture allocates nothing until it holds more.
+    explicit RagdollRecording(std::size_t bone_count, std::size_t frame_capacity = 0) : bones_(bone_count) {
+        if (bone_count < 1 || bone_count > 256) {
+            throw Error(SINEW_OUT_OF_RANGE, "SINEW_OUT_OF_RANGE: RagdollRecording: bone count must be within 1-256 (got " + std::to_string(bone_count) + ")");
+        }
+        reserve(frame_capacity);
+    }
+
+    // Room for `frames` frames in all (never shrinks).
+    void reserve(std::size_t frames) {
+        times_.reserve(frames);
+        positions_.reserve(frames * bones_);
+        rotations_.reserve(frames * bones_);
+    }
+
+    std::size_t bone_count() const noexcept { return bones_; }
+    std::size_t frame_count() const noexcept { return times_.size(); }
+    // Time stamp (s) of `frame`, as given to capture.
+    float time(std::size_t frame) const { return times_[check_frame(frame)]; }
+    // The bone_count() world positions and rotations of `frame`.
+    const SinewVec3* positions(std::size_t frame) const { return &positions_[check_frame(frame) * bones_]; }
+    const SinewQuat* rotations(std::size_t frame) const { return &rotations_[check_frame(frame) * bones_]; }
+
+    // Appends the ragdoll's pose as read_pose gives it now, at `time` (s, finite, not before
+    // the last frame's). The ragdoll must have bone_count() bones.
+    void capture(const Ragdoll& ragdoll, float time) {
+        if (!std::isfinite(time) || (!times_.empty() && time < times_.back())) {
+            throw Error(SINEW_INVALID_ARGUMENT, "SINEW_INVALID_ARGUMENT: RagdollRecording::capture: time must be finite and not before the last frame's (got " + std::to_string(time) + ")");
+        }
+        if (ragdoll.bone_count() != bones_) {
+            throw Error(SINEW_INVALID_ARGUMENT, "SINEW_INVALID_ARGUMENT: RagdollRecording::capture: the ragdoll has " + std::to_string(ragdoll.bone_count()) +
+                                                   " bones, the recording " + std::to_string(bones_));
+        }
+        const std::size_t at = positions_.size();
+        positions_.resize(at + bones_);
+        rotations_.resize(at + bones_);
+        const SinewResult r = sinew_ragdoll_read_pose(ragdoll.handle(), &positions_[at], bones_, &rotations_[at], bones_);
+        if (r != SINEW_OK) {
+            positions_.resize(at);
+            rotations_.resize(at);
+            detail::check(r);
+        }
+        times_.push_back(time);
+    }
+
+    // Poses `ragdoll` (bone_count() bones) at `frame` through set_pose; its velocities are
+    // zeroed unless `keep_velocity`. read_pose then returns the frame's bits exactly.
+    void apply(Ragdoll& ragdoll, std::size_t frame, bool keep_velocity = false) const {
+        ragdoll.set_pose(positions(frame), bones_, rotations(frame), bones_, keep_velocity);
+    }
+
+    // Forgets every frame (keeps the room).
+    void clear() noexcept {
+        times_.clear();
+        positions_.clear();
+        rotations_.clear();
+    }
+
+    // The saved layout (above) into `out`, resized to it.
+    void save(std::vector<std::uint8_t>& out) const {
+        out.resize(kHeaderSize + frame_count() * frame_size(bones_));
+        std::uint8_t* p = out.data();
+        for (std::uint32_t v : {kMagic, kVersion, kKindRagdoll, static_cast<std::uint32_t>(bones_), static_cast<std::uint32_t>(frame_count())}) {
+            p = put(p, v);
+        }
+        for (std::size_t f = 0; f < frame_count(); ++f) {
+            p = put(p, times_[f]);
+            for (std::size_t b = f * bones_; b < (f + 1) * bones_; ++b) {
+                p = put(put(put(p, positions_[b].x), positions_[b].y), positions_[b].z);
+            }
+            for (std::size_t b = f * bones_; b < (f + 1) * bones_; ++b) {
+                p = put(put(put(put(p, rotations_[b].x), rotations_[b].y), rotations_[b].z), rotations_[b].w);
+            }
+        }
+    }
+    std::vector<std::uint8_t> save() const {
+        std::vector<std::uint8_t> out;
+        save(out);
+        return out;
+    }
+
+    // A recording from the saved layout; throws Error (SINEW_INVALID_ARGUMENT, saying what is
+    // wrong) for anything else.
+    static RagdollRecording load(const std::uint8_t* data, std::size_t size) {
+        if (data == nullptr || size < kHeaderSize) {
+            throw Error(SINEW_INVALID_ARGUMENT, "SINEW_INVALID_ARGUMENT: RagdollRecording::load: " + std::to_string(size) + " bytes is shorter than the 20-byte header");
+        }
+        const std::uint32_t magic = get_u32(data), version = get_u32(data + 4), kind = get_u32(data + 8);
+        const std::uint32_t bones = get_u32(data + 12), frames = get_u32(data + 16);
+        if (magic != kMagic || version != kVersion || kind != kKindRagdoll) {
+            throw Error(SINEW_INVALID_ARGUMENT, "SINEW_INVALID_ARGUMENT: RagdollRecording::load: not a version-1 ragdoll recording (magic, version or kind)");
+        }
+        if (bones < 1 || bones > 256) {
+            throw Error(SINEW_INVALID_ARGUMENT, "SINEW_INVALID_ARGUMENT: RagdollRecording::load: bone count " + std::to_string(bones) + " is outside 1-256");
+        }
+        if ((size - kHeaderSize) / frame_size(bones) != frames || (size - kHeaderSize) % frame_size(bones) != 0) {
+            throw Error(SINEW_INVALID_ARGUMENT, "SINEW_INVALID_ARGUMENT: RagdollRecording::load: " + std::to_string(size) + " bytes do not hold " + std::to_string(frames) +
+                                                   " frames of " + std::to_string(bones) + " bones");
+        }
+        RagdollRecording rec(bones, frames);
+        const std::uint8_t* p = data + kHeaderSize;
+        for (std::uint32_t f = 0; f < frames; ++f) {
+            const float t = get_f32(p);
+            if (!std::isfinite(t) || (f > 0 && t < rec.times_.back())) {
+                throw Error(SINEW_INVALID_ARGUMENT, "SINEW_INVALID_ARGUMENT: RagdollRecording::load: frame " + std::to_string(f) + " has a non-finite or decreasing time");
+            }
+            rec.times_.push_back(t);
+            p += 4;
+            for (std::uint32_t b = 0; b < bones; ++b, p += 12) {
+                rec.positions_.push_back(SinewVec3{get_f32(p), get_f32(p + 4), get_f32(p + 8)});
+            }
+            for (std::uint32_t b = 0; b < bones; ++b, p += 16) {
+                rec.rotations_.push_back(SinewQuat{get_f32(p), get_f32(p + 4), get_f32(p + 8), get_f32(p + 12)});
+            }
+        }
+        return rec;
+    }
+
+private:
+    static std::size_t frame_size(std::size_t bones) { return 4 + 28 * bones; }
+
+    std::size_t check_frame(std::size_t frame) const {
+        if (frame >= times_.size()) {
+            throw Error(SINEW_OUT_OF_RANGE, "SINEW_OUT_OF_RANGE: RagdollRecording: frame " + std::to_string(frame) + " out of range (count " + std::to_string(times_.size()) + ")");
+        }
+        return frame;
+    }
+
+    static std::uint8_t* put(std::uint8_t* p, std::uint32_t v) {
+        for (int i = 0; i < 4; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * i));
+        return p + 4;
+    }
+    static std::uint8_t* put(std::uint8_t* p, float v) {
+        std::uint32_t bits;
+        std::memcpy(&bits, &v, 4);
+        return put(p, bits);
+    }
+    static std::uint32_t get_u32(const std::uint8_t* p) {
+        return static_cast<std::uint32_t>(p[0]) | static_cast<std::uint32_t>(p[1]) << 8 | static_cast<std::uint32_t>(p[2]) << 16 |
+               static_cast<std::uint32_t>(p[3]) << 24;
+    }
+    static float get_f32(const std::uint8_t* p) {
+        const std::uint32_t bits = get_u32(p);
+        float v;
+        std::memcpy(&v, &bits, 4);
+        return v;
+    }
+
+    std::size_t bones_;
+    std::vector<float> times_;
+    std::vector<SinewVec3> positions_;
+    std::vector<SinewQuat> rotations_;
 };
 
 // A cloth, rope, hair or soft body, owned: its destructor destroys it. Made by World::create_*.

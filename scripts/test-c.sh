@@ -2,7 +2,9 @@
 # The C and C++ clients of the C ABI: builds libsinew (debug), compiles tests/c/*.c as
 # strict C99 against the committed include/sinew.h (client.c: the core API; character.c:
 # skinning, tethers, root, wind, LOD, tearing, generators, kernels; include_twice.c: the
-# header's guards; ragdoll.c (and tests/cpp/ragdoll.cpp through sinew::Ragdoll): every ragdoll call, its error paths ("errors") and its physics; examples/ragdoll_chapter.c: the chapter's sections 1–4 as one program
+# header's guards; recording.c and tests/cpp/recording.cpp (sinew::RagdollRecording): a
+# ragdoll's recorded poses saved, loaded and replayed onto another ragdoll bit for bit, the two
+# programs' files of the same scene byte for byte the same; ragdoll.c (and tests/cpp/ragdoll.cpp through sinew::Ragdoll): every ragdoll call, its error paths ("errors") and its physics; examples/ragdoll_chapter.c: the chapter's sections 1–4 as one program
 # ("physics", which needs the rigid-body core); examples/ragdoll_getup.c: a powered ragdoll
 # walking, knocked down, getting up (section 5); softbody.c (and tests/cpp/softbody.cpp through
 # World::create_soft_*): every soft-body call, its error paths ("errors") and a jelly and a
@@ -73,6 +75,7 @@ check compile-c-ragdoll gcc "${cflags[@]}" tests/c/ragdoll.c -o "$out/ragdoll" "
 check compile-c-ragdoll-chapter gcc "${cflags[@]}" examples/ragdoll_chapter.c -o "$out/ragdoll_chapter" "${ldflags[@]}" -lm
 check compile-c-ragdoll-getup gcc "${cflags[@]}" examples/ragdoll_getup.c -o "$out/ragdoll_getup" "${ldflags[@]}" -lm
 check compile-c-softbody gcc "${cflags[@]}" tests/c/softbody.c -o "$out/softbody" "${ldflags[@]}" -lm
+check compile-c-recording gcc "${cflags[@]}" tests/c/recording.c -o "$out/recording" "${ldflags[@]}" -lm
 check compile-c-snapshot gcc "${cflags[@]}" tests/c/snapshot.c -o "$out/snapshot" "${ldflags[@]}" -lm
 check compile-c-include-twice gcc "${cflags[@]}" tests/c/include_twice.c -o "$out/include_twice" "${ldflags[@]}"
 # The header without SINEW_DEBUG_PANIC (a release user's build) declares no panic trigger.
@@ -83,6 +86,7 @@ check compile-cpp-ragdoll g++ "${cxxflags[@]}" tests/cpp/ragdoll.cpp -o "$out/cp
 check compile-cpp-softbody g++ "${cxxflags[@]}" tests/cpp/softbody.cpp -o "$out/cpp_softbody" "${ldflags[@]}"
 # Not linked to libsinew: it dlopens it.
 check compile-c-unload gcc "${cflags[@]}" -pthread tests/c/unload.c -o "$out/unload" -ldl -lm
+check compile-cpp-recording g++ "${cxxflags[@]}" tests/cpp/recording.cpp -o "$out/cpp_recording" "${ldflags[@]}"
 check compile-cpp-snapshot g++ "${cxxflags[@]}" tests/cpp/snapshot.cpp -o "$out/cpp_snapshot" "${ldflags[@]}"
 
 # ---- run -------------------------------------------------------------------------------
@@ -103,6 +107,10 @@ check run-cpp-softbody-errors "$out/cpp_softbody" errors
 check run-cpp-softbody-physics "$out/cpp_softbody" physics
 check run-c-unload "$out/unload" "$lib_dir/libsinew.so" 200
 check run-c-snapshot "$out/snapshot"
+check run-c-recording "$out/recording" write "$out/c_recording.snwr"
+check run-cpp-recording "$out/cpp_recording" write "$out/cpp_recording.snwr"
+# The same scene recorded from C and from C++ (sinew::RagdollRecording::save): the same bytes.
+check recording-c-and-cpp-same-bytes cmp "$out/c_recording.snwr" "$out/cpp_recording.snwr"
 check run-cpp-snapshot "$out/cpp_snapshot"
 # The panic-guard checks ran (they are compiled only with SINEW_DEBUG_PANIC).
 check panic-guard-checked bash -c "grep -q 'ok   SINEW_PANIC *sinew_debug_trigger_panic()' '$out/run-c-client.log' \
@@ -144,6 +152,8 @@ check valgrind-c-softbody-errors under_valgrind valgrind-c-softbody-errors "$out
 [ "$full" = all ] && check valgrind-c-softbody-meshes under_valgrind valgrind-c-softbody-meshes "$out/softbody" meshes
 check valgrind-cpp-softbody under_valgrind valgrind-cpp-softbody "$out/cpp_softbody"
 VALGRIND_SUPP=tests/c/unload.supp check valgrind-c-unload under_valgrind valgrind-c-unload "$out/unload" "$lib_dir/libsinew.so" 10
+check valgrind-c-recording under_valgrind valgrind-c-recording "$out/recording"
+check valgrind-cpp-recording under_valgrind valgrind-cpp-recording "$out/cpp_recording"
 check valgrind-c-snapshot under_valgrind valgrind-c-snapshot "$out/snapshot"
 check valgrind-cpp-snapshot under_valgrind valgrind-cpp-snapshot "$out/cpp_snapshot"
 

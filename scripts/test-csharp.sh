@@ -16,7 +16,10 @@
 #    face down, at rest) and the soft-body groups of tests/csharp/SoftBodyTests.cs (every call,
 #    errors, readback of the surface, a jelly dropped on a plane, no allocation) and the
 #    snapshot groups of tests/csharp/SnapshotTests.cs (rewind and replay to the same bits, a
-#    second world, refusals that change nothing, per object, no allocation);
+#    second world, refusals that change nothing, per object, no allocation) and the recording
+#    groups of tests/csharp/RecordingTests.cs (a ragdoll's and a cloth's fall recorded and
+#    replayed bit for bit, the saved layout byte for byte the one tests/c/recording.c writes,
+#    and the C program replaying the C# file; no allocation; errors);
 # 5. checks the load-time ABI check against a missing library and a fake one of another
 #    version, and the Unity NativeArray extensions against stand-in Unity types.
 #
@@ -119,7 +122,7 @@ step "every function of include/sinew.h has a P/Invoke declaration in NativeMeth
     bash -c "diff <(grep -E '^[A-Za-z].*\bsinew_[a-z0-9_]+\(' include/sinew.h | grep -oE '\bsinew_[a-z0-9_]+\(' | tr -d '(' | sort -u) \
         <(grep -oE 'EntryPoint = \"sinew_[a-z0-9_]+\"' bindings/csharp/NativeMethods.g.cs | sed -E 's/.*\"(.*)\"/\1/' | sort -u)"
 step "the test programs compile against Sinew.dll" \
-    bash -c "mcs ${mcs_flags[*]} -r:$out/Sinew.dll -out:$out/WrapperTests.exe tests/csharp/Check.cs tests/csharp/WrapperTests.cs tests/csharp/CharacterTests.cs tests/csharp/RagdollTests.cs tests/csharp/SoftBodyTests.cs tests/csharp/SnapshotTests.cs \
+    bash -c "mcs ${mcs_flags[*]} -r:$out/Sinew.dll -out:$out/WrapperTests.exe tests/csharp/Check.cs tests/csharp/WrapperTests.cs tests/csharp/CharacterTests.cs tests/csharp/RagdollTests.cs tests/csharp/SoftBodyTests.cs tests/csharp/SnapshotTests.cs tests/csharp/RecordingTests.cs \
         && mcs ${mcs_flags[*]} -r:$out/Sinew.dll -out:$out/LoadTests.exe tests/csharp/Check.cs tests/csharp/LoadTests.cs"
 step "the Unity NativeArray extensions compile with UNITY_2021_2_OR_NEWER (stand-in Unity types)" \
     mcs "${mcs_flags[@]}" -warn:4 -warnaserror+ -define:UNITY_2021_2_OR_NEWER -out:"$out/unity/UnityExtensionTests.exe" \
@@ -128,6 +131,12 @@ step "the C reference program compiles against include/sinew.h" \
     gcc -std=c11 -Wall -Wextra -Werror -Iinclude tests/csharp/c_reference.c -L"$lib" -lsinew -o "$out/c_reference"
 step "the C reference program runs the scene" \
     env LD_LIBRARY_PATH="$lib" "$out/c_reference" "$out/c_reference.bin" "$out/layout.txt"
+# The recording's C side (tests/c/recording.c): writes its recording of the scene the C# test
+# records too (the same bytes expected), and replays the one C# writes.
+step "the C recording program compiles against include/sinew.h" \
+    gcc -std=c99 -Wall -Wextra -Werror -pedantic -Iinclude tests/c/recording.c -L"$lib" -lsinew -lm -o "$out/c_recording"
+step "the C recording program records a humanoid's fall to $out/c_recording.snwr" \
+    env LD_LIBRARY_PATH="$lib" "$out/c_recording" write "$out/c_recording.snwr"
 fake_version=$(( $(sed -nE 's/^#define SINEW_ABI_VERSION ([0-9]+).*/\1/p' include/sinew.h) + 1000 ))
 step "a fake libsinew.so reporting ABI version $fake_version builds" \
     gcc -shared -fPIC -DFAKE_ABI_VERSION="$fake_version" tests/csharp/fake_sinew.c -o "$out/fake/libsinew.so"
@@ -135,8 +144,10 @@ step "a fake libsinew.so reporting ABI version $fake_version builds" \
 # ---- run ----
 if [ -f "$out/WrapperTests.exe" ] && [ -f "$out/c_reference.bin" ]; then
     program "$out/WrapperTests.log" LD_LIBRARY_PATH="$lib" -- \
-        mono --debug "$out/WrapperTests.exe" "$out/c_reference.bin" "$out/layout.txt"
+        mono --debug "$out/WrapperTests.exe" "$out/c_reference.bin" "$out/layout.txt" "$out/c_recording.snwr" "$out/csharp_recording.snwr"
 fi
+step "the C recording program replays the recording C# wrote, bit for bit every frame" \
+    env LD_LIBRARY_PATH="$lib" "$out/c_recording" replay "$out/csharp_recording.snwr"
 step "the panic guard was checked (not compiled out)" \
     grep -q '^ok     a panic inside the library' "$out/WrapperTests.log"
 if [ -f "$out/LoadTests.exe" ]; then

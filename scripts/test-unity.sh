@@ -26,6 +26,9 @@
 #    Sinew.Runtime.dll: the paint brush, painted values into a native cloth, the tearing rebuild
 #    against the wrapper's topology readback, presets, the Unity Cloth mapping field by field; it
 #    draws docs/unity-paint.png and docs/unity-gizmos.png again, and they must be the committed ones;
+#    and tests/csharp/ClipBakeTests.cs: a humanoid's simulated fall recorded (SinewTransformRecording)
+#    and baked into an AnimationClip by the package's editor baker, its curves read back through the
+#    stub's AnimationUtility (bindings, key count, times, values, tangents, rotation hemispheres);
 # 6. copies the wrapper into the package (scripts/package-unity.sh --wrapper-only) and runs
 #    tests/unity-stub/check_project.py: package.json, manifest.json, .meta files and GUIDs, the
 #    plugins' import settings, the scenes' references and fields, the build settings.
@@ -203,6 +206,14 @@ preset_guid=$(sed -n 's/^guid: //p' "$pkg/Runtime/SinewClothPreset.cs.meta")
 if [ -f "$out/EditorLogicTests.exe" ]; then
     program "csharp-program editor" env LD_LIBRARY_PATH="${CARGO_TARGET_DIR:-$root/target}/debug" \
         mono --debug "$out/EditorLogicTests.exe" "$out/pictures" "$out/presets" "$preset_guid"
+fi
+# The recorder baked to an AnimationClip: the stubs' AnimationUtility keeps the curves set.
+step "the clip-bake tests compile (tests/csharp/ClipBakeTests.cs, against Sinew.Editor and the stubs)" \
+    mcs "${mcs_flags[@]}" -unsafe -r:"$out/UnityEngine.dll" -r:"$out/UnityEditor.dll" -r:"$out/Sinew.Runtime.dll" \
+        -r:"$out/Sinew.Editor.dll" -r:System.Core.dll -out:"$out/ClipBakeTests.exe" tests/csharp/Check.cs tests/csharp/ClipBakeTests.cs
+if [ -f "$out/ClipBakeTests.exe" ]; then
+    program "csharp-program clip" env LD_LIBRARY_PATH="${CARGO_TARGET_DIR:-$root/target}/debug" \
+        mono --debug "$out/ClipBakeTests.exe"
 fi
 for picture in unity-paint.png unity-gizmos.png; do
     step "docs/$picture is the picture the tests draw (else: cp $out/pictures/$picture docs/)" \

@@ -616,6 +616,9 @@ namespace Sinew
         /// <summary>
         ///  Teleports every bone to the given world positions and rotations (one per bone);
         ///  `keep_velocity` = 1 keeps the bones' velocities, 0 sets them at rest. Wakes the ragdoll.
+        ///  Until the next fixed step moves a bone, `sinew_ragdoll_read_pose` returns exactly the bits
+        ///  given here (at any alpha), `sinew_ragdoll_read_matrices` their matrices: a recorded pose
+        ///  replays bit for bit (docs/design.md, *Recording a ragdoll*).
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_ragdoll_set_pose", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_ragdoll_set_pose(SinewRagdoll ragdoll, SinewVec3* positions, System.UIntPtr position_count, SinewQuat* rotations, System.UIntPtr rotation_count, uint keep_velocity);
@@ -651,8 +654,9 @@ namespace Sinew
 
         /// <summary>
         ///  Copies every bone's world position and rotation (x, y, z, w), interpolated between fixed
-        ///  steps by the world's alpha like `sinew_body_read_positions`; each capacity must be at least
-        ///  the bone count. Allocates nothing.
+        ///  steps by the world's alpha like `sinew_body_read_positions` (a bone not moved since
+        ///  `sinew_ragdoll_set_pose`: the pose given there, bit for bit); each capacity must be at
+        ///  least the bone count. Allocates nothing.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_ragdoll_read_pose", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_ragdoll_read_pose(SinewRagdoll ragdoll, SinewVec3* out_positions, System.UIntPtr position_capacity, SinewQuat* out_rotations, System.UIntPtr rotation_capacity);

@@ -393,6 +393,16 @@ fn poses_from_pairs<'a>(positions: &[SinewVec3], rotations: &[SinewQuat], out: &
     Ok(&out[..positions.len()])
 }
 
+/// As `poses_from_pairs`, each rotation's bits kept as given (checked, not divided by its
+/// length): `set_pose` hands them back to `read_pose` exactly.
+fn poses_as_given<'a>(positions: &[SinewVec3], rotations: &[SinewQuat], out: &'a mut [Pose; MAX_BONES]) -> Result<&'a [Pose]> {
+    poses_from_pairs(positions, rotations, out)?;
+    for (o, q) in out.iter_mut().zip(rotations) {
+        o.rotation = (*q).into();
+    }
+    Ok(&out[..positions.len()])
+}
+
 /// Poses from column-major matrices of scale 1, into `out`.
 fn poses_from_matrices<'a>(matrices: &[SinewMat4], out: &'a mut [Pose; MAX_BONES]) -> Result<&'a [Pose]> {
     for (k, m) in matrices.iter().enumerate() {
@@ -489,6 +499,9 @@ pub extern "C" fn sinew_ragdoll_set_target_matrices(ragdoll: SinewRagdoll, matri
 
 /// Teleports every bone to the given world positions and rotations (one per bone);
 /// `keep_velocity` = 1 keeps the bones' velocities, 0 sets them at rest. Wakes the ragdoll.
+/// Until the next fixed step moves a bone, `sinew_ragdoll_read_pose` returns exactly the bits
+/// given here (at any alpha), `sinew_ragdoll_read_matrices` their matrices: a recorded pose
+/// replays bit for bit (docs/design.md, *Recording a ragdoll*).
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_ragdoll_set_pose(
     ragdoll: SinewRagdoll,
@@ -505,7 +518,7 @@ pub extern "C" fn sinew_ragdoll_set_pose(
             check_count(r, p.len(), "positions")?;
             check_count(r, q.len(), "rotations")?;
             let mut buf = [REST; MAX_BONES];
-            let poses = poses_from_pairs(p, q, &mut buf)?;
+            let poses = poses_as_given(p, q, &mut buf)?;
             r.set_pose(poses, keep_velocity != 0)
         })
     })
@@ -571,8 +584,9 @@ pub(super) fn write_poses(out_p: &mut [SinewVec3], out_q: &mut [SinewQuat], pos:
 }
 
 /// Copies every bone's world position and rotation (x, y, z, w), interpolated between fixed
-/// steps by the world's alpha like `sinew_body_read_positions`; each capacity must be at least
-/// the bone count. Allocates nothing.
+/// steps by the world's alpha like `sinew_body_read_positions` (a bone not moved since
+/// `sinew_ragdoll_set_pose`: the pose given there, bit for bit); each capacity must be at
+/// least the bone count. Allocates nothing.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_ragdoll_read_pose(
     ragdoll: SinewRagdoll,

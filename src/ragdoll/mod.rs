@@ -60,7 +60,9 @@
 //! A kinematic bone has zero inverse mass: joints and contacts move only what touches it.
 //!
 //! **Readback** interpolates between the last two fixed steps by the world's `alpha`, like
-//! particles; [`Ragdoll::bone_pose_in_step`] is the same motion for the particle bodies that
+//! particles, except for a bone not moved since `set_pose`: that reads back the pose it was
+//! given bit for bit (a recording replays exactly; through the body frame it would round by
+//! a few ULP); [`Ragdoll::bone_pose_in_step`] is the same motion for the particle bodies that
 //! follow a bone. **Sleep**: once every bone has stayed under `sleep_threshold` (m/s, and
 //! rad/s × the bone's size) for `sleep_time` s the ragdoll stops (velocities zeroed, state
 //! kept bit for bit) until something wakes it: an impulse or force, `set_pose`, a kinematic
@@ -498,6 +500,12 @@ pub struct Ragdoll {
     pending_recovery: Option<RagdollRecovery>,
     /// Bone poses where physics let go (`getup`).
     snapshot: Vec<Pose>,
+    /// Per bone, the pose `set_pose` was last given (as given) and the body frame it put the
+    /// bone at: readback returns that pose bit for bit while the bone's last two fixed-step
+    /// frames are still that frame (a recording replays exactly; the frame-to-bone conversion
+    /// would otherwise round the pose by a few ULP). Not part of the saved state: it is keyed
+    /// on the frame, so it is never wrong, only absent.
+    posed: Vec<Option<(Frame, Pose)>>,
     /// Time every bone has been slower than `rest_speed` (s).
     rest_time: f32,
     /// Unread event bits (`drive::BALANCE_LOST`).
@@ -675,6 +683,7 @@ impl Ragdoll {
             sleep_gravity: Vec3::ZERO,
             pending_recovery: None,
             snapshot: binds,
+            posed: vec![None; n],
             rest_time: 0.0,
             events: 0,
             step_ns: 0,
@@ -845,7 +854,9 @@ impl Ragdoll {
     }
 
     /// Teleports every bone to `poses` (bone world transforms); velocities are kept or zeroed.
-    /// Kinematic bones are held there (their targets become these poses).
+    /// Kinematic bones are held there (their targets become these poses). Until a bone moves,
+    /// [`Ragdoll::read_pose`] returns its pose exactly as given here (the rotation not
+    /// renormalised), at any `alpha`.
     pub fn set_pose(&mut self, poses: &[Pose], keep_velocity: bool) -> Result<()> {
         if poses.len() != self.bone_count() {
             return Err(Error::invalid(format!("set_pose needs {} poses (one per bone), got {}", self.bone_count(), poses.len())));
@@ -868,6 +879,7 @@ impl Ragdoll {
             self.core.path_to[i] = f;
             self.core.target_from[i] = p;
             self.core.target_to[i] = p;
+            self.posed[i] = Some((f, Pose { scale: 1.0, ..poses[i] }));
         }
         Ok(())
     }
@@ -963,14 +975,25 @@ impl Ragdoll {
         self.step_start[i].lerp(&Frame::of(&self.scratch.bodies[i]), alpha)
     }
 
+    /// Bone pose of bone `i` at `alpha`: the pose `set_pose` was given while both of the last
+    /// two fixed-step frames are still the frame it set (any interpolation between them is
+    /// that frame), else the interpolated frame's bone pose.
+    fn pose_at(&self, i: usize, alpha: f32) -> Pose {
+        match self.posed[i] {
+            Some((f, p)) if self.step_start[i] == f && Frame::of(&self.scratch.bodies[i]) == f => p,
+            _ => self.bone_of(i, &self.frame_at(i, alpha)),
+        }
+    }
+
     /// Bone world positions and rotations, interpolated by `alpha` between the last two
-    /// fixed steps. Each buffer must hold `bone_count` entries.
+    /// fixed steps (a bone not moved since `set_pose`: that pose, bit for bit). Each buffer
+    /// must hold `bone_count` entries.
     pub fn read_pose(&self, alpha: f32, positions: &mut [Vec3], rotations: &mut [Quat]) -> Result<()> {
         check_non_negative(alpha, "alpha")?;
         self.check_len(positions.len(), "positions buffer")?;
         self.check_len(rotations.len(), "rotations buffer")?;
         for i in 0..self.bone_count() {
-            let p = self.bone_of(i, &self.frame_at(i, alpha));
+            let p = self.pose_at(i, alpha);
             positions[i] = p.position;
             rotations[i] = p.rotation;
         }
@@ -982,7 +1005,7 @@ impl Ragdoll {
         check_non_negative(alpha, "alpha")?;
         self.check_len(out.len(), "matrices buffer")?;
         for (i, o) in out.iter_mut().enumerate().take(self.bone_count()) {
-            let p = self.bone_of(i, &self.frame_at(i, alpha));
+            let p = self.pose_at(i, alpha);
             *o = Mat4::from_rotation_translation(p.rotation, p.position);
         }
         Ok(())

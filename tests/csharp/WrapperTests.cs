@@ -246,9 +246,9 @@ namespace Sinew.Tests
 
         static int Main(string[] args)
         {
-            if (args.Length != 2)
+            if (args.Length != 4)
             {
-                Console.Error.WriteLine("usage: WrapperTests.exe <c_reference.bin> <layout.txt>");
+                Console.Error.WriteLine("usage: WrapperTests.exe <c_reference.bin> <layout.txt> <C recording to load> <C# recording to write>");
                 return 2;
             }
             referencePath = args[0];
@@ -278,6 +278,7 @@ namespace Sinew.Tests
             RagdollTests.Run();
             SoftBodyTests.Run();
             SnapshotTests.Run();
+            RecordingTests.Run(args[2], args[3]);
             Check.Group("no allocation per frame", NoAllocation);
             Check.Group("C# readback equals C readback of the same scene", SameAsC);
             return Check.Finish("WrapperTests");

@@ -3,6 +3,7 @@
 // script that uses UnityEditor fails to compile, as it would in a player build. Exactly the
 // members the editor scripts use, with the documented signatures.
 using System;
+using System.Collections.Generic;
 using UnityEngine;
 
 namespace UnityEditor
@@ -90,6 +91,12 @@ namespace UnityEditor
         }
 
         public virtual void OnInspectorGUI()
+        {
+            throw new StubOnlyException();
+        }
+
+        // Editor.DrawDefaultInspector(): "Draw the built-in Inspector." (true when a value changed)
+        public bool DrawDefaultInspector()
         {
             throw new StubOnlyException();
         }
@@ -317,6 +324,78 @@ namespace UnityEditor
         {
             throw new StubOnlyException();
         }
+    }
+
+    // EditorCurveBinding: "Defines how a curve is attached to an object that it controls."
+    public struct EditorCurveBinding
+    {
+        // EditorCurveBinding.path: "The transform path of the object that is animated."
+        public string path;
+
+        // EditorCurveBinding.propertyName: "The name of the property to be animated."
+        public string propertyName;
+
+        // EditorCurveBinding.type: "The type of the property to be animated."
+        public Type type;
+
+        // EditorCurveBinding.FloatCurve(string inPath, Type inType, string inPropertyName):
+        // "Creates a preconfigured binding for a float curve."
+        public static EditorCurveBinding FloatCurve(string inPath, Type inType, string inPropertyName)
+        {
+            return new EditorCurveBinding { path = inPath, type = inType, propertyName = inPropertyName };
+        }
+    }
+
+    // AnimationUtility: "Editor utility functions for modifying animation clips." The stub records
+    // the curves set on each clip (see AnimationClip in UnityEngine.Stub.cs).
+    public sealed class AnimationUtility
+    {
+        static readonly System.Runtime.CompilerServices.ConditionalWeakTable<AnimationClip, List<KeyValuePair<EditorCurveBinding, AnimationCurve>>> curves =
+            new System.Runtime.CompilerServices.ConditionalWeakTable<AnimationClip, List<KeyValuePair<EditorCurveBinding, AnimationCurve>>>();
+
+        // AnimationUtility.SetEditorCurve(AnimationClip clip, EditorCurveBinding binding, AnimationCurve curve):
+        // "Adds, modifies or removes an editor float curve in a given clip." (null removes it)
+        public static void SetEditorCurve(AnimationClip clip, EditorCurveBinding binding, AnimationCurve curve)
+        {
+            List<KeyValuePair<EditorCurveBinding, AnimationCurve>> list = curves.GetOrCreateValue(clip);
+            list.RemoveAll(c => Same(c.Key, binding));
+            if (curve != null)
+            {
+                list.Add(new KeyValuePair<EditorCurveBinding, AnimationCurve>(binding, new AnimationCurve(curve.keys)));
+            }
+        }
+
+        // AnimationUtility.GetCurveBindings(AnimationClip clip): "Returns all the float curve bindings currently stored in the clip."
+        public static EditorCurveBinding[] GetCurveBindings(AnimationClip clip)
+        {
+            return curves.GetOrCreateValue(clip).ConvertAll(c => c.Key).ToArray();
+        }
+
+        // AnimationUtility.GetEditorCurve(AnimationClip clip, EditorCurveBinding binding): "Return the
+        // float curve that the binding is pointing to." (null when there is none)
+        public static AnimationCurve GetEditorCurve(AnimationClip clip, EditorCurveBinding binding)
+        {
+            foreach (KeyValuePair<EditorCurveBinding, AnimationCurve> c in curves.GetOrCreateValue(clip))
+            {
+                if (Same(c.Key, binding))
+                {
+                    return new AnimationCurve(c.Value.keys);
+                }
+            }
+            return null;
+        }
+
+        static bool Same(EditorCurveBinding a, EditorCurveBinding b)
+        {
+            return a.path == b.path && a.type == b.type && a.propertyName == b.propertyName;
+        }
+    }
+
+    // MenuCommand: "Used to extract the context for a MenuItem." (CONTEXT/ menu items get the component)
+    public sealed class MenuCommand
+    {
+        // MenuCommand.context: "Context is the object that is the target of a menu command."
+        public UnityEngine.Object context;
     }
 
     public sealed class AssetDatabase

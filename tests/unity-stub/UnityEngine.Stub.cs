@@ -1117,6 +1117,69 @@ namespace UnityEngine
         LastBone = 55,
     }
 
+    // ---- animation clips (UnityEngine.AnimationModule) ----
+    // Unlike the rest of this stub, AnimationClip, AnimationCurve and Keyframe hold their data
+    // (and UnityEditor.AnimationUtility's curve calls record them per clip), so that
+    // tests/csharp/ClipBakeTests.cs can read back the curves the package's baker writes.
+
+    // Keyframe: "A single keyframe that can be injected into an animation curve."
+    public struct Keyframe
+    {
+        // Keyframe(float time, float value, float inTangent, float outTangent): "Create a keyframe."
+        public Keyframe(float time, float value, float inTangent, float outTangent)
+        {
+            this.time = time;
+            this.value = value;
+            this.inTangent = inTangent;
+            this.outTangent = outTangent;
+        }
+
+        public float time { get; set; }
+
+        public float value { get; set; }
+
+        public float inTangent { get; set; }
+
+        public float outTangent { get; set; }
+    }
+
+    // AnimationCurve: "Store a collection of Keyframes that can be evaluated over time."
+    public class AnimationCurve
+    {
+        Keyframe[] stored;
+
+        // AnimationCurve(params Keyframe[] keys): "Creates an animation curve from an arbitrary number of keyframes."
+        public AnimationCurve(params Keyframe[] keys)
+        {
+            stored = (Keyframe[])keys.Clone();
+        }
+
+        // AnimationCurve.keys: "All keys defined in the animation curve." (a copy)
+        public Keyframe[] keys
+        {
+            get { return (Keyframe[])stored.Clone(); }
+            set { stored = (Keyframe[])value.Clone(); }
+        }
+
+        // AnimationCurve.length: "The number of keys in the curve. (Read Only)"
+        public int length
+        {
+            get { return stored.Length; }
+        }
+    }
+
+    // Motion: "Base class for AnimationClips and BlendTrees."
+    public class Motion : Object
+    {
+    }
+
+    // AnimationClip: "Stores keyframe based animations."
+    public class AnimationClip : Motion
+    {
+        // AnimationClip.frameRate: "Frame rate at which keyframes are sampled. (Read Only)" (settable in the editor API)
+        public float frameRate { get; set; }
+    }
+
     // Animator: "Interface to control the Mecanim animation system."
     public class Animator : Behaviour
     {

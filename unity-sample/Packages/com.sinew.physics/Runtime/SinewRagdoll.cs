@@ -391,6 +391,10 @@ namespace Sinew.Components
         /// <summary>Raised when a get-up blend has finished (the clip plays on, animated or powered).</summary>
         public event Action<SinewRagdoll> GotUp;
 
+        /// <summary>Raised after each step's result is in and, while physics moves the bones,
+        /// written to the rig: where <see cref="SinewRagdollRecorder"/> takes its frames.</summary>
+        public event Action<SinewRagdoll> Stepped;
+
         /// <summary>The native ragdoll's wrapper; null while disabled.</summary>
         public Ragdoll Native
         {
@@ -1166,6 +1170,10 @@ namespace Sinew.Components
                     CameToRest(this);
                 }
                 atRest = rest;
+            }
+            if (Stepped != null)
+            {
+                Stepped(this);
             }
         }
 
