@@ -123,8 +123,9 @@ pub fn install(root: &Path, options: &Options) -> Result<(), String> {
     let build = Build { built, target, version, native };
     // Dropped on an error: the staged files go, and the prefix stays as it was.
     let stage = Stage::new(&options.prefix)?;
-    lay_out(root, &stage.tree(), &build, &lay, &tools)?;
-    stage.commit()?;
+    let untouched = |e: String| format!("{e}\nnothing was installed into {}", options.prefix.display());
+    lay_out(root, &stage.tree(), &build, &lay, &tools).map_err(untouched)?;
+    stage.commit().map_err(untouched)?;
     println!("installed Sinew {} for {} into {}", build.version, build.target, options.prefix.display());
     println!("  shared: {}", lay.shared_installed);
     println!("  static: {} (needs: {})", lay.static_installed, build.native.join(" "));
