@@ -28,6 +28,11 @@
 //! cdylib, rlib and staticlib). The system libraries the static one needs are rustc's own list
 //! for the target (`--print native-static-libs`, from an empty crate: Sinew's dependencies are
 //! pure Rust and add none), written into the CMake and pkg-config files.
+//!
+//! Before building, it checks that the programs it runs afterwards are there (`needs`: patchelf,
+//! objcopy) and stops naming their packages if not. The files are written into a temporary
+//! directory and moved under DIR only when all are there (`Stage`): a failed install leaves no
+//! DIR behind, or an existing one as it was.
 
 use std::fs;
 use std::path::{Path, PathBuf};
