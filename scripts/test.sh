@@ -25,7 +25,8 @@
 #      scripts/test-package.sh  the C/C++ package (xtask install): SONAME, stripped library
 #                            and debug file, static linking without Rust, pkg-config, the
 #                            math helpers, examples/cmake built with find_package and
-#                            add_subdirectory, shared and static
+#                            add_subdirectory, shared and static; a failed install leaves no
+#                            prefix behind and an existing one unchanged
 #   5. the bench example, a few steps of every scene (a smoke run; speed is never asserted)
 #   6. reliability (docs/reliability.md): the fuzz harnesses replay every committed corpus
 #      and regression input on stable (cargo test --manifest-path fuzz/Cargo.toml; the
