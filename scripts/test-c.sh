@@ -66,7 +66,7 @@ echo "built $lib_dir/libsinew.so (feature debug-panic)$(took $build_start)"
 # The clients compile against the committed header; if src/ffi has changed without
 # regenerating it, the structs they pass no longer match the library's (xtask says how to
 # regenerate it).
-check header-matches-src cargo run -q -p xtask -- check include/sinew.h
+check header-matches-src cargo run -q -p xtask --features generate -- check include/sinew.h
 
 # ---- compile -------------------------------------------------------------------------
 check compile-c-client gcc "${cflags[@]}" tests/c/client.c -o "$out/client" "${ldflags[@]}" -lm

@@ -14,7 +14,9 @@
 #   - CMake: examples/cmake/ configured from clean build directories with find_package(Sinew
 #     CONFIG) against the installed package, shared and static, built and run; and once
 #     through add_subdirectory of the sources, shared and static (the FetchContent path: cargo
-#     builds the library, here into the same target directory, so nothing is rebuilt).
+#     builds the library, here into the same target directory, so nothing is rebuilt);
+#   - a failed install (a patchelf that fails after the build) leaves no new prefix and nothing
+#     staged beside it, and an existing prefix unchanged, file for file.
 # Outputs and logs in target/package/. Installs gcc, g++, cmake, pkg-config, binutils and
 # patchelf (the install step sets the SONAME with it) when missing.
 #
@@ -109,5 +111,44 @@ check cmake-version-refused bash -c "rm -rf '$out/cmake-probe' && mkdir -p '$out
     ! cmake -S . -B b -DCMAKE_PREFIX_PATH='$prefix' 2>&1 | tee /dev/stderr | grep -q 'Configuring done' "
 check cmake-subdirectory-shared cmake_example subdirectory-shared -DSINEW_SOURCE_DIR="$root"
 check cmake-subdirectory-static cmake_example subdirectory-static -DSINEW_SOURCE_DIR="$root" -DSINEW_EXAMPLE_STATIC=ON
+
+# ---- a failed install leaves nothing behind -------------------------------------------------
+# A patchelf that answers --version (install's check before building) but fails its work:
+# install builds (nothing left to rebuild here), stages every file beside or inside the prefix,
+# and fails at the SONAME. A new prefix must not appear, nor anything staged beside it; the
+# prefix installed above must be left file for file as it was. (Without patchelf at all,
+# install stops before building: xtask/tests/install.rs.)
+fake=$out/failing-patchelf
+mkdir -p "$fake"
+printf '#!/bin/sh\n[ "$1" = --version ] && { echo "patchelf 0.0 (failing stand-in)"; exit 0; }\necho "failing stand-in patchelf: refusing $*" >&2\nexit 1\n' >"$fake/patchelf"
+chmod +x "$fake/patchelf"
+# failing_install PREFIX: the install must fail, and at the stand-in patchelf.
+failing_install() {
+    if PATH="$fake:$PATH" cargo run -q -p xtask -- install --prefix "$1" >"$out/failing-install.log" 2>&1; then
+        echo "install succeeded with a failing patchelf"
+        return 1
+    fi
+    cat "$out/failing-install.log"
+    grep -F 'failing stand-in patchelf: refusing --set-soname' "$out/failing-install.log" &&
+        grep -F "nothing was installed into $1" "$out/failing-install.log"
+}
+# tree_state DIR: every path with its type and link target, and every file's md5.
+tree_state() { (cd "$1" && find . -printf '%p %y %l\n' | sort && find . -type f -exec md5sum {} + | sort); }
+failed_install_into_a_new_prefix() {
+    rm -rf "$out/failed"
+    mkdir -p "$out/failed"
+    failing_install "$out/failed/new/prefix" || return 1
+    ls -A "$out/failed"
+    [ -z "$(ls -A "$out/failed")" ]
+}
+failed_install_into_the_installed_prefix() {
+    tree_state "$prefix" >"$out/prefix-before.txt"
+    failing_install "$prefix" || return 1
+    tree_state "$prefix" >"$out/prefix-after.txt"
+    wc -l "$out/prefix-before.txt"
+    diff "$out/prefix-before.txt" "$out/prefix-after.txt"
+}
+check failed-install-leaves-no-prefix failed_install_into_a_new_prefix
+check failed-install-leaves-the-prefix-unchanged failed_install_into_the_installed_prefix
 
 summary package

@@ -6,8 +6,12 @@
 # Each part installs what it needs when it is missing (apt packages, rustup targets):
 #   1. cargo test            unit and integration tests: physics against analytic answers,
 #                            the C ABI contract on bad input, determinism
-#      cargo test -p xtask   header drift: include/sinew.h, bindings/csharp/NativeMethods.g.cs and Properties.g.cs
-#                            must equal a fresh generation from src/ffi
+#      cargo test -p xtask --features generate
+#                            header drift: include/sinew.h, bindings/csharp/NativeMethods.g.cs and
+#                            Properties.g.cs must equal a fresh generation from src/ffi; xtask's
+#                            own tests (install refuses to start without patchelf and leaves the
+#                            prefix as it was; the staged install's rollback); the feature also
+#                            compiles the `generate` command itself
 #   2. scripts/test-c.sh     C and C++ clients against the committed header, under valgrind
 #   3. scripts/test-csharp.sh  the C# wrapper compiled with mcs and run on Mono
 #      scripts/test-unity.sh   the Unity package's scripts compiled against the UnityEngine
@@ -21,7 +25,8 @@
 #      scripts/test-package.sh  the C/C++ package (xtask install): SONAME, stripped library
 #                            and debug file, static linking without Rust, pkg-config, the
 #                            math helpers, examples/cmake built with find_package and
-#                            add_subdirectory, shared and static
+#                            add_subdirectory, shared and static; a failed install leaves no
+#                            prefix behind and an existing one unchanged
 #   5. the bench example, a few steps of every scene (a smoke run; speed is never asserted)
 #   6. reliability (docs/reliability.md): the fuzz harnesses replay every committed corpus
 #      and regression input on stable (cargo test --manifest-path fuzz/Cargo.toml; the
@@ -85,7 +90,7 @@ sanitizers() {
 }
 
 part cargo-test cargo test --all-targets --no-fail-fast --features debug-panic
-part generated-files cargo test -p xtask
+part generated-files cargo test -p xtask --features generate
 part layers bash scripts/check-layers.sh
 part c-clients bash scripts/test-c.sh
 part csharp bash scripts/test-csharp.sh

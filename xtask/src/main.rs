@@ -1,6 +1,9 @@
 //! ```text
-//! cargo run -p xtask -- generate [FILE...]   write include/sinew.h, bindings/csharp/NativeMethods.g.cs and Properties.g.cs
-//! cargo run -p xtask -- check [FILE...]      exit 1 if a committed file differs from a fresh generation
+//! cargo run -p xtask --features generate -- generate [FILE...]
+//!                                            write include/sinew.h, bindings/csharp/NativeMethods.g.cs
+//!                                            and Properties.g.cs from src/ffi
+//! cargo run -p xtask --features generate -- check [FILE...]
+//!                                            exit 1 if a committed file differs from a fresh generation
 //! cargo run -p xtask -- install --prefix DIR [--target TRIPLE] [--no-strip]
 //!                                            build the release library and install headers, shared
 //!                                            and static libraries, CMake and pkg-config files
@@ -9,7 +12,9 @@
 //!                                            target (see xtask/src/package/mod.rs)
 //! ```
 //!
-//! FILE limits the command to some of the generated files (paths as above).
+//! FILE limits the command to some of the generated files (paths as above). Without the
+//! `generate` feature, `generate` and `check` exit with status 2 and say the command above:
+//! `install` and `package` use the committed files and compile none of the generators.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -19,12 +24,28 @@ fn main() -> ExitCode {
     let Some((command, files)) = args.split_first() else {
         return usage();
     };
-    if command == "install" {
-        return install(files);
+    match command.as_str() {
+        "install" => install(files),
+        "package" => package(files),
+        "generate" | "check" => generated_files(command, files),
+        _ => usage(),
     }
-    if command == "package" {
-        return package(files);
-    }
+}
+
+#[cfg(not(feature = "generate"))]
+fn generated_files(command: &str, _files: &[String]) -> ExitCode {
+    eprintln!(
+        "xtask: `{command}` runs cbindgen and csbindgen, which are built only with the `generate` feature:\n\
+         \x20   cargo run -p xtask --features generate -- {command}"
+    );
+    ExitCode::from(2)
+}
+
+/// `generate` writes the generated files that differ from a fresh generation; `check` lists them
+/// and fails.
+#[cfg(feature = "generate")]
+fn generated_files(command: &str, files: &[String]) -> ExitCode {
+    use xtask::generate;
     for f in files {
         if !xtask::FILES.contains(&f.as_str()) {
             eprintln!("xtask: {f} is not a generated file (those are: {})", xtask::FILES.join(", "));
@@ -34,7 +55,7 @@ fn main() -> ExitCode {
     let wanted = |path: &str| files.is_empty() || files.iter().any(|f| f == path);
 
     let root = xtask::repo_root();
-    let generated = match xtask::generate(&root) {
+    let generated = match generate::generate(&root) {
         Ok(generated) => generated,
         Err(e) => {
             eprintln!("xtask: {e}");
@@ -43,10 +64,10 @@ fn main() -> ExitCode {
     };
     let selected = generated.iter().filter(|g| wanted(g.path));
 
-    match command.as_str() {
+    match command {
         "generate" => {
             for g in selected {
-                if xtask::drift(&root, g).is_none() {
+                if generate::drift(&root, g).is_none() {
                     println!("{} is up to date", g.path);
                     continue;
                 }
@@ -61,7 +82,7 @@ fn main() -> ExitCode {
         "check" => {
             let mut stale = 0;
             for g in selected {
-                match xtask::drift(&root, g) {
+                match generate::drift(&root, g) {
                     None => println!("{} matches src/ffi", g.path),
                     Some(message) => {
                         eprintln!("{message}");
@@ -151,8 +172,8 @@ fn package(args: &[String]) -> ExitCode {
 
 fn usage() -> ExitCode {
     eprintln!(
-        "usage: cargo run -p xtask -- generate [FILE...]   write the generated files from src/ffi\n\
-         \x20      cargo run -p xtask -- check [FILE...]      fail if a committed one differs from a fresh generation\n\
+        "usage: cargo run -p xtask --features generate -- generate [FILE...]   write the generated files from src/ffi\n\
+         \x20      cargo run -p xtask --features generate -- check [FILE...]      fail if a committed one differs from a fresh generation\n\
          \x20      cargo run -p xtask -- install --prefix DIR [--target TRIPLE] [--no-strip]\n\
          \x20      cargo run -p xtask -- package [--out DIR] [--no-windows] [--macos] [--url BASE] [--sources-only]\n\
          generated files: {}",

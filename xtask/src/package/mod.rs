@@ -161,6 +161,10 @@ pub fn package(root: &Path, options: &Options) -> Result<(), String> {
             Err(why) => println!("package: no Windows build ({why})"),
         }
     }
+    // Every target's tools before the first build (`install` checks its own again).
+    for (triple, _) in &targets {
+        install::check_tools(triple, true)?;
+    }
     let mut built_plugins = Vec::new();
     let mut archives = Vec::new();
     for (triple, target) in &targets {
