@@ -691,7 +691,9 @@ typedef struct SinewMaterial {
    */
   float bend_compliance;
   /*
-   Particle radius for collisions (m). Default 0.01.
+   Particle radius for collisions (m), in [0, 10]. Default 0.01. With `self_collision`, or
+   on a body in a collision pair (`sinew_body_set_collision_pair`), at most the body's mean
+   stretch edge.
    */
   float thickness;
   /*
@@ -1785,8 +1787,12 @@ enum SinewResult sinew_body_destroy(struct SinewBody body);
 
 /*
  Turns particle contact between two bodies of one world on (`enabled` = 1) or off (0).
- Each body's `thickness` is its particles' radius. For contact of a body with itself, set
- `self_collision` in its material.
+ Each body's `thickness` is its particles' radius; in a pair it must be at most the body's
+ mean stretch edge (its grid or lattice spacing), or the pair is refused naming the body —
+ and a thicker material on a paired body later — because a contact distance of many
+ spacings meets hundreds of the other body's particles each (its cost grows as
+ (thickness / spacing)³). For contact of a body with itself, set `self_collision` in its
+ material.
  */
 enum SinewResult sinew_body_set_collision_pair(struct SinewBody a,
                                                struct SinewBody b,

@@ -148,8 +148,12 @@ namespace Sinew
 
         /// <summary>
         ///  Turns particle contact between two bodies of one world on (`enabled` = 1) or off (0).
-        ///  Each body's `thickness` is its particles' radius. For contact of a body with itself, set
-        ///  `self_collision` in its material.
+        ///  Each body's `thickness` is its particles' radius; in a pair it must be at most the body's
+        ///  mean stretch edge (its grid or lattice spacing), or the pair is refused naming the body —
+        ///  and a thicker material on a paired body later — because a contact distance of many
+        ///  spacings meets hundreds of the other body's particles each (its cost grows as
+        ///  (thickness / spacing)³). For contact of a body with itself, set `self_collision` in its
+        ///  material.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_body_set_collision_pair", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_body_set_collision_pair(SinewBody a, SinewBody b, uint enabled);
@@ -1113,7 +1117,9 @@ namespace Sinew
         /// </summary>
         public float bend_compliance;
         /// <summary>
-        ///  Particle radius for collisions (m). Default 0.01.
+        ///  Particle radius for collisions (m), in [0, 10]. Default 0.01. With `self_collision`, or
+        ///  on a body in a collision pair (`sinew_body_set_collision_pair`), at most the body's mean
+        ///  stretch edge.
         /// </summary>
         public float thickness;
         /// <summary>

@@ -23,8 +23,12 @@ pub extern "C" fn sinew_body_destroy(body: SinewBody) -> SinewResult {
 }
 
 /// Turns particle contact between two bodies of one world on (`enabled` = 1) or off (0).
-/// Each body's `thickness` is its particles' radius. For contact of a body with itself, set
-/// `self_collision` in its material.
+/// Each body's `thickness` is its particles' radius; in a pair it must be at most the body's
+/// mean stretch edge (its grid or lattice spacing), or the pair is refused naming the body —
+/// and a thicker material on a paired body later — because a contact distance of many
+/// spacings meets hundreds of the other body's particles each (its cost grows as
+/// (thickness / spacing)³). For contact of a body with itself, set `self_collision` in its
+/// material.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_body_set_collision_pair(a: SinewBody, b: SinewBody, enabled: u32) -> SinewResult {
     ffi_guard!({

@@ -230,7 +230,9 @@ pub struct SinewMaterial {
     /// Compliance of bend constraints (to the particle two over), m/N, used while
     /// `bend_stiffness` is 0. Default 0.001.
     pub bend_compliance: f32,
-    /// Particle radius for collisions (m). Default 0.01.
+    /// Particle radius for collisions (m), in [0, 10]. Default 0.01. With `self_collision`, or
+    /// on a body in a collision pair (`sinew_body_set_collision_pair`), at most the body's mean
+    /// stretch edge.
     pub thickness: f32,
     /// Friction against colliders: sticks while sliding < static × push-out. Default 0.5.
     pub static_friction: f32,

@@ -161,8 +161,13 @@ impl Body {
     /// 0.17 / 2.4 / 31 s with it at a thickness of 0.5 / 1 / 1.5 / 2.5 spacings. At most
     /// [`MAX_SELF_THICKNESS`] × the mean rest length of its stretch edges (a grid's or a
     /// lattice's spacing).
+    ///
+    /// The same bound holds for a body in a collision pair (`paired`): the search between two
+    /// bodies meets the other's particles within the sum of their thicknesses (and its
+    /// triangles within that plus an edge); at 10 m on 5 cm spacings every particle met the
+    /// whole other body (tests/regression_pair_contact_cost_cliff.rs).
     pub(crate) fn check_self_collision(&self, m: &Material) -> Result<()> {
-        if !m.self_collision || m.thickness <= 0.0 {
+        if !(m.self_collision || self.paired) || m.thickness <= 0.0 {
             return Ok(());
         }
         let k = &self.topology.constraints;
@@ -173,8 +178,10 @@ impl Body {
         let mean = (sum / count as f64) as f32;
         if m.thickness > MAX_SELF_THICKNESS * mean {
             return Err(Error::invalid(format!(
-                "material.thickness {} m with self_collision must be at most {MAX_SELF_THICKNESS} × the body's mean edge ({mean} m): a self-collision distance of many spacings meets hundreds of particles each (its cost grows as (thickness / spacing)³); use a thinner thickness, a coarser body, or no self-collision",
-                m.thickness
+                "material.thickness {} m with {} must be at most {MAX_SELF_THICKNESS} × the body's mean edge ({mean} m): a contact distance of many spacings meets hundreds of particles each (its cost grows as (thickness / spacing)³); use a thinner thickness, a coarser body, or {}",
+                m.thickness,
+                if m.self_collision { "self_collision" } else { "a collision pair (sinew_body_set_collision_pair)" },
+                if m.self_collision { "no self-collision" } else { "no collision pair" }
             )));
         }
         Ok(())

@@ -150,6 +150,9 @@ pub struct Body {
     pub(crate) recoveries: u32,
     /// The last recovery not yet reported (see [`Body::take_recovery`]).
     pending_recovery: Option<Recovery>,
+    /// In a collision pair with another body (kept by the world): its thickness is then bound
+    /// to its spacing, as a self-colliding body's (`check_self_collision`).
+    pub(crate) paired: bool,
     /// Sleeping state ([`sleep`]).
     pub(crate) sleep: sleep::Sleep,
     /// Colliders (indices into the step's collider list) near this body during the step.
@@ -239,6 +242,7 @@ impl Body {
             topology_version: 0,
             recoveries: 0,
             pending_recovery: None,
+            paired: false,
             sleep: sleep::Sleep::default(),
             candidates: Vec::new(),
             self_pairs: Vec::new(),

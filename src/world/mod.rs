@@ -400,14 +400,36 @@ impl World {
     pub fn remove_body(&mut self, slot: usize, serial: u32) -> Option<Body> {
         let body = self.bodies.remove(slot, serial)?;
         self.pairs.remove_body((slot, serial));
+        self.mark_paired();
         self.unlink_body((slot, serial));
         Some(body)
     }
 
     /// Turns particle contact between two different bodies on or off.
+    /// A body in a pair keeps its thickness within its spacing (`Body::check_self_collision`):
+    /// a pair with a thicker body is refused, naming it.
     pub fn set_body_pair(&mut self, a: BodyId, b: BodyId, enabled: bool) -> Result<()> {
+        if enabled {
+            for id in [a, b] {
+                if let Some(body) = self.bodies.get_mut(id.0, id.1) {
+                    let was = std::mem::replace(&mut body.paired, true);
+                    let checked = body.check_self_collision(&body.material);
+                    body.paired = was;
+                    checked?;
+                }
+            }
+        }
         let bodies = &self.bodies;
-        self.pairs.set(a, b, enabled, |(slot, serial)| bodies.get(slot, serial).is_some())
+        self.pairs.set(a, b, enabled, |(slot, serial)| bodies.get(slot, serial).is_some())?;
+        self.mark_paired();
+        Ok(())
+    }
+
+    /// Each body's `paired` flag from the pair list.
+    fn mark_paired(&mut self) {
+        for (slot, (_, body)) in self.bodies.slots_mut().iter_mut().enumerate().filter_map(|(i, e)| e.as_mut().map(|e| (i, e))) {
+            body.paired = self.pairs.involves(slot);
+        }
     }
 
     pub fn add_collider(&mut self, c: Collider) -> Result<(usize, u32)> {
@@ -593,6 +615,12 @@ impl World {
                 self.events.push(Event { body: (slot, *serial), recovery });
             }
         }
+    }
+
+    /// The last fixed step's contact search between paired bodies: (candidates found,
+    /// particles whose search stopped at `pairs::MAX_PAIRS_PER_PARTICLE`).
+    pub fn pair_contact_counts(&self) -> (usize, usize) {
+        self.pairs.work()
     }
 
     pub fn stats(&self) -> WorldStats {

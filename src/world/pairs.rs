@@ -31,9 +31,27 @@ pub struct Pairs {
     /// surface, unbounded for an open one).
     depths: Vec<[f32; 2]>,
     scratch: CellScratch,
+    /// The last step's search work: candidate pairs found (particle pairs and particle–triangle
+    /// candidates), and particles whose search stopped at `MAX_PAIRS_PER_PARTICLE`.
+    found: usize,
+    capped: usize,
 }
 
+/// At most this many candidates per particle and search between two bodies, a safety net: a
+/// paired body's thickness is bound to its spacing (`Body::check_self_collision`), and a
+/// particle then meets up to a few hundred of the other body's (a lattice 5 cm apart, searched
+/// within its longest edge, 10 cm, plus the thicknesses and the swept margins of a fall: 270
+/// measured). Fast motion widens the search with the margins; beyond the cap the first found
+/// are kept (deterministic) and the particle counted: `World::pair_contact_counts`.
+pub const MAX_PAIRS_PER_PARTICLE: usize = 1024;
+
 impl Pairs {
+    /// The last step's search work between paired bodies: (candidates found, particles whose
+    /// search stopped at [`MAX_PAIRS_PER_PARTICLE`]).
+    pub fn work(&self) -> (usize, usize) {
+        (self.found, self.capped)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.list.is_empty()
     }
@@ -124,6 +142,7 @@ impl StepGroup for PairGroup<'_> {
         pairs.contacts.resize_with(pairs.list.len(), Vec::new);
         pairs.tri_contacts.resize_with(pairs.list.len(), Default::default);
         pairs.depths.resize(pairs.list.len(), [f32::INFINITY; 2]);
+        (pairs.found, pairs.capped) = (0, 0);
         for (k, pair) in pairs.list.iter().enumerate() {
             let (a, b) = two_bodies(self.slots, pair[0].0, pair[1].0);
             let (a, b) = (&*a, &*b);
@@ -135,14 +154,16 @@ impl StepGroup for PairGroup<'_> {
             if surfaces && (a.topology.closed || b.topology.closed) {
                 pairs.contacts[k].clear();
             } else {
-                particle::find_pairs(&a.x, Some(&b.x), search, None, &mut pairs.scratch, &mut pairs.contacts[k]);
+                pairs.capped += particle::find_pairs_capped(&a.x, &b.x, search, MAX_PAIRS_PER_PARTICLE, &mut pairs.scratch, &mut pairs.contacts[k]);
+                pairs.found += pairs.contacts[k].len();
             }
             // Particle against the other body's triangles: a particle over the middle of a
             // triangle is up to an edge's length from its nearest vertex.
             for (dir, (p, q)) in [(a, b), (b, a)].into_iter().enumerate() {
                 let edge = q.topology.constraints.rest.iter().fold(0.0f32, |m, r| m.max(*r)) * q.scale;
                 pairs.depths[k][dir] = if q.topology.closed { edge } else { f32::INFINITY };
-                particle::find_pairs(&p.x, Some(&q.x), search + edge, None, &mut pairs.scratch, &mut pairs.tri_pairs);
+                pairs.capped += particle::find_pairs_capped(&p.x, &q.x, search + edge, MAX_PAIRS_PER_PARTICLE, &mut pairs.scratch, &mut pairs.tri_pairs);
+                pairs.found += pairs.tri_pairs.len();
                 triangle::triangle_candidates(&p.x, &q.x, &q.topology.triangles, &q.topology.adjacency, &pairs.tri_pairs, q.topology.closed, &mut pairs.tri_contacts[k][dir]);
             }
         }

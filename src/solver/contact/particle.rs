@@ -200,9 +200,30 @@ pub fn find_pairs(
     scratch: &mut CellScratch,
     out: &mut Vec<[u32; 2]>,
 ) {
+    search_pairs(xa, xb, search, rest, usize::MAX, scratch, out);
+}
+
+/// Pairs between two bodies, as [`find_pairs`], with at most `cap` per particle of `xa`: the
+/// first found in cell order (deterministic), the search of that particle stopping there.
+/// Returns how many particles reached the cap. A contact distance of many spacings (a
+/// thickness of metres on a centimetre mesh) would otherwise pair every particle with the
+/// whole other body, a step's cost growing as the product of the two counts.
+pub fn find_pairs_capped(xa: &[Vec3], xb: &[Vec3], search: f32, cap: usize, scratch: &mut CellScratch, out: &mut Vec<[u32; 2]>) -> usize {
+    search_pairs(xa, Some(xb), search, None, cap, scratch, out)
+}
+
+fn search_pairs(
+    xa: &[Vec3],
+    xb: Option<&[Vec3]>,
+    search: f32,
+    rest: Option<(&[Vec3], f32)>,
+    cap: usize,
+    scratch: &mut CellScratch,
+    out: &mut Vec<[u32; 2]>,
+) -> usize {
     out.clear();
     if search <= 0.0 || !search.is_finite() {
-        return;
+        return 0;
     }
     // Room for sixteen pairs per particle from the start, so the list does not grow (and
     // allocate) step after step as contacts come and go.
@@ -213,15 +234,16 @@ pub fn find_pairs(
     let other = xb.unwrap_or(xa);
     let cells = &mut scratch.cells;
     if !cells.build(other, rest.map(|(r, _)| r), search) {
-        return;
+        return 0;
     }
     let s2 = search * search;
+    let mut capped = 0;
     for (i, p) in xa.iter().enumerate() {
         let Some([cx, cy, cz]) = cells.grid.coords(*p) else { continue };
         // A body against itself: each pair once, from its lower index.
         let from = if xb.is_none() { i as u32 + 1 } else { 0 };
         let first = out.len();
-        for dx in -1..=1 {
+        'scan: for dx in -1..=1 {
             for dy in -1..=1 {
                 let run = cells.run(cx + dx, cy + dy, cz);
                 let mut k = run.start;
@@ -234,6 +256,10 @@ pub fn find_pairs(
                     while m != 0 {
                         let j = cells.order[k + m.trailing_zeros() as usize];
                         if j >= from {
+                            if out.len() - first == cap {
+                                capped += 1;
+                                break 'scan;
+                            }
                             out.push([i as u32, j]);
                         }
                         m &= m - 1;
@@ -245,6 +271,7 @@ pub fn find_pairs(
         // The runs come in cell order; a particle has a handful of pairs.
         out[first..].sort_unstable();
     }
+    capped
 }
 
 impl Cells {
@@ -522,6 +549,26 @@ fn separation(xi: Vec3, wi: f32, xj: Vec3, wj: f32, dist: f32) -> Option<Vec3> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_capped_search_keeps_at_most_the_cap_per_particle_and_counts_them() {
+        // Two clouds of 300 particles within 0.3 m, searched within 1 m: every particle is
+        // near all 300 of the other.
+        let cloud = |k: u32| (0..300).map(|i| Vec3::new((i % 7) as f32, (i % 11) as f32, (i % 13 + k) as f32) * 0.02).collect::<Vec<_>>();
+        let (a, b) = (cloud(0), cloud(1));
+        let mut out = Vec::new();
+        let capped = find_pairs_capped(&a, &b, 1.0, 40, &mut CellScratch::default(), &mut out);
+        assert_eq!(capped, 300);
+        assert_eq!(out.len(), 300 * 40);
+        for i in 0..300u32 {
+            assert!(out[i as usize * 40..][..40].iter().all(|p| p[0] == i), "particle {i}'s pairs are not together");
+        }
+        // Above the count, the same pairs as the uncapped search.
+        let mut all = Vec::new();
+        assert_eq!(find_pairs_capped(&a, &b, 1.0, 300, &mut CellScratch::default(), &mut out), 0);
+        find_pairs(&a, Some(&b), 1.0, None, &mut CellScratch::default(), &mut all);
+        assert_eq!(out, all);
+    }
 
     #[test]
     fn hash_finds_exactly_the_close_pairs() {
