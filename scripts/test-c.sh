@@ -189,7 +189,7 @@ readme_excerpts() {
     [ -s "$section" ] || { echo "README.md has no section \"## A short tour\""; return 1; }
     # Every fence that opens a block follows (blank lines aside) an example or excerpt marker.
     awk '/^```/ && !inside {inside=1; if (last !~ /^<!-- (example: [a-z0-9-]+ |excerpt of [a-z0-9-]+ in [^ ]+ )/) {print "README.md, A short tour: a code block with no example or excerpt marker: " $0; bad=1}; next}
-         /^```/ && inside {inside=0; next}
+         /^```/ && inside {inside=0; last=$0; next}
          !inside && NF {last=$0}
          END {exit bad}' "$section" || bad=1
     rm -f "$out/tour"/excerpt-*
