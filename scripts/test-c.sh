@@ -157,4 +157,76 @@ check valgrind-cpp-recording under_valgrind valgrind-cpp-recording "$out/cpp_rec
 check valgrind-c-snapshot under_valgrind valgrind-c-snapshot "$out/snapshot"
 check valgrind-cpp-snapshot under_valgrind valgrind-cpp-snapshot "$out/cpp_snapshot"
 
+# ---- the tour (docs/tour.md) ----------------------------------------------------------------
+# Every ```c or ```cpp block after an "<!-- example: NAME (extracted by scripts/test-c.sh) -->"
+# line of docs/tour.md or README.md, extracted as written, compiled with the strict flags above,
+# run (each checks its own physics and exits 1 when a check fails) and run under valgrind
+# (each is a short run: 1.5 to 3.5 s of simulated time). The names are listed here, so that a
+# renamed or lost marker fails. Then README.md's "A short tour": every code block in it is such
+# a program or follows an "<!-- excerpt of NAME in PAGE" line, and every line of an excerpt
+# (but blank ones and elisions, "/* ... */" or "// ...", with or without words after the dots)
+# is a line of that program.
+tour_expected="c-tour c-softbody c-ragdoll c-wind-lod-tearing cpp-tour cpp-softbody cpp-ragdoll cpp-wind-lod-tearing"
+tour_pages=(docs/tour.md README.md)
+mkdir -p "$out/tour"
+# tour_block PAGE NAME: the lines of the code block after NAME's example marker in PAGE.
+tour_block() {
+    awk -v name="$2" '$0 ~ "^<!-- example: " name " " {on=1; next} on && !body && /^```/ {body=1; next} body && /^```/ {exit} body {print}' "$1"
+}
+# tour_lang PAGE NAME: that block's language (the fence's word: c, cpp, csharp).
+tour_lang() {
+    awk -v name="$2" '$0 ~ "^<!-- example: " name " " {on=1; next} on && /^```/ {sub(/^```/, ""); print; exit}' "$1"
+}
+trim() { sed -E 's/^[[:space:]]+//; s/[[:space:]]+$//'; }
+mapfile -t tour < <(sed -nE 's/^<!-- example: ([a-z0-9-]+) \(extracted by scripts\/test-c\.sh\) -->$/\1/p' "${tour_pages[@]}")
+check tour-examples-found test "${tour[*]}" = "$tour_expected"
+for name in "${tour[@]}"; do
+    page=$(grep -lF -- "<!-- example: $name (extracted by scripts/test-c.sh) -->" "${tour_pages[@]}" | head -n 1)
+    lang=$(tour_lang "$page" "$name")
+    case $lang in
+        c) compile=(gcc "${cflags[@]}" -x c) libs=(-lm) ;;
+        cpp) compile=(g++ "${cxxflags[@]}" -x c++) libs=() ;;
+        *) compile=(false "$page: example $name is a \`\`\`$lang block, not c or cpp") libs=() ;;
+    esac
+    tour_block "$page" "$name" >"$out/tour/$name.$lang"
+    check "compile-tour-$name" "${compile[@]}" "$out/tour/$name.$lang" -o "$out/tour/$name" "${ldflags[@]}" "${libs[@]}"
+    check "run-tour-$name" "$out/tour/$name"
+    check "valgrind-tour-$name" under_valgrind "valgrind-tour-$name" "$out/tour/$name"
+done
+readme_excerpts() {
+    local section="$out/tour/readme-tour.md" k=0 bad=0 name page line
+    # The section, from its heading to the next "## " heading.
+    awk '/^## / {on = ($0 == "## A short tour")} on' README.md >"$section"
+    [ -s "$section" ] || { echo "README.md has no section \"## A short tour\""; return 1; }
+    # Every fence that opens a block follows (blank lines aside) an example or excerpt marker.
+    awk '/^```/ && !inside {inside=1; if (last !~ /^<!-- (example: [a-z0-9-]+ |excerpt of [a-z0-9-]+ in [^ ]+ )/) {print "README.md, A short tour: a code block with no example or excerpt marker: " $0; bad=1}; next}
+         /^```/ && inside {inside=0; last=$0; next}
+         !inside && NF {last=$0}
+         END {exit bad}' "$section" || bad=1
+    rm -f "$out/tour"/excerpt-*
+    awk -v out="$out/tour" '/^<!-- excerpt of / {k++; print $4, $6 > (out "/excerpt-list"); file = out "/excerpt-" k; printf "" > file; on=1; next}
+         on && !body && /^```/ {body=1; next}
+         body && /^```/ {on=0; body=0; close(file); next}
+         body {print > file}' "$section"
+    while read -r name page; do
+        k=$((k + 1))
+        tour_block "$page" "$name" | trim >"$out/tour/program-lines"
+        if [ ! -s "$out/tour/program-lines" ]; then
+            echo "excerpt $k: $page has no example $name"
+            bad=1
+            continue
+        fi
+        while IFS= read -r line; do
+            line=$(trim <<<"$line")
+            case $line in "" | "/* ..."*"*/" | "// ..."*) continue ;; esac
+            grep -qxF -- "$line" "$out/tour/program-lines" || { echo "excerpt $k of $name: not a line of $page's $name: $line"; bad=1; }
+        done <"$out/tour/excerpt-$k"
+        echo "excerpt $k: $(grep -c . "$out/tour/excerpt-$k") lines of $name ($page)"
+    done < <(cat "$out/tour/excerpt-list" 2>/dev/null)
+    echo "$k excerpts"
+    [ "$k" -eq "$1" ] || { echo "expected $1 excerpts in README.md's tour, found $k"; bad=1; }
+    return "$bad"
+}
+check readme-tour-excerpts readme_excerpts 4
+
 summary c-clients

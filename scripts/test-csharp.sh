@@ -166,8 +166,8 @@ fi
 # bindings/csharp/README.md), extracted and built with the documented command (as written
 # there, but with the output in $out), then run: each checks its own physics and throws if wrong.
 mapfile -t examples < <(sed -nE 's/^<!-- example: ([a-z0-9-]+) .*/\1/p' bindings/csharp/README.md)
-step "README: ${#examples[@]} examples found (tour, hair, jelly, ragdoll)" \
-    test "${examples[*]}" = "tour hair jelly ragdoll"
+step "README: ${#examples[@]} examples found (tour, hair, jelly, ragdoll, wind-lod-tearing)" \
+    test "${examples[*]}" = "tour hair jelly ragdoll wind-lod-tearing"
 for name in "${examples[@]}"; do
     awk -v name="$name" '$0 ~ "^<!-- example: " name " " {on=1; next} on && /^```csharp/ {body=1; next} body && /^```/ {exit} body {print}' \
         bindings/csharp/README.md >"$out/example-$name.cs"

@@ -15,6 +15,8 @@ fn every_relative_link_of_the_repository_pages_resolves() {
     }
     pages.sort();
     assert!(pages.len() > 10, "found only {} pages", pages.len());
-    let broken = links::broken_links_in(&pages, &root).unwrap();
+    // The package README's links into Documentation~ reach what `xtask package` writes there
+    // (checked by it, inside the package); a fresh clone has no Documentation~ yet.
+    let broken: Vec<String> = links::broken_links_in(&pages, &root).unwrap().into_iter().filter(|b| !b.contains(": Documentation~/")).collect();
     assert!(broken.is_empty(), "{} broken links:\n  {}", broken.len(), broken.join("\n  "));
 }
