@@ -13,7 +13,7 @@
  Version of the C ABI. Bumped on any incompatible change; wrappers compare it at load
  (sinew_abi_version()).
  */
-#define SINEW_ABI_VERSION 10
+#define SINEW_ABI_VERSION 11
 
 /*
  What every fallible `sinew_` function returns.
@@ -2176,6 +2176,34 @@ enum SinewResult sinew_ragdoll_create_humanoid(struct SinewWorld world,
                                                const struct SinewHumanoidBones *bones,
                                                const struct SinewRagdollSettings *settings,
                                                struct SinewRagdoll *out_ragdoll);
+
+/*
+ As `sinew_ragdoll_create`, with the bones placed at `root`: each bone's bind pose is
+ `root × bind` (the bones as given, turned and moved by the root), so a bone list made at
+ the origin — `sinew_humanoid_bone_descs` of the default humanoid — is created anywhere
+ without moving its bones one by one. `root` is column-major (Unity's `Matrix4x4`,
+ `Transform.localToWorldMatrix`), rigid: rotation and translation, translation within
+ ±1e6 m; a scale other than 1 (beyond 1e-3), shear, a mirror or a projective row is refused
+ (`SINEW_INVALID_ARGUMENT`), NaN or infinity is `SINEW_NON_FINITE`.
+ */
+enum SinewResult sinew_ragdoll_create_at(struct SinewWorld world,
+                                         const struct SinewRagdollSettings *settings,
+                                         const struct SinewBoneDesc *bones,
+                                         size_t bone_count,
+                                         const struct SinewMat4 *root,
+                                         struct SinewRagdoll *out_ragdoll);
+
+/*
+ As `sinew_ragdoll_create_humanoid`, with the humanoid placed at `root` (rigid, as
+ `sinew_ragdoll_create_at` takes it): every bone is `root ×` the bone the same call without
+ a root makes. With the default bones (`sinew_humanoid_bones_default`: feet at the origin,
+ facing +Z) the root is where the character stands and the way it faces (its +Z).
+ */
+enum SinewResult sinew_ragdoll_create_humanoid_at(struct SinewWorld world,
+                                                  const struct SinewHumanoidBones *bones,
+                                                  const struct SinewRagdollSettings *settings,
+                                                  const struct SinewMat4 *root,
+                                                  struct SinewRagdoll *out_ragdoll);
 
 /*
  Destroys a ragdoll; particle bodies attached to it are released. A second destroy is

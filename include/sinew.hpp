@@ -1184,12 +1184,26 @@ public:
     Ragdoll create_ragdoll(const SinewRagdollSettings& settings, const std::vector<SinewBoneDesc>& bones) {
         return create_ragdoll(settings, bones.data(), bones.size());
     }
+    // As create_ragdoll, placed at `root` (rotation and translation, column-major, scale 1):
+    // every bone is root × the bone as given, so a list made at the origin is created anywhere.
+    Ragdoll create_ragdoll_at(const SinewRagdollSettings& settings, const std::vector<SinewBoneDesc>& bones, const SinewMat4& root) {
+        SinewRagdoll r{};
+        detail::check(sinew_ragdoll_create_at(handle_, &settings, bones.data(), bones.size(), &root, &r));
+        return Ragdoll(r);
+    }
 
     // The humanoid template's ragdoll (11 bones, indexed by SinewHumanoidBone) from a rig's
     // bone positions (start from default_humanoid_bones()).
     Ragdoll create_humanoid_ragdoll(const SinewHumanoidBones& bones, const SinewRagdollSettings& settings) {
         SinewRagdoll r{};
         detail::check(sinew_ragdoll_create_humanoid(handle_, &bones, &settings, &r));
+        return Ragdoll(r);
+    }
+    // As create_humanoid_ragdoll, placed at `root` (rotation and translation, scale 1): with
+    // default_humanoid_bones() the root is where the character stands and its +Z the way it faces.
+    Ragdoll create_humanoid_ragdoll_at(const SinewHumanoidBones& bones, const SinewRagdollSettings& settings, const SinewMat4& root) {
+        SinewRagdoll r{};
+        detail::check(sinew_ragdoll_create_humanoid_at(handle_, &bones, &settings, &root, &r));
         return Ragdoll(r);
     }
 

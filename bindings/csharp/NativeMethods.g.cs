@@ -566,6 +566,27 @@ namespace Sinew
         public static extern SinewResult sinew_ragdoll_create_humanoid(SinewWorld world, SinewHumanoidBones* bones, SinewRagdollSettings* settings, SinewRagdoll* out_ragdoll);
 
         /// <summary>
+        ///  As `sinew_ragdoll_create`, with the bones placed at `root`: each bone's bind pose is
+        ///  `root × bind` (the bones as given, turned and moved by the root), so a bone list made at
+        ///  the origin — `sinew_humanoid_bone_descs` of the default humanoid — is created anywhere
+        ///  without moving its bones one by one. `root` is column-major (Unity's `Matrix4x4`,
+        ///  `Transform.localToWorldMatrix`), rigid: rotation and translation, translation within
+        ///  ±1e6 m; a scale other than 1 (beyond 1e-3), shear, a mirror or a projective row is refused
+        ///  (`SINEW_INVALID_ARGUMENT`), NaN or infinity is `SINEW_NON_FINITE`.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_create_at", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_create_at(SinewWorld world, SinewRagdollSettings* settings, SinewBoneDesc* bones, System.UIntPtr bone_count, SinewMat4* root, SinewRagdoll* out_ragdoll);
+
+        /// <summary>
+        ///  As `sinew_ragdoll_create_humanoid`, with the humanoid placed at `root` (rigid, as
+        ///  `sinew_ragdoll_create_at` takes it): every bone is `root ×` the bone the same call without
+        ///  a root makes. With the default bones (`sinew_humanoid_bones_default`: feet at the origin,
+        ///  facing +Z) the root is where the character stands and the way it faces (its +Z).
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_create_humanoid_at", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_create_humanoid_at(SinewWorld world, SinewHumanoidBones* bones, SinewRagdollSettings* settings, SinewMat4* root, SinewRagdoll* out_ragdoll);
+
+        /// <summary>
         ///  Destroys a ragdoll; particle bodies attached to it are released. A second destroy is
         ///  `SINEW_INVALID_HANDLE`.
         /// </summary>

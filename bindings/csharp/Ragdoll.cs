@@ -619,6 +619,49 @@ namespace Sinew
             SinewException.Check(NativeMethods.sinew_ragdoll_create_humanoid(handle, &bones, &settings, &r));
             return new Ragdoll(this, r);
         }
+
+        /// <summary>As <see cref="CreateRagdoll(SinewRagdollSettings, ReadOnlySpan{SinewBoneDesc})"/>,
+        /// placed at <paramref name="root"/>: every bone is <c>root × bone</c>, so a list made at the
+        /// origin (<see cref="Ragdoll.HumanoidBoneDescs(SinewHumanoidBones)"/>) is created anywhere.
+        /// The root is rigid: rotation and translation, column-major, scale 1.</summary>
+        /// <exception cref="SinewException"><c>SINEW_INVALID_ARGUMENT</c> (a scale other than 1, shear,
+        /// mirroring, a translation beyond ±1e6 m), <c>SINEW_NON_FINITE</c>.</exception>
+        public unsafe Ragdoll CreateRagdollAt(SinewRagdollSettings settings, ReadOnlySpan<SinewBoneDesc> bones, SinewMat4 root)
+        {
+            SinewRagdoll r;
+            fixed (SinewBoneDesc* b = &MemoryMarshal.GetReference(bones))
+            {
+                SinewException.Check(NativeMethods.sinew_ragdoll_create_at(handle, &settings, b, Blit.Count(bones.Length), &root, &r));
+            }
+            return new Ragdoll(this, r);
+        }
+
+        /// <summary>As <see cref="CreateRagdollAt(SinewRagdollSettings, ReadOnlySpan{SinewBoneDesc}, SinewMat4)"/>,
+        /// from any 64-byte column-major matrix struct (e.g. Unity's
+        /// <c>Matrix4x4.TRS(position, rotation, Vector3.one)</c>).</summary>
+        public Ragdoll CreateRagdollAt<TMatrix>(SinewRagdollSettings settings, SinewBoneDesc[] bones, TMatrix root) where TMatrix : struct
+        {
+            return CreateRagdollAt(settings, new ReadOnlySpan<SinewBoneDesc>(bones), SinewMat4.From(root));
+        }
+
+        /// <summary>The humanoid template's ragdoll placed at <paramref name="root"/> (rigid, as
+        /// <see cref="CreateRagdollAt(SinewRagdollSettings, ReadOnlySpan{SinewBoneDesc}, SinewMat4)"/>): with
+        /// <see cref="SinewHumanoidBones.Default"/> the root is where the character stands and its
+        /// +Z the way it faces.</summary>
+        public unsafe Ragdoll CreateHumanoidRagdollAt(SinewHumanoidBones bones, SinewRagdollSettings settings, SinewMat4 root)
+        {
+            SinewRagdoll r;
+            SinewException.Check(NativeMethods.sinew_ragdoll_create_humanoid_at(handle, &bones, &settings, &root, &r));
+            return new Ragdoll(this, r);
+        }
+
+        /// <summary>As <see cref="CreateHumanoidRagdollAt(SinewHumanoidBones, SinewRagdollSettings, SinewMat4)"/>,
+        /// from any 64-byte column-major matrix struct (e.g. a spawn point's
+        /// <c>Matrix4x4.TRS(transform.position, transform.rotation, Vector3.one)</c>).</summary>
+        public Ragdoll CreateHumanoidRagdollAt<TMatrix>(SinewHumanoidBones bones, SinewRagdollSettings settings, TMatrix root) where TMatrix : struct
+        {
+            return CreateHumanoidRagdollAt(bones, settings, SinewMat4.From(root));
+        }
     }
 
     public abstract partial class Body
