@@ -532,6 +532,10 @@ public:
 
     void wake() { detail::check(sinew_ragdoll_wake(handle_)); }
 
+    // Rides the ragdoll in a moving platform, as Body::set_anchor (the same rules).
+    void set_anchor(const SinewMat4& anchor, float inertia) { detail::check(sinew_ragdoll_set_anchor(handle_, &anchor, inertia)); }
+    void clear_anchor() { detail::check(sinew_ragdoll_clear_anchor(handle_)); }
+
     // Collision between two different bones of this ragdoll on or off.
     void set_bone_pair_collision(std::uint32_t a, std::uint32_t b, bool enabled) {
         detail::check(sinew_ragdoll_set_bone_pair_collision(handle_, a, b, enabled ? 1u : 0u));
@@ -866,6 +870,14 @@ public:
     // Where the character's root is at the end of the next World::step (rotation, uniform
     // scale, translation): inertia, the automatic teleport and the body's scale follow it.
     void set_root_transform(const SinewMat4& transform) { detail::check(sinew_body_set_root_transform(handle_, &transform)); }
+
+    // Rides the body in a moving platform (a vehicle, an elevator): `anchor` is where it is at
+    // the end of the next World::step (rotation and translation, scale 1), `inertia` in [0, 1]
+    // how much of its motion the body feels (0: carried rigidly, as if the vehicle stood
+    // still; 1: world physics). Every frame the anchor moves, before step(). The root's
+    // inertia is then relative to the anchor. clear_anchor() leaves it.
+    void set_anchor(const SinewMat4& anchor, float inertia) { detail::check(sinew_body_set_anchor(handle_, &anchor, inertia)); }
+    void clear_anchor() { detail::check(sinew_body_clear_anchor(handle_)); }
 
     // Start from default_lod().
     void set_lod(const SinewLod& lod) { detail::check(sinew_body_set_lod(handle_, &lod)); }

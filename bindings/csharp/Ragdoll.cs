@@ -352,6 +352,29 @@ namespace Sinew
             SinewException.Check(NativeMethods.sinew_ragdoll_wake(handle));
         }
 
+        /// <summary>Rides the ragdoll in a moving platform, as <see cref="Body.SetAnchor(SinewMat4, float)"/>
+        /// does a body (the same rules): every bone is carried by <c>1 − inertia</c> of the
+        /// anchor's motion each frame. Allocates nothing.</summary>
+        /// <exception cref="SinewException"><c>SINEW_INVALID_ARGUMENT</c> (scale, shear, mirror,
+        /// inertia outside [0, 1]), <c>SINEW_NON_FINITE</c>.</exception>
+        public unsafe void SetAnchor(SinewMat4 anchor, float inertia)
+        {
+            SinewException.Check(NativeMethods.sinew_ragdoll_set_anchor(handle, &anchor, inertia));
+        }
+
+        /// <summary>As <see cref="SetAnchor(SinewMat4, float)"/>, from any 64-byte column-major matrix
+        /// struct (e.g. <c>Matrix4x4.TRS(vehicle.position, vehicle.rotation, Vector3.one)</c>).</summary>
+        public void SetAnchor<TMatrix>(TMatrix anchor, float inertia) where TMatrix : struct
+        {
+            SetAnchor(SinewMat4.From(anchor), inertia);
+        }
+
+        /// <summary>Takes the ragdoll out of its anchor: it feels world motion only.</summary>
+        public void ClearAnchor()
+        {
+            SinewException.Check(NativeMethods.sinew_ragdoll_clear_anchor(handle));
+        }
+
         /// <summary>Collision between two different bones of this ragdoll on or off.</summary>
         public void SetBonePairCollision(int a, int b, bool enabled)
         {

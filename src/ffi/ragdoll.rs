@@ -726,6 +726,32 @@ pub extern "C" fn sinew_ragdoll_get_step_time_ns(ragdoll: SinewRagdoll, out_ns: 
     })
 }
 
+/// Rides the ragdoll in a moving platform, as `sinew_body_set_anchor` does a particle body
+/// (the same transform and `inertia` rules and ranges): each frame that steps carries every
+/// bone — pose, velocities, the targets' start — by `1 − inertia` of the anchor's rigid motion;
+/// the world's colliders are seen through the rest of that carry when every ragdoll of its
+/// island rides in the same anchor (a platform moving with the anchor is still to a ragdoll of
+/// inertia 0); a jump beyond 2 m carries it whole.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_ragdoll_set_anchor(ragdoll: SinewRagdoll, transform: *const SinewMat4, inertia: f32) -> SinewResult {
+    ffi_guard!({
+        let m = try_ref!(transform, "transform");
+        let pose = Pose::from_rigid_matrix(&(*m).into(), "anchor transform")?;
+        registry::with_ragdoll(ragdoll, |r, _| r.set_anchor(pose, inertia))
+    })
+}
+
+/// Takes the ragdoll out of its anchor: from the next step it feels world motion only.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_ragdoll_clear_anchor(ragdoll: SinewRagdoll) -> SinewResult {
+    ffi_guard!({
+        registry::with_ragdoll(ragdoll, |r, _| {
+            r.clear_anchor();
+            Ok(())
+        })
+    })
+}
+
 /// Wakes a sleeping ragdoll (nothing for an awake one).
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_ragdoll_wake(ragdoll: SinewRagdoll) -> SinewResult {

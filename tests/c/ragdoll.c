@@ -973,6 +973,13 @@ static void placed(void) {
     ERR(sinew_ragdoll_create_humanoid_at(w, &h, &set, &scaled, &none), SINEW_INVALID_ARGUMENT);
     MESSAGE_HAS("scale");
     ERR(sinew_ragdoll_create_at(w, &set, hd, HB, NULL, &none), SINEW_NULL_POINTER);
+    /* The moving-platform anchor of a ragdoll: accepted, refused out of range, cleared. */
+    OK(sinew_ragdoll_set_anchor(placed_one, &root, 0.0f));
+    OK(sinew_world_step(w, FRAME));
+    ERR(sinew_ragdoll_set_anchor(placed_one, &root, -0.5f), SINEW_INVALID_ARGUMENT);
+    ERR(sinew_ragdoll_set_anchor(placed_one, &scaled, 0.5f), SINEW_INVALID_ARGUMENT);
+    ERR(sinew_ragdoll_set_anchor(placed_one, NULL, 0.5f), SINEW_NULL_POINTER);
+    OK(sinew_ragdoll_clear_anchor(placed_one));
     OK(sinew_world_get_stats(w, &stats));
     CHECK(none.id == 0 && stats.ragdoll_count == 3, "refused roots create nothing");
     g_world = saved;

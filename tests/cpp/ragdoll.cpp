@@ -309,6 +309,15 @@ void physics() {
     SinewMat4 scaled = root;
     scaled.m[5] = 2.0f;
     THROWS(SINEW_INVALID_ARGUMENT, "scale", world.create_humanoid_ragdoll_at(h, sinew::default_ragdoll_settings(), scaled));
+    // The moving-platform anchor through the RAII classes: a ragdoll and a body ride in one.
+    OK(placed.set_anchor(root, 0.0f));
+    OK(cape.set_anchor(root, 0.5f));
+    world.step(kFrame);
+    THROWS(SINEW_INVALID_ARGUMENT, "[0, 1]", placed.set_anchor(root, 2.0f));
+    THROWS(SINEW_INVALID_ARGUMENT, "scale", cape.set_anchor(scaled, 0.5f));
+    OK(placed.clear_anchor());
+    OK(cape.clear_anchor());
+    world.step(kFrame);
 }
 
 // ---- powered ragdolls and getting up -------------------------------------------------------
