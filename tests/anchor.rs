@@ -411,3 +411,62 @@ fn anchored_scenes_give_the_same_bits_on_any_thread_count() {
         assert!(run(threads) == one, "{threads} threads differ from one");
     }
 }
+
+/// A humanoid asleep on a platform that the host moves with the vehicle, inertia 0: the
+/// platform's motion is the anchor's, so it does not wake the ragdoll, which is carried asleep
+/// through 3 s of driving at 8 m/s while turning at 0.4 rad/s, its pose in the vehicle's frame
+/// within 1e-4 m of where it fell asleep. A platform moved otherwise (slid 1 cm within the
+/// vehicle) wakes it: the check can fail.
+#[test]
+fn a_platform_moving_with_the_anchor_does_not_wake_a_sleeper_of_inertia_0() {
+    let w = world();
+    let mut box_desc = collider_desc();
+    box_desc.shape = SinewShape::SINEW_SHAPE_BOX as u32;
+    box_desc.half_extents = v3(2.0, 0.1, 2.0);
+    let platform_at = |m: Mat4| mat(m * Mat4::from_translation(Vec3::new(0.0, 0.4, 0.0)));
+    box_desc.transform = platform_at(Mat4::IDENTITY);
+    let platform = create_collider(w, &box_desc);
+    let mut h = std::mem::MaybeUninit::uninit();
+    ok(sinew_humanoid_bones_default(h.as_mut_ptr()));
+    let h: SinewHumanoidBones = unsafe { h.assume_init() };
+    let root = mat(Mat4::from_translation(Vec3::new(0.0, 0.62, 0.9)) * Mat4::from_quat(Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2)));
+    let mut r = SinewRagdoll::default();
+    ok(sinew_ragdoll_create_humanoid_at(w, &h, &ragdoll_settings(), &root, &mut r));
+    let asleep = || {
+        let mut a = 0u32;
+        ok(sinew_ragdoll_is_asleep(r, &mut a));
+        a == 1
+    };
+    let mut frame = 0;
+    while !asleep() && frame < 600 {
+        ok(sinew_ragdoll_set_anchor(r, &mat(Mat4::IDENTITY), 0.0));
+        ok(sinew_world_step(w, DT));
+        frame += 1;
+    }
+    assert!(asleep(), "the humanoid comes to rest on the still platform");
+    let rest = pose(r);
+    let (mut worst, mut woke) = (0.0f32, 0);
+    for f in 1..=180 {
+        let t = f as f32 * DT;
+        let m = Mat4::from_translation(Vec3::new(8.0 * t, 0.0, 0.0)) * Mat4::from_rotation_y(0.4 * t);
+        ok(sinew_collider_set_transform(platform, &platform_at(m)));
+        ok(sinew_ragdoll_set_anchor(r, &mat(m), 0.0));
+        ok(sinew_world_step(w, DT));
+        woke += usize::from(!asleep());
+        let inv = m.inverse();
+        for (p, q) in pose(r).iter().zip(&rest) {
+            worst = worst.max((inv.transform_point3(*p) - *q).length());
+        }
+    }
+    // The platform slides 1 cm within the vehicle: that is felt.
+    let m = Mat4::from_translation(Vec3::new(8.0 * 181.0 * DT, 0.0, 0.0)) * Mat4::from_rotation_y(0.4 * 181.0 * DT);
+    ok(sinew_collider_set_transform(platform, &platform_at(m * Mat4::from_translation(Vec3::new(0.01, 0.0, 0.0)))));
+    ok(sinew_ragdoll_set_anchor(r, &mat(m), 0.0));
+    ok(sinew_world_step(w, DT));
+    let slid_wakes = !asleep();
+    println!("asleep on a platform moving with the anchor: awake {woke} of 180 frames, {worst:.2e} m from rest in the vehicle's frame; a platform sliding in the vehicle wakes it: {slid_wakes}");
+    assert_eq!(woke, 0, "the platform moving with the anchor woke the sleeper");
+    assert!(worst < 1e-4, "carried asleep, a bone moved {worst} m in the vehicle's frame");
+    assert!(slid_wakes, "a platform moving within the vehicle wakes the sleeper");
+    ok(sinew_world_destroy(w));
+}

@@ -20,7 +20,8 @@
 //!   anchor is still to a body of inertia 0 and moves by the share `inertia` to any other;
 //! - sleeping: a body that feels the anchor (inertia > 0) wakes when it moves; one that does
 //!   not is carried asleep, its sleep bounds with it, and the inputs it is woken by (pin
-//!   targets, skinned pose, root) are compared after the carry, to round-off.
+//!   targets, skinned pose, root) are compared after the carry, to round-off; a collider that
+//!   moved as the carry did does not wake it (`world::sleep`).
 
 use super::Body;
 use crate::error::Result;
