@@ -13,7 +13,7 @@
  Version of the C ABI. Bumped on any incompatible change; wrappers compare it at load
  (sinew_abi_version()).
  */
-#define SINEW_ABI_VERSION 10
+#define SINEW_ABI_VERSION 11
 
 /*
  What every fallible `sinew_` function returns.
@@ -2005,6 +2005,33 @@ enum SinewResult sinew_body_set_root_transform(struct SinewBody body,
                                                const struct SinewMat4 *transform);
 
 /*
+ Rides the body in a moving platform — a vehicle, an elevator, a ship's deck (Magica Cloth
+ 2's anchor): `transform` is where the anchor is at the end of the next step (rigid:
+ rotation and translation, column-major, scale 1; translation within ±1e6 m; a scale other
+ than 1 beyond 1e-3, shear, a mirror or a projective row is `SINEW_INVALID_ARGUMENT`, NaN or
+ infinity `SINEW_NON_FINITE`), `inertia` in [0, 1] how much of its motion the body feels as
+ world motion: 0 none (the body behaves as if the vehicle stood still and is carried rigidly
+ with it), 1 all (plain world physics; the default without an anchor). Each frame that steps
+ carries the body (positions and velocities) by `1 − inertia` of the anchor's rigid motion
+ since the last, so in a vehicle accelerating at `a` a cape pinned in it hangs at
+ `atan(inertia · a / g)` from the vertical; colliders the host moves with the anchor are met
+ as the body sees them (still, at inertia 0). A jump of the anchor beyond
+ `SinewDynamics.teleport_distance` carries the body whole without a jolt. The root's inertia
+ (`world_velocity_scale`, `world_acceleration_scale`) is then relative to the anchor. Call
+ it every frame the anchor moves, before `sinew_world_step`; the first call places the anchor
+ and moves nothing. A refused call changes nothing.
+ */
+enum SinewResult sinew_body_set_anchor(struct SinewBody body,
+                                       const struct SinewMat4 *transform,
+                                       float inertia);
+
+/*
+ Takes the body out of its anchor (`sinew_body_set_anchor`): from the next step it feels
+ world motion only. Nothing for a body without one.
+ */
+enum SinewResult sinew_body_clear_anchor(struct SinewBody body);
+
+/*
  Fills `out` with the default LOD settings (no reduction, no distance freeze, freeze
  when invisible).
  */
@@ -2185,6 +2212,34 @@ enum SinewResult sinew_ragdoll_create_humanoid(struct SinewWorld world,
                                                struct SinewRagdoll *out_ragdoll);
 
 /*
+ As `sinew_ragdoll_create`, with the bones placed at `root`: each bone's bind pose is
+ `root × bind` (the bones as given, turned and moved by the root), so a bone list made at
+ the origin — `sinew_humanoid_bone_descs` of the default humanoid — is created anywhere
+ without moving its bones one by one. `root` is column-major (Unity's `Matrix4x4`,
+ `Transform.localToWorldMatrix`), rigid: rotation and translation, translation within
+ ±1e6 m; a scale other than 1 (beyond 1e-3), shear, a mirror or a projective row is refused
+ (`SINEW_INVALID_ARGUMENT`), NaN or infinity is `SINEW_NON_FINITE`.
+ */
+enum SinewResult sinew_ragdoll_create_at(struct SinewWorld world,
+                                         const struct SinewRagdollSettings *settings,
+                                         const struct SinewBoneDesc *bones,
+                                         size_t bone_count,
+                                         const struct SinewMat4 *root,
+                                         struct SinewRagdoll *out_ragdoll);
+
+/*
+ As `sinew_ragdoll_create_humanoid`, with the humanoid placed at `root` (rigid, as
+ `sinew_ragdoll_create_at` takes it): every bone is `root ×` the bone the same call without
+ a root makes. With the default bones (`sinew_humanoid_bones_default`: feet at the origin,
+ facing +Z) the root is where the character stands and the way it faces (its +Z).
+ */
+enum SinewResult sinew_ragdoll_create_humanoid_at(struct SinewWorld world,
+                                                  const struct SinewHumanoidBones *bones,
+                                                  const struct SinewRagdollSettings *settings,
+                                                  const struct SinewMat4 *root,
+                                                  struct SinewRagdoll *out_ragdoll);
+
+/*
  Destroys a ragdoll; particle bodies attached to it are released. A second destroy is
  `SINEW_INVALID_HANDLE`.
  */
@@ -2328,6 +2383,23 @@ enum SinewResult sinew_ragdoll_is_asleep(struct SinewRagdoll ragdoll, uint32_t *
  while it sleeps. For profiling; it never changes the simulation.
  */
 enum SinewResult sinew_ragdoll_get_step_time_ns(struct SinewRagdoll ragdoll, uint64_t *out_ns);
+
+/*
+ Rides the ragdoll in a moving platform, as `sinew_body_set_anchor` does a particle body
+ (the same transform and `inertia` rules and ranges): each frame that steps carries every
+ bone — pose, velocities, the targets' start — by `1 − inertia` of the anchor's rigid motion;
+ the world's colliders are seen through the rest of that carry when every ragdoll of its
+ island rides in the same anchor (a platform moving with the anchor is still to a ragdoll of
+ inertia 0); a jump beyond 2 m carries it whole.
+ */
+enum SinewResult sinew_ragdoll_set_anchor(struct SinewRagdoll ragdoll,
+                                          const struct SinewMat4 *transform,
+                                          float inertia);
+
+/*
+ Takes the ragdoll out of its anchor: from the next step it feels world motion only.
+ */
+enum SinewResult sinew_ragdoll_clear_anchor(struct SinewRagdoll ragdoll);
 
 /*
  Wakes a sleeping ragdoll (nothing for an awake one).

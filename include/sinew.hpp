@@ -534,6 +534,10 @@ public:
 
     void wake() { detail::check(sinew_ragdoll_wake(handle_)); }
 
+    // Rides the ragdoll in a moving platform, as Body::set_anchor (the same rules).
+    void set_anchor(const SinewMat4& anchor, float inertia) { detail::check(sinew_ragdoll_set_anchor(handle_, &anchor, inertia)); }
+    void clear_anchor() { detail::check(sinew_ragdoll_clear_anchor(handle_)); }
+
     // Collision between two different bones of this ragdoll on or off.
     void set_bone_pair_collision(std::uint32_t a, std::uint32_t b, bool enabled) {
         detail::check(sinew_ragdoll_set_bone_pair_collision(handle_, a, b, enabled ? 1u : 0u));
@@ -1056,6 +1060,14 @@ public:
     // scale, translation): inertia, the automatic teleport and the body's scale follow it.
     void set_root_transform(const SinewMat4& transform) { detail::check(sinew_body_set_root_transform(handle_, &transform)); }
 
+    // Rides the body in a moving platform (a vehicle, an elevator): `anchor` is where it is at
+    // the end of the next World::step (rotation and translation, scale 1), `inertia` in [0, 1]
+    // how much of its motion the body feels (0: carried rigidly, as if the vehicle stood
+    // still; 1: world physics). Every frame the anchor moves, before step(). The root's
+    // inertia is then relative to the anchor. clear_anchor() leaves it.
+    void set_anchor(const SinewMat4& anchor, float inertia) { detail::check(sinew_body_set_anchor(handle_, &anchor, inertia)); }
+    void clear_anchor() { detail::check(sinew_body_clear_anchor(handle_)); }
+
     // Start from default_lod().
     void set_lod(const SinewLod& lod) { detail::check(sinew_body_set_lod(handle_, &lod)); }
 
@@ -1373,12 +1385,26 @@ public:
     Ragdoll create_ragdoll(const SinewRagdollSettings& settings, const std::vector<SinewBoneDesc>& bones) {
         return create_ragdoll(settings, bones.data(), bones.size());
     }
+    // As create_ragdoll, placed at `root` (rotation and translation, column-major, scale 1):
+    // every bone is root × the bone as given, so a list made at the origin is created anywhere.
+    Ragdoll create_ragdoll_at(const SinewRagdollSettings& settings, const std::vector<SinewBoneDesc>& bones, const SinewMat4& root) {
+        SinewRagdoll r{};
+        detail::check(sinew_ragdoll_create_at(handle_, &settings, bones.data(), bones.size(), &root, &r));
+        return Ragdoll(r);
+    }
 
     // The humanoid template's ragdoll (11 bones, indexed by SinewHumanoidBone) from a rig's
     // bone positions (start from default_humanoid_bones()).
     Ragdoll create_humanoid_ragdoll(const SinewHumanoidBones& bones, const SinewRagdollSettings& settings) {
         SinewRagdoll r{};
         detail::check(sinew_ragdoll_create_humanoid(handle_, &bones, &settings, &r));
+        return Ragdoll(r);
+    }
+    // As create_humanoid_ragdoll, placed at `root` (rotation and translation, scale 1): with
+    // default_humanoid_bones() the root is where the character stands and its +Z the way it faces.
+    Ragdoll create_humanoid_ragdoll_at(const SinewHumanoidBones& bones, const SinewRagdollSettings& settings, const SinewMat4& root) {
+        SinewRagdoll r{};
+        detail::check(sinew_ragdoll_create_humanoid_at(handle_, &bones, &settings, &root, &r));
         return Ragdoll(r);
     }
 

@@ -89,6 +89,10 @@ fn frame(w: SinewWorld, bodies: &[SinewBody], capsule: SinewCollider, f: usize, 
     let pin = [0u32];
     let target = [v3(1.0, 0.1 * t.sin(), 0.0)];
     ok(sinew_body_set_pin_targets(bodies[3], pin.as_ptr(), 1, target.as_ptr(), 1));
+    // Moving platforms: the skinned, paired cloth and the rope ride in a turning, moving anchor.
+    let anchor = rotation_z(0.05 * t.sin(), v3(0.2 * t, 0.0, 0.0));
+    ok(sinew_body_set_anchor(bodies[0], &anchor, 0.3));
+    ok(sinew_body_set_anchor(bodies[3], &anchor, 0.0));
     ok(sinew_world_step(w, 1.0 / 60.0));
     ok(sinew_body_read_positions(bodies[0], out.as_mut_ptr(), out.len()));
     ok(sinew_body_read_normals(bodies[0], normals.as_mut_ptr(), normals.len()));

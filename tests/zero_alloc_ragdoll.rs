@@ -109,6 +109,11 @@ fn frame(s: &Scene, f: usize, pos: &mut [SinewVec3], rot: &mut [SinewQuat], cape
         ok(sinew_ragdoll_apply_impulse(s.ragdolls[0], v3(0.0, 1.3, 0.3), v3(0.0, 0.0, -3.0), &mut hit));
         ok(sinew_ragdoll_add_force(s.ragdolls[3], 0, v3(4.0, 5.0, 0.0), v3(20.0, 0.0, 0.0)));
     }
+    // The first one and its cape ride in a moving platform (the anchor's carry and the
+    // colliders it sees, for the ragdoll's island and the cape in its company).
+    let anchor = translation(0.02 * ((f as f32) * 0.05).sin(), 0.0, 0.001 * f as f32);
+    ok(sinew_ragdoll_set_anchor(s.ragdolls[0], &anchor, 0.5));
+    ok(sinew_body_set_anchor(s.cape, &anchor, 0.5));
     ok(sinew_world_step(s.w, 1.0 / 60.0));
     for &r in &s.ragdolls {
         ok(sinew_ragdoll_read_pose(r, pos.as_mut_ptr(), BONES, rot.as_mut_ptr(), BONES));

@@ -219,6 +219,37 @@ namespace Sinew
             SetRootTransform(SinewMat4.From(transform));
         }
 
+        /// <summary>
+        /// Rides the body in a moving platform — a vehicle, an elevator, a ship's deck:
+        /// <paramref name="anchor"/> is where it is at the end of the next step (rotation and
+        /// translation, scale 1; column-major), <paramref name="inertia"/> in [0, 1] how much of
+        /// its motion the body feels as world motion: 0 none (the body behaves as if the vehicle
+        /// stood still, carried rigidly with it), 1 all (world physics). In a vehicle
+        /// accelerating at <c>a</c> a cape pinned in it hangs at <c>atan(inertia·a/g)</c>. A
+        /// jump beyond <c>teleport_distance</c> carries the body without a jolt; the root's
+        /// inertia (<see cref="SetRootTransform(SinewMat4)"/>) is then relative to the anchor.
+        /// Call it every frame the anchor moves, before the step. Allocates nothing.
+        /// </summary>
+        /// <exception cref="SinewException"><c>SINEW_INVALID_ARGUMENT</c> (scale, shear, mirror,
+        /// inertia outside [0, 1]), <c>SINEW_NON_FINITE</c>.</exception>
+        public unsafe void SetAnchor(SinewMat4 anchor, float inertia)
+        {
+            SinewException.Check(NativeMethods.sinew_body_set_anchor(handle, &anchor, inertia));
+        }
+
+        /// <summary>As <see cref="SetAnchor(SinewMat4, float)"/>, from any 64-byte column-major matrix
+        /// struct (e.g. <c>Matrix4x4.TRS(vehicle.position, vehicle.rotation, Vector3.one)</c>).</summary>
+        public void SetAnchor<TMatrix>(TMatrix anchor, float inertia) where TMatrix : struct
+        {
+            SetAnchor(SinewMat4.From(anchor), inertia);
+        }
+
+        /// <summary>Takes the body out of its anchor: it feels world motion only.</summary>
+        public void ClearAnchor()
+        {
+            SinewException.Check(NativeMethods.sinew_body_clear_anchor(handle));
+        }
+
         // ---- level of detail ----
 
         /// <summary>

@@ -486,6 +486,33 @@ namespace Sinew
         public static extern SinewResult sinew_body_set_root_transform(SinewBody body, SinewMat4* transform);
 
         /// <summary>
+        ///  Rides the body in a moving platform — a vehicle, an elevator, a ship's deck (Magica Cloth
+        ///  2's anchor): `transform` is where the anchor is at the end of the next step (rigid:
+        ///  rotation and translation, column-major, scale 1; translation within ±1e6 m; a scale other
+        ///  than 1 beyond 1e-3, shear, a mirror or a projective row is `SINEW_INVALID_ARGUMENT`, NaN or
+        ///  infinity `SINEW_NON_FINITE`), `inertia` in [0, 1] how much of its motion the body feels as
+        ///  world motion: 0 none (the body behaves as if the vehicle stood still and is carried rigidly
+        ///  with it), 1 all (plain world physics; the default without an anchor). Each frame that steps
+        ///  carries the body (positions and velocities) by `1 − inertia` of the anchor's rigid motion
+        ///  since the last, so in a vehicle accelerating at `a` a cape pinned in it hangs at
+        ///  `atan(inertia · a / g)` from the vertical; colliders the host moves with the anchor are met
+        ///  as the body sees them (still, at inertia 0). A jump of the anchor beyond
+        ///  `SinewDynamics.teleport_distance` carries the body whole without a jolt. The root's inertia
+        ///  (`world_velocity_scale`, `world_acceleration_scale`) is then relative to the anchor. Call
+        ///  it every frame the anchor moves, before `sinew_world_step`; the first call places the anchor
+        ///  and moves nothing. A refused call changes nothing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_body_set_anchor", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_set_anchor(SinewBody body, SinewMat4* transform, float inertia);
+
+        /// <summary>
+        ///  Takes the body out of its anchor (`sinew_body_set_anchor`): from the next step it feels
+        ///  world motion only. Nothing for a body without one.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_body_clear_anchor", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_clear_anchor(SinewBody body);
+
+        /// <summary>
         ///  Fills `out` with the default LOD settings (no reduction, no distance freeze, freeze
         ///  when invisible).
         /// </summary>
@@ -568,6 +595,27 @@ namespace Sinew
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_ragdoll_create_humanoid", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_ragdoll_create_humanoid(SinewWorld world, SinewHumanoidBones* bones, SinewRagdollSettings* settings, SinewRagdoll* out_ragdoll);
+
+        /// <summary>
+        ///  As `sinew_ragdoll_create`, with the bones placed at `root`: each bone's bind pose is
+        ///  `root × bind` (the bones as given, turned and moved by the root), so a bone list made at
+        ///  the origin — `sinew_humanoid_bone_descs` of the default humanoid — is created anywhere
+        ///  without moving its bones one by one. `root` is column-major (Unity's `Matrix4x4`,
+        ///  `Transform.localToWorldMatrix`), rigid: rotation and translation, translation within
+        ///  ±1e6 m; a scale other than 1 (beyond 1e-3), shear, a mirror or a projective row is refused
+        ///  (`SINEW_INVALID_ARGUMENT`), NaN or infinity is `SINEW_NON_FINITE`.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_create_at", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_create_at(SinewWorld world, SinewRagdollSettings* settings, SinewBoneDesc* bones, System.UIntPtr bone_count, SinewMat4* root, SinewRagdoll* out_ragdoll);
+
+        /// <summary>
+        ///  As `sinew_ragdoll_create_humanoid`, with the humanoid placed at `root` (rigid, as
+        ///  `sinew_ragdoll_create_at` takes it): every bone is `root ×` the bone the same call without
+        ///  a root makes. With the default bones (`sinew_humanoid_bones_default`: feet at the origin,
+        ///  facing +Z) the root is where the character stands and the way it faces (its +Z).
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_create_humanoid_at", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_create_humanoid_at(SinewWorld world, SinewHumanoidBones* bones, SinewRagdollSettings* settings, SinewMat4* root, SinewRagdoll* out_ragdoll);
 
         /// <summary>
         ///  Destroys a ragdoll; particle bodies attached to it are released. A second destroy is
@@ -693,6 +741,23 @@ namespace Sinew
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_ragdoll_get_step_time_ns", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_ragdoll_get_step_time_ns(SinewRagdoll ragdoll, ulong* out_ns);
+
+        /// <summary>
+        ///  Rides the ragdoll in a moving platform, as `sinew_body_set_anchor` does a particle body
+        ///  (the same transform and `inertia` rules and ranges): each frame that steps carries every
+        ///  bone — pose, velocities, the targets' start — by `1 − inertia` of the anchor's rigid motion;
+        ///  the world's colliders are seen through the rest of that carry when every ragdoll of its
+        ///  island rides in the same anchor (a platform moving with the anchor is still to a ragdoll of
+        ///  inertia 0); a jump beyond 2 m carries it whole.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_set_anchor", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_set_anchor(SinewRagdoll ragdoll, SinewMat4* transform, float inertia);
+
+        /// <summary>
+        ///  Takes the ragdoll out of its anchor: from the next step it feels world motion only.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_ragdoll_clear_anchor", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_clear_anchor(SinewRagdoll ragdoll);
 
         /// <summary>
         ///  Wakes a sleeping ragdoll (nothing for an awake one).

@@ -352,6 +352,29 @@ namespace Sinew
             SinewException.Check(NativeMethods.sinew_ragdoll_wake(handle));
         }
 
+        /// <summary>Rides the ragdoll in a moving platform, as <see cref="Body.SetAnchor(SinewMat4, float)"/>
+        /// does a body (the same rules): every bone is carried by <c>1 − inertia</c> of the
+        /// anchor's motion each frame. Allocates nothing.</summary>
+        /// <exception cref="SinewException"><c>SINEW_INVALID_ARGUMENT</c> (scale, shear, mirror,
+        /// inertia outside [0, 1]), <c>SINEW_NON_FINITE</c>.</exception>
+        public unsafe void SetAnchor(SinewMat4 anchor, float inertia)
+        {
+            SinewException.Check(NativeMethods.sinew_ragdoll_set_anchor(handle, &anchor, inertia));
+        }
+
+        /// <summary>As <see cref="SetAnchor(SinewMat4, float)"/>, from any 64-byte column-major matrix
+        /// struct (e.g. <c>Matrix4x4.TRS(vehicle.position, vehicle.rotation, Vector3.one)</c>).</summary>
+        public void SetAnchor<TMatrix>(TMatrix anchor, float inertia) where TMatrix : struct
+        {
+            SetAnchor(SinewMat4.From(anchor), inertia);
+        }
+
+        /// <summary>Takes the ragdoll out of its anchor: it feels world motion only.</summary>
+        public void ClearAnchor()
+        {
+            SinewException.Check(NativeMethods.sinew_ragdoll_clear_anchor(handle));
+        }
+
         /// <summary>Collision between two different bones of this ragdoll on or off.</summary>
         public void SetBonePairCollision(int a, int b, bool enabled)
         {
@@ -618,6 +641,49 @@ namespace Sinew
             SinewRagdoll r;
             SinewException.Check(NativeMethods.sinew_ragdoll_create_humanoid(handle, &bones, &settings, &r));
             return new Ragdoll(this, r);
+        }
+
+        /// <summary>As <see cref="CreateRagdoll(SinewRagdollSettings, ReadOnlySpan{SinewBoneDesc})"/>,
+        /// placed at <paramref name="root"/>: every bone is <c>root × bone</c>, so a list made at the
+        /// origin (<see cref="Ragdoll.HumanoidBoneDescs(SinewHumanoidBones)"/>) is created anywhere.
+        /// The root is rigid: rotation and translation, column-major, scale 1.</summary>
+        /// <exception cref="SinewException"><c>SINEW_INVALID_ARGUMENT</c> (a scale other than 1, shear,
+        /// mirroring, a translation beyond ±1e6 m), <c>SINEW_NON_FINITE</c>.</exception>
+        public unsafe Ragdoll CreateRagdollAt(SinewRagdollSettings settings, ReadOnlySpan<SinewBoneDesc> bones, SinewMat4 root)
+        {
+            SinewRagdoll r;
+            fixed (SinewBoneDesc* b = &MemoryMarshal.GetReference(bones))
+            {
+                SinewException.Check(NativeMethods.sinew_ragdoll_create_at(handle, &settings, b, Blit.Count(bones.Length), &root, &r));
+            }
+            return new Ragdoll(this, r);
+        }
+
+        /// <summary>As <see cref="CreateRagdollAt(SinewRagdollSettings, ReadOnlySpan{SinewBoneDesc}, SinewMat4)"/>,
+        /// from any 64-byte column-major matrix struct (e.g. Unity's
+        /// <c>Matrix4x4.TRS(position, rotation, Vector3.one)</c>).</summary>
+        public Ragdoll CreateRagdollAt<TMatrix>(SinewRagdollSettings settings, SinewBoneDesc[] bones, TMatrix root) where TMatrix : struct
+        {
+            return CreateRagdollAt(settings, new ReadOnlySpan<SinewBoneDesc>(bones), SinewMat4.From(root));
+        }
+
+        /// <summary>The humanoid template's ragdoll placed at <paramref name="root"/> (rigid, as
+        /// <see cref="CreateRagdollAt(SinewRagdollSettings, ReadOnlySpan{SinewBoneDesc}, SinewMat4)"/>): with
+        /// <see cref="SinewHumanoidBones.Default"/> the root is where the character stands and its
+        /// +Z the way it faces.</summary>
+        public unsafe Ragdoll CreateHumanoidRagdollAt(SinewHumanoidBones bones, SinewRagdollSettings settings, SinewMat4 root)
+        {
+            SinewRagdoll r;
+            SinewException.Check(NativeMethods.sinew_ragdoll_create_humanoid_at(handle, &bones, &settings, &root, &r));
+            return new Ragdoll(this, r);
+        }
+
+        /// <summary>As <see cref="CreateHumanoidRagdollAt(SinewHumanoidBones, SinewRagdollSettings, SinewMat4)"/>,
+        /// from any 64-byte column-major matrix struct (e.g. a spawn point's
+        /// <c>Matrix4x4.TRS(transform.position, transform.rotation, Vector3.one)</c>).</summary>
+        public Ragdoll CreateHumanoidRagdollAt<TMatrix>(SinewHumanoidBones bones, SinewRagdollSettings settings, TMatrix root) where TMatrix : struct
+        {
+            return CreateHumanoidRagdollAt(bones, settings, SinewMat4.From(root));
         }
     }
 

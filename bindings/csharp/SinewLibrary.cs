@@ -13,7 +13,7 @@ namespace Sinew
         /// The <c>SINEW_ABI_VERSION</c> of the header this wrapper matches. The C# test compares
         /// it with <c>include/sinew.h</c>; bump both together.
         /// </summary>
-        public const uint ExpectedAbiVersion = 10;
+        public const uint ExpectedAbiVersion = 11;
 
         static readonly uint libraryAbiVersion;
         static readonly string failure;

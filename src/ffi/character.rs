@@ -145,6 +145,42 @@ pub extern "C" fn sinew_body_set_root_transform(body: SinewBody, transform: *con
     })
 }
 
+/// Rides the body in a moving platform — a vehicle, an elevator, a ship's deck (Magica Cloth
+/// 2's anchor): `transform` is where the anchor is at the end of the next step (rigid:
+/// rotation and translation, column-major, scale 1; translation within ±1e6 m; a scale other
+/// than 1 beyond 1e-3, shear, a mirror or a projective row is `SINEW_INVALID_ARGUMENT`, NaN or
+/// infinity `SINEW_NON_FINITE`), `inertia` in [0, 1] how much of its motion the body feels as
+/// world motion: 0 none (the body behaves as if the vehicle stood still and is carried rigidly
+/// with it), 1 all (plain world physics; the default without an anchor). Each frame that steps
+/// carries the body (positions and velocities) by `1 − inertia` of the anchor's rigid motion
+/// since the last, so in a vehicle accelerating at `a` a cape pinned in it hangs at
+/// `atan(inertia · a / g)` from the vertical; colliders the host moves with the anchor are met
+/// as the body sees them (still, at inertia 0). A jump of the anchor beyond
+/// `SinewDynamics.teleport_distance` carries the body whole without a jolt. The root's inertia
+/// (`world_velocity_scale`, `world_acceleration_scale`) is then relative to the anchor. Call
+/// it every frame the anchor moves, before `sinew_world_step`; the first call places the anchor
+/// and moves nothing. A refused call changes nothing.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_body_set_anchor(body: SinewBody, transform: *const SinewMat4, inertia: f32) -> SinewResult {
+    ffi_guard!({
+        let m = try_ref!(transform, "transform");
+        let pose = Pose::from_rigid_matrix(&(*m).into(), "anchor transform")?;
+        registry::with_body(body, |b, _| b.set_anchor(pose, inertia))
+    })
+}
+
+/// Takes the body out of its anchor (`sinew_body_set_anchor`): from the next step it feels
+/// world motion only. Nothing for a body without one.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_body_clear_anchor(body: SinewBody) -> SinewResult {
+    ffi_guard!({
+        registry::with_body(body, |b, _| {
+            b.clear_anchor();
+            Ok(())
+        })
+    })
+}
+
 /// Fills `out` with the default LOD settings (no reduction, no distance freeze, freeze
 /// when invisible).
 #[unsafe(no_mangle)]

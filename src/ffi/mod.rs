@@ -33,4 +33,4 @@ pub mod world;
 /// cbindgen emits no Rust constants (they would bring the core's along, see `cbindgen.toml`),
 /// so the header's `#define SINEW_ABI_VERSION` is written in `cbindgen.toml`'s
 /// `after_includes`; bump both (`tests/ffi_contract.rs` checks they agree).
-pub const SINEW_ABI_VERSION: u32 = 10;
+pub const SINEW_ABI_VERSION: u32 = 11;

@@ -322,6 +322,68 @@ pub extern "C" fn sinew_ragdoll_create_humanoid(
     })
 }
 
+/// As `sinew_ragdoll_create`, with the bones placed at `root`: each bone's bind pose is
+/// `root × bind` (the bones as given, turned and moved by the root), so a bone list made at
+/// the origin — `sinew_humanoid_bone_descs` of the default humanoid — is created anywhere
+/// without moving its bones one by one. `root` is column-major (Unity's `Matrix4x4`,
+/// `Transform.localToWorldMatrix`), rigid: rotation and translation, translation within
+/// ±1e6 m; a scale other than 1 (beyond 1e-3), shear, a mirror or a projective row is refused
+/// (`SINEW_INVALID_ARGUMENT`), NaN or infinity is `SINEW_NON_FINITE`.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_ragdoll_create_at(
+    world: SinewWorld,
+    settings: *const SinewRagdollSettings,
+    bones: *const SinewBoneDesc,
+    bone_count: usize,
+    root: *const SinewMat4,
+    out_ragdoll: *mut SinewRagdoll,
+) -> SinewResult {
+    ffi_guard!({
+        let cell = registry::world(world)?;
+        let s = try_ref!(settings, "settings");
+        let b: &[SinewBoneDesc] = try_slice!(bones, bone_count, "bones");
+        let root = try_ref!(root, "root");
+        let out = try_out!(out_ragdoll, "out_ragdoll");
+        let mut desc = desc_to_core(s, b)?;
+        desc.place_at(&Pose::from_rigid_matrix(&(*root).into(), "root")?)?;
+        let mut w = cell.lock()?;
+        let (slot, serial) = w.create_ragdoll(&desc)?;
+        out.write(registry::ragdoll_handle(&cell, slot, serial));
+        Ok(())
+    })
+}
+
+/// As `sinew_ragdoll_create_humanoid`, with the humanoid placed at `root` (rigid, as
+/// `sinew_ragdoll_create_at` takes it): every bone is `root ×` the bone the same call without
+/// a root makes. With the default bones (`sinew_humanoid_bones_default`: feet at the origin,
+/// facing +Z) the root is where the character stands and the way it faces (its +Z).
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_ragdoll_create_humanoid_at(
+    world: SinewWorld,
+    bones: *const SinewHumanoidBones,
+    settings: *const SinewRagdollSettings,
+    root: *const SinewMat4,
+    out_ragdoll: *mut SinewRagdoll,
+) -> SinewResult {
+    ffi_guard!({
+        let cell = registry::world(world)?;
+        let h = try_ref!(bones, "bones");
+        let s = try_ref!(settings, "settings");
+        let root = try_ref!(root, "root");
+        let out = try_out!(out_ragdoll, "out_ragdoll");
+        let h: HumanoidBones = (*h).into();
+        let settings: RagdollSettings = (*s).into();
+        settings.validate()?;
+        let mut desc = h.ragdoll()?;
+        desc.settings = settings;
+        desc.place_at(&Pose::from_rigid_matrix(&(*root).into(), "root")?)?;
+        let mut w = cell.lock()?;
+        let (slot, serial) = w.create_ragdoll(&desc)?;
+        out.write(registry::ragdoll_handle(&cell, slot, serial));
+        Ok(())
+    })
+}
+
 /// Destroys a ragdoll; particle bodies attached to it are released. A second destroy is
 /// `SINEW_INVALID_HANDLE`.
 #[unsafe(no_mangle)]
@@ -675,6 +737,32 @@ pub extern "C" fn sinew_ragdoll_get_step_time_ns(ragdoll: SinewRagdoll, out_ns: 
         let ns = registry::with_ragdoll(ragdoll, |r, _| Ok(r.step_time_ns()))?;
         out.write(ns);
         Ok(())
+    })
+}
+
+/// Rides the ragdoll in a moving platform, as `sinew_body_set_anchor` does a particle body
+/// (the same transform and `inertia` rules and ranges): each frame that steps carries every
+/// bone — pose, velocities, the targets' start — by `1 − inertia` of the anchor's rigid motion;
+/// the world's colliders are seen through the rest of that carry when every ragdoll of its
+/// island rides in the same anchor (a platform moving with the anchor is still to a ragdoll of
+/// inertia 0); a jump beyond 2 m carries it whole.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_ragdoll_set_anchor(ragdoll: SinewRagdoll, transform: *const SinewMat4, inertia: f32) -> SinewResult {
+    ffi_guard!({
+        let m = try_ref!(transform, "transform");
+        let pose = Pose::from_rigid_matrix(&(*m).into(), "anchor transform")?;
+        registry::with_ragdoll(ragdoll, |r, _| r.set_anchor(pose, inertia))
+    })
+}
+
+/// Takes the ragdoll out of its anchor: from the next step it feels world motion only.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_ragdoll_clear_anchor(ragdoll: SinewRagdoll) -> SinewResult {
+    ffi_guard!({
+        registry::with_ragdoll(ragdoll, |r, _| {
+            r.clear_anchor();
+            Ok(())
+        })
     })
 }
 

@@ -238,6 +238,27 @@ impl Pose {
         Ok(Pose { rotation: Quat::from_mat3(&r).normalize(), position: m.w_axis.truncate(), scale })
     }
 
+    /// A rigid transform (rotation and translation) from a column-major matrix: as
+    /// [`Pose::from_matrix`], and a scale other than 1 (beyond 1e-3) refused, the message
+    /// naming `what` and its scale. For the transforms that place or carry rigid things —
+    /// a ragdoll's root, a moving platform's anchor — where a scale has no meaning.
+    pub fn from_rigid_matrix(m: &Mat4, what: &str) -> Result<Pose> {
+        let pose = Pose::from_matrix(m).map_err(|e| Error::new(e.kind, format!("{what}: {}", e.message)))?;
+        if (pose.scale - 1.0).abs() > 1e-3 {
+            return Err(Error::invalid(format!(
+                "{what} has scale {}; it must be rigid (rotation and translation, scale 1)",
+                pose.scale
+            )));
+        }
+        Ok(Pose { scale: 1.0, ..pose })
+    }
+
+    /// `self ∘ inner`: `inner` applied first, then `self` (`p ↦ self(inner(p))`), scales multiplied.
+    #[inline]
+    pub fn compose(&self, inner: &Pose) -> Pose {
+        Pose { rotation: (self.rotation * inner.rotation).normalize(), position: self.to_world(inner.position), scale: self.scale * inner.scale }
+    }
+
     /// World → local.
     #[inline]
     pub fn to_local(&self, p: Vec3) -> Vec3 {

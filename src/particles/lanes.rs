@@ -105,7 +105,7 @@ pub(crate) fn key(b: &Body, p: &StepParams) -> Option<LaneKey> {
     if !cfg!(target_arch = "x86_64") || b.topology.grid_kernel(p.kernel).is_none() {
         return None;
     }
-    let plain = b.skin.is_none() && b.tethers.is_none() && b.soft.is_none() && b.dynamics.max_speed == 0.0 && b.root.is_none();
+    let plain = b.skin.is_none() && b.tethers.is_none() && b.soft.is_none() && b.dynamics.max_speed == 0.0 && b.root.is_none() && b.anchor.is_none();
     // (At least one substep: its prediction sets the start positions the group never gathers.)
     if !plain || p.substeps == 0 || b.x.len() >= stages::SPLIT_PARTICLES || b.x.len() != b.topology.particle_count {
         return None;

@@ -17,6 +17,7 @@
 //! constraint groups), `two_threads` (the same stages in two bands of rows), [`character`],
 //! [`skin`], [`tear`], [`readback`], [`sleep`].
 
+pub mod anchor;
 pub mod character;
 pub(crate) mod follow;
 mod mass;
@@ -128,6 +129,8 @@ pub struct Body {
     pub(crate) limits: MotionLimits,
     pub(crate) tethers: Option<Tethers>,
     pub(crate) root: Option<Root>,
+    /// The moving platform the body rides in (`particles::anchor`).
+    pub(crate) anchor: Option<crate::step::Anchor>,
     /// A soft body's volume constraints and shape matching (`softbody`).
     pub(crate) soft: Option<Box<soft::Soft>>,
     /// Size factor from the root's scale (1 as created).
@@ -231,6 +234,7 @@ impl Body {
             limits: MotionLimits::default(),
             tethers: None,
             root: None,
+            anchor: None,
             soft: None,
             scale: 1.0,
             frozen: false,

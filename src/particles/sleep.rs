@@ -115,11 +115,28 @@ impl Body {
         }
         let d = &self.dynamics;
         let wind = wind_speed > 0.0 && d.wind_scale > 0.0 && (d.drag > 0.0 || d.lift > 0.0);
-        let pins = self.pins.from.iter().zip(&self.pins.to).any(|(a, b)| a != b);
-        let skin = self.skin.as_ref().is_some_and(|s| s.posed && s.from != s.to);
-        let root = self.root.is_some_and(|r| r.from != r.to);
+        // In an anchor the inputs' start points were carried with it: what moved is what
+        // moved relative to the anchor, beyond the carry's round-off.
+        let anchored = self.anchor.is_some();
+        let moved = |a: &Vec3, b: &Vec3| if anchored { !near(*a, *b) } else { a != b };
+        let pins = self.pins.from.iter().zip(&self.pins.to).any(|(a, b)| moved(a, b));
+        let skin = self.skin.as_ref().is_some_and(|s| s.posed && s.from.iter().zip(&s.to).any(|(a, b)| moved(a, b)));
+        let root = self.root.is_some_and(|r| {
+            if anchored {
+                !near(r.from.position, r.to.position) || (r.from.rotation.inverse() * r.to.rotation).xyz().length() > 1e-6 || r.from.scale != r.to.scale
+            } else {
+                r.from != r.to
+            }
+        });
         if wind || pins || skin || root || gravity * self.material.gravity_scale != self.sleep.gravity {
             self.wake();
         }
     }
+}
+
+/// Equal to the round-off of a rigid carry: within 1e-6 of the larger coordinate's size
+/// (8 float steps), at least 1e-6 m.
+fn near(a: Vec3, b: Vec3) -> bool {
+    let size = a.abs().max_element().max(b.abs().max_element()).max(1.0);
+    (a - b).abs().max_element() <= 1e-6 * size
 }

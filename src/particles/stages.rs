@@ -588,7 +588,10 @@ impl Body {
         }
         if !ctx.colliders.is_empty() {
             let (lo, hi) = self.bounds();
-            let (lo, hi) = (lo - Vec3::splat(self.step_margin), hi + Vec3::splat(self.step_margin));
+            // Colliders seen through the anchor's carry may be that much nearer.
+            let seen = self.anchor_carry().map_or(0.0, |c| c.reach((lo + hi) * 0.5, (hi - lo).length() * 0.5));
+            let margin = Vec3::splat(self.step_margin + seen);
+            let (lo, hi) = (lo - margin, hi + margin);
             for (k, c) in ctx.colliders.iter().enumerate() {
                 if c.layers & self.material.collision_mask == 0 || !self.meets_owner(c.owner) {
                     continue;
@@ -662,7 +665,9 @@ impl Body {
     /// structure-of-arrays version.
     fn choose_plan(&mut self, p: &StepParams, ctx: &StepContext, paired: bool, far: bool) -> Plan {
         self.soa_colliders = 0;
-        for s in 0..p.substeps {
+        // Colliders seen through an anchor's carry are met on the `Vec3` arrays.
+        let anchored = self.anchor_carry().is_some();
+        for s in (0..p.substeps).filter(|_| !anchored) {
             let (t0, t1) = p.substep_span(s);
             let soa = self.candidates.iter().all(|&k| {
                 let c = &ctx.colliders[k as usize];
@@ -684,6 +689,7 @@ impl Body {
             && rayon::current_num_threads() > 1
             && !paired
             && !self.in_company
+            && !anchored
             // (The banded passes read colliders in world coordinates.)
             && !far
             && banded_groups
@@ -778,6 +784,7 @@ impl Body {
         self.layout_for(self.soa_colliders & (1 << s) != 0);
         let (t0, t1) = p.substep_span(s);
         let contact = self.contact_params();
+        let anchor = self.anchor_carry();
         // On `Vec3` arrays, runs of shapes go through `collide_many` together (the same bits
         // as one `collide` after another).
         const RUN: usize = 16;
@@ -787,6 +794,11 @@ impl Body {
         for (j, &k) in self.candidates.iter().enumerate() {
             let c = &colliders[k as usize];
             let (mut p0, mut p1) = (c.from.lerp(&c.to, t0), c.from.lerp(&c.to, t1));
+            if let Some(carry) = anchor {
+                // Seen from the body its anchor carried at the frame's start (`particles::anchor`).
+                let at = |t: f32| p.pose_t0 + (p.pose_t1 - p.pose_t0) * t;
+                (p0, p1) = (carry.seen_at(at(t0)).pose(&p0), carry.seen_at(at(t1)).pose(&p1));
+            }
             if self.soa.frame.active {
                 p0.position -= self.soa.frame.origin;
                 p1.position -= self.soa.frame.origin;

@@ -329,6 +329,25 @@ impl RagdollSettings {
 }
 
 impl RagdollDesc {
+    /// Places the ragdoll at `root`, a rigid transform (scale 1: [`Pose::from_rigid_matrix`]):
+    /// every bone's bind pose becomes `root ∘ bind`. Joints, shapes and anchors are in the
+    /// bones' frames, so they move with them; the ragdoll is the same ragdoll, turned and
+    /// moved. A root that takes a bone beyond the world's extent is refused when the ragdoll
+    /// is validated (naming the bone).
+    pub fn place_at(&mut self, root: &Pose) -> Result<()> {
+        if !is_finite3(root.position) || !root.rotation.is_finite() {
+            return Err(Error::non_finite("root transform is not finite"));
+        }
+        if (root.scale - 1.0).abs() > 1e-3 || (root.rotation.length() - 1.0).abs() > 1e-3 {
+            return Err(Error::invalid(format!("root transform must be rigid (a unit rotation, scale 1; got scale {})", root.scale)));
+        }
+        let root = Pose { rotation: root.rotation.normalize(), scale: 1.0, ..*root };
+        for b in &mut self.bones {
+            b.bind = root.compose(&b.bind);
+        }
+        Ok(())
+    }
+
     pub fn validate(&self) -> Result<()> {
         if self.bones.is_empty() {
             return Err(Error::invalid("a ragdoll needs at least one bone (got 0)"));

@@ -72,6 +72,7 @@
 //!
 //! Nothing here allocates after creation.
 
+mod anchor;
 pub mod desc;
 pub mod drive;
 pub mod getup;
@@ -513,6 +514,8 @@ pub struct Ragdoll {
     /// Wall time of the ragdoll's share of the last host frame that ran fixed steps (ns); see
     /// [`Ragdoll::step_time_ns`].
     pub(crate) step_ns: u64,
+    /// The moving platform the ragdoll rides in (`anchor`).
+    anchor: Option<crate::step::Anchor>,
 }
 
 /// A host pose for a bone: finite, in the world, a unit rotation (renormalised), scale 1.
@@ -687,6 +690,7 @@ impl Ragdoll {
             rest_time: 0.0,
             events: 0,
             step_ns: 0,
+            anchor: None,
         };
         // The fast pipeline's joint pass: Gauss–Seidel converges slowly along a chain of
         // unequal masses, so a ragdoll with a larger ratio between a bone and its parent

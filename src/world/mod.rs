@@ -529,11 +529,18 @@ impl World {
         };
         // A jump of a body's inputs (pins, skinned pose) teleports it in the frame the host
         // made it, stepped or not, so readback never shows the pins torn from the cloth.
+        // First the anchors (a vehicle's motion, before the inputs that move with it are
+        // compared with last frame's), then a jump of the inputs.
+        let frame_time = (k as f64 * h) as f32;
         let teleport = |entry: &mut Option<(u32, Body)>| {
             if let Some((_, body)) = entry {
+                body.carry_with_anchor(frame_time, span as f32, k > 0);
                 body.teleport_with_inputs(span as f32);
             }
         };
+        for r in self.ragdolls.values_mut() {
+            r.carry_with_anchor(frame_time, span as f32, k > 0);
+        }
         if self.sequential {
             self.bodies.slots_mut().iter_mut().for_each(teleport);
         } else {
@@ -546,7 +553,6 @@ impl World {
             self.wake_bodies();
             self.update_lod();
             self.ragdolls.values_mut().for_each(|r| r.begin_frame(pose_t0, pose_t1));
-            let frame_time = (k as f64 * h) as f32;
             let begin = |entry: &mut Option<(u32, Body)>| {
                 // A sleeping body's root did not move (it would have woken): nothing to apply,
                 // and its state is left bit for bit as it is.

@@ -123,6 +123,10 @@ struct Island {
     /// A ragdoll of the island was awake before the step: its bones step. Otherwise only its
     /// company's bodies are awake and the sleeping bones are met as still colliders (below).
     moving: bool,
+    /// The world's colliders as the island sees them when all its ragdolls ride in one anchor
+    /// that carried them this frame (`ragdoll::anchor`); `anchored` says they are in use.
+    seen: Vec<ObstacleShape>,
+    anchored: bool,
 }
 
 /// A particle body that meets a ragdoll this step: pinned to it, or colliding with it and
@@ -538,6 +542,14 @@ impl World {
             island.offsets.clear();
             let group = &isl.members[s as usize..e as usize];
             island.moving = isl.moving[parent[group[0] as usize] as usize];
+            // All members carried alike by one anchor: the colliders seen through its carry.
+            let carry = group.iter().map(|&m| slots[m as usize].as_ref().and_then(|(_, r)| r.anchor_carry())).reduce(|a, b| a.filter(|a| Some(*a) == b)).flatten();
+            island.seen.clear();
+            island.anchored = carry.is_some_and(|c| !c.is_none());
+            if let Some(c) = carry.filter(|_| island.anchored) {
+                let (c0, c1) = (c.seen_at(p.pose_t0), c.seen_at(p.pose_t1));
+                island.seen.extend(isl.obstacles.iter().map(|o| ObstacleShape { from: c0.pose(&o.from), to: c1.pose(&o.to), ..*o }));
+            }
             for (m, &slot) in group.iter().enumerate() {
                 let Some((_, r)) = &mut slots[slot as usize] else { continue };
                 if island.moving {
@@ -630,6 +642,7 @@ impl World {
             let ctx = StepContext { colliders: &self.collider_frames, wind: &self.wind };
             let solve = |(island, &(s, e)): (&mut Island, &(u32, u32))| {
                 let group = &members[s as usize..e as usize];
+                let obstacles: &[ObstacleShape] = if island.anchored { &island.seen } else { obstacles };
                 let offsets = &island.offsets;
                 let member = |m: usize| {
                     let r = &view[group[m] as usize].as_ref().expect("island members exist").1;

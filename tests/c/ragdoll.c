@@ -923,6 +923,69 @@ static void company(void) {
     CHECK(without < 1e-5f, "without collision the ragdoll is not touched");
 }
 
+/* A humanoid created at a root (turned 90 degrees about Y, moved to (5, 0, -3)): every bone is
+ * the root times the bone of the one created at the origin, from the template and from its bone
+ * list; a scaled root and a null one are refused and create nothing. */
+static void placed(void) {
+    SinewWorld w = make_world(), saved;
+    SinewHumanoidBones h;
+    SinewRagdollSettings set;
+    SinewBoneDesc hd[HB];
+    SinewRagdoll at_origin, placed_one, from_list, none;
+    SinewVec3 p0[HB], p1[HB], p2[HB];
+    SinewQuat q0[HB], q1[HB], q2[HB];
+    SinewMat4 root = translation(5.0f, 0.0f, -3.0f), scaled;
+    SinewWorldStats stats;
+    float worst = 0.0f;
+    int i;
+    /* 90 degrees about Y, column-major: x -> -z, z -> x. */
+    root.m[0] = 0.0f;
+    root.m[2] = -1.0f;
+    root.m[8] = 1.0f;
+    root.m[10] = 0.0f;
+    scaled = root;
+    scaled.m[0] *= 2.0f;
+    scaled.m[2] *= 2.0f;
+    scaled.m[5] *= 2.0f;
+    scaled.m[8] *= 2.0f;
+    scaled.m[10] *= 2.0f;
+    OK(sinew_humanoid_bones_default(&h));
+    OK(sinew_ragdoll_settings_default(&set));
+    OK(sinew_humanoid_bone_descs(&h, hd, HB));
+    OK(sinew_ragdoll_create_humanoid(w, &h, &set, &at_origin));
+    OK(sinew_ragdoll_create_humanoid_at(w, &h, &set, &root, &placed_one));
+    OK(sinew_ragdoll_create_at(w, &set, hd, HB, &root, &from_list));
+    OK(sinew_ragdoll_read_pose(at_origin, p0, HB, q0, HB));
+    OK(sinew_ragdoll_read_pose(placed_one, p1, HB, q1, HB));
+    OK(sinew_ragdoll_read_pose(from_list, p2, HB, q2, HB));
+    for (i = 0; i < HB; i++) {
+        /* root * p: (x, y, z) -> (z + 5, y, -x - 3). */
+        SinewVec3 want = v3(p0[i].z + 5.0f, p0[i].y, -p0[i].x - 3.0f);
+        float d1 = dist3(p1[i], want), d2 = dist3(p2[i], want);
+        worst = d1 > worst ? d1 : worst;
+        worst = d2 > worst ? d2 : worst;
+    }
+    printf("humanoid at a root: bones within %.2e m of root x the bone at the origin\n", worst);
+    CHECK(worst < 1e-5f, "create_humanoid_at and create_at: every bone is root x the bone at the origin");
+    none.id = 0;
+    saved = g_world;
+    g_world = w;
+    ERR(sinew_ragdoll_create_humanoid_at(w, &h, &set, &scaled, &none), SINEW_INVALID_ARGUMENT);
+    MESSAGE_HAS("scale");
+    ERR(sinew_ragdoll_create_at(w, &set, hd, HB, NULL, &none), SINEW_NULL_POINTER);
+    /* The moving-platform anchor of a ragdoll: accepted, refused out of range, cleared. */
+    OK(sinew_ragdoll_set_anchor(placed_one, &root, 0.0f));
+    OK(sinew_world_step(w, FRAME));
+    ERR(sinew_ragdoll_set_anchor(placed_one, &root, -0.5f), SINEW_INVALID_ARGUMENT);
+    ERR(sinew_ragdoll_set_anchor(placed_one, &scaled, 0.5f), SINEW_INVALID_ARGUMENT);
+    ERR(sinew_ragdoll_set_anchor(placed_one, NULL, 0.5f), SINEW_NULL_POINTER);
+    OK(sinew_ragdoll_clear_anchor(placed_one));
+    OK(sinew_world_get_stats(w, &stats));
+    CHECK(none.id == 0 && stats.ragdoll_count == 3, "refused roots create nothing");
+    g_world = saved;
+    OK(sinew_world_destroy(w));
+}
+
 /* A humanoid dropped from 0.45 m (pelvis height) turned by `degrees` about X onto the floor:
  * steps until it has been at rest for 0.5 s (at most 10 s) and reports its get-up info. */
 static void lying(SinewWorld w, const SinewHumanoidBones *h, const SinewBoneDesc *hd, float degrees, float x, SinewGetUpInfo *info,
@@ -1096,6 +1159,7 @@ int main(int argc, char **argv) {
     if (all || strcmp(argv[1], "physics") == 0) {
         physics();
         powered_physics();
+        placed();
         pipelines();
         company();
     }

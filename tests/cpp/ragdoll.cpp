@@ -282,6 +282,42 @@ void physics() {
     for (int i = 0; i < 30; ++i) world.step(kFrame);
     OK(hum.read_pose(pos, rot));
     CHECK(pos[SINEW_HUMANOID_PELVIS].y < h.pelvis.y - 0.1f, "the humanoid falls");
+
+    // Created at a root (90 degrees about y, column-major: x -> -z, z -> x; then (3, 0, 1)):
+    // every bone is root x the bone of the one at the origin.
+    SinewMat4 root = translation(3, 0, 1);
+    root.m[0] = 0.0f;
+    root.m[2] = -1.0f;
+    root.m[8] = 1.0f;
+    root.m[10] = 0.0f;
+    sinew::Ragdoll at_origin = world.create_humanoid_ragdoll(h, sinew::default_ragdoll_settings());
+    sinew::Ragdoll placed = world.create_humanoid_ragdoll_at(h, sinew::default_ragdoll_settings(), root);
+    sinew::Ragdoll placed_list = world.create_ragdoll_at(sinew::default_ragdoll_settings(), sinew::humanoid_bone_descs(h), root);
+    std::vector<SinewVec3> p0, p1, p2;
+    std::vector<SinewQuat> q;
+    OK(at_origin.read_pose(p0, q));
+    OK(placed.read_pose(p1, q));
+    OK(placed_list.read_pose(p2, q));
+    float worst = 0.0f;
+    for (std::size_t i = 0; i < p0.size(); ++i) {
+        const SinewVec3 want = v3(p0[i].z + 3.0f, p0[i].y, -p0[i].x + 1.0f);
+        for (const SinewVec3& got : {p1[i], p2[i]}) {
+            worst = std::max(worst, std::sqrt((got.x - want.x) * (got.x - want.x) + (got.y - want.y) * (got.y - want.y) + (got.z - want.z) * (got.z - want.z)));
+        }
+    }
+    CHECK(worst < 1e-5f, "create_humanoid_ragdoll_at, create_ragdoll_at: every bone is root x the bone at the origin");
+    SinewMat4 scaled = root;
+    scaled.m[5] = 2.0f;
+    THROWS(SINEW_INVALID_ARGUMENT, "scale", world.create_humanoid_ragdoll_at(h, sinew::default_ragdoll_settings(), scaled));
+    // The moving-platform anchor through the RAII classes: a ragdoll and a body ride in one.
+    OK(placed.set_anchor(root, 0.0f));
+    OK(cape.set_anchor(root, 0.5f));
+    world.step(kFrame);
+    THROWS(SINEW_INVALID_ARGUMENT, "[0, 1]", placed.set_anchor(root, 2.0f));
+    THROWS(SINEW_INVALID_ARGUMENT, "scale", cape.set_anchor(scaled, 0.5f));
+    OK(placed.clear_anchor());
+    OK(cape.clear_anchor());
+    world.step(kFrame);
 }
 
 // ---- powered ragdolls and getting up -------------------------------------------------------

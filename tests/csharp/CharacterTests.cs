@@ -35,6 +35,7 @@ namespace Sinew.Tests
             Check.Group("character: tethers hold every particle within reach at one iteration", Tethers);
             Check.Group("character: the root teleports the body when it jumps", RootTeleport);
             Check.Group("character: dynamics and the root carry a cloth (world velocity scale)", RootInertia);
+            Check.Group("character: a cloth rides in a moving, turning anchor (a vehicle)", Anchor);
             Check.Group("character: wind deflects a cloth downwind", Wind);
             Check.Group("character: LOD by camera distance and visibility", Lod);
             Check.Group("character: tearing changes the vertices, triangles and topology version", Tearing);
@@ -470,6 +471,74 @@ namespace Sinew.Tests
             Check.That(carried < 1e-3f, "world_velocity_scale 0: the cloth moves rigidly with its root", "lag " + carried + " m");
             float free = Carried(1f);
             Check.That(free > 0.05f, "world_velocity_scale 1: the cloth lags behind its root", "lag " + free + " m");
+        }
+
+        // ---- the moving-platform anchor ----
+
+        /// <summary>Largest distance (m) of a hanging 4 × 4 cloth from where it hung, in the frame
+        /// of a vehicle that drives off at 2 m/s² while turning at 20°/s, its pins moved with
+        /// the vehicle, riding in it with anchor inertia <paramref name="inertia"/>.</summary>
+        static float Ride(float inertia)
+        {
+            using (World world = MakeWorld(8, 1))
+            {
+                Cloth cloth = HangingGrid(world, 4, 4, 0.05f);
+                cloth.SetAnchor(Mat4.Translation(0f, 0f, 0f), inertia);
+                for (int f = 0; f < 240; f++)
+                {
+                    world.Step(Dt);
+                }
+                Vec3[] rest = Read(cloth);
+                var pins = new[] { 0, 1, 2, 3 };
+                var targets = new Vec3[4];
+                var p = new Vec3[rest.Length];
+                float worst = 0f;
+                for (int f = 1; f <= 120; f++)
+                {
+                    float t = f * Dt, degrees = 20f * t;
+                    Mat4 m = Mat4.RotationY(degrees, t * t, 0f, 0f);
+                    for (int i = 0; i < 4; i++)
+                    {
+                        Vec3 r = rest[i];
+                        targets[i] = new Vec3(m.m00 * r.x + m.m02 * r.z + m.m03, r.y, m.m20 * r.x + m.m22 * r.z + m.m23);
+                    }
+                    cloth.SetPinTargets(pins, targets);
+                    cloth.SetAnchor(m, inertia);
+                    world.Step(Dt);
+                    cloth.ReadPositions(p);
+                    for (int i = 0; i < p.Length; i++)
+                    {
+                        // Back into the vehicle's frame: the inverse rotation is the transpose.
+                        float dx = p[i].x - m.m03, dz = p[i].z - m.m23;
+                        float lx = m.m00 * dx + m.m20 * dz, lz = m.m02 * dx + m.m22 * dz;
+                        float ex = lx - rest[i].x, ey = p[i].y - rest[i].y, ez = lz - rest[i].z;
+                        worst = Math.Max(worst, (float)Math.Sqrt(ex * ex + ey * ey + ez * ez));
+                    }
+                }
+                return worst;
+            }
+        }
+
+        static void Anchor()
+        {
+            float carried = Ride(0f);
+            Check.That(carried < 1e-4f, "anchor inertia 0: the cloth rides at rest in the vehicle's frame", carried + " m from where it hung");
+            float felt = Ride(1f);
+            Check.That(felt > 0.01f, "anchor inertia 1: the same ride swings it (the check can fail)", felt + " m");
+            using (World world = MakeWorld(2, 1))
+            {
+                Cloth cloth = HangingGrid(world, 4, 4, 0.05f);
+                Mat4 nan = Mat4.Translation(float.NaN, 0f, 0f);
+                Check.ThrowsSinew("a NaN anchor", SinewResult.SINEW_NON_FINITE, () => cloth.SetAnchor(nan, 0.5f), "anchor transform");
+                Check.ThrowsSinew("anchor inertia 1.5", SinewResult.SINEW_INVALID_ARGUMENT, () => cloth.SetAnchor(Mat4.Translation(0f, 0f, 0f), 1.5f), "[0, 1]");
+                Mat4 scaled = Mat4.Translation(0f, 0f, 0f);
+                scaled.m11 = 3f;
+                Check.ThrowsSinew("a scaled anchor", SinewResult.SINEW_INVALID_ARGUMENT, () => cloth.SetAnchor(scaled, 0.5f), "scale");
+                cloth.SetAnchor(Mat4.Translation(1f, 0f, 0f), 0.25f);
+                world.Step(Dt);
+                cloth.ClearAnchor();
+                world.Step(Dt);
+            }
         }
 
         // ---- wind ----

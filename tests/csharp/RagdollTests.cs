@@ -358,6 +358,37 @@ namespace Sinew.Tests
                 }
                 hum.ReadPose(hp, hq);
                 Check.That(hp[0].y < h.pelvis.y - 0.1f, "the humanoid falls", "pelvis at " + hp[0]);
+
+                // Created at a root: a spawn point 3 m along x, turned 90 degrees about y
+                // (column-major: x -> -z, z -> x). Every bone is root x the bone at the origin.
+                Mat4 root = Mat4.Translation(3f, 0f, 1f);
+                root.m00 = 0f;
+                root.m20 = -1f;
+                root.m02 = 1f;
+                root.m22 = 0f;
+                Ragdoll atOrigin = w.CreateHumanoidRagdoll(h, SinewRagdollSettings.Default);
+                Ragdoll placed = w.CreateHumanoidRagdollAt(h, SinewRagdollSettings.Default, root);
+                Ragdoll placedList = w.CreateRagdollAt(SinewRagdollSettings.Default, Ragdoll.HumanoidBoneDescs(h), root);
+                var op = new Vec3[11];
+                var pp = new Vec3[11];
+                var lp = new Vec3[11];
+                atOrigin.ReadPose(op, hq);
+                placed.ReadPose(pp, hq);
+                placedList.ReadPose(lp, hq);
+                float worst = 0f;
+                for (int i = 0; i < 11; i++)
+                {
+                    float wx = op[i].z + 3f, wy = op[i].y, wz = -op[i].x + 1f;
+                    foreach (Vec3 got in new[] { pp[i], lp[i] })
+                    {
+                        float dx = got.x - wx, dy = got.y - wy, dz = got.z - wz;
+                        worst = Math.Max(worst, (float)Math.Sqrt(dx * dx + dy * dy + dz * dz));
+                    }
+                }
+                Check.That(worst < 1e-5f, "CreateHumanoidRagdollAt and CreateRagdollAt: every bone is root x the bone at the origin", "worst " + worst + " m");
+                Mat4 scaled = root;
+                scaled.m11 = 2f;
+                Check.ThrowsSinew("a scaled root", SinewResult.SINEW_INVALID_ARGUMENT, () => w.CreateHumanoidRagdollAt(h, SinewRagdollSettings.Default, scaled), "scale");
             }
         }
 

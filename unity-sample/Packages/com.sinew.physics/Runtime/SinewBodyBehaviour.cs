@@ -37,7 +37,15 @@ namespace Sinew.Components
         [Tooltip("The character's root, whose motion drives inertia (World Velocity / Acceleration Scale), the automatic teleport (Teleport Distance) and the body's size (scale it ×2 and rest lengths double). Empty: see the component (a skinned cloth uses its root bone, hair its head).")]
         public Transform root;
 
+        [Tooltip("A moving platform the body rides in (a vehicle, an elevator, a ship's deck), sent every frame: its motion is felt only as much as Anchor Inertia says, and the root's inertia is taken relative to it. Empty: none (world physics).")]
+        public Transform anchor;
+
+        [Tooltip("How much of the anchor's motion the body feels as world motion: 0 none (carried rigidly with the anchor, as if it stood still), 1 all (world physics). In a vehicle accelerating at a, a cape hangs at atan(inertia × a / g) from the vertical.")]
+        [Range(0f, 1f)]
+        public float anchorInertia = 0f;
+
         Body body;
+        bool anchored;
         bool started;
         bool settingsDirty;
         Transform activeRoot;
@@ -212,6 +220,7 @@ namespace Sinew.Components
                 body = null;
             }
             activeRoot = null;
+            anchored = false;
             ReleaseResources();
         }
 
@@ -234,6 +243,16 @@ namespace Sinew.Components
             if (activeRoot != null)
             {
                 body.SetRootTransform(UniformPose(activeRoot));
+            }
+            if (anchor != null)
+            {
+                body.SetAnchor(Matrix4x4.TRS(anchor.position, anchor.rotation, Vector3.one), anchorInertia);
+                anchored = true;
+            }
+            else if (anchored)
+            {
+                body.ClearAnchor();
+                anchored = false;
             }
             PrepareStep(dt);
         }

@@ -329,6 +329,16 @@ namespace Sinew.Components
         [Min(0)]
         public int headBone = (int)SinewHumanoidBone.SINEW_HUMANOID_HEAD;
 
+        [Header("Moving platform")]
+        [Tooltip("A moving platform the ragdoll rides in (a vehicle, an elevator, a ship's deck), sent every frame: its motion is felt only as much as Anchor Inertia says. Move the platform's Sinew Collider with it. Empty: none (world physics).")]
+        public Transform anchor;
+
+        [Tooltip("How much of the anchor's motion the ragdoll feels as world motion: 0 none (carried rigidly with the anchor, as if it stood still), 1 all (world physics).")]
+        [Range(0f, 1f)]
+        public float anchorInertia = 0f;
+
+        bool anchored;
+
         [Header("Gizmos")]
         [Tooltip("Draw each joint's hinge arc or swing cone and twist range when selected, green free to red at the limit.")]
         public bool drawJointLimits = true;
@@ -817,6 +827,7 @@ namespace Sinew.Components
             {
                 TakeOffsets();
                 native = w.CreateRagdoll(Settings(), descs);
+                anchored = false;
             }
             catch (SinewException e)
             {
@@ -1099,6 +1110,16 @@ namespace Sinew.Components
             world.CompleteStep();
             try
             {
+                if (anchor != null)
+                {
+                    native.SetAnchor(Matrix4x4.TRS(anchor.position, anchor.rotation, Vector3.one), anchorInertia);
+                    anchored = true;
+                }
+                else if (anchored)
+                {
+                    native.ClearAnchor();
+                    anchored = false;
+                }
                 switch (mode)
                 {
                     case RagdollMode.Animated:
