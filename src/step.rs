@@ -179,6 +179,19 @@ pub struct AnchorFrame {
 }
 
 impl Anchor {
+    /// Places the anchor an object holds in `slot` at `pose` with `inertia`, checked (the
+    /// first call creates it without moving anything); returns whether the object must wake
+    /// (a new anchor, or another inertia).
+    pub fn place(slot: &mut Option<Anchor>, pose: Pose, inertia: f32) -> Result<bool> {
+        Self::check(&pose, inertia)?;
+        let wake = slot.as_ref().is_none_or(|a| a.inertia != inertia);
+        match slot {
+            Some(a) => a.set(pose, inertia),
+            None => *slot = Some(Anchor::new(pose, inertia)),
+        }
+        Ok(wake)
+    }
+
     /// Checks `inertia` (finite, within [0, 1]) and the pose (finite, rigid, within the world).
     pub fn check(pose: &Pose, inertia: f32) -> Result<()> {
         if !is_finite3(pose.position) || !pose.rotation.is_finite() || !pose.scale.is_finite() {

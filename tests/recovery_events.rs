@@ -12,14 +12,6 @@ fn stats(w: SinewWorld) -> SinewWorldStats {
     unsafe { s.assume_init() }
 }
 
-fn events(w: SinewWorld) -> Vec<SinewEvent> {
-    let mut n = 0usize;
-    ok(sinew_world_get_event_count(w, &mut n));
-    let mut out = vec![SinewEvent { body: SinewBody { id: 0 }, kind: 0, reason: 0 }; n];
-    ok(sinew_world_read_events(w, out.as_mut_ptr(), out.len()));
-    out
-}
-
 #[test]
 fn a_quiet_world_reports_nothing() {
     let w = create_world(&world_desc());

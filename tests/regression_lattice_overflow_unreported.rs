@@ -35,14 +35,6 @@ fn farthest(points: &[SinewVec3]) -> f32 {
     points.iter().map(|p| p.x.abs().max(p.y.abs()).max(p.z.abs())).fold(0.0, |a, b| if b.is_nan() || a.is_nan() { f32::NAN } else { a.max(b) })
 }
 
-fn events(w: SinewWorld) -> Vec<SinewEvent> {
-    let mut n = 0usize;
-    ok(sinew_world_get_event_count(w, &mut n));
-    let mut out = vec![SinewEvent { body: SinewBody { id: 0 }, kind: 0, reason: 0 }; n];
-    ok(sinew_world_read_events(w, out.as_mut_ptr(), out.len()));
-    out
-}
-
 #[test]
 fn bodies_falling_past_the_bound_are_recovered_and_reported() {
     let w = falling_world();

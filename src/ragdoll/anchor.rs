@@ -24,13 +24,7 @@ impl Ragdoll {
     /// `inertia` in [0, 1]. The first call places the anchor without moving anything; a change
     /// of inertia wakes the ragdoll.
     pub fn set_anchor(&mut self, pose: Pose, inertia: f32) -> Result<()> {
-        Anchor::check(&pose, inertia)?;
-        let wake = self.anchor.is_none_or(|a| a.inertia != inertia);
-        match &mut self.anchor {
-            Some(a) => a.set(pose, inertia),
-            None => self.anchor = Some(Anchor::new(pose, inertia)),
-        }
-        if wake {
+        if Anchor::place(&mut self.anchor, pose, inertia)? {
             self.wake();
         }
         Ok(())

@@ -52,6 +52,15 @@ pub fn mesh_desc() -> SinewClothMeshDesc {
     unsafe { d.assume_init() }
 }
 
+/// The events of the world's last step (`sinew_world_read_events`).
+pub fn events(w: SinewWorld) -> Vec<SinewEvent> {
+    let mut n = 0usize;
+    ok(sinew_world_get_event_count(w, &mut n));
+    let mut out = vec![SinewEvent { body: SinewBody { id: 0 }, kind: 0, reason: 0 }; n];
+    ok(sinew_world_read_events(w, out.as_mut_ptr(), out.len()));
+    out
+}
+
 pub fn create_world(d: &SinewWorldDesc) -> SinewWorld {
     let mut w = SinewWorld::default();
     ok(sinew_world_create(d, &mut w));
