@@ -222,7 +222,7 @@ impl JointDesc {
         let angle = |v: f32, lo: f32, hi: f32, name: &str| -> Result<()> {
             check_finite(v, &at(name))?;
             if !(lo..=hi).contains(&v) {
-                return Err(Error::out_of_range(format!("{} must be within [{lo}, {hi}] degrees (got {v})", at(name))));
+                return Err(Error::invalid(format!("{} must be within [{lo}, {hi}] degrees (got {v})", at(name))));
             }
             Ok(())
         };
@@ -305,7 +305,7 @@ impl RagdollSettings {
     pub fn validate(&self) -> Result<()> {
         check_finite(self.max_mass_ratio, "max_mass_ratio")?;
         if !(1.0..=1e4).contains(&self.max_mass_ratio) {
-            return Err(Error::out_of_range(format!("max_mass_ratio must be within [1, 10000] (got {})", self.max_mass_ratio)));
+            return Err(Error::invalid(format!("max_mass_ratio must be within [1, 10000] (got {})", self.max_mass_ratio)));
         }
         check_within(self.friction, MAX_FACTOR, "friction")?;
         check_within(self.restitution, 1.0, "restitution")?;
