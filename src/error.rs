@@ -113,6 +113,29 @@ pub(crate) const MAX_FACTOR: f32 = 100.0;
 /// substeps.
 pub(crate) const MAX_COMPLIANCE: f32 = 1e3;
 
+/// How far from 1 the length of a host's rotation quaternion (or a rigid transform's scale)
+/// may be: rotations are renormalised, and a quaternion farther from unit length is a bug of
+/// the caller's, not round-off.
+pub const UNIT_TOLERANCE: f32 = 1e-3;
+
+/// Whether `x` (a quaternion's length, a transform's scale) is 1 within [`UNIT_TOLERANCE`].
+pub fn is_unit(x: f32) -> bool {
+    (x - 1.0).abs() <= UNIT_TOLERANCE
+}
+
+/// A host's rotation: finite and of unit length within [`UNIT_TOLERANCE`], renormalised; the
+/// name is made only on failure.
+pub fn check_rotation(q: glam::Quat, name: impl Fn() -> String) -> Result<glam::Quat> {
+    if !q.is_finite() {
+        return Err(Error::non_finite(format!("{} is not finite ({q})", name())));
+    }
+    let len = q.length();
+    if !is_unit(len) {
+        return Err(Error::invalid(format!("{} is not a unit quaternion (length {len})", name())));
+    }
+    Ok(q / len)
+}
+
 /// Checks a finite `value` with `|value| <= max`.
 pub fn check_magnitude(value: f32, max: f32, name: &str) -> Result<f32> {
     check_finite(value, name)?;

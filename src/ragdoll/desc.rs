@@ -22,7 +22,7 @@
 //! shin swing backwards, and its hip `[−20°, 70°]` lets the thigh swing 70° forwards. Swing
 //! limits are half-angles (no sign).
 
-use crate::error::{Error, MAX_FACTOR, Result, check_finite, check_non_negative, check_position, check_within};
+use crate::error::{Error, MAX_FACTOR, Result, check_finite, check_non_negative, check_position, check_within, is_unit};
 use crate::geometry::{Pose, Shape};
 use crate::math::{Quat, Vec3, is_finite3};
 
@@ -264,10 +264,10 @@ impl BoneDesc {
             return Err(Error::non_finite(at("bind pose is not finite")));
         }
         check_position(b.position, &at("bind position"))?;
-        if (b.rotation.length() - 1.0).abs() > 1e-3 {
+        if !is_unit(b.rotation.length()) {
             return Err(Error::invalid(format!("{} is not a unit quaternion (length {})", at("bind rotation"), b.rotation.length())));
         }
-        if (b.scale - 1.0).abs() > 1e-3 {
+        if !is_unit(b.scale) {
             return Err(Error::invalid(format!("{} must be 1 (got {}): bones are rigid", at("bind scale"), b.scale)));
         }
         match self.shape {
@@ -278,7 +278,7 @@ impl BoneDesc {
             return Err(Error::non_finite(at("shape offset or rotation is not finite")));
         }
         check_position(self.shape_offset, &at("shape_offset"))?;
-        if (self.shape_rotation.length() - 1.0).abs() > 1e-3 {
+        if !is_unit(self.shape_rotation.length()) {
             return Err(Error::invalid(format!("{} is not a unit quaternion", at("shape_rotation"))));
         }
         check_within(self.mass, 1e6, &at("mass (kg)"))?;
