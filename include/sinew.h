@@ -1742,7 +1742,7 @@ extern "C" {
 #endif // __cplusplus
 
 /*
- Muscle strength (0–1) of `bone`'s joint motor: 0 (the default) limp, 1 turning the joint
+ Muscle strength `strength` in [0, 1] of `bone`'s joint motor: 0 (the default) limp, 1 turning the joint
  to the animated local rotation (from `sinew_ragdoll_set_targets`) at the settings'
  `muscle_frequency`. Wakes the ragdoll.
  */
@@ -1751,12 +1751,12 @@ enum SinewResult sinew_ragdoll_set_muscle_strength(struct SinewRagdoll ragdoll,
                                                    float strength);
 
 /*
- `sinew_ragdoll_set_muscle_strength` for every bone.
+ `sinew_ragdoll_set_muscle_strength` for every bone: `strength` in [0, 1].
  */
 enum SinewResult sinew_ragdoll_set_muscle_strength_all(struct SinewRagdoll ragdoll, float strength);
 
 /*
- Pin weight (0–1) pulling `bone` towards its animated world pose (PuppetMaster's pin
+ Pin weight `weight` in [0, 1] pulling `bone` towards its animated world pose (PuppetMaster's pin
  weight): 0 (the default) free, 1 following the animation within millimetres.
  */
 enum SinewResult sinew_ragdoll_set_pin_weight(struct SinewRagdoll ragdoll,
@@ -1764,7 +1764,7 @@ enum SinewResult sinew_ragdoll_set_pin_weight(struct SinewRagdoll ragdoll,
                                               float weight);
 
 /*
- `sinew_ragdoll_set_pin_weight` for every bone.
+ `sinew_ragdoll_set_pin_weight` for every bone: `weight` in [0, 1].
  */
 enum SinewResult sinew_ragdoll_set_pin_weight_all(struct SinewRagdoll ragdoll, float weight);
 
@@ -1813,7 +1813,8 @@ enum SinewResult sinew_ragdoll_blend_from_snapshot(struct SinewRagdoll ragdoll,
 
 /*
  The same blend between any two poses of `count` bones the host keeps itself: `from_*` and
- `to_*` hold `count` entries each, `out_*` at least `out_capacity` ≥ `count`.
+ `to_*` hold `count` entries each, `out_*` at least `out_capacity` ≥ `count`; `alpha` in
+ [0, 1] as in `sinew_ragdoll_blend_from_snapshot`.
  */
 enum SinewResult sinew_pose_blend(const struct SinewVec3 *from_positions,
                                   const struct SinewQuat *from_rotations,
@@ -1826,7 +1827,7 @@ enum SinewResult sinew_pose_blend(const struct SinewVec3 *from_positions,
                                   size_t out_capacity);
 
 /*
- `alpha` of a blend that started `time` s ago and lasts `blend_time` s (≥ 0): the
+ `alpha` of a blend that started `time` s ago and lasts `blend_time` (s) in [0, ∞): the
  chapter's `t / blendTime` held to [0, 1] (1 at once for a zero blend time).
  */
 enum SinewResult sinew_blend_alpha(float time, float blend_time, float *out_alpha);
@@ -2048,7 +2049,7 @@ enum SinewResult sinew_body_set_backstops(struct SinewBody body,
 
 /*
  Tethers every free particle to its nearest pinned one (long range attachments), computed
- from the current pins: no particle gets farther from its anchor than `scale` (≥ 1) × its
+ from the current pins: no particle gets farther from its anchor than `scale` in [1, 100] × its
  rest distance, at any iteration count. `mode` is a `SinewTetherMode`.
  */
 enum SinewResult sinew_body_set_tethers(struct SinewBody body, uint32_t mode, float scale);
@@ -2339,8 +2340,8 @@ enum SinewResult sinew_ragdoll_apply_bone_impulse(struct SinewRagdoll ragdoll,
                                                   struct SinewVec3 impulse);
 
 /*
- A radial impulse from `centre`: each bone within `radius` (m, in (0, 1000]) gets
- `impulse·(1 − d/radius)` N·s (|impulse| ≤ 1e6; negative pulls inwards) away from the centre
+ A radial impulse from `centre`: each bone within `radius` (m) in (0, 1000] gets
+ `impulse·(1 − d/radius)` N·s (`impulse` in [-1e6, 1e6]; negative pulls inwards) away from the centre
  at its centre of mass, d the distance to its surface. Wakes the ragdoll.
  */
 enum SinewResult sinew_ragdoll_apply_explosion(struct SinewRagdoll ragdoll,
@@ -2654,7 +2655,7 @@ enum SinewResult sinew_world_create(const struct SinewWorldDesc *desc,
 enum SinewResult sinew_world_destroy(struct SinewWorld world);
 
 /*
- Advances the world by the host's frame time `dt` (s, ≥ 0), running whole fixed steps.
+ Advances the world by the host's frame time `dt` (s) in [0, ∞), running whole fixed steps.
  */
 enum SinewResult sinew_world_step(struct SinewWorld world, float dt);
 

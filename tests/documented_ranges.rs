@@ -19,6 +19,7 @@ mod common;
 use std::collections::BTreeMap;
 
 use common::*;
+use sinew::ffi::getup::*;
 use sinew::ffi::softbody::*;
 
 const HEADER: &str = include_str!("../include/sinew.h");
@@ -144,6 +145,61 @@ fn documented() -> BTreeMap<String, (Ty, Range)> {
         }
     }
     assert!(bad.is_empty(), "ranges the header does not write as `in [a, b]`:\n{}", bad.join("\n"));
+    out.extend(argument_ranges());
+    out
+}
+
+/// Every `function.argument` whose function's comment says "`argument` … in [a, b]": the
+/// interval's nearest backticked name before it is a scalar argument of the function.
+fn argument_ranges() -> BTreeMap<String, (Ty, Range)> {
+    let mut out = BTreeMap::new();
+    let mut comment = String::new();
+    let mut lines = HEADER.lines().peekable();
+    while let Some(line) = lines.next() {
+        let t = line.trim();
+        if t.starts_with("/*") {
+            comment.clear();
+            let mut l = t;
+            loop {
+                comment.push(' ');
+                comment.push_str(l.trim_start_matches("/*").trim_end_matches("*/"));
+                if l.ends_with("*/") {
+                    break;
+                }
+                l = lines.next().unwrap_or("*/").trim();
+            }
+            continue;
+        }
+        let Some(open) = t.find("sinew_").filter(|_| t.contains('(') && !t.starts_with("typedef")) else { continue };
+        let mut decl = t.to_string();
+        while !decl.contains(");") {
+            decl.push(' ');
+            decl.push_str(lines.next().unwrap_or(");").trim());
+        }
+        let name = &decl[open..decl.find('(').unwrap()];
+        let params = &decl[decl.find('(').unwrap() + 1..decl.find(')').unwrap()];
+        let scalar = |arg: &str| {
+            params.split(',').map(str::trim).find_map(|p| match p.rsplit_once(' ') {
+                Some(("float", a)) if a == arg => Some(Ty::F32),
+                Some(("uint32_t", a)) if a == arg => Some(Ty::U32),
+                _ => None,
+            })
+        };
+        let text = std::mem::take(&mut comment).split_whitespace().collect::<Vec<_>>().join(" ");
+        for (at, c) in text.char_indices() {
+            if c != '[' && c != '(' || !text[..at].ends_with(" in ") {
+                continue;
+            }
+            let Some((r, _)) = interval(&text, at) else { continue };
+            let before = &text[..at];
+            let Some(end) = before.rfind('`') else { continue };
+            let Some(start) = before[..end].rfind('`') else { continue };
+            let arg = &before[start + 1..end];
+            if let Some(ty) = scalar(arg) {
+                assert!(out.insert(format!("{name}.{arg}"), (ty, r)).is_none(), "{name}.{arg}: two ranges");
+            }
+        }
+    }
     out
 }
 
@@ -262,6 +318,35 @@ enum Via {
     Joint(fn(&mut SinewJointDesc, f64)),
     Ragdoll(fn(&mut SinewRagdollSettings, f64)),
     Humanoid(fn(&mut SinewHumanoidBones, f64)),
+    /// A call on a cloth hanging from its top row (the body) in a small world.
+    OnCloth(fn(SinewWorld, SinewBody, f32) -> SinewResult),
+    /// A call on a humanoid ragdoll standing on nothing, with a snapshot taken.
+    OnRagdoll(fn(SinewRagdoll, f32) -> SinewResult),
+    /// A call that changes nothing but its outputs, given as a buffer it may write.
+    Pure(fn(f32, &mut [f32]) -> SinewResult),
+}
+
+/// What a refused call on a ragdoll must leave: its pose and every bone's drive state.
+fn ragdoll_state(r: SinewRagdoll) -> String {
+    let n = bone_count(r);
+    let (mut p, mut q) = (vec![v3(0.0, 0.0, 0.0); n], vec![QUAT_IDENTITY; n]);
+    ok(sinew_ragdoll_read_pose(r, p.as_mut_ptr(), n, q.as_mut_ptr(), n));
+    let drive: Vec<_> = (0..n as u32)
+        .map(|b| {
+            let mut d = SinewDriveState::default();
+            ok(sinew_ragdoll_get_drive_state(r, b, &mut d));
+            d
+        })
+        .collect();
+    format!("{p:?} {q:?} {drive:?}")
+}
+
+/// The humanoid's bind pose, for the blends.
+fn humanoid_pose() -> (Vec<SinewVec3>, Vec<SinewQuat>) {
+    let n = SinewHumanoidBone::SINEW_HUMANOID_BONE_COUNT as usize;
+    let mut descs = vec![bone_desc(); n];
+    ok(sinew_humanoid_bone_descs(&filled(sinew_humanoid_bones_default), descs.as_mut_ptr(), n));
+    (descs.iter().map(|d| d.position).collect(), descs.iter().map(|d| d.rotation).collect())
 }
 
 /// A closed box (8 vertices, 12 outward triangles) for soft bodies made from a mesh: a thin
@@ -347,6 +432,30 @@ impl Via {
                 })
             }
             Via::Ragdoll(set) => create(key, ragdoll_settings(), &set, v, |w, s, h: &mut SinewRagdoll| sinew_ragdoll_create(w, s, &bone_desc(), 1, h)),
+            Via::OnCloth(call) => on_scene(key, cloth_scene(), |w, b| call(w, b, v as f32)),
+            Via::OnRagdoll(call) => {
+                let (w, b) = cloth_scene();
+                let mut r = SinewRagdoll::default();
+                ok(sinew_ragdoll_create_humanoid(w, &filled(sinew_humanoid_bones_default), &ragdoll_settings(), &mut r));
+                ok(sinew_ragdoll_capture_snapshot(r));
+                on_scene(key, (w, b), |_, _| {
+                    let before = ragdoll_state(r);
+                    let got = call(r, v as f32);
+                    if got != SINEW_OK {
+                        assert_eq!(ragdoll_state(r), before, "{key}: a refused call changed the ragdoll");
+                    }
+                    got
+                })
+            }
+            Via::Pure(call) => {
+                let mut out = [f32::NAN; 64];
+                let got = call(v as f32, &mut out);
+                if got != SINEW_OK {
+                    assert!(out.iter().all(|x| x.is_nan()), "{key}: a refused call wrote its outputs");
+                }
+                MESSAGE.with(|m| *m.borrow_mut() = last_error());
+                got
+            }
             Via::Humanoid(set) => create(key, filled(sinew_humanoid_bones_default), &set, v, |w, hb, h: &mut SinewRagdoll| sinew_ragdoll_create_humanoid(w, hb, &ragdoll_settings(), h)),
         }
     }
@@ -475,6 +584,29 @@ fn table() -> Vec<(&'static str, Via)> {
         ("SinewRagdollSettings.balance_distance", Ragdoll(|d, v| d.balance_distance = v as _)),
         ("SinewRagdollSettings.rest_speed", Ragdoll(|d, v| d.rest_speed = v as _)),
         ("SinewHumanoidBones.total_mass", Humanoid(|d, v| d.total_mass = v as _)),
+        // Function arguments.
+        ("sinew_world_step.dt", OnCloth(|w, _, v| sinew_world_step(w, v))),
+        ("sinew_body_set_tethers.scale", OnCloth(|_, b, v| sinew_body_set_tethers(b, SinewTetherMode::SINEW_TETHER_EUCLIDEAN as u32, v))),
+        ("sinew_ragdoll_set_muscle_strength.strength", OnRagdoll(|r, v| sinew_ragdoll_set_muscle_strength(r, 1, v))),
+        ("sinew_ragdoll_set_muscle_strength_all.strength", OnRagdoll(|r, v| sinew_ragdoll_set_muscle_strength_all(r, v))),
+        ("sinew_ragdoll_set_pin_weight.weight", OnRagdoll(|r, v| sinew_ragdoll_set_pin_weight(r, 1, v))),
+        ("sinew_ragdoll_set_pin_weight_all.weight", OnRagdoll(|r, v| sinew_ragdoll_set_pin_weight_all(r, v))),
+        ("sinew_ragdoll_apply_explosion.impulse", OnRagdoll(|r, v| sinew_ragdoll_apply_explosion(r, v3(0.0, 1.0, 0.5), v, 2.0))),
+        ("sinew_ragdoll_apply_explosion.radius", OnRagdoll(|r, v| sinew_ragdoll_apply_explosion(r, v3(0.0, 1.0, 0.5), 10.0, v))),
+        ("sinew_ragdoll_blend_from_snapshot.alpha", OnRagdoll(|r, v| {
+            let (p, q) = humanoid_pose();
+            let n = p.len();
+            let (mut op, mut oq) = (vec![v3(0.0, 0.0, 0.0); n], vec![QUAT_IDENTITY; n]);
+            sinew_ragdoll_blend_from_snapshot(r, p.as_ptr(), n, q.as_ptr(), n, v, op.as_mut_ptr(), n, oq.as_mut_ptr(), n)
+        })),
+        ("sinew_pose_blend.alpha", Pure(|v, out| {
+            let (p, q) = humanoid_pose();
+            let n = 2;
+            // SAFETY: 64 floats hold 2 positions (6) and 2 rotations (8).
+            let (op, oq) = out.split_at_mut(6);
+            sinew_pose_blend(p.as_ptr(), q.as_ptr(), p[1..].as_ptr(), q[1..].as_ptr(), n, v, op.as_mut_ptr().cast(), oq.as_mut_ptr().cast(), n)
+        })),
+        ("sinew_blend_alpha.blend_time", Pure(|v, out| sinew_blend_alpha(0.5, v, &mut out[0]))),
     ]
 }
 

@@ -57,7 +57,7 @@ namespace Sinew
         public static extern SinewResult sinew_world_destroy(SinewWorld world);
 
         /// <summary>
-        ///  Advances the world by the host's frame time `dt` (s, ≥ 0), running whole fixed steps.
+        ///  Advances the world by the host's frame time `dt` (s) in [0, ∞), running whole fixed steps.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_world_step", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_world_step(SinewWorld world, float dt);
@@ -448,7 +448,7 @@ namespace Sinew
 
         /// <summary>
         ///  Tethers every free particle to its nearest pinned one (long range attachments), computed
-        ///  from the current pins: no particle gets farther from its anchor than `scale` (≥ 1) × its
+        ///  from the current pins: no particle gets farther from its anchor than `scale` in [1, 100] × its
         ///  rest distance, at any iteration count. `mode` is a `SinewTetherMode`.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_body_set_tethers", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
@@ -635,8 +635,8 @@ namespace Sinew
         public static extern SinewResult sinew_ragdoll_apply_bone_impulse(SinewRagdoll ragdoll, uint bone, SinewVec3 point, SinewVec3 impulse);
 
         /// <summary>
-        ///  A radial impulse from `centre`: each bone within `radius` (m, in (0, 1000]) gets
-        ///  `impulse·(1 − d/radius)` N·s (|impulse| ≤ 1e6; negative pulls inwards) away from the centre
+        ///  A radial impulse from `centre`: each bone within `radius` (m) in (0, 1000] gets
+        ///  `impulse·(1 − d/radius)` N·s (`impulse` in [-1e6, 1e6]; negative pulls inwards) away from the centre
         ///  at its centre of mass, d the distance to its surface. Wakes the ragdoll.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_ragdoll_apply_explosion", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
@@ -738,7 +738,7 @@ namespace Sinew
         public static extern SinewResult sinew_body_set_ragdoll_collision(SinewBody body, SinewRagdoll ragdoll, uint enabled);
 
         /// <summary>
-        ///  Muscle strength (0–1) of `bone`'s joint motor: 0 (the default) limp, 1 turning the joint
+        ///  Muscle strength `strength` in [0, 1] of `bone`'s joint motor: 0 (the default) limp, 1 turning the joint
         ///  to the animated local rotation (from `sinew_ragdoll_set_targets`) at the settings'
         ///  `muscle_frequency`. Wakes the ragdoll.
         /// </summary>
@@ -746,20 +746,20 @@ namespace Sinew
         public static extern SinewResult sinew_ragdoll_set_muscle_strength(SinewRagdoll ragdoll, uint bone, float strength);
 
         /// <summary>
-        ///  `sinew_ragdoll_set_muscle_strength` for every bone.
+        ///  `sinew_ragdoll_set_muscle_strength` for every bone: `strength` in [0, 1].
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_ragdoll_set_muscle_strength_all", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_ragdoll_set_muscle_strength_all(SinewRagdoll ragdoll, float strength);
 
         /// <summary>
-        ///  Pin weight (0–1) pulling `bone` towards its animated world pose (PuppetMaster's pin
+        ///  Pin weight `weight` in [0, 1] pulling `bone` towards its animated world pose (PuppetMaster's pin
         ///  weight): 0 (the default) free, 1 following the animation within millimetres.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_ragdoll_set_pin_weight", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_ragdoll_set_pin_weight(SinewRagdoll ragdoll, uint bone, float weight);
 
         /// <summary>
-        ///  `sinew_ragdoll_set_pin_weight` for every bone.
+        ///  `sinew_ragdoll_set_pin_weight` for every bone: `weight` in [0, 1].
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_ragdoll_set_pin_weight_all", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_ragdoll_set_pin_weight_all(SinewRagdoll ragdoll, float weight);
@@ -799,13 +799,14 @@ namespace Sinew
 
         /// <summary>
         ///  The same blend between any two poses of `count` bones the host keeps itself: `from_*` and
-        ///  `to_*` hold `count` entries each, `out_*` at least `out_capacity` ≥ `count`.
+        ///  `to_*` hold `count` entries each, `out_*` at least `out_capacity` ≥ `count`; `alpha` in
+        ///  [0, 1] as in `sinew_ragdoll_blend_from_snapshot`.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_pose_blend", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_pose_blend(SinewVec3* from_positions, SinewQuat* from_rotations, SinewVec3* to_positions, SinewQuat* to_rotations, System.UIntPtr count, float alpha, SinewVec3* out_positions, SinewQuat* out_rotations, System.UIntPtr out_capacity);
 
         /// <summary>
-        ///  `alpha` of a blend that started `time` s ago and lasts `blend_time` s (≥ 0): the
+        ///  `alpha` of a blend that started `time` s ago and lasts `blend_time` (s) in [0, ∞): the
         ///  chapter's `t / blendTime` held to [0, 1] (1 at once for a zero blend time).
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_blend_alpha", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]

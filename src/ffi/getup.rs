@@ -93,7 +93,7 @@ pub struct SinewDriveState {
 
 // ---- powered ragdoll ----
 
-/// Muscle strength (0–1) of `bone`'s joint motor: 0 (the default) limp, 1 turning the joint
+/// Muscle strength `strength` in [0, 1] of `bone`'s joint motor: 0 (the default) limp, 1 turning the joint
 /// to the animated local rotation (from `sinew_ragdoll_set_targets`) at the settings'
 /// `muscle_frequency`. Wakes the ragdoll.
 #[unsafe(no_mangle)]
@@ -106,7 +106,7 @@ pub extern "C" fn sinew_ragdoll_set_muscle_strength(ragdoll: SinewRagdoll, bone:
     })
 }
 
-/// `sinew_ragdoll_set_muscle_strength` for every bone.
+/// `sinew_ragdoll_set_muscle_strength` for every bone: `strength` in [0, 1].
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_ragdoll_set_muscle_strength_all(ragdoll: SinewRagdoll, strength: f32) -> SinewResult {
     ffi_guard!({
@@ -114,7 +114,7 @@ pub extern "C" fn sinew_ragdoll_set_muscle_strength_all(ragdoll: SinewRagdoll, s
     })
 }
 
-/// Pin weight (0–1) pulling `bone` towards its animated world pose (PuppetMaster's pin
+/// Pin weight `weight` in [0, 1] pulling `bone` towards its animated world pose (PuppetMaster's pin
 /// weight): 0 (the default) free, 1 following the animation within millimetres.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_ragdoll_set_pin_weight(ragdoll: SinewRagdoll, bone: u32, weight: f32) -> SinewResult {
@@ -126,7 +126,7 @@ pub extern "C" fn sinew_ragdoll_set_pin_weight(ragdoll: SinewRagdoll, bone: u32,
     })
 }
 
-/// `sinew_ragdoll_set_pin_weight` for every bone.
+/// `sinew_ragdoll_set_pin_weight` for every bone: `weight` in [0, 1].
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_ragdoll_set_pin_weight_all(ragdoll: SinewRagdoll, weight: f32) -> SinewResult {
     ffi_guard!({
@@ -246,7 +246,8 @@ pub extern "C" fn sinew_ragdoll_blend_from_snapshot(
 }
 
 /// The same blend between any two poses of `count` bones the host keeps itself: `from_*` and
-/// `to_*` hold `count` entries each, `out_*` at least `out_capacity` ≥ `count`.
+/// `to_*` hold `count` entries each, `out_*` at least `out_capacity` ≥ `count`; `alpha` in
+/// [0, 1] as in `sinew_ragdoll_blend_from_snapshot`.
 #[unsafe(no_mangle)]
 #[allow(clippy::too_many_arguments)]
 pub extern "C" fn sinew_pose_blend(
@@ -290,7 +291,7 @@ pub extern "C" fn sinew_pose_blend(
     })
 }
 
-/// `alpha` of a blend that started `time` s ago and lasts `blend_time` s (≥ 0): the
+/// `alpha` of a blend that started `time` s ago and lasts `blend_time` (s) in [0, ∞): the
 /// chapter's `t / blendTime` held to [0, 1] (1 at once for a zero blend time).
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_blend_alpha(time: f32, blend_time: f32, out_alpha: *mut f32) -> SinewResult {

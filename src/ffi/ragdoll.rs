@@ -526,8 +526,8 @@ pub extern "C" fn sinew_ragdoll_apply_bone_impulse(ragdoll: SinewRagdoll, bone: 
     })
 }
 
-/// A radial impulse from `centre`: each bone within `radius` (m, in (0, 1000]) gets
-/// `impulse·(1 − d/radius)` N·s (|impulse| ≤ 1e6; negative pulls inwards) away from the centre
+/// A radial impulse from `centre`: each bone within `radius` (m) in (0, 1000] gets
+/// `impulse·(1 − d/radius)` N·s (`impulse` in [-1e6, 1e6]; negative pulls inwards) away from the centre
 /// at its centre of mass, d the distance to its surface. Wakes the ragdoll.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_ragdoll_apply_explosion(ragdoll: SinewRagdoll, centre: SinewVec3, impulse: f32, radius: f32) -> SinewResult {
