@@ -28,6 +28,9 @@ fn strands_desc() -> SinewStrandsDesc {
     unsafe { d.assume_init() }
 }
 
+/// A creation call writing its handle.
+type Create<'a> = dyn Fn(&mut SinewBody) -> SinewResult + 'a;
+
 /// Steps the world and checks the body reads back finite.
 fn steps_finite(w: SinewWorld, b: SinewBody) {
     for _ in 0..5 {
@@ -40,7 +43,7 @@ fn steps_finite(w: SinewWorld, b: SinewBody) {
 #[test]
 fn a_size_below_the_smallest_is_refused_by_its_name() {
     let w = world();
-    let calls: [(&str, &dyn Fn(&mut SinewBody) -> SinewResult); 4] = [
+    let calls: [(&str, &Create); 4] = [
         ("cape width", &|out| sinew_cloth_create_cape(w, &SinewClothCapeDesc { width: f32::from_bits(1), ..cape_desc() }, out)),
         ("cape length", &|out| sinew_cloth_create_cape(w, &SinewClothCapeDesc { length: 1e-5f32.next_down(), ..cape_desc() }, out)),
         ("segment_length", &|out| sinew_strands_create(w, &SinewStrandsDesc { segment_length: f32::from_bits(1), ..strands_desc() }, out)),
