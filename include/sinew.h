@@ -666,27 +666,27 @@ typedef struct SinewBodyInfo {
  */
 typedef struct SinewMaterial {
   /*
-   Mass of each particle (kg). Default 0.01.
+   Mass of each particle (kg), in [1e-9, 1e9]. Default 0.01.
    */
   float particle_mass;
   /*
-   Linear velocity damping rate (1/s). Default 0.3.
+   Linear velocity damping rate (1/s), in [0, ∞). Default 0.3.
    */
   float damping;
   /*
-   Multiplies the world's gravity. Default 1.
+   Multiplies the world's gravity, in [-100, 100]. Default 1.
    */
   float gravity_scale;
   /*
-   Compliance of stretch (structural) constraints, m/N; 0 = rigid. Default 0.
+   Compliance of stretch (structural) constraints (m/N), in [0, 1000]; 0 = rigid. Default 0.
    */
   float stretch_compliance;
   /*
-   Compliance of shear (diagonal) constraints, m/N. Default 0.
+   Compliance of shear (diagonal) constraints (m/N), in [0, 1000]. Default 0.
    */
   float shear_compliance;
   /*
-   Compliance of bend constraints (to the particle two over), m/N, used while
+   Compliance of bend constraints (to the particle two over) (m/N), in [0, 1000], used while
    `bend_stiffness` is 0. Default 0.001.
    */
   float bend_compliance;
@@ -697,11 +697,12 @@ typedef struct SinewMaterial {
    */
   float thickness;
   /*
-   Friction against colliders: sticks while sliding < static × push-out. Default 0.5.
+   Friction against colliders, in [0, 100]: sticks while sliding < static × push-out.
+   Default 0.5.
    */
   float static_friction;
   /*
-   Friction while sliding. Default 0.4.
+   Friction while sliding, in [0, 100]. Default 0.4.
    */
   float kinetic_friction;
   /*
@@ -798,55 +799,56 @@ typedef struct SinewBoneWeight {
  */
 typedef struct SinewDynamics {
   /*
-   Share of the root's motion the particles feel as world motion, [0, 1] (Unity's
+   Share of the root's motion the particles feel as world motion, in [0, 1] (Unity's
    `worldVelocityScale`): 1 leaves the cloth behind, 0 carries it with the root. Default 1.
    */
   float world_velocity_scale;
   /*
-   Share of the root's change of velocity the particles feel, [0, 1] (Unity's
+   Share of the root's change of velocity the particles feel, in [0, 1] (Unity's
    `worldAccelerationScale`). Default 1.
    */
   float world_acceleration_scale;
   /*
-   Largest particle speed relative to the root (m/s); 0 = no limit. Default 0.
+   Largest particle speed relative to the root (m/s), in [0, ∞); 0 = no limit. Default 0.
    */
   float max_speed;
   /*
    A jump farther than this in one frame — of the root, of the pin targets' centre or of
-   the skinned pose's centre — teleports the body with it (m); 0 = never. Default 2 m: more
+   the skinned pose's centre — teleports the body with it (m), in [0, ∞); 0 = never. Default 2 m: more
    than a sprint (10 m/s) or a swung limb (30 m/s) covers in the longest simulated frame.
    */
   float teleport_distance;
   /*
-   Pull of free particles towards the skinned pose (1/s). Default 0.
+   Pull of free particles towards the skinned pose (1/s), in [0, ∞). Default 0.
    */
   float pose_stiffness;
   /*
-   Multiplies the world's wind for this body. Default 1.
+   Multiplies the world's wind for this body, in [0, 100]. Default 1.
    */
   float wind_scale;
   /*
-   Aerodynamic drag coefficient. Default 1.
+   Aerodynamic drag coefficient, in [0, 100]. Default 1.
    */
   float drag;
   /*
-   Aerodynamic lift coefficient. Default 0.3.
+   Aerodynamic lift coefficient, in [0, 100]. Default 0.3.
    */
   float lift;
   /*
-   Stretch/shear constraints strained beyond 1 + this tear; 0 = never. Default 0.
+   Stretch/shear constraints strained beyond 1 + this tear, in [0, ∞); 0 = never. Default 0.
    */
   float tear_threshold;
   /*
    The body sleeps — is not stepped, costs nothing, reads back unchanged — once every
-   particle has stayed slower than this (m/s) for `sleep_time`; it wakes when the host
+   particle has stayed slower than this (m/s, in [0, ∞)) for `sleep_time`; it wakes when the host
    moves its pins, bones or root, a collider near it moves, wind blows on it, gravity
    changes or a call changes the body (Unity Cloth's `sleepThreshold`). 0 = never sleeps.
    Default 0.005.
    */
   float sleep_threshold;
   /*
-   Seconds of simulated time below `sleep_threshold` before the body sleeps; 0 = never.
+   Seconds of simulated time below `sleep_threshold` before the body sleeps, in [0, ∞);
+   0 = never.
    Default 1.
    */
   float sleep_time;
@@ -858,15 +860,16 @@ typedef struct SinewDynamics {
  */
 typedef struct SinewLod {
   /*
-   Beyond this camera distance (m) the body runs `reduced_substeps`; 0 = never. Default 0.
+   Beyond this camera distance (m), in [0, ∞), the body runs `reduced_substeps`; 0 = never.
+   Default 0.
    */
   float reduce_distance;
   /*
-   Substeps per fixed step when reduced, 1–64. Default 2.
+   Substeps per fixed step when reduced, in [1, 64]. Default 2.
    */
   uint32_t reduced_substeps;
   /*
-   Beyond this camera distance (m) the body freezes; 0 = never. Default 0.
+   Beyond this camera distance (m), in [0, ∞), the body freezes; 0 = never. Default 0.
    */
   float freeze_distance;
   /*
@@ -882,15 +885,15 @@ typedef struct SinewLod {
  */
 typedef struct SinewClothGridDesc {
   /*
-   ≥ 2.
+   Particles along a row, in [2, ∞) (at most 2²² particles in all).
    */
   uint32_t columns;
   /*
-   ≥ 2.
+   Particles along a column, in [2, ∞).
    */
   uint32_t rows;
   /*
-   Distance between neighbours (m).
+   Distance between neighbours (m), in [1e-5, 1000].
    */
   float spacing;
   struct SinewVec3 origin;
@@ -928,7 +931,7 @@ typedef struct SinewClothMeshDesc {
   const float *inverse_masses;
   size_t inverse_mass_count;
   /*
-   Vertices closer than this (m) are welded. Default 1e-5.
+   Vertices closer than this (m) are welded, in [0, 1000]. Default 1e-5.
    */
   float weld_distance;
   struct SinewMaterial material;
@@ -947,18 +950,24 @@ typedef struct SinewWorld {
  row pinned, geodesic tethers on.
  */
 typedef struct SinewClothCapeDesc {
+  /*
+   Particles across, in [2, ∞).
+   */
   uint32_t columns;
+  /*
+   Particles down, in [2, ∞).
+   */
   uint32_t rows;
   /*
-   Width across the shoulders (m). Default 0.5.
+   Width across the shoulders (m), in [1e-5, 1000]. Default 0.5.
    */
   float width;
   /*
-   Length down the back (m). Default 0.9.
+   Length down the back (m), in [1e-5, 1000]. Default 0.9.
    */
   float length;
   /*
-   Distance behind the neck (m). Default 0.08.
+   Distance behind the neck (m), in [-1000, 1000]. Default 0.08.
    */
   float back_offset;
   struct SinewMat4 left_shoulder;
@@ -973,20 +982,23 @@ typedef struct SinewClothCapeDesc {
  */
 typedef struct SinewClothSkirtDesc {
   /*
-   Particles around the ring, ≥ 3.
+   Particles around the ring, in [3, ∞).
    */
   uint32_t columns;
+  /*
+   Rings, in [2, ∞).
+   */
   uint32_t rows;
   /*
-   Radius at the waist (m). Default 0.16.
+   Radius at the waist (m), in [1e-5, 1000]. Default 0.16.
    */
   float radius_top;
   /*
-   Radius at the hem (m). Default 0.3.
+   Radius at the hem (m), in [1e-5, 1000]. Default 0.3.
    */
   float radius_bottom;
   /*
-   Length down the legs (m). Default 0.45.
+   Length down the legs (m), in [1e-5, 1000]. Default 0.45.
    */
   float length;
   /*
@@ -1006,19 +1018,19 @@ typedef struct SinewColliderDesc {
    */
   uint32_t shape;
   /*
-   Sphere radius (m). Default 0.1.
+   Sphere radius (m), in [1e-5, 1000]. Default 0.1.
    */
   float radius;
   /*
-   Capsule: half the distance between the two sphere centres (m). Default 0.25.
+   Capsule: half the distance between the two sphere centres (m), in [0, 1000]. Default 0.25.
    */
   float half_height;
   /*
-   Capsule radius at −half_height (m). Default 0.1.
+   Capsule radius at −half_height (m), in [0, 1000]; not both radii 0. Default 0.1.
    */
   float radius0;
   /*
-   Capsule radius at +half_height (m). Default 0.1.
+   Capsule radius at +half_height (m), in [0, 1000]. Default 0.1.
    */
   float radius1;
   /*
@@ -1142,27 +1154,44 @@ typedef struct SinewJointDesc {
    */
   struct SinewVec3 swing_axis;
   /*
-   `SINEW_JOINT_HINGE`: limits in [−180, 180] degrees, min ≤ max. Default −90, 90.
+   `SINEW_JOINT_HINGE`: lower limit (degrees), in [-180, 180], at most `hinge_max`.
+   Default −90.
    */
   float hinge_min;
+  /*
+   `SINEW_JOINT_HINGE`: upper limit (degrees), in [-180, 180]. Default 90.
+   */
   float hinge_max;
   /*
-   `SINEW_JOINT_SWING_TWIST`: cone half-angles in [0, 177] degrees. Default 30, 30.
+   `SINEW_JOINT_SWING_TWIST`: cone half-angle about `swing_axis` (degrees), in [0, 177].
+   Default 30.
    */
   float swing1;
+  /*
+   `SINEW_JOINT_SWING_TWIST`: cone half-angle about `axis × swing_axis` (degrees), in
+   [0, 177]. Default 30.
+   */
   float swing2;
   /*
-   `SINEW_JOINT_SWING_TWIST`: twist limits in [−180, 180] degrees, low ≤ high. Default −20, 20.
+   `SINEW_JOINT_SWING_TWIST`: lower twist limit (degrees), in [-180, 180], at most
+   `high_twist`. Default −20.
    */
   float low_twist;
+  /*
+   `SINEW_JOINT_SWING_TWIST`: upper twist limit (degrees), in [-180, 180]. Default 20.
+   */
   float high_twist;
   /*
-   Limit softness: spring (N·m/rad) and damper (N·m·s/rad); 0 and 0 (the default) give a hard limit.
+   Limit softness: spring (N·m/rad), in [0, 1e9]; with `limit_damper` 0 and 0 (the
+   default) give a hard limit.
    */
   float limit_spring;
+  /*
+   Limit softness: damper (N·m·s/rad), in [0, 1e9]. Default 0.
+   */
   float limit_damper;
   /*
-   Joint friction (N·m). Default 0.
+   Joint friction (N·m), in [0, 1e9]. Default 0.
    */
   float friction;
 } SinewJointDesc;
@@ -1187,9 +1216,21 @@ typedef struct SinewBoneDesc {
    Default a capsule, half_height 0.1, radii 0.05. The sizes it does not use must be finite.
    */
   uint32_t shape;
+  /*
+   Sphere radius (m), in [1e-5, 1000].
+   */
   float radius;
+  /*
+   Capsule half height (m), in [0, 1000].
+   */
   float half_height;
+  /*
+   Capsule radius at −half_height (m), in [0, 1000]; not both radii 0.
+   */
   float radius0;
+  /*
+   Capsule radius at +half_height (m), in [0, 1000].
+   */
   float radius1;
   struct SinewVec3 half_extents;
   /*
@@ -1198,12 +1239,12 @@ typedef struct SinewBoneDesc {
   struct SinewVec3 shape_offset;
   struct SinewQuat shape_rotation;
   /*
-   kg: 0, or within [1e-6, 1e6]; 0 takes the mass from `density` and the shape's volume.
+   Mass (kg): 0, or in [1e-6, 1e6]; 0 takes the mass from `density` and the shape's volume.
    Default 1.
    */
   float mass;
   /*
-   kg/m³ in (0, 1e5] (checked always), used when `mass` is 0. Default 1000.
+   Density (kg/m³), in (0, 1e5] (checked always), used when `mass` is 0. Default 1000.
    */
   float density;
   struct SinewJointDesc joint;
@@ -1220,7 +1261,7 @@ typedef struct SinewRagdollSettings {
    */
   uint32_t stabilize;
   /*
-   In [1, 10000]. Default 5.
+   Largest mass ratio between a child and its parent, in [1, 10000]. Default 5.
    */
   float max_mass_ratio;
   /*
@@ -1233,27 +1274,33 @@ typedef struct SinewRagdollSettings {
    */
   uint32_t collide_parent_child;
   /*
-   Coulomb friction of the bones' contacts, [0, 100]. Default 0.6.
+   Coulomb friction of the bones' contacts, in [0, 100]. Default 0.6.
    */
   float friction;
   /*
-   Restitution, [0, 1]. Default 0.
+   Restitution, in [0, 1]. Default 0.
    */
   float restitution;
   /*
-   Fraction of linear / angular velocity removed per second, [0, 1]. Default 0.05 / 0.05.
+   Fraction of linear velocity removed per second, in [0, 1]. Default 0.05.
    */
   float linear_damping;
+  /*
+   Fraction of angular velocity removed per second, in [0, 1]. Default 0.05.
+   */
   float angular_damping;
   /*
    Collider layers the bones meet (`layers & collider_mask != 0`). Default all bits.
    */
   uint32_t collider_mask;
   /*
-   The ragdoll sleeps once every bone has stayed slower than this (m/s) for `sleep_time` (s).
-   Default 0.02 m/s, 0.5 s.
+   The ragdoll sleeps once every bone has stayed slower than this (m/s), in [0, ∞), for
+   `sleep_time`. Default 0.02.
    */
   float sleep_threshold;
+  /*
+   Seconds below `sleep_threshold` before the ragdoll sleeps, in [0, 1e6]. Default 0.5.
+   */
   float sleep_time;
   /*
    1: start kinematic (animated by `sinew_ragdoll_set_targets`) instead of dynamic. Default 0.
@@ -1261,35 +1308,52 @@ typedef struct SinewRagdollSettings {
   uint32_t kinematic;
   /*
    Powered ragdoll: each joint's muscle at strength 1 is a spring of this natural frequency
-   (Hz, [0, 1000]) whatever the bones' inertias, with this damping ratio ([0, 1000]) and at
-   most this torque (N·m). Default 4 Hz, 1 (critical), 400 N·m.
+   (Hz), in [0, 1000], whatever the bones' inertias. Default 4.
    */
   float muscle_frequency;
+  /*
+   The muscle spring's damping ratio, in [0, 1000]. Default 1 (critical).
+   */
   float muscle_damping_ratio;
+  /*
+   The muscle's largest torque (N·m), in [0, 1e7]. Default 400.
+   */
   float muscle_max_torque;
   /*
-   Pins to the animated world pose at pin weight 1: natural frequency (Hz) and damping
-   ratio. Default 20 Hz (a bone hangs 0.6 mm under its pose against gravity), 1.
+   Pins to the animated world pose at pin weight 1: natural frequency (Hz), in [0, 1000].
+   Default 20 (a bone hangs 0.6 mm under its pose against gravity).
    */
   float pin_frequency;
+  /*
+   The pins' damping ratio, in [0, 1000]. Default 1.
+   */
   float pin_damping_ratio;
   /*
-   Hit reactions: an impulse of `hit_full_impulse` N·s on a bone takes `hit_strength_loss`
-   ([0, 1]) of its muscle strength and pin weight (a larger one proportionally more, up to
-   all), its neighbours lose `hit_neighbour_falloff` ([0, 1]) of that per joint away, and
-   the loss recovers linearly over `hit_recovery_time` s. Default 0.8, 0.5, 20 N·s, 1.5 s.
+   Hit reactions: an impulse of `hit_full_impulse` on a bone takes this fraction, in
+   [0, 1], of its muscle strength and pin weight (a larger one proportionally more, up to
+   all). Default 0.8.
    */
   float hit_strength_loss;
+  /*
+   The share of a hit's loss its neighbours lose per joint away, in [0, 1]. Default 0.5.
+   */
   float hit_neighbour_falloff;
+  /*
+   The impulse (N·s), in [0, 1e6], that takes the whole `hit_strength_loss`. Default 20.
+   */
   float hit_full_impulse;
+  /*
+   Seconds over which a hit's loss recovers linearly, in [0, 1e6]. Default 1.5.
+   */
   float hit_recovery_time;
   /*
    A driven ragdoll whose root is farther than this (m) from its animated position goes
-   limp and reports `SINEW_RAGDOLL_EVENT_BALANCE_LOST`. 0: never. Default 0.4 m.
+   limp and reports `SINEW_RAGDOLL_EVENT_BALANCE_LOST`, in [0, 1000]. 0: never. Default 0.4 m.
    */
   float balance_distance;
   /*
-   The "at rest" clock runs while every bone is slower than this (m/s). Default 0.05.
+   The "at rest" clock runs while every bone is slower than this (m/s), in [0, 1000].
+   Default 0.05.
    */
   float rest_speed;
 } SinewRagdollSettings;
@@ -1368,13 +1432,13 @@ typedef struct SinewRopeDesc {
  */
 typedef struct SinewSoftSettings {
   /*
-   Compliance of the tetrahedra's volume constraints (m³/(N·m)), [0, 1000]; 0 keeps every
+   Compliance of the tetrahedra's volume constraints (m³/(N·m)), in [0, 1000]; 0 keeps every
    volume. Default 0.
    */
   float volume_compliance;
   /*
    Shape matching: the fraction of the way to the rest shape (moved by the centre of mass
-   and the best-fit rotation) per 1/60 s, [0, 1]; 0 off. Default 0.5.
+   and the best-fit rotation) per 1/60 s, in [0, 1]; 0 off. Default 0.5.
    */
   float shape_stiffness;
   /*
@@ -1383,25 +1447,34 @@ typedef struct SinewSoftSettings {
    */
   uint32_t chapter_stiffness;
   /*
-   Linear mode's β, [0, 1]: goals from the best linear map (volume kept) mixed with the
+   Linear mode's β, in [0, 1]: goals from the best linear map (volume kept) mixed with the
    rotation. Default 0.
    */
   float shape_linear;
   /*
-   Plasticity: the deformation (‖S − 1‖) beyond which the rest shape creeps, the creep rate
-   (1/s; 0 elastic) and the largest permanent deformation. Default 0.1, 0, 0.5.
+   Plasticity: the deformation (‖S − 1‖) beyond which the rest shape creeps, in
+   [0, 1000]. Default 0.1.
    */
   float plastic_yield;
+  /*
+   The creep rate (1/s), in [0, 1000]; 0 elastic. Default 0.
+   */
   float plastic_creep;
+  /*
+   The largest permanent deformation, in [0, 1000]. Default 0.5.
+   */
   float plastic_max;
   /*
-   Gas inside the closed surface (a balloon): its pressure at the rest volume (Pa, [0,
-   1e7]), ideal and isothermal (`p = pressure · V₀/V`); the surface feels
+   Gas inside the closed surface (a balloon): its pressure at the rest volume (Pa), in
+   [0, 1e7], ideal and isothermal (`p = pressure · V₀/V`); the surface feels
    `p − external_pressure`, in one implicit step per substep: any pressure in the range
    stays finite (the skin stops the gas where its pressure meets the skin's pull). An
-   internal force: it moves no centre of mass. Default 0, 0 (no gas).
+   internal force: it moves no centre of mass. Default 0 (no gas).
    */
   float pressure;
+  /*
+   The pressure outside (Pa), in [0, 1e7]. Default 0.
+   */
   float external_pressure;
 } SinewSoftSettings;
 
@@ -1411,13 +1484,19 @@ typedef struct SinewSoftSettings {
  */
 typedef struct SinewSoftLatticeDesc {
   /*
-   Particles along each axis, ≥ 2. Default 4 × 4 × 4.
+   Particles along X, in [2, ∞) (at most 2²² particles in all). Default 4.
    */
   uint32_t nx;
+  /*
+   Particles along Y, in [2, ∞). Default 4.
+   */
   uint32_t ny;
+  /*
+   Particles along Z, in [2, ∞). Default 4.
+   */
   uint32_t nz;
   /*
-   Distance between neighbouring particles (m). Default 0.05.
+   Distance between neighbouring particles (m), in [1e-5, 1000]. Default 0.05.
    */
   float spacing;
   /*
@@ -1431,8 +1510,8 @@ typedef struct SinewSoftLatticeDesc {
    */
   uint32_t all_neighbours;
   /*
-   Shape-matching clusters: 0 one for the whole body; c: overlapping blocks of c³ cells.
-   Default 0.
+   Shape-matching clusters, in [0, 1024]: 0 one for the whole body; c: overlapping blocks
+   of c³ cells. Default 0.
    */
   uint32_t cluster_cells;
   /*
@@ -1457,11 +1536,11 @@ typedef struct SinewSoftMeshDesc {
   const uint32_t *indices;
   size_t index_count;
   /*
-   Cubes of the simulation lattice along the mesh's longest side, [1, 64]. Default 8.
+   Cubes of the simulation lattice along the mesh's longest side, in [1, 64]. Default 8.
    */
   uint32_t resolution;
   /*
-   As `SinewSoftLatticeDesc.cluster_cells`. Default 0.
+   As `SinewSoftLatticeDesc.cluster_cells`, in [0, 1024]. Default 0.
    */
   uint32_t cluster_cells;
   struct SinewMaterial material;
@@ -1498,11 +1577,11 @@ typedef struct SinewStrandsDesc {
   const struct SinewVec3 *directions;
   size_t direction_count;
   /*
-   ≥ 3.
+   Particles per strand, in [3, ∞).
    */
   uint32_t particles_per_strand;
   /*
-   Distance between particles of a straight strand (m). Default 0.02.
+   Distance between particles of a straight strand (m), in [1e-5, 1000]. Default 0.02.
    */
   float segment_length;
   struct SinewMat4 head;
@@ -1518,15 +1597,15 @@ typedef struct SinewWorldDesc {
    */
   struct SinewVec3 gravity;
   /*
-   Internal step rate (Hz), independent of the host frame rate. Default 60.
+   Internal step rate (Hz), in [1, 10000], independent of the host frame rate. Default 60.
    */
   float fixed_rate_hz;
   /*
-   Substeps per fixed step, 1–64. Default 8.
+   Substeps per fixed step, in [1, 64]. Default 8.
    */
   uint32_t substeps;
   /*
-   Constraint passes per substep, 1–256. Default 1. Compliance is in m/N at the default for
+   Constraint passes per substep, in [1, 256]. Default 1. Compliance is in m/N at the default for
    ropes and strands (solved directly: a hanging chain of 5–40 particles stretches
    α·m·g·N(N+1)/2 within 2 % at 30–120 Hz). Cloth stretches about h²/(α·m) more than its
    compliance α says with 1 (h the substep, m the particle mass): within 2 % where
@@ -1535,11 +1614,12 @@ typedef struct SinewWorldDesc {
    */
   uint32_t iterations;
   /*
-   Worker threads; 0 = one per core. Default 0.
+   Worker threads, in [0, 256]; 0 = one per core. Default 0.
    */
   uint32_t thread_count;
   /*
-   Most fixed steps one `sinew_world_step` may take; longer frames run in slow motion. Default 4.
+   Most fixed steps one `sinew_world_step` may take, in [1, 1000]; longer frames run in
+   slow motion. Default 4.
    */
   uint32_t max_steps_per_frame;
   /*
@@ -1553,7 +1633,7 @@ typedef struct SinewWorldDesc {
    */
   uint32_t kernel;
   /*
-   With two threads or more: wake the workers this long (µs, 0–10000) before the next
+   With two threads or more: wake the workers this long (µs, in [0, 10000]) before the next
    step is expected (from the interval between the last two `sinew_world_step` calls),
    so that a game stepping once per frame does not pay their wake-up in the step. They
    busy-wait about this long per worker and frame (at most twice as long when the step
@@ -1630,31 +1710,31 @@ typedef struct SinewWind {
    */
   struct SinewVec3 direction;
   /*
-   Mean speed (m/s). Default 0 (calm).
+   Mean speed (m/s), in [0, 1000]. Default 0 (calm).
    */
   float speed;
   /*
-   Turbulent velocity as a fraction of `speed`. Default 0.3.
+   Turbulent velocity as a fraction of `speed`, in [0, 100]. Default 0.3.
    */
   float turbulence;
   /*
-   Size of turbulent eddies (m). Default 1.
+   Size of turbulent eddies (m), in (0, 1e6]. Default 1.
    */
   float turbulence_scale;
   /*
-   How fast turbulence changes (Hz). Default 0.5.
+   How fast turbulence changes (Hz), in [0, 1000]. Default 0.5.
    */
   float turbulence_frequency;
   /*
-   Gust amplitude as a fraction of `speed`. Default 0.3.
+   Gust amplitude as a fraction of `speed`, in [0, 100]. Default 0.3.
    */
   float gust_strength;
   /*
-   Gust frequency (Hz). Default 0.2.
+   Gust frequency (Hz), in [0, 1000]. Default 0.2.
    */
   float gust_frequency;
   /*
-   Air density (kg/m³). Default 1.2.
+   Air density (kg/m³), in [0, 1000]. Default 1.2.
    */
   float air_density;
 } SinewWind;
@@ -1664,7 +1744,7 @@ extern "C" {
 #endif // __cplusplus
 
 /*
- Muscle strength (0–1) of `bone`'s joint motor: 0 (the default) limp, 1 turning the joint
+ Muscle strength `strength` in [0, 1] of `bone`'s joint motor: 0 (the default) limp, 1 turning the joint
  to the animated local rotation (from `sinew_ragdoll_set_targets`) at the settings'
  `muscle_frequency`. Wakes the ragdoll.
  */
@@ -1673,12 +1753,12 @@ enum SinewResult sinew_ragdoll_set_muscle_strength(struct SinewRagdoll ragdoll,
                                                    float strength);
 
 /*
- `sinew_ragdoll_set_muscle_strength` for every bone.
+ `sinew_ragdoll_set_muscle_strength` for every bone: `strength` in [0, 1].
  */
 enum SinewResult sinew_ragdoll_set_muscle_strength_all(struct SinewRagdoll ragdoll, float strength);
 
 /*
- Pin weight (0–1) pulling `bone` towards its animated world pose (PuppetMaster's pin
+ Pin weight `weight` in [0, 1] pulling `bone` towards its animated world pose (PuppetMaster's pin
  weight): 0 (the default) free, 1 following the animation within millimetres.
  */
 enum SinewResult sinew_ragdoll_set_pin_weight(struct SinewRagdoll ragdoll,
@@ -1686,7 +1766,7 @@ enum SinewResult sinew_ragdoll_set_pin_weight(struct SinewRagdoll ragdoll,
                                               float weight);
 
 /*
- `sinew_ragdoll_set_pin_weight` for every bone.
+ `sinew_ragdoll_set_pin_weight` for every bone: `weight` in [0, 1].
  */
 enum SinewResult sinew_ragdoll_set_pin_weight_all(struct SinewRagdoll ragdoll, float weight);
 
@@ -1735,7 +1815,8 @@ enum SinewResult sinew_ragdoll_blend_from_snapshot(struct SinewRagdoll ragdoll,
 
 /*
  The same blend between any two poses of `count` bones the host keeps itself: `from_*` and
- `to_*` hold `count` entries each, `out_*` at least `out_capacity` ≥ `count`.
+ `to_*` hold `count` entries each, `out_*` at least `out_capacity` ≥ `count`; `alpha` in
+ [0, 1] as in `sinew_ragdoll_blend_from_snapshot`.
  */
 enum SinewResult sinew_pose_blend(const struct SinewVec3 *from_positions,
                                   const struct SinewQuat *from_rotations,
@@ -1748,7 +1829,7 @@ enum SinewResult sinew_pose_blend(const struct SinewVec3 *from_positions,
                                   size_t out_capacity);
 
 /*
- `alpha` of a blend that started `time` s ago and lasts `blend_time` s (≥ 0): the
+ `alpha` of a blend that started `time` s ago and lasts `blend_time` (s) in [0, ∞): the
  chapter's `t / blendTime` held to [0, 1] (1 at once for a zero blend time).
  */
 enum SinewResult sinew_blend_alpha(float time, float blend_time, float *out_alpha);
@@ -1974,7 +2055,7 @@ enum SinewResult sinew_body_set_backstops(struct SinewBody body,
 
 /*
  Tethers every free particle to its nearest pinned one (long range attachments), computed
- from the current pins: no particle gets farther from its anchor than `scale` (≥ 1) × its
+ from the current pins: no particle gets farther from its anchor than `scale` in [1, 100] × its
  rest distance, at any iteration count. `mode` is a `SinewTetherMode`.
  */
 enum SinewResult sinew_body_set_tethers(struct SinewBody body, uint32_t mode, float scale);
@@ -2323,8 +2404,8 @@ enum SinewResult sinew_ragdoll_apply_bone_impulse(struct SinewRagdoll ragdoll,
                                                   struct SinewVec3 impulse);
 
 /*
- A radial impulse from `centre`: each bone within `radius` (m, in (0, 1000]) gets
- `impulse·(1 − d/radius)` N·s (|impulse| ≤ 1e6; negative pulls inwards) away from the centre
+ A radial impulse from `centre`: each bone within `radius` (m) in (0, 1000] gets
+ `impulse·(1 − d/radius)` N·s (`impulse` in [-1e6, 1e6]; negative pulls inwards) away from the centre
  at its centre of mass, d the distance to its surface. Wakes the ragdoll.
  */
 enum SinewResult sinew_ragdoll_apply_explosion(struct SinewRagdoll ragdoll,
@@ -2386,7 +2467,7 @@ enum SinewResult sinew_ragdoll_get_step_time_ns(struct SinewRagdoll ragdoll, uin
 
 /*
  Rides the ragdoll in a moving platform, as `sinew_body_set_anchor` does a particle body
- (the same transform and `inertia` rules and ranges): each frame that steps carries every
+ (the same transform rules; `inertia` in [0, 1]): each frame that steps carries every
  bone — pose, velocities, the targets' start — by `1 − inertia` of the anchor's rigid motion;
  the world's colliders are seen through the rest of that carry when every ragdoll of its
  island rides in the same anchor (a platform moving with the anchor is still to a ragdoll of
@@ -2656,7 +2737,7 @@ enum SinewResult sinew_world_create(const struct SinewWorldDesc *desc,
 enum SinewResult sinew_world_destroy(struct SinewWorld world);
 
 /*
- Advances the world by the host's frame time `dt` (s, ≥ 0), running whole fixed steps.
+ Advances the world by the host's frame time `dt` (s) in [0, ∞), running whole fixed steps.
  */
 enum SinewResult sinew_world_step(struct SinewWorld world, float dt);
 

@@ -87,4 +87,10 @@ fi
 if grep -rlnE '^[^/]*extern "C"' src --include=*.rs | grep -v "^src/ffi/"; then
     echo 'extern "C" outside src/ffi/' >&2; exit 1
 fi
-echo "greps: no object kinds in src/solver/, no crate::ffi or extern \"C\" outside src/ffi/"
+# Validation lives in the core, once (issue 30): src/ffi converts and calls. It calls none of
+# the core's range checks itself and compares no value with a float limit of its own (a limit
+# there would be a second range, which drifted from the core's before).
+if grep -rnE 'check_(within|unit|magnitude|length|non_negative|positive)\(|[<>]=? *-?[0-9.]+e-?[0-9]+|[<>]=? *-?[0-9]+\.[0-9]+\b|-?[0-9.]+f32?\.\.=?|\(-?[0-9.]+(e-?[0-9]+)?\.\.=?-?[0-9.]+(e-?[0-9]+)?\)\.contains' src/ffi --include=*.rs | grep -vE '^[^:]+:[0-9]+: *//'; then
+    echo "src/ffi range-checks a value itself: call the core, which checks it once (src/error.rs and the core's validate)" >&2; exit 1
+fi
+echo "greps: no object kinds in src/solver/, no crate::ffi or extern \"C\" outside src/ffi/, no range checks in src/ffi/"

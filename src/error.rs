@@ -97,6 +97,10 @@ pub const MAX_STEP_VALUE: f32 = 1e7;
 /// radii and half extents, backstop offsets and radii, weld distances. No cloth, rope or
 /// collider is a kilometre across.
 pub(crate) const MAX_LENGTH: f32 = 1e3;
+/// Smallest size (m), for the same values as [`MAX_LENGTH`]: ten times the distance below
+/// which the solver takes two particles as one (`math::LENGTH_EPSILON`), so a size in range
+/// never makes a body's particles coincide. A hundredth of a millimetre.
+pub(crate) const MIN_LENGTH: f32 = 1e-5;
 /// Largest magnitude of an element of a transform's rotation-and-scale part (a uniform scale
 /// up to 1000).
 pub(crate) const MAX_SCALE: f32 = 1e3;
@@ -108,6 +112,29 @@ pub(crate) const MAX_FACTOR: f32 = 100.0;
 /// Largest compliance (m/N): far softer than any cloth; beyond it α/h² overflows at small
 /// substeps.
 pub(crate) const MAX_COMPLIANCE: f32 = 1e3;
+
+/// How far from 1 the length of a host's rotation quaternion (or a rigid transform's scale)
+/// may be: rotations are renormalised, and a quaternion farther from unit length is a bug of
+/// the caller's, not round-off.
+pub const UNIT_TOLERANCE: f32 = 1e-3;
+
+/// Whether `x` (a quaternion's length, a transform's scale) is 1 within [`UNIT_TOLERANCE`].
+pub fn is_unit(x: f32) -> bool {
+    (x - 1.0).abs() <= UNIT_TOLERANCE
+}
+
+/// A host's rotation: finite and of unit length within [`UNIT_TOLERANCE`], renormalised; the
+/// name is made only on failure.
+pub fn check_rotation(q: glam::Quat, name: impl Fn() -> String) -> Result<glam::Quat> {
+    if !q.is_finite() {
+        return Err(Error::non_finite(format!("{} is not finite ({q})", name())));
+    }
+    let len = q.length();
+    if !is_unit(len) {
+        return Err(Error::invalid(format!("{} is not a unit quaternion (length {len})", name())));
+    }
+    Ok(q / len)
+}
 
 /// Checks a finite `value` with `|value| <= max`.
 pub fn check_magnitude(value: f32, max: f32, name: &str) -> Result<f32> {
@@ -127,10 +154,14 @@ pub fn check_unit(value: f32, name: &str) -> Result<f32> {
     if (0.0..=1.0).contains(&value) { Ok(value) } else { Err(Error::invalid(format!("{name} must be within [0, 1] (got {value})"))) }
 }
 
-/// Checks a size: `0 < value <= MAX_LENGTH` m.
+/// Checks a size: `MIN_LENGTH <= value <= MAX_LENGTH` m.
 pub fn check_length(value: f32, name: &str) -> Result<f32> {
-    check_positive(value, name)?;
-    if value <= MAX_LENGTH { Ok(value) } else { Err(Error::invalid(format!("{name} must be within (0, {MAX_LENGTH}] m (got {value})"))) }
+    check_finite(value, name)?;
+    if (MIN_LENGTH..=MAX_LENGTH).contains(&value) {
+        Ok(value)
+    } else {
+        Err(Error::invalid(format!("{name} must be within [{MIN_LENGTH:e}, {MAX_LENGTH}] m (got {value})")))
+    }
 }
 
 /// Checks a position: finite and within the world's extent.

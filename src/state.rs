@@ -201,8 +201,7 @@ impl Pod for Quat {
     fn io(&mut self, io: &mut impl Io) {
         let a = floats(io, self.to_array());
         let q = Quat::from_array(a);
-        let off = (q.length() - 1.0).abs();
-        if off.is_nan() || off > 1e-3 {
+        if !crate::error::is_unit(q.length()) {
             io.refuse(&|| format!("a rotation is not a unit quaternion ({q})"));
         }
         if io_loads(io) {

@@ -44,6 +44,15 @@ impl Default for Wind {
     }
 }
 
+/// The largest wind speed (m/s).
+pub const MAX_WIND_SPEED: f32 = 1000.0;
+/// The largest turbulence and gust frequency (Hz).
+pub const MAX_WIND_FREQUENCY: f32 = 1e3;
+/// The largest turbulence scale (m): a thousand times the largest size.
+pub const MAX_TURBULENCE_SCALE: f32 = 1e3 * MAX_LENGTH;
+/// The largest air density (kg/m³): water is 1000; a thousand times air's at most.
+pub const MAX_AIR_DENSITY: f32 = 1e3;
+
 impl Wind {
     pub fn validate(&mut self) -> Result<()> {
         if !is_finite3(self.direction) {
@@ -54,17 +63,16 @@ impl Wind {
         if self.speed > 0.0 && self.direction == Vec3::ZERO {
             return Err(Error::invalid("wind direction must be nonzero when the speed is above 0"));
         }
-        if self.speed > 1000.0 {
-            return Err(Error::invalid(format!("wind speed must be at most 1000 m/s (got {})", self.speed)));
+        if self.speed > MAX_WIND_SPEED {
+            return Err(Error::invalid(format!("wind speed must be at most {MAX_WIND_SPEED} m/s (got {})", self.speed)));
         }
         check_within(self.turbulence, MAX_FACTOR, "wind turbulence")?;
         check_positive(self.turbulence_scale, "wind turbulence_scale")?;
-        check_within(self.turbulence_scale, 1e3 * MAX_LENGTH, "wind turbulence_scale")?;
-        check_within(self.turbulence_frequency, 1e3, "wind turbulence_frequency")?;
+        check_within(self.turbulence_scale, MAX_TURBULENCE_SCALE, "wind turbulence_scale")?;
+        check_within(self.turbulence_frequency, MAX_WIND_FREQUENCY, "wind turbulence_frequency")?;
         check_within(self.gust_strength, MAX_FACTOR, "wind gust_strength")?;
-        check_within(self.gust_frequency, 1e3, "wind gust_frequency")?;
-        // Water is 1000 kg/m³; a thousand times air's density at most.
-        check_within(self.air_density, 1e3, "wind air_density")?;
+        check_within(self.gust_frequency, MAX_WIND_FREQUENCY, "wind gust_frequency")?;
+        check_within(self.air_density, MAX_AIR_DENSITY, "wind air_density")?;
         Ok(())
     }
 

@@ -57,7 +57,7 @@ namespace Sinew
         public static extern SinewResult sinew_world_destroy(SinewWorld world);
 
         /// <summary>
-        ///  Advances the world by the host's frame time `dt` (s, ≥ 0), running whole fixed steps.
+        ///  Advances the world by the host's frame time `dt` (s) in [0, ∞), running whole fixed steps.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_world_step", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_world_step(SinewWorld world, float dt);
@@ -452,7 +452,7 @@ namespace Sinew
 
         /// <summary>
         ///  Tethers every free particle to its nearest pinned one (long range attachments), computed
-        ///  from the current pins: no particle gets farther from its anchor than `scale` (≥ 1) × its
+        ///  from the current pins: no particle gets farther from its anchor than `scale` in [1, 100] × its
         ///  rest distance, at any iteration count. `mode` is a `SinewTetherMode`.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_body_set_tethers", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
@@ -690,8 +690,8 @@ namespace Sinew
         public static extern SinewResult sinew_ragdoll_apply_bone_impulse(SinewRagdoll ragdoll, uint bone, SinewVec3 point, SinewVec3 impulse);
 
         /// <summary>
-        ///  A radial impulse from `centre`: each bone within `radius` (m, in (0, 1000]) gets
-        ///  `impulse·(1 − d/radius)` N·s (|impulse| ≤ 1e6; negative pulls inwards) away from the centre
+        ///  A radial impulse from `centre`: each bone within `radius` (m) in (0, 1000] gets
+        ///  `impulse·(1 − d/radius)` N·s (`impulse` in [-1e6, 1e6]; negative pulls inwards) away from the centre
         ///  at its centre of mass, d the distance to its surface. Wakes the ragdoll.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_ragdoll_apply_explosion", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
@@ -744,7 +744,7 @@ namespace Sinew
 
         /// <summary>
         ///  Rides the ragdoll in a moving platform, as `sinew_body_set_anchor` does a particle body
-        ///  (the same transform and `inertia` rules and ranges): each frame that steps carries every
+        ///  (the same transform rules; `inertia` in [0, 1]): each frame that steps carries every
         ///  bone — pose, velocities, the targets' start — by `1 − inertia` of the anchor's rigid motion;
         ///  the world's colliders are seen through the rest of that carry when every ragdoll of its
         ///  island rides in the same anchor (a platform moving with the anchor is still to a ragdoll of
@@ -811,7 +811,7 @@ namespace Sinew
         public static extern SinewResult sinew_body_set_ragdoll_collision(SinewBody body, SinewRagdoll ragdoll, uint enabled);
 
         /// <summary>
-        ///  Muscle strength (0–1) of `bone`'s joint motor: 0 (the default) limp, 1 turning the joint
+        ///  Muscle strength `strength` in [0, 1] of `bone`'s joint motor: 0 (the default) limp, 1 turning the joint
         ///  to the animated local rotation (from `sinew_ragdoll_set_targets`) at the settings'
         ///  `muscle_frequency`. Wakes the ragdoll.
         /// </summary>
@@ -819,20 +819,20 @@ namespace Sinew
         public static extern SinewResult sinew_ragdoll_set_muscle_strength(SinewRagdoll ragdoll, uint bone, float strength);
 
         /// <summary>
-        ///  `sinew_ragdoll_set_muscle_strength` for every bone.
+        ///  `sinew_ragdoll_set_muscle_strength` for every bone: `strength` in [0, 1].
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_ragdoll_set_muscle_strength_all", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_ragdoll_set_muscle_strength_all(SinewRagdoll ragdoll, float strength);
 
         /// <summary>
-        ///  Pin weight (0–1) pulling `bone` towards its animated world pose (PuppetMaster's pin
+        ///  Pin weight `weight` in [0, 1] pulling `bone` towards its animated world pose (PuppetMaster's pin
         ///  weight): 0 (the default) free, 1 following the animation within millimetres.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_ragdoll_set_pin_weight", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_ragdoll_set_pin_weight(SinewRagdoll ragdoll, uint bone, float weight);
 
         /// <summary>
-        ///  `sinew_ragdoll_set_pin_weight` for every bone.
+        ///  `sinew_ragdoll_set_pin_weight` for every bone: `weight` in [0, 1].
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_ragdoll_set_pin_weight_all", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_ragdoll_set_pin_weight_all(SinewRagdoll ragdoll, float weight);
@@ -872,13 +872,14 @@ namespace Sinew
 
         /// <summary>
         ///  The same blend between any two poses of `count` bones the host keeps itself: `from_*` and
-        ///  `to_*` hold `count` entries each, `out_*` at least `out_capacity` ≥ `count`.
+        ///  `to_*` hold `count` entries each, `out_*` at least `out_capacity` ≥ `count`; `alpha` in
+        ///  [0, 1] as in `sinew_ragdoll_blend_from_snapshot`.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_pose_blend", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_pose_blend(SinewVec3* from_positions, SinewQuat* from_rotations, SinewVec3* to_positions, SinewQuat* to_rotations, System.UIntPtr count, float alpha, SinewVec3* out_positions, SinewQuat* out_rotations, System.UIntPtr out_capacity);
 
         /// <summary>
-        ///  `alpha` of a blend that started `time` s ago and lasts `blend_time` s (≥ 0): the
+        ///  `alpha` of a blend that started `time` s ago and lasts `blend_time` (s) in [0, ∞): the
         ///  chapter's `t / blendTime` held to [0, 1] (1 at once for a zero blend time).
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_blend_alpha", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
@@ -1101,15 +1102,15 @@ namespace Sinew
         /// </summary>
         public SinewVec3 gravity;
         /// <summary>
-        ///  Internal step rate (Hz), independent of the host frame rate. Default 60.
+        ///  Internal step rate (Hz), in [1, 10000], independent of the host frame rate. Default 60.
         /// </summary>
         public float fixed_rate_hz;
         /// <summary>
-        ///  Substeps per fixed step, 1–64. Default 8.
+        ///  Substeps per fixed step, in [1, 64]. Default 8.
         /// </summary>
         public uint substeps;
         /// <summary>
-        ///  Constraint passes per substep, 1–256. Default 1. Compliance is in m/N at the default for
+        ///  Constraint passes per substep, in [1, 256]. Default 1. Compliance is in m/N at the default for
         ///  ropes and strands (solved directly: a hanging chain of 5–40 particles stretches
         ///  α·m·g·N(N+1)/2 within 2 % at 30–120 Hz). Cloth stretches about h²/(α·m) more than its
         ///  compliance α says with 1 (h the substep, m the particle mass): within 2 % where
@@ -1118,11 +1119,12 @@ namespace Sinew
         /// </summary>
         public uint iterations;
         /// <summary>
-        ///  Worker threads; 0 = one per core. Default 0.
+        ///  Worker threads, in [0, 256]; 0 = one per core. Default 0.
         /// </summary>
         public uint thread_count;
         /// <summary>
-        ///  Most fixed steps one `sinew_world_step` may take; longer frames run in slow motion. Default 4.
+        ///  Most fixed steps one `sinew_world_step` may take, in [1, 1000]; longer frames run in
+        ///  slow motion. Default 4.
         /// </summary>
         public uint max_steps_per_frame;
         /// <summary>
@@ -1136,7 +1138,7 @@ namespace Sinew
         /// </summary>
         public uint kernel;
         /// <summary>
-        ///  With two threads or more: wake the workers this long (µs, 0–10000) before the next
+        ///  With two threads or more: wake the workers this long (µs, in [0, 10000]) before the next
         ///  step is expected (from the interval between the last two `sinew_world_step` calls),
         ///  so that a game stepping once per frame does not pay their wake-up in the step. They
         ///  busy-wait about this long per worker and frame (at most twice as long when the step
@@ -1157,27 +1159,27 @@ namespace Sinew
     public unsafe partial struct SinewMaterial
     {
         /// <summary>
-        ///  Mass of each particle (kg). Default 0.01.
+        ///  Mass of each particle (kg), in [1e-9, 1e9]. Default 0.01.
         /// </summary>
         public float particle_mass;
         /// <summary>
-        ///  Linear velocity damping rate (1/s). Default 0.3.
+        ///  Linear velocity damping rate (1/s), in [0, ∞). Default 0.3.
         /// </summary>
         public float damping;
         /// <summary>
-        ///  Multiplies the world's gravity. Default 1.
+        ///  Multiplies the world's gravity, in [-100, 100]. Default 1.
         /// </summary>
         public float gravity_scale;
         /// <summary>
-        ///  Compliance of stretch (structural) constraints, m/N; 0 = rigid. Default 0.
+        ///  Compliance of stretch (structural) constraints (m/N), in [0, 1000]; 0 = rigid. Default 0.
         /// </summary>
         public float stretch_compliance;
         /// <summary>
-        ///  Compliance of shear (diagonal) constraints, m/N. Default 0.
+        ///  Compliance of shear (diagonal) constraints (m/N), in [0, 1000]. Default 0.
         /// </summary>
         public float shear_compliance;
         /// <summary>
-        ///  Compliance of bend constraints (to the particle two over), m/N, used while
+        ///  Compliance of bend constraints (to the particle two over) (m/N), in [0, 1000], used while
         ///  `bend_stiffness` is 0. Default 0.001.
         /// </summary>
         public float bend_compliance;
@@ -1188,11 +1190,12 @@ namespace Sinew
         /// </summary>
         public float thickness;
         /// <summary>
-        ///  Friction against colliders: sticks while sliding &lt; static × push-out. Default 0.5.
+        ///  Friction against colliders, in [0, 100]: sticks while sliding &lt; static × push-out.
+        ///  Default 0.5.
         /// </summary>
         public float static_friction;
         /// <summary>
-        ///  Friction while sliding. Default 0.4.
+        ///  Friction while sliding, in [0, 100]. Default 0.4.
         /// </summary>
         public float kinetic_friction;
         /// <summary>
@@ -1270,15 +1273,15 @@ namespace Sinew
     public unsafe partial struct SinewClothGridDesc
     {
         /// <summary>
-        ///  ≥ 2.
+        ///  Particles along a row, in [2, ∞) (at most 2²² particles in all).
         /// </summary>
         public uint columns;
         /// <summary>
-        ///  ≥ 2.
+        ///  Particles along a column, in [2, ∞).
         /// </summary>
         public uint rows;
         /// <summary>
-        ///  Distance between neighbours (m).
+        ///  Distance between neighbours (m), in [1e-5, 1000].
         /// </summary>
         public float spacing;
         public SinewVec3 origin;
@@ -1318,7 +1321,7 @@ namespace Sinew
         public float* inverse_masses;
         public System.UIntPtr inverse_mass_count;
         /// <summary>
-        ///  Vertices closer than this (m) are welded. Default 1e-5.
+        ///  Vertices closer than this (m) are welded, in [0, 1000]. Default 1e-5.
         /// </summary>
         public float weld_distance;
         public SinewMaterial material;
@@ -1362,19 +1365,19 @@ namespace Sinew
         /// </summary>
         public uint shape;
         /// <summary>
-        ///  Sphere radius (m). Default 0.1.
+        ///  Sphere radius (m), in [1e-5, 1000]. Default 0.1.
         /// </summary>
         public float radius;
         /// <summary>
-        ///  Capsule: half the distance between the two sphere centres (m). Default 0.25.
+        ///  Capsule: half the distance between the two sphere centres (m), in [0, 1000]. Default 0.25.
         /// </summary>
         public float half_height;
         /// <summary>
-        ///  Capsule radius at −half_height (m). Default 0.1.
+        ///  Capsule radius at −half_height (m), in [0, 1000]; not both radii 0. Default 0.1.
         /// </summary>
         public float radius0;
         /// <summary>
-        ///  Capsule radius at +half_height (m). Default 0.1.
+        ///  Capsule radius at +half_height (m), in [0, 1000]. Default 0.1.
         /// </summary>
         public float radius1;
         /// <summary>
@@ -1605,55 +1608,56 @@ namespace Sinew
     public unsafe partial struct SinewDynamics
     {
         /// <summary>
-        ///  Share of the root's motion the particles feel as world motion, [0, 1] (Unity's
+        ///  Share of the root's motion the particles feel as world motion, in [0, 1] (Unity's
         ///  `worldVelocityScale`): 1 leaves the cloth behind, 0 carries it with the root. Default 1.
         /// </summary>
         public float world_velocity_scale;
         /// <summary>
-        ///  Share of the root's change of velocity the particles feel, [0, 1] (Unity's
+        ///  Share of the root's change of velocity the particles feel, in [0, 1] (Unity's
         ///  `worldAccelerationScale`). Default 1.
         /// </summary>
         public float world_acceleration_scale;
         /// <summary>
-        ///  Largest particle speed relative to the root (m/s); 0 = no limit. Default 0.
+        ///  Largest particle speed relative to the root (m/s), in [0, ∞); 0 = no limit. Default 0.
         /// </summary>
         public float max_speed;
         /// <summary>
         ///  A jump farther than this in one frame — of the root, of the pin targets' centre or of
-        ///  the skinned pose's centre — teleports the body with it (m); 0 = never. Default 2 m: more
+        ///  the skinned pose's centre — teleports the body with it (m), in [0, ∞); 0 = never. Default 2 m: more
         ///  than a sprint (10 m/s) or a swung limb (30 m/s) covers in the longest simulated frame.
         /// </summary>
         public float teleport_distance;
         /// <summary>
-        ///  Pull of free particles towards the skinned pose (1/s). Default 0.
+        ///  Pull of free particles towards the skinned pose (1/s), in [0, ∞). Default 0.
         /// </summary>
         public float pose_stiffness;
         /// <summary>
-        ///  Multiplies the world's wind for this body. Default 1.
+        ///  Multiplies the world's wind for this body, in [0, 100]. Default 1.
         /// </summary>
         public float wind_scale;
         /// <summary>
-        ///  Aerodynamic drag coefficient. Default 1.
+        ///  Aerodynamic drag coefficient, in [0, 100]. Default 1.
         /// </summary>
         public float drag;
         /// <summary>
-        ///  Aerodynamic lift coefficient. Default 0.3.
+        ///  Aerodynamic lift coefficient, in [0, 100]. Default 0.3.
         /// </summary>
         public float lift;
         /// <summary>
-        ///  Stretch/shear constraints strained beyond 1 + this tear; 0 = never. Default 0.
+        ///  Stretch/shear constraints strained beyond 1 + this tear, in [0, ∞); 0 = never. Default 0.
         /// </summary>
         public float tear_threshold;
         /// <summary>
         ///  The body sleeps — is not stepped, costs nothing, reads back unchanged — once every
-        ///  particle has stayed slower than this (m/s) for `sleep_time`; it wakes when the host
+        ///  particle has stayed slower than this (m/s, in [0, ∞)) for `sleep_time`; it wakes when the host
         ///  moves its pins, bones or root, a collider near it moves, wind blows on it, gravity
         ///  changes or a call changes the body (Unity Cloth's `sleepThreshold`). 0 = never sleeps.
         ///  Default 0.005.
         /// </summary>
         public float sleep_threshold;
         /// <summary>
-        ///  Seconds of simulated time below `sleep_threshold` before the body sleeps; 0 = never.
+        ///  Seconds of simulated time below `sleep_threshold` before the body sleeps, in [0, ∞);
+        ///  0 = never.
         ///  Default 1.
         /// </summary>
         public float sleep_time;
@@ -1667,15 +1671,16 @@ namespace Sinew
     public unsafe partial struct SinewLod
     {
         /// <summary>
-        ///  Beyond this camera distance (m) the body runs `reduced_substeps`; 0 = never. Default 0.
+        ///  Beyond this camera distance (m), in [0, ∞), the body runs `reduced_substeps`; 0 = never.
+        ///  Default 0.
         /// </summary>
         public float reduce_distance;
         /// <summary>
-        ///  Substeps per fixed step when reduced, 1–64. Default 2.
+        ///  Substeps per fixed step when reduced, in [1, 64]. Default 2.
         /// </summary>
         public uint reduced_substeps;
         /// <summary>
-        ///  Beyond this camera distance (m) the body freezes; 0 = never. Default 0.
+        ///  Beyond this camera distance (m), in [0, ∞), the body freezes; 0 = never. Default 0.
         /// </summary>
         public float freeze_distance;
         /// <summary>
@@ -1695,31 +1700,31 @@ namespace Sinew
         /// </summary>
         public SinewVec3 direction;
         /// <summary>
-        ///  Mean speed (m/s). Default 0 (calm).
+        ///  Mean speed (m/s), in [0, 1000]. Default 0 (calm).
         /// </summary>
         public float speed;
         /// <summary>
-        ///  Turbulent velocity as a fraction of `speed`. Default 0.3.
+        ///  Turbulent velocity as a fraction of `speed`, in [0, 100]. Default 0.3.
         /// </summary>
         public float turbulence;
         /// <summary>
-        ///  Size of turbulent eddies (m). Default 1.
+        ///  Size of turbulent eddies (m), in (0, 1e6]. Default 1.
         /// </summary>
         public float turbulence_scale;
         /// <summary>
-        ///  How fast turbulence changes (Hz). Default 0.5.
+        ///  How fast turbulence changes (Hz), in [0, 1000]. Default 0.5.
         /// </summary>
         public float turbulence_frequency;
         /// <summary>
-        ///  Gust amplitude as a fraction of `speed`. Default 0.3.
+        ///  Gust amplitude as a fraction of `speed`, in [0, 100]. Default 0.3.
         /// </summary>
         public float gust_strength;
         /// <summary>
-        ///  Gust frequency (Hz). Default 0.2.
+        ///  Gust frequency (Hz), in [0, 1000]. Default 0.2.
         /// </summary>
         public float gust_frequency;
         /// <summary>
-        ///  Air density (kg/m³). Default 1.2.
+        ///  Air density (kg/m³), in [0, 1000]. Default 1.2.
         /// </summary>
         public float air_density;
     }
@@ -1756,11 +1761,11 @@ namespace Sinew
         public SinewVec3* directions;
         public System.UIntPtr direction_count;
         /// <summary>
-        ///  ≥ 3.
+        ///  Particles per strand, in [3, ∞).
         /// </summary>
         public uint particles_per_strand;
         /// <summary>
-        ///  Distance between particles of a straight strand (m). Default 0.02.
+        ///  Distance between particles of a straight strand (m), in [1e-5, 1000]. Default 0.02.
         /// </summary>
         public float segment_length;
         public SinewMat4 head;
@@ -1775,18 +1780,24 @@ namespace Sinew
     [StructLayout(LayoutKind.Sequential)]
     public unsafe partial struct SinewClothCapeDesc
     {
+        /// <summary>
+        ///  Particles across, in [2, ∞).
+        /// </summary>
         public uint columns;
+        /// <summary>
+        ///  Particles down, in [2, ∞).
+        /// </summary>
         public uint rows;
         /// <summary>
-        ///  Width across the shoulders (m). Default 0.5.
+        ///  Width across the shoulders (m), in [1e-5, 1000]. Default 0.5.
         /// </summary>
         public float width;
         /// <summary>
-        ///  Length down the back (m). Default 0.9.
+        ///  Length down the back (m), in [1e-5, 1000]. Default 0.9.
         /// </summary>
         public float length;
         /// <summary>
-        ///  Distance behind the neck (m). Default 0.08.
+        ///  Distance behind the neck (m), in [-1000, 1000]. Default 0.08.
         /// </summary>
         public float back_offset;
         public SinewMat4 left_shoulder;
@@ -1803,20 +1814,23 @@ namespace Sinew
     public unsafe partial struct SinewClothSkirtDesc
     {
         /// <summary>
-        ///  Particles around the ring, ≥ 3.
+        ///  Particles around the ring, in [3, ∞).
         /// </summary>
         public uint columns;
+        /// <summary>
+        ///  Rings, in [2, ∞).
+        /// </summary>
         public uint rows;
         /// <summary>
-        ///  Radius at the waist (m). Default 0.16.
+        ///  Radius at the waist (m), in [1e-5, 1000]. Default 0.16.
         /// </summary>
         public float radius_top;
         /// <summary>
-        ///  Radius at the hem (m). Default 0.3.
+        ///  Radius at the hem (m), in [1e-5, 1000]. Default 0.3.
         /// </summary>
         public float radius_bottom;
         /// <summary>
-        ///  Length down the legs (m). Default 0.45.
+        ///  Length down the legs (m), in [1e-5, 1000]. Default 0.45.
         /// </summary>
         public float length;
         /// <summary>
@@ -1864,27 +1878,44 @@ namespace Sinew
         /// </summary>
         public SinewVec3 swing_axis;
         /// <summary>
-        ///  `SINEW_JOINT_HINGE`: limits in [−180, 180] degrees, min ≤ max. Default −90, 90.
+        ///  `SINEW_JOINT_HINGE`: lower limit (degrees), in [-180, 180], at most `hinge_max`.
+        ///  Default −90.
         /// </summary>
         public float hinge_min;
+        /// <summary>
+        ///  `SINEW_JOINT_HINGE`: upper limit (degrees), in [-180, 180]. Default 90.
+        /// </summary>
         public float hinge_max;
         /// <summary>
-        ///  `SINEW_JOINT_SWING_TWIST`: cone half-angles in [0, 177] degrees. Default 30, 30.
+        ///  `SINEW_JOINT_SWING_TWIST`: cone half-angle about `swing_axis` (degrees), in [0, 177].
+        ///  Default 30.
         /// </summary>
         public float swing1;
+        /// <summary>
+        ///  `SINEW_JOINT_SWING_TWIST`: cone half-angle about `axis × swing_axis` (degrees), in
+        ///  [0, 177]. Default 30.
+        /// </summary>
         public float swing2;
         /// <summary>
-        ///  `SINEW_JOINT_SWING_TWIST`: twist limits in [−180, 180] degrees, low ≤ high. Default −20, 20.
+        ///  `SINEW_JOINT_SWING_TWIST`: lower twist limit (degrees), in [-180, 180], at most
+        ///  `high_twist`. Default −20.
         /// </summary>
         public float low_twist;
+        /// <summary>
+        ///  `SINEW_JOINT_SWING_TWIST`: upper twist limit (degrees), in [-180, 180]. Default 20.
+        /// </summary>
         public float high_twist;
         /// <summary>
-        ///  Limit softness: spring (N·m/rad) and damper (N·m·s/rad); 0 and 0 (the default) give a hard limit.
+        ///  Limit softness: spring (N·m/rad), in [0, 1e9]; with `limit_damper` 0 and 0 (the
+        ///  default) give a hard limit.
         /// </summary>
         public float limit_spring;
+        /// <summary>
+        ///  Limit softness: damper (N·m·s/rad), in [0, 1e9]. Default 0.
+        /// </summary>
         public float limit_damper;
         /// <summary>
-        ///  Joint friction (N·m). Default 0.
+        ///  Joint friction (N·m), in [0, 1e9]. Default 0.
         /// </summary>
         public float friction;
     }
@@ -1911,9 +1942,21 @@ namespace Sinew
         ///  Default a capsule, half_height 0.1, radii 0.05. The sizes it does not use must be finite.
         /// </summary>
         public uint shape;
+        /// <summary>
+        ///  Sphere radius (m), in [1e-5, 1000].
+        /// </summary>
         public float radius;
+        /// <summary>
+        ///  Capsule half height (m), in [0, 1000].
+        /// </summary>
         public float half_height;
+        /// <summary>
+        ///  Capsule radius at −half_height (m), in [0, 1000]; not both radii 0.
+        /// </summary>
         public float radius0;
+        /// <summary>
+        ///  Capsule radius at +half_height (m), in [0, 1000].
+        /// </summary>
         public float radius1;
         public SinewVec3 half_extents;
         /// <summary>
@@ -1922,12 +1965,12 @@ namespace Sinew
         public SinewVec3 shape_offset;
         public SinewQuat shape_rotation;
         /// <summary>
-        ///  kg: 0, or within [1e-6, 1e6]; 0 takes the mass from `density` and the shape's volume.
+        ///  Mass (kg): 0, or in [1e-6, 1e6]; 0 takes the mass from `density` and the shape's volume.
         ///  Default 1.
         /// </summary>
         public float mass;
         /// <summary>
-        ///  kg/m³ in (0, 1e5] (checked always), used when `mass` is 0. Default 1000.
+        ///  Density (kg/m³), in (0, 1e5] (checked always), used when `mass` is 0. Default 1000.
         /// </summary>
         public float density;
         public SinewJointDesc joint;
@@ -1946,7 +1989,7 @@ namespace Sinew
         /// </summary>
         public uint stabilize;
         /// <summary>
-        ///  In [1, 10000]. Default 5.
+        ///  Largest mass ratio between a child and its parent, in [1, 10000]. Default 5.
         /// </summary>
         public float max_mass_ratio;
         /// <summary>
@@ -1959,27 +2002,33 @@ namespace Sinew
         /// </summary>
         public uint collide_parent_child;
         /// <summary>
-        ///  Coulomb friction of the bones' contacts, [0, 100]. Default 0.6.
+        ///  Coulomb friction of the bones' contacts, in [0, 100]. Default 0.6.
         /// </summary>
         public float friction;
         /// <summary>
-        ///  Restitution, [0, 1]. Default 0.
+        ///  Restitution, in [0, 1]. Default 0.
         /// </summary>
         public float restitution;
         /// <summary>
-        ///  Fraction of linear / angular velocity removed per second, [0, 1]. Default 0.05 / 0.05.
+        ///  Fraction of linear velocity removed per second, in [0, 1]. Default 0.05.
         /// </summary>
         public float linear_damping;
+        /// <summary>
+        ///  Fraction of angular velocity removed per second, in [0, 1]. Default 0.05.
+        /// </summary>
         public float angular_damping;
         /// <summary>
         ///  Collider layers the bones meet (`layers &amp; collider_mask != 0`). Default all bits.
         /// </summary>
         public uint collider_mask;
         /// <summary>
-        ///  The ragdoll sleeps once every bone has stayed slower than this (m/s) for `sleep_time` (s).
-        ///  Default 0.02 m/s, 0.5 s.
+        ///  The ragdoll sleeps once every bone has stayed slower than this (m/s), in [0, ∞), for
+        ///  `sleep_time`. Default 0.02.
         /// </summary>
         public float sleep_threshold;
+        /// <summary>
+        ///  Seconds below `sleep_threshold` before the ragdoll sleeps, in [0, 1e6]. Default 0.5.
+        /// </summary>
         public float sleep_time;
         /// <summary>
         ///  1: start kinematic (animated by `sinew_ragdoll_set_targets`) instead of dynamic. Default 0.
@@ -1987,35 +2036,52 @@ namespace Sinew
         public uint kinematic;
         /// <summary>
         ///  Powered ragdoll: each joint's muscle at strength 1 is a spring of this natural frequency
-        ///  (Hz, [0, 1000]) whatever the bones' inertias, with this damping ratio ([0, 1000]) and at
-        ///  most this torque (N·m). Default 4 Hz, 1 (critical), 400 N·m.
+        ///  (Hz), in [0, 1000], whatever the bones' inertias. Default 4.
         /// </summary>
         public float muscle_frequency;
+        /// <summary>
+        ///  The muscle spring's damping ratio, in [0, 1000]. Default 1 (critical).
+        /// </summary>
         public float muscle_damping_ratio;
+        /// <summary>
+        ///  The muscle's largest torque (N·m), in [0, 1e7]. Default 400.
+        /// </summary>
         public float muscle_max_torque;
         /// <summary>
-        ///  Pins to the animated world pose at pin weight 1: natural frequency (Hz) and damping
-        ///  ratio. Default 20 Hz (a bone hangs 0.6 mm under its pose against gravity), 1.
+        ///  Pins to the animated world pose at pin weight 1: natural frequency (Hz), in [0, 1000].
+        ///  Default 20 (a bone hangs 0.6 mm under its pose against gravity).
         /// </summary>
         public float pin_frequency;
+        /// <summary>
+        ///  The pins' damping ratio, in [0, 1000]. Default 1.
+        /// </summary>
         public float pin_damping_ratio;
         /// <summary>
-        ///  Hit reactions: an impulse of `hit_full_impulse` N·s on a bone takes `hit_strength_loss`
-        ///  ([0, 1]) of its muscle strength and pin weight (a larger one proportionally more, up to
-        ///  all), its neighbours lose `hit_neighbour_falloff` ([0, 1]) of that per joint away, and
-        ///  the loss recovers linearly over `hit_recovery_time` s. Default 0.8, 0.5, 20 N·s, 1.5 s.
+        ///  Hit reactions: an impulse of `hit_full_impulse` on a bone takes this fraction, in
+        ///  [0, 1], of its muscle strength and pin weight (a larger one proportionally more, up to
+        ///  all). Default 0.8.
         /// </summary>
         public float hit_strength_loss;
+        /// <summary>
+        ///  The share of a hit's loss its neighbours lose per joint away, in [0, 1]. Default 0.5.
+        /// </summary>
         public float hit_neighbour_falloff;
+        /// <summary>
+        ///  The impulse (N·s), in [0, 1e6], that takes the whole `hit_strength_loss`. Default 20.
+        /// </summary>
         public float hit_full_impulse;
+        /// <summary>
+        ///  Seconds over which a hit's loss recovers linearly, in [0, 1e6]. Default 1.5.
+        /// </summary>
         public float hit_recovery_time;
         /// <summary>
         ///  A driven ragdoll whose root is farther than this (m) from its animated position goes
-        ///  limp and reports `SINEW_RAGDOLL_EVENT_BALANCE_LOST`. 0: never. Default 0.4 m.
+        ///  limp and reports `SINEW_RAGDOLL_EVENT_BALANCE_LOST`, in [0, 1000]. 0: never. Default 0.4 m.
         /// </summary>
         public float balance_distance;
         /// <summary>
-        ///  The "at rest" clock runs while every bone is slower than this (m/s). Default 0.05.
+        ///  The "at rest" clock runs while every bone is slower than this (m/s), in [0, 1000].
+        ///  Default 0.05.
         /// </summary>
         public float rest_speed;
     }
@@ -2160,13 +2226,13 @@ namespace Sinew
     public unsafe partial struct SinewSoftSettings
     {
         /// <summary>
-        ///  Compliance of the tetrahedra's volume constraints (m³/(N·m)), [0, 1000]; 0 keeps every
+        ///  Compliance of the tetrahedra's volume constraints (m³/(N·m)), in [0, 1000]; 0 keeps every
         ///  volume. Default 0.
         /// </summary>
         public float volume_compliance;
         /// <summary>
         ///  Shape matching: the fraction of the way to the rest shape (moved by the centre of mass
-        ///  and the best-fit rotation) per 1/60 s, [0, 1]; 0 off. Default 0.5.
+        ///  and the best-fit rotation) per 1/60 s, in [0, 1]; 0 off. Default 0.5.
         /// </summary>
         public float shape_stiffness;
         /// <summary>
@@ -2175,25 +2241,34 @@ namespace Sinew
         /// </summary>
         public uint chapter_stiffness;
         /// <summary>
-        ///  Linear mode's β, [0, 1]: goals from the best linear map (volume kept) mixed with the
+        ///  Linear mode's β, in [0, 1]: goals from the best linear map (volume kept) mixed with the
         ///  rotation. Default 0.
         /// </summary>
         public float shape_linear;
         /// <summary>
-        ///  Plasticity: the deformation (‖S − 1‖) beyond which the rest shape creeps, the creep rate
-        ///  (1/s; 0 elastic) and the largest permanent deformation. Default 0.1, 0, 0.5.
+        ///  Plasticity: the deformation (‖S − 1‖) beyond which the rest shape creeps, in
+        ///  [0, 1000]. Default 0.1.
         /// </summary>
         public float plastic_yield;
+        /// <summary>
+        ///  The creep rate (1/s), in [0, 1000]; 0 elastic. Default 0.
+        /// </summary>
         public float plastic_creep;
+        /// <summary>
+        ///  The largest permanent deformation, in [0, 1000]. Default 0.5.
+        /// </summary>
         public float plastic_max;
         /// <summary>
-        ///  Gas inside the closed surface (a balloon): its pressure at the rest volume (Pa, [0,
-        ///  1e7]), ideal and isothermal (`p = pressure · V₀/V`); the surface feels
+        ///  Gas inside the closed surface (a balloon): its pressure at the rest volume (Pa), in
+        ///  [0, 1e7], ideal and isothermal (`p = pressure · V₀/V`); the surface feels
         ///  `p − external_pressure`, in one implicit step per substep: any pressure in the range
         ///  stays finite (the skin stops the gas where its pressure meets the skin's pull). An
-        ///  internal force: it moves no centre of mass. Default 0, 0 (no gas).
+        ///  internal force: it moves no centre of mass. Default 0 (no gas).
         /// </summary>
         public float pressure;
+        /// <summary>
+        ///  The pressure outside (Pa), in [0, 1e7]. Default 0.
+        /// </summary>
         public float external_pressure;
     }
 
@@ -2205,13 +2280,19 @@ namespace Sinew
     public unsafe partial struct SinewSoftLatticeDesc
     {
         /// <summary>
-        ///  Particles along each axis, ≥ 2. Default 4 × 4 × 4.
+        ///  Particles along X, in [2, ∞) (at most 2²² particles in all). Default 4.
         /// </summary>
         public uint nx;
+        /// <summary>
+        ///  Particles along Y, in [2, ∞). Default 4.
+        /// </summary>
         public uint ny;
+        /// <summary>
+        ///  Particles along Z, in [2, ∞). Default 4.
+        /// </summary>
         public uint nz;
         /// <summary>
-        ///  Distance between neighbouring particles (m). Default 0.05.
+        ///  Distance between neighbouring particles (m), in [1e-5, 1000]. Default 0.05.
         /// </summary>
         public float spacing;
         /// <summary>
@@ -2225,8 +2306,8 @@ namespace Sinew
         /// </summary>
         public uint all_neighbours;
         /// <summary>
-        ///  Shape-matching clusters: 0 one for the whole body; c: overlapping blocks of c³ cells.
-        ///  Default 0.
+        ///  Shape-matching clusters, in [0, 1024]: 0 one for the whole body; c: overlapping blocks
+        ///  of c³ cells. Default 0.
         /// </summary>
         public uint cluster_cells;
         /// <summary>
@@ -2253,11 +2334,11 @@ namespace Sinew
         public uint* indices;
         public System.UIntPtr index_count;
         /// <summary>
-        ///  Cubes of the simulation lattice along the mesh's longest side, [1, 64]. Default 8.
+        ///  Cubes of the simulation lattice along the mesh's longest side, in [1, 64]. Default 8.
         /// </summary>
         public uint resolution;
         /// <summary>
-        ///  As `SinewSoftLatticeDesc.cluster_cells`. Default 0.
+        ///  As `SinewSoftLatticeDesc.cluster_cells`, in [0, 1024]. Default 0.
         /// </summary>
         public uint cluster_cells;
         public SinewMaterial material;

@@ -17,7 +17,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Internal step rate (Hz), independent of the host frame rate. Default 60.
+        ///  Internal step rate (Hz), in [1, 10000], independent of the host frame rate. Default 60.
         /// </summary>
         public float FixedRateHz
         {
@@ -26,7 +26,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Substeps per fixed step, 1–64. Default 8.
+        ///  Substeps per fixed step, in [1, 64]. Default 8.
         /// </summary>
         public uint Substeps
         {
@@ -35,7 +35,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Constraint passes per substep, 1–256. Default 1. Compliance is in m/N at the default for
+        ///  Constraint passes per substep, in [1, 256]. Default 1. Compliance is in m/N at the default for
         ///  ropes and strands (solved directly: a hanging chain of 5–40 particles stretches
         ///  α·m·g·N(N+1)/2 within 2 % at 30–120 Hz). Cloth stretches about h²/(α·m) more than its
         ///  compliance α says with 1 (h the substep, m the particle mass): within 2 % where
@@ -49,7 +49,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Worker threads; 0 = one per core. Default 0.
+        ///  Worker threads, in [0, 256]; 0 = one per core. Default 0.
         /// </summary>
         public uint ThreadCount
         {
@@ -58,7 +58,8 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Most fixed steps one `sinew_world_step` may take; longer frames run in slow motion. Default 4.
+        ///  Most fixed steps one `sinew_world_step` may take, in [1, 1000]; longer frames run in
+        ///  slow motion. Default 4.
         /// </summary>
         public uint MaxStepsPerFrame
         {
@@ -77,7 +78,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  With two threads or more: wake the workers this long (µs, 0–10000) before the next
+        ///  With two threads or more: wake the workers this long (µs, in [0, 10000]) before the next
         ///  step is expected (from the interval between the last two `sinew_world_step` calls),
         ///  so that a game stepping once per frame does not pay their wake-up in the step. They
         ///  busy-wait about this long per worker and frame (at most twice as long when the step
@@ -103,7 +104,7 @@ namespace Sinew
     public unsafe partial struct SinewMaterial
     {
         /// <summary>
-        ///  Mass of each particle (kg). Default 0.01.
+        ///  Mass of each particle (kg), in [1e-9, 1e9]. Default 0.01.
         /// </summary>
         public float ParticleMass
         {
@@ -112,7 +113,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Linear velocity damping rate (1/s). Default 0.3.
+        ///  Linear velocity damping rate (1/s), in [0, ∞). Default 0.3.
         /// </summary>
         public float Damping
         {
@@ -121,7 +122,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Multiplies the world's gravity. Default 1.
+        ///  Multiplies the world's gravity, in [-100, 100]. Default 1.
         /// </summary>
         public float GravityScale
         {
@@ -130,7 +131,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Compliance of stretch (structural) constraints, m/N; 0 = rigid. Default 0.
+        ///  Compliance of stretch (structural) constraints (m/N), in [0, 1000]; 0 = rigid. Default 0.
         /// </summary>
         public float StretchCompliance
         {
@@ -139,7 +140,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Compliance of shear (diagonal) constraints, m/N. Default 0.
+        ///  Compliance of shear (diagonal) constraints (m/N), in [0, 1000]. Default 0.
         /// </summary>
         public float ShearCompliance
         {
@@ -148,7 +149,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Compliance of bend constraints (to the particle two over), m/N, used while
+        ///  Compliance of bend constraints (to the particle two over) (m/N), in [0, 1000], used while
         ///  `bend_stiffness` is 0. Default 0.001.
         /// </summary>
         public float BendCompliance
@@ -158,7 +159,8 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Friction against colliders: sticks while sliding &lt; static × push-out. Default 0.5.
+        ///  Friction against colliders, in [0, 100]: sticks while sliding &lt; static × push-out.
+        ///  Default 0.5.
         /// </summary>
         public float StaticFriction
         {
@@ -167,7 +169,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Friction while sliding. Default 0.4.
+        ///  Friction while sliding, in [0, 100]. Default 0.4.
         /// </summary>
         public float KineticFriction
         {
@@ -272,7 +274,7 @@ namespace Sinew
     public unsafe partial struct SinewClothGridDesc
     {
         /// <summary>
-        ///  ≥ 2.
+        ///  Particles along a row, in [2, ∞) (at most 2²² particles in all).
         /// </summary>
         public uint Columns
         {
@@ -281,7 +283,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  ≥ 2.
+        ///  Particles along a column, in [2, ∞).
         /// </summary>
         public uint Rows
         {
@@ -290,7 +292,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Distance between neighbours (m).
+        ///  Distance between neighbours (m), in [1e-5, 1000].
         /// </summary>
         public float Spacing
         {
@@ -320,7 +322,7 @@ namespace Sinew
     public unsafe partial struct SinewClothMeshDesc
     {
         /// <summary>
-        ///  Vertices closer than this (m) are welded. Default 1e-5.
+        ///  Vertices closer than this (m) are welded, in [0, 1000]. Default 1e-5.
         /// </summary>
         public float WeldDistance
         {
@@ -356,7 +358,7 @@ namespace Sinew
     public unsafe partial struct SinewColliderDesc
     {
         /// <summary>
-        ///  Sphere radius (m). Default 0.1.
+        ///  Sphere radius (m), in [1e-5, 1000]. Default 0.1.
         /// </summary>
         public float Radius
         {
@@ -365,7 +367,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Capsule: half the distance between the two sphere centres (m). Default 0.25.
+        ///  Capsule: half the distance between the two sphere centres (m), in [0, 1000]. Default 0.25.
         /// </summary>
         public float HalfHeight
         {
@@ -374,7 +376,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Capsule radius at −half_height (m). Default 0.1.
+        ///  Capsule radius at −half_height (m), in [0, 1000]; not both radii 0. Default 0.1.
         /// </summary>
         public float Radius0
         {
@@ -383,7 +385,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Capsule radius at +half_height (m). Default 0.1.
+        ///  Capsule radius at +half_height (m), in [0, 1000]. Default 0.1.
         /// </summary>
         public float Radius1
         {
@@ -782,7 +784,7 @@ namespace Sinew
     public unsafe partial struct SinewDynamics
     {
         /// <summary>
-        ///  Share of the root's motion the particles feel as world motion, [0, 1] (Unity's
+        ///  Share of the root's motion the particles feel as world motion, in [0, 1] (Unity's
         ///  `worldVelocityScale`): 1 leaves the cloth behind, 0 carries it with the root. Default 1.
         /// </summary>
         public float WorldVelocityScale
@@ -792,7 +794,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Share of the root's change of velocity the particles feel, [0, 1] (Unity's
+        ///  Share of the root's change of velocity the particles feel, in [0, 1] (Unity's
         ///  `worldAccelerationScale`). Default 1.
         /// </summary>
         public float WorldAccelerationScale
@@ -802,7 +804,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Largest particle speed relative to the root (m/s); 0 = no limit. Default 0.
+        ///  Largest particle speed relative to the root (m/s), in [0, ∞); 0 = no limit. Default 0.
         /// </summary>
         public float MaxSpeed
         {
@@ -812,7 +814,7 @@ namespace Sinew
 
         /// <summary>
         ///  A jump farther than this in one frame — of the root, of the pin targets' centre or of
-        ///  the skinned pose's centre — teleports the body with it (m); 0 = never. Default 2 m: more
+        ///  the skinned pose's centre — teleports the body with it (m), in [0, ∞); 0 = never. Default 2 m: more
         ///  than a sprint (10 m/s) or a swung limb (30 m/s) covers in the longest simulated frame.
         /// </summary>
         public float TeleportDistance
@@ -822,7 +824,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Pull of free particles towards the skinned pose (1/s). Default 0.
+        ///  Pull of free particles towards the skinned pose (1/s), in [0, ∞). Default 0.
         /// </summary>
         public float PoseStiffness
         {
@@ -831,7 +833,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Multiplies the world's wind for this body. Default 1.
+        ///  Multiplies the world's wind for this body, in [0, 100]. Default 1.
         /// </summary>
         public float WindScale
         {
@@ -840,7 +842,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Aerodynamic drag coefficient. Default 1.
+        ///  Aerodynamic drag coefficient, in [0, 100]. Default 1.
         /// </summary>
         public float Drag
         {
@@ -849,7 +851,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Aerodynamic lift coefficient. Default 0.3.
+        ///  Aerodynamic lift coefficient, in [0, 100]. Default 0.3.
         /// </summary>
         public float Lift
         {
@@ -858,7 +860,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Stretch/shear constraints strained beyond 1 + this tear; 0 = never. Default 0.
+        ///  Stretch/shear constraints strained beyond 1 + this tear, in [0, ∞); 0 = never. Default 0.
         /// </summary>
         public float TearThreshold
         {
@@ -868,7 +870,7 @@ namespace Sinew
 
         /// <summary>
         ///  The body sleeps — is not stepped, costs nothing, reads back unchanged — once every
-        ///  particle has stayed slower than this (m/s) for `sleep_time`; it wakes when the host
+        ///  particle has stayed slower than this (m/s, in [0, ∞)) for `sleep_time`; it wakes when the host
         ///  moves its pins, bones or root, a collider near it moves, wind blows on it, gravity
         ///  changes or a call changes the body (Unity Cloth's `sleepThreshold`). 0 = never sleeps.
         ///  Default 0.005.
@@ -880,7 +882,8 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Seconds of simulated time below `sleep_threshold` before the body sleeps; 0 = never.
+        ///  Seconds of simulated time below `sleep_threshold` before the body sleeps, in [0, ∞);
+        ///  0 = never.
         ///  Default 1.
         /// </summary>
         public float SleepTime
@@ -893,7 +896,8 @@ namespace Sinew
     public unsafe partial struct SinewLod
     {
         /// <summary>
-        ///  Beyond this camera distance (m) the body runs `reduced_substeps`; 0 = never. Default 0.
+        ///  Beyond this camera distance (m), in [0, ∞), the body runs `reduced_substeps`; 0 = never.
+        ///  Default 0.
         /// </summary>
         public float ReduceDistance
         {
@@ -902,7 +906,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Substeps per fixed step when reduced, 1–64. Default 2.
+        ///  Substeps per fixed step when reduced, in [1, 64]. Default 2.
         /// </summary>
         public uint ReducedSubsteps
         {
@@ -911,7 +915,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Beyond this camera distance (m) the body freezes; 0 = never. Default 0.
+        ///  Beyond this camera distance (m), in [0, ∞), the body freezes; 0 = never. Default 0.
         /// </summary>
         public float FreezeDistance
         {
@@ -932,7 +936,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Mean speed (m/s). Default 0 (calm).
+        ///  Mean speed (m/s), in [0, 1000]. Default 0 (calm).
         /// </summary>
         public float Speed
         {
@@ -941,7 +945,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Turbulent velocity as a fraction of `speed`. Default 0.3.
+        ///  Turbulent velocity as a fraction of `speed`, in [0, 100]. Default 0.3.
         /// </summary>
         public float Turbulence
         {
@@ -950,7 +954,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Size of turbulent eddies (m). Default 1.
+        ///  Size of turbulent eddies (m), in (0, 1e6]. Default 1.
         /// </summary>
         public float TurbulenceScale
         {
@@ -959,7 +963,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  How fast turbulence changes (Hz). Default 0.5.
+        ///  How fast turbulence changes (Hz), in [0, 1000]. Default 0.5.
         /// </summary>
         public float TurbulenceFrequency
         {
@@ -968,7 +972,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Gust amplitude as a fraction of `speed`. Default 0.3.
+        ///  Gust amplitude as a fraction of `speed`, in [0, 100]. Default 0.3.
         /// </summary>
         public float GustStrength
         {
@@ -977,7 +981,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Gust frequency (Hz). Default 0.2.
+        ///  Gust frequency (Hz), in [0, 1000]. Default 0.2.
         /// </summary>
         public float GustFrequency
         {
@@ -986,7 +990,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Air density (kg/m³). Default 1.2.
+        ///  Air density (kg/m³), in [0, 1000]. Default 1.2.
         /// </summary>
         public float AirDensity
         {
@@ -998,7 +1002,7 @@ namespace Sinew
     public unsafe partial struct SinewStrandsDesc
     {
         /// <summary>
-        ///  ≥ 3.
+        ///  Particles per strand, in [3, ∞).
         /// </summary>
         public uint ParticlesPerStrand
         {
@@ -1007,7 +1011,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Distance between particles of a straight strand (m). Default 0.02.
+        ///  Distance between particles of a straight strand (m), in [1e-5, 1000]. Default 0.02.
         /// </summary>
         public float SegmentLength
         {
@@ -1030,12 +1034,18 @@ namespace Sinew
 
     public unsafe partial struct SinewClothCapeDesc
     {
+        /// <summary>
+        ///  Particles across, in [2, ∞).
+        /// </summary>
         public uint Columns
         {
             get { return columns; }
             set { columns = value; }
         }
 
+        /// <summary>
+        ///  Particles down, in [2, ∞).
+        /// </summary>
         public uint Rows
         {
             get { return rows; }
@@ -1043,7 +1053,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Width across the shoulders (m). Default 0.5.
+        ///  Width across the shoulders (m), in [1e-5, 1000]. Default 0.5.
         /// </summary>
         public float Width
         {
@@ -1052,7 +1062,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Length down the back (m). Default 0.9.
+        ///  Length down the back (m), in [1e-5, 1000]. Default 0.9.
         /// </summary>
         public float Length
         {
@@ -1061,7 +1071,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Distance behind the neck (m). Default 0.08.
+        ///  Distance behind the neck (m), in [-1000, 1000]. Default 0.08.
         /// </summary>
         public float BackOffset
         {
@@ -1097,7 +1107,7 @@ namespace Sinew
     public unsafe partial struct SinewClothSkirtDesc
     {
         /// <summary>
-        ///  Particles around the ring, ≥ 3.
+        ///  Particles around the ring, in [3, ∞).
         /// </summary>
         public uint Columns
         {
@@ -1105,6 +1115,9 @@ namespace Sinew
             set { columns = value; }
         }
 
+        /// <summary>
+        ///  Rings, in [2, ∞).
+        /// </summary>
         public uint Rows
         {
             get { return rows; }
@@ -1112,7 +1125,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Radius at the waist (m). Default 0.16.
+        ///  Radius at the waist (m), in [1e-5, 1000]. Default 0.16.
         /// </summary>
         public float RadiusTop
         {
@@ -1121,7 +1134,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Radius at the hem (m). Default 0.3.
+        ///  Radius at the hem (m), in [1e-5, 1000]. Default 0.3.
         /// </summary>
         public float RadiusBottom
         {
@@ -1130,7 +1143,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Length down the legs (m). Default 0.45.
+        ///  Length down the legs (m), in [1e-5, 1000]. Default 0.45.
         /// </summary>
         public float Length
         {
@@ -1184,7 +1197,8 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  `SINEW_JOINT_HINGE`: limits in [−180, 180] degrees, min ≤ max. Default −90, 90.
+        ///  `SINEW_JOINT_HINGE`: lower limit (degrees), in [-180, 180], at most `hinge_max`.
+        ///  Default −90.
         /// </summary>
         public float HingeMin
         {
@@ -1192,6 +1206,9 @@ namespace Sinew
             set { hinge_min = value; }
         }
 
+        /// <summary>
+        ///  `SINEW_JOINT_HINGE`: upper limit (degrees), in [-180, 180]. Default 90.
+        /// </summary>
         public float HingeMax
         {
             get { return hinge_max; }
@@ -1199,7 +1216,8 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  `SINEW_JOINT_SWING_TWIST`: cone half-angles in [0, 177] degrees. Default 30, 30.
+        ///  `SINEW_JOINT_SWING_TWIST`: cone half-angle about `swing_axis` (degrees), in [0, 177].
+        ///  Default 30.
         /// </summary>
         public float Swing1
         {
@@ -1207,6 +1225,10 @@ namespace Sinew
             set { swing1 = value; }
         }
 
+        /// <summary>
+        ///  `SINEW_JOINT_SWING_TWIST`: cone half-angle about `axis × swing_axis` (degrees), in
+        ///  [0, 177]. Default 30.
+        /// </summary>
         public float Swing2
         {
             get { return swing2; }
@@ -1214,7 +1236,8 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  `SINEW_JOINT_SWING_TWIST`: twist limits in [−180, 180] degrees, low ≤ high. Default −20, 20.
+        ///  `SINEW_JOINT_SWING_TWIST`: lower twist limit (degrees), in [-180, 180], at most
+        ///  `high_twist`. Default −20.
         /// </summary>
         public float LowTwist
         {
@@ -1222,6 +1245,9 @@ namespace Sinew
             set { low_twist = value; }
         }
 
+        /// <summary>
+        ///  `SINEW_JOINT_SWING_TWIST`: upper twist limit (degrees), in [-180, 180]. Default 20.
+        /// </summary>
         public float HighTwist
         {
             get { return high_twist; }
@@ -1229,7 +1255,8 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Limit softness: spring (N·m/rad) and damper (N·m·s/rad); 0 and 0 (the default) give a hard limit.
+        ///  Limit softness: spring (N·m/rad), in [0, 1e9]; with `limit_damper` 0 and 0 (the
+        ///  default) give a hard limit.
         /// </summary>
         public float LimitSpring
         {
@@ -1237,6 +1264,9 @@ namespace Sinew
             set { limit_spring = value; }
         }
 
+        /// <summary>
+        ///  Limit softness: damper (N·m·s/rad), in [0, 1e9]. Default 0.
+        /// </summary>
         public float LimitDamper
         {
             get { return limit_damper; }
@@ -1244,7 +1274,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Joint friction (N·m). Default 0.
+        ///  Joint friction (N·m), in [0, 1e9]. Default 0.
         /// </summary>
         public float Friction
         {
@@ -1279,24 +1309,36 @@ namespace Sinew
             set { rotation = value; }
         }
 
+        /// <summary>
+        ///  Sphere radius (m), in [1e-5, 1000].
+        /// </summary>
         public float Radius
         {
             get { return radius; }
             set { radius = value; }
         }
 
+        /// <summary>
+        ///  Capsule half height (m), in [0, 1000].
+        /// </summary>
         public float HalfHeight
         {
             get { return half_height; }
             set { half_height = value; }
         }
 
+        /// <summary>
+        ///  Capsule radius at −half_height (m), in [0, 1000]; not both radii 0.
+        /// </summary>
         public float Radius0
         {
             get { return radius0; }
             set { radius0 = value; }
         }
 
+        /// <summary>
+        ///  Capsule radius at +half_height (m), in [0, 1000].
+        /// </summary>
         public float Radius1
         {
             get { return radius1; }
@@ -1325,7 +1367,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  kg: 0, or within [1e-6, 1e6]; 0 takes the mass from `density` and the shape's volume.
+        ///  Mass (kg): 0, or in [1e-6, 1e6]; 0 takes the mass from `density` and the shape's volume.
         ///  Default 1.
         /// </summary>
         public float Mass
@@ -1335,7 +1377,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  kg/m³ in (0, 1e5] (checked always), used when `mass` is 0. Default 1000.
+        ///  Density (kg/m³), in (0, 1e5] (checked always), used when `mass` is 0. Default 1000.
         /// </summary>
         public float Density
         {
@@ -1364,7 +1406,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  In [1, 10000]. Default 5.
+        ///  Largest mass ratio between a child and its parent, in [1, 10000]. Default 5.
         /// </summary>
         public float MaxMassRatio
         {
@@ -1392,7 +1434,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Coulomb friction of the bones' contacts, [0, 100]. Default 0.6.
+        ///  Coulomb friction of the bones' contacts, in [0, 100]. Default 0.6.
         /// </summary>
         public float Friction
         {
@@ -1401,7 +1443,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Restitution, [0, 1]. Default 0.
+        ///  Restitution, in [0, 1]. Default 0.
         /// </summary>
         public float Restitution
         {
@@ -1410,7 +1452,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Fraction of linear / angular velocity removed per second, [0, 1]. Default 0.05 / 0.05.
+        ///  Fraction of linear velocity removed per second, in [0, 1]. Default 0.05.
         /// </summary>
         public float LinearDamping
         {
@@ -1418,6 +1460,9 @@ namespace Sinew
             set { linear_damping = value; }
         }
 
+        /// <summary>
+        ///  Fraction of angular velocity removed per second, in [0, 1]. Default 0.05.
+        /// </summary>
         public float AngularDamping
         {
             get { return angular_damping; }
@@ -1434,8 +1479,8 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  The ragdoll sleeps once every bone has stayed slower than this (m/s) for `sleep_time` (s).
-        ///  Default 0.02 m/s, 0.5 s.
+        ///  The ragdoll sleeps once every bone has stayed slower than this (m/s), in [0, ∞), for
+        ///  `sleep_time`. Default 0.02.
         /// </summary>
         public float SleepThreshold
         {
@@ -1443,6 +1488,9 @@ namespace Sinew
             set { sleep_threshold = value; }
         }
 
+        /// <summary>
+        ///  Seconds below `sleep_threshold` before the ragdoll sleeps, in [0, 1e6]. Default 0.5.
+        /// </summary>
         public float SleepTime
         {
             get { return sleep_time; }
@@ -1451,8 +1499,7 @@ namespace Sinew
 
         /// <summary>
         ///  Powered ragdoll: each joint's muscle at strength 1 is a spring of this natural frequency
-        ///  (Hz, [0, 1000]) whatever the bones' inertias, with this damping ratio ([0, 1000]) and at
-        ///  most this torque (N·m). Default 4 Hz, 1 (critical), 400 N·m.
+        ///  (Hz), in [0, 1000], whatever the bones' inertias. Default 4.
         /// </summary>
         public float MuscleFrequency
         {
@@ -1460,12 +1507,18 @@ namespace Sinew
             set { muscle_frequency = value; }
         }
 
+        /// <summary>
+        ///  The muscle spring's damping ratio, in [0, 1000]. Default 1 (critical).
+        /// </summary>
         public float MuscleDampingRatio
         {
             get { return muscle_damping_ratio; }
             set { muscle_damping_ratio = value; }
         }
 
+        /// <summary>
+        ///  The muscle's largest torque (N·m), in [0, 1e7]. Default 400.
+        /// </summary>
         public float MuscleMaxTorque
         {
             get { return muscle_max_torque; }
@@ -1473,8 +1526,8 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Pins to the animated world pose at pin weight 1: natural frequency (Hz) and damping
-        ///  ratio. Default 20 Hz (a bone hangs 0.6 mm under its pose against gravity), 1.
+        ///  Pins to the animated world pose at pin weight 1: natural frequency (Hz), in [0, 1000].
+        ///  Default 20 (a bone hangs 0.6 mm under its pose against gravity).
         /// </summary>
         public float PinFrequency
         {
@@ -1482,6 +1535,9 @@ namespace Sinew
             set { pin_frequency = value; }
         }
 
+        /// <summary>
+        ///  The pins' damping ratio, in [0, 1000]. Default 1.
+        /// </summary>
         public float PinDampingRatio
         {
             get { return pin_damping_ratio; }
@@ -1489,10 +1545,9 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Hit reactions: an impulse of `hit_full_impulse` N·s on a bone takes `hit_strength_loss`
-        ///  ([0, 1]) of its muscle strength and pin weight (a larger one proportionally more, up to
-        ///  all), its neighbours lose `hit_neighbour_falloff` ([0, 1]) of that per joint away, and
-        ///  the loss recovers linearly over `hit_recovery_time` s. Default 0.8, 0.5, 20 N·s, 1.5 s.
+        ///  Hit reactions: an impulse of `hit_full_impulse` on a bone takes this fraction, in
+        ///  [0, 1], of its muscle strength and pin weight (a larger one proportionally more, up to
+        ///  all). Default 0.8.
         /// </summary>
         public float HitStrengthLoss
         {
@@ -1500,18 +1555,27 @@ namespace Sinew
             set { hit_strength_loss = value; }
         }
 
+        /// <summary>
+        ///  The share of a hit's loss its neighbours lose per joint away, in [0, 1]. Default 0.5.
+        /// </summary>
         public float HitNeighbourFalloff
         {
             get { return hit_neighbour_falloff; }
             set { hit_neighbour_falloff = value; }
         }
 
+        /// <summary>
+        ///  The impulse (N·s), in [0, 1e6], that takes the whole `hit_strength_loss`. Default 20.
+        /// </summary>
         public float HitFullImpulse
         {
             get { return hit_full_impulse; }
             set { hit_full_impulse = value; }
         }
 
+        /// <summary>
+        ///  Seconds over which a hit's loss recovers linearly, in [0, 1e6]. Default 1.5.
+        /// </summary>
         public float HitRecoveryTime
         {
             get { return hit_recovery_time; }
@@ -1520,7 +1584,7 @@ namespace Sinew
 
         /// <summary>
         ///  A driven ragdoll whose root is farther than this (m) from its animated position goes
-        ///  limp and reports `SINEW_RAGDOLL_EVENT_BALANCE_LOST`. 0: never. Default 0.4 m.
+        ///  limp and reports `SINEW_RAGDOLL_EVENT_BALANCE_LOST`, in [0, 1000]. 0: never. Default 0.4 m.
         /// </summary>
         public float BalanceDistance
         {
@@ -1529,7 +1593,8 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  The "at rest" clock runs while every bone is slower than this (m/s). Default 0.05.
+        ///  The "at rest" clock runs while every bone is slower than this (m/s), in [0, 1000].
+        ///  Default 0.05.
         /// </summary>
         public float RestSpeed
         {
@@ -1809,7 +1874,7 @@ namespace Sinew
     public unsafe partial struct SinewSoftSettings
     {
         /// <summary>
-        ///  Compliance of the tetrahedra's volume constraints (m³/(N·m)), [0, 1000]; 0 keeps every
+        ///  Compliance of the tetrahedra's volume constraints (m³/(N·m)), in [0, 1000]; 0 keeps every
         ///  volume. Default 0.
         /// </summary>
         public float VolumeCompliance
@@ -1819,7 +1884,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Linear mode's β, [0, 1]: goals from the best linear map (volume kept) mixed with the
+        ///  Linear mode's β, in [0, 1]: goals from the best linear map (volume kept) mixed with the
         ///  rotation. Default 0.
         /// </summary>
         public float ShapeLinear
@@ -1829,8 +1894,8 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Plasticity: the deformation (‖S − 1‖) beyond which the rest shape creeps, the creep rate
-        ///  (1/s; 0 elastic) and the largest permanent deformation. Default 0.1, 0, 0.5.
+        ///  Plasticity: the deformation (‖S − 1‖) beyond which the rest shape creeps, in
+        ///  [0, 1000]. Default 0.1.
         /// </summary>
         public float PlasticYield
         {
@@ -1838,12 +1903,18 @@ namespace Sinew
             set { plastic_yield = value; }
         }
 
+        /// <summary>
+        ///  The creep rate (1/s), in [0, 1000]; 0 elastic. Default 0.
+        /// </summary>
         public float PlasticCreep
         {
             get { return plastic_creep; }
             set { plastic_creep = value; }
         }
 
+        /// <summary>
+        ///  The largest permanent deformation, in [0, 1000]. Default 0.5.
+        /// </summary>
         public float PlasticMax
         {
             get { return plastic_max; }
@@ -1851,11 +1922,11 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Gas inside the closed surface (a balloon): its pressure at the rest volume (Pa, [0,
-        ///  1e7]), ideal and isothermal (`p = pressure · V₀/V`); the surface feels
+        ///  Gas inside the closed surface (a balloon): its pressure at the rest volume (Pa), in
+        ///  [0, 1e7], ideal and isothermal (`p = pressure · V₀/V`); the surface feels
         ///  `p − external_pressure`, in one implicit step per substep: any pressure in the range
         ///  stays finite (the skin stops the gas where its pressure meets the skin's pull). An
-        ///  internal force: it moves no centre of mass. Default 0, 0 (no gas).
+        ///  internal force: it moves no centre of mass. Default 0 (no gas).
         /// </summary>
         public float Pressure
         {
@@ -1863,6 +1934,9 @@ namespace Sinew
             set { pressure = value; }
         }
 
+        /// <summary>
+        ///  The pressure outside (Pa), in [0, 1e7]. Default 0.
+        /// </summary>
         public float ExternalPressure
         {
             get { return external_pressure; }
@@ -1873,7 +1947,7 @@ namespace Sinew
     public unsafe partial struct SinewSoftLatticeDesc
     {
         /// <summary>
-        ///  Particles along each axis, ≥ 2. Default 4 × 4 × 4.
+        ///  Particles along X, in [2, ∞) (at most 2²² particles in all). Default 4.
         /// </summary>
         public uint Nx
         {
@@ -1881,12 +1955,18 @@ namespace Sinew
             set { nx = value; }
         }
 
+        /// <summary>
+        ///  Particles along Y, in [2, ∞). Default 4.
+        /// </summary>
         public uint Ny
         {
             get { return ny; }
             set { ny = value; }
         }
 
+        /// <summary>
+        ///  Particles along Z, in [2, ∞). Default 4.
+        /// </summary>
         public uint Nz
         {
             get { return nz; }
@@ -1894,7 +1974,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Distance between neighbouring particles (m). Default 0.05.
+        ///  Distance between neighbouring particles (m), in [1e-5, 1000]. Default 0.05.
         /// </summary>
         public float Spacing
         {
@@ -1918,8 +1998,8 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Shape-matching clusters: 0 one for the whole body; c: overlapping blocks of c³ cells.
-        ///  Default 0.
+        ///  Shape-matching clusters, in [0, 1024]: 0 one for the whole body; c: overlapping blocks
+        ///  of c³ cells. Default 0.
         /// </summary>
         public uint ClusterCells
         {
@@ -1948,7 +2028,7 @@ namespace Sinew
     public unsafe partial struct SinewSoftMeshDesc
     {
         /// <summary>
-        ///  Cubes of the simulation lattice along the mesh's longest side, [1, 64]. Default 8.
+        ///  Cubes of the simulation lattice along the mesh's longest side, in [1, 64]. Default 8.
         /// </summary>
         public uint Resolution
         {
@@ -1957,7 +2037,7 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  As `SinewSoftLatticeDesc.cluster_cells`. Default 0.
+        ///  As `SinewSoftLatticeDesc.cluster_cells`, in [0, 1024]. Default 0.
         /// </summary>
         public uint ClusterCells
         {

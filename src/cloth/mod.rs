@@ -86,7 +86,7 @@ impl GridSpec {
         if !(q.x.is_finite() && q.y.is_finite() && q.z.is_finite() && q.w.is_finite()) {
             return Err(Error::non_finite("grid orientation is not finite"));
         }
-        if (q.length() - 1.0).abs() > 1e-3 {
+        if !crate::error::is_unit(q.length()) {
             return Err(Error::invalid(format!("grid orientation must be a unit quaternion (length {})", q.length())));
         }
         if let GridPins::List(list) = &self.pins

@@ -85,7 +85,7 @@ pub extern "C" fn sinew_body_set_backstops(body: SinewBody, offsets: *const f32,
 }
 
 /// Tethers every free particle to its nearest pinned one (long range attachments), computed
-/// from the current pins: no particle gets farther from its anchor than `scale` (≥ 1) × its
+/// from the current pins: no particle gets farther from its anchor than `scale` in [1, 100] × its
 /// rest distance, at any iteration count. `mode` is a `SinewTetherMode`.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_body_set_tethers(body: SinewBody, mode: u32, scale: f32) -> SinewResult {

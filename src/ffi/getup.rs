@@ -7,10 +7,9 @@
 //! exactly the bone count, output buffers of at least it, every value checked before anything
 //! changes. Every call here allocates nothing (stack buffers of `MAX_BONES`).
 
-use crate::error::check_unit;
 use crate::math::{Quat, Vec3};
 use crate::ragdoll::getup::blend_pose;
-use crate::ragdoll::{GetUpQuery, LyingSide, MAX_BONES, blend_alpha};
+use crate::ragdoll::{GetUpQuery, LyingSide, MAX_BONES, blend_alpha, check_alpha};
 
 use super::ragdoll::{bone_index, check_count, position, rotation, write_poses};
 use crate::ffi::registry;
@@ -94,48 +93,44 @@ pub struct SinewDriveState {
 
 // ---- powered ragdoll ----
 
-/// Muscle strength (0–1) of `bone`'s joint motor: 0 (the default) limp, 1 turning the joint
+/// Muscle strength `strength` in [0, 1] of `bone`'s joint motor: 0 (the default) limp, 1 turning the joint
 /// to the animated local rotation (from `sinew_ragdoll_set_targets`) at the settings'
 /// `muscle_frequency`. Wakes the ragdoll.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_ragdoll_set_muscle_strength(ragdoll: SinewRagdoll, bone: u32, strength: f32) -> SinewResult {
     ffi_guard!({
-        let s = check_unit(strength, "muscle strength")?;
         registry::with_ragdoll(ragdoll, |r, _| {
             let b = bone_index(r, bone, "bone")?;
-            r.set_muscle_strength(Some(b), s)
+            r.set_muscle_strength(Some(b), strength)
         })
     })
 }
 
-/// `sinew_ragdoll_set_muscle_strength` for every bone.
+/// `sinew_ragdoll_set_muscle_strength` for every bone: `strength` in [0, 1].
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_ragdoll_set_muscle_strength_all(ragdoll: SinewRagdoll, strength: f32) -> SinewResult {
     ffi_guard!({
-        let s = check_unit(strength, "muscle strength")?;
-        registry::with_ragdoll(ragdoll, |r, _| r.set_muscle_strength(None, s))
+        registry::with_ragdoll(ragdoll, |r, _| r.set_muscle_strength(None, strength))
     })
 }
 
-/// Pin weight (0–1) pulling `bone` towards its animated world pose (PuppetMaster's pin
+/// Pin weight `weight` in [0, 1] pulling `bone` towards its animated world pose (PuppetMaster's pin
 /// weight): 0 (the default) free, 1 following the animation within millimetres.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_ragdoll_set_pin_weight(ragdoll: SinewRagdoll, bone: u32, weight: f32) -> SinewResult {
     ffi_guard!({
-        let w = check_unit(weight, "pin weight")?;
         registry::with_ragdoll(ragdoll, |r, _| {
             let b = bone_index(r, bone, "bone")?;
-            r.set_pin_weight(Some(b), w)
+            r.set_pin_weight(Some(b), weight)
         })
     })
 }
 
-/// `sinew_ragdoll_set_pin_weight` for every bone.
+/// `sinew_ragdoll_set_pin_weight` for every bone: `weight` in [0, 1].
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_ragdoll_set_pin_weight_all(ragdoll: SinewRagdoll, weight: f32) -> SinewResult {
     ffi_guard!({
-        let w = check_unit(weight, "pin weight")?;
-        registry::with_ragdoll(ragdoll, |r, _| r.set_pin_weight(None, w))
+        registry::with_ragdoll(ragdoll, |r, _| r.set_pin_weight(None, weight))
     })
 }
 
@@ -226,7 +221,6 @@ pub extern "C" fn sinew_ragdoll_blend_from_snapshot(
         let aq: &[SinewQuat] = try_slice!(anim_rotations, anim_rotation_count, "anim_rotations");
         let pbuf = try_out_buf!(out_positions, position_capacity, "out_positions");
         let qbuf = try_out_buf!(out_rotations, rotation_capacity, "out_rotations");
-        let a = check_unit(alpha, "alpha")?;
         registry::with_ragdoll(ragdoll, |r, _| {
             let n = r.bone_count();
             check_count(r, ap.len(), "anim_positions")?;
@@ -244,7 +238,7 @@ pub extern "C" fn sinew_ragdoll_blend_from_snapshot(
             }
             let mut pos = [Vec3::ZERO; MAX_BONES];
             let mut rot = [Quat::IDENTITY; MAX_BONES];
-            r.blend_from_snapshot(&apos[..n], &arot[..n], a, &mut pos[..n], &mut rot[..n])?;
+            r.blend_from_snapshot(&apos[..n], &arot[..n], alpha, &mut pos[..n], &mut rot[..n])?;
             write_poses(p, q, &pos[..n], &rot[..n]);
             Ok(())
         })
@@ -252,7 +246,8 @@ pub extern "C" fn sinew_ragdoll_blend_from_snapshot(
 }
 
 /// The same blend between any two poses of `count` bones the host keeps itself: `from_*` and
-/// `to_*` hold `count` entries each, `out_*` at least `out_capacity` ≥ `count`.
+/// `to_*` hold `count` entries each, `out_*` at least `out_capacity` ≥ `count`; `alpha` in
+/// [0, 1] as in `sinew_ragdoll_blend_from_snapshot`.
 #[unsafe(no_mangle)]
 #[allow(clippy::too_many_arguments)]
 pub extern "C" fn sinew_pose_blend(
@@ -273,7 +268,7 @@ pub extern "C" fn sinew_pose_blend(
         let tq: &[SinewQuat] = try_slice!(to_rotations, count, "to_rotations");
         let pbuf = try_out_buf!(out_positions, out_capacity, "out_positions");
         let qbuf = try_out_buf!(out_rotations, out_capacity, "out_rotations");
-        let a = check_unit(alpha, "alpha")?;
+        let a = check_alpha(alpha)?;
         let p = pbuf.take_of(count, "the pose", "bones")?;
         let q = qbuf.take_of(count, "the pose", "bones")?;
         // Everything checked first: a refused call writes nothing.
@@ -296,7 +291,7 @@ pub extern "C" fn sinew_pose_blend(
     })
 }
 
-/// `alpha` of a blend that started `time` s ago and lasts `blend_time` s (≥ 0): the
+/// `alpha` of a blend that started `time` s ago and lasts `blend_time` (s) in [0, ∞): the
 /// chapter's `t / blendTime` held to [0, 1] (1 at once for a zero blend time).
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_blend_alpha(time: f32, blend_time: f32, out_alpha: *mut f32) -> SinewResult {

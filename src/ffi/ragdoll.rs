@@ -19,7 +19,7 @@
 
 use std::sync::Arc;
 
-use crate::error::{Error, ErrorKind, Result, check_finite, check_position};
+use crate::error::{Error, ErrorKind, Result, check_finite, check_position_with, check_rotation, is_unit};
 use crate::geometry::{Pose, Shape, ShapeDesc, ShapeKind};
 use crate::math::{Mat4, Quat, Vec3};
 use crate::ragdoll::humanoid::HumanoidBones;
@@ -428,23 +428,12 @@ pub(super) fn check_count(r: &Ragdoll, len: usize, name: &str) -> Result<()> {
 
 /// A unit rotation from the host (normalised), or why not; the name is made only on failure.
 pub(super) fn rotation(q: SinewQuat, name: impl Fn() -> String) -> Result<Quat> {
-    let q: Quat = q.into();
-    if !q.is_finite() {
-        return Err(Error::non_finite(format!("{} is not finite ({q})", name())));
-    }
-    let len = q.length();
-    if (len - 1.0).abs() > 1e-3 {
-        return Err(Error::invalid(format!("{} is not a unit quaternion (length {len})", name())));
-    }
-    Ok(q / len)
+    check_rotation(q.into(), name)
 }
 
+/// A position from the host, within the world's extent, or why not.
 pub(super) fn position(p: SinewVec3, name: impl Fn() -> String) -> Result<Vec3> {
-    let v: Vec3 = p.into();
-    if !v.is_finite() || v.abs().max_element() > 1e6 {
-        return check_position(v, &name());
-    }
-    Ok(v)
+    check_position_with(p.into(), name)
 }
 
 /// Poses from positions and rotations, into `out` (one per bone), all checked first.
@@ -469,7 +458,7 @@ fn poses_as_given<'a>(positions: &[SinewVec3], rotations: &[SinewQuat], out: &'a
 fn poses_from_matrices<'a>(matrices: &[SinewMat4], out: &'a mut [Pose; MAX_BONES]) -> Result<&'a [Pose]> {
     for (k, m) in matrices.iter().enumerate() {
         let pose = Pose::from_matrix(&(*m).into()).map_err(|e| Error::new(e.kind, format!("matrices[{k}]: {}", e.message)))?;
-        if (pose.scale - 1.0).abs() > 1e-3 {
+        if !is_unit(pose.scale) {
             return Err(Error::invalid(format!(
                 "matrices[{k}] has scale {}; bones are rigid (scale 1): pass the bone's position and rotation (sinew_ragdoll_set_targets) instead",
                 pose.scale
@@ -612,8 +601,8 @@ pub extern "C" fn sinew_ragdoll_apply_bone_impulse(ragdoll: SinewRagdoll, bone: 
     })
 }
 
-/// A radial impulse from `centre`: each bone within `radius` (m, in (0, 1000]) gets
-/// `impulse·(1 − d/radius)` N·s (|impulse| ≤ 1e6; negative pulls inwards) away from the centre
+/// A radial impulse from `centre`: each bone within `radius` (m) in (0, 1000] gets
+/// `impulse·(1 − d/radius)` N·s (`impulse` in [-1e6, 1e6]; negative pulls inwards) away from the centre
 /// at its centre of mass, d the distance to its surface. Wakes the ragdoll.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_ragdoll_apply_explosion(ragdoll: SinewRagdoll, centre: SinewVec3, impulse: f32, radius: f32) -> SinewResult {
@@ -741,7 +730,7 @@ pub extern "C" fn sinew_ragdoll_get_step_time_ns(ragdoll: SinewRagdoll, out_ns: 
 }
 
 /// Rides the ragdoll in a moving platform, as `sinew_body_set_anchor` does a particle body
-/// (the same transform and `inertia` rules and ranges): each frame that steps carries every
+/// (the same transform rules; `inertia` in [0, 1]): each frame that steps carries every
 /// bone — pose, velocities, the targets' start — by `1 − inertia` of the anchor's rigid motion;
 /// the world's colliders are seen through the rest of that carry when every ragdoll of its
 /// island rides in the same anchor (a platform moving with the anchor is still to a ragdoll of

@@ -16,29 +16,32 @@ use crate::ffi::types::{SinewBody, SinewMaterial, SinewQuat, SinewVec3, SinewWor
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SinewSoftSettings {
-    /// Compliance of the tetrahedra's volume constraints (m³/(N·m)), [0, 1000]; 0 keeps every
+    /// Compliance of the tetrahedra's volume constraints (m³/(N·m)), in [0, 1000]; 0 keeps every
     /// volume. Default 0.
     pub volume_compliance: f32,
     /// Shape matching: the fraction of the way to the rest shape (moved by the centre of mass
-    /// and the best-fit rotation) per 1/60 s, [0, 1]; 0 off. Default 0.5.
+    /// and the best-fit rotation) per 1/60 s, in [0, 1]; 0 off. Default 0.5.
     pub shape_stiffness: f32,
     /// Nonzero (a C boolean: any value but 0): apply `shape_stiffness` per substep, as the
     /// chapter's pseudo-code does. Default 0.
     pub chapter_stiffness: u32,
-    /// Linear mode's β, [0, 1]: goals from the best linear map (volume kept) mixed with the
+    /// Linear mode's β, in [0, 1]: goals from the best linear map (volume kept) mixed with the
     /// rotation. Default 0.
     pub shape_linear: f32,
-    /// Plasticity: the deformation (‖S − 1‖) beyond which the rest shape creeps, the creep rate
-    /// (1/s; 0 elastic) and the largest permanent deformation. Default 0.1, 0, 0.5.
+    /// Plasticity: the deformation (‖S − 1‖) beyond which the rest shape creeps, in
+    /// [0, 1000]. Default 0.1.
     pub plastic_yield: f32,
+    /// The creep rate (1/s), in [0, 1000]; 0 elastic. Default 0.
     pub plastic_creep: f32,
+    /// The largest permanent deformation, in [0, 1000]. Default 0.5.
     pub plastic_max: f32,
-    /// Gas inside the closed surface (a balloon): its pressure at the rest volume (Pa, [0,
-    /// 1e7]), ideal and isothermal (`p = pressure · V₀/V`); the surface feels
+    /// Gas inside the closed surface (a balloon): its pressure at the rest volume (Pa), in
+    /// [0, 1e7], ideal and isothermal (`p = pressure · V₀/V`); the surface feels
     /// `p − external_pressure`, in one implicit step per substep: any pressure in the range
     /// stays finite (the skin stops the gas where its pressure meets the skin's pull). An
-    /// internal force: it moves no centre of mass. Default 0, 0 (no gas).
+    /// internal force: it moves no centre of mass. Default 0 (no gas).
     pub pressure: f32,
+    /// The pressure outside (Pa), in [0, 1e7]. Default 0.
     pub external_pressure: f32,
 }
 
@@ -79,11 +82,13 @@ impl From<SinewSoftSettings> for SoftSettings {
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct SinewSoftLatticeDesc {
-    /// Particles along each axis, ≥ 2. Default 4 × 4 × 4.
+    /// Particles along X, in [2, ∞) (at most 2²² particles in all). Default 4.
     pub nx: u32,
+    /// Particles along Y, in [2, ∞). Default 4.
     pub ny: u32,
+    /// Particles along Z, in [2, ∞). Default 4.
     pub nz: u32,
-    /// Distance between neighbouring particles (m). Default 0.05.
+    /// Distance between neighbouring particles (m), in [1e-5, 1000]. Default 0.05.
     pub spacing: f32,
     /// Centre and orientation of the box. Default the origin, identity.
     pub origin: SinewVec3,
@@ -91,8 +96,8 @@ pub struct SinewSoftLatticeDesc {
     /// 1: distance constraints to all 26 neighbours; 0: the 6 axis neighbours, 12 face
     /// diagonals and bend constraints two over. Default 1.
     pub all_neighbours: u32,
-    /// Shape-matching clusters: 0 one for the whole body; c: overlapping blocks of c³ cells.
-    /// Default 0.
+    /// Shape-matching clusters, in [0, 1024]: 0 one for the whole body; c: overlapping blocks
+    /// of c³ cells. Default 0.
     pub cluster_cells: u32,
     /// The particles' material (mass each, damping, compliances of the axis edges as stretch
     /// and of the diagonals as shear, thickness, friction). Default the cloth default with bend
@@ -204,9 +209,9 @@ pub struct SinewSoftMeshDesc {
     pub vertex_count: usize,
     pub indices: *const u32,
     pub index_count: usize,
-    /// Cubes of the simulation lattice along the mesh's longest side, [1, 64]. Default 8.
+    /// Cubes of the simulation lattice along the mesh's longest side, in [1, 64]. Default 8.
     pub resolution: u32,
-    /// As `SinewSoftLatticeDesc.cluster_cells`. Default 0.
+    /// As `SinewSoftLatticeDesc.cluster_cells`, in [0, 1024]. Default 0.
     pub cluster_cells: u32,
     pub material: SinewMaterial,
     pub soft: SinewSoftSettings,

@@ -150,20 +150,21 @@ pub struct SinewBody {
 pub struct SinewWorldDesc {
     /// m/s², at most 1000 in magnitude. Default (0, −9.81, 0).
     pub gravity: SinewVec3,
-    /// Internal step rate (Hz), independent of the host frame rate. Default 60.
+    /// Internal step rate (Hz), in [1, 10000], independent of the host frame rate. Default 60.
     pub fixed_rate_hz: f32,
-    /// Substeps per fixed step, 1–64. Default 8.
+    /// Substeps per fixed step, in [1, 64]. Default 8.
     pub substeps: u32,
-    /// Constraint passes per substep, 1–256. Default 1. Compliance is in m/N at the default for
+    /// Constraint passes per substep, in [1, 256]. Default 1. Compliance is in m/N at the default for
     /// ropes and strands (solved directly: a hanging chain of 5–40 particles stretches
     /// α·m·g·N(N+1)/2 within 2 % at 30–120 Hz). Cloth stretches about h²/(α·m) more than its
     /// compliance α says with 1 (h the substep, m the particle mass): within 2 % where
     /// α·m ≥ 50·h² (2.2e-4 kg·m/N at 60 Hz × 8); a cloth of 0.01 kg particles at 1e-3 m/N is
     /// +40 % with 1 iteration, +7 % with 2, +0.3 % with 4.
     pub iterations: u32,
-    /// Worker threads; 0 = one per core. Default 0.
+    /// Worker threads, in [0, 256]; 0 = one per core. Default 0.
     pub thread_count: u32,
-    /// Most fixed steps one `sinew_world_step` may take; longer frames run in slow motion. Default 4.
+    /// Most fixed steps one `sinew_world_step` may take, in [1, 1000]; longer frames run in
+    /// slow motion. Default 4.
     pub max_steps_per_frame: u32,
     /// Nonzero (a C boolean): readback interpolates between fixed steps; 0: newest state.
     /// Default 1.
@@ -171,7 +172,7 @@ pub struct SinewWorldDesc {
     /// Constraint kernel, a `SinewKernel`: `SINEW_KERNEL_AUTO` (the fastest this CPU runs) or
     /// a specific one; all give the same bits. Default auto.
     pub kernel: u32,
-    /// With two threads or more: wake the workers this long (µs, 0–10000) before the next
+    /// With two threads or more: wake the workers this long (µs, in [0, 10000]) before the next
     /// step is expected (from the interval between the last two `sinew_world_step` calls),
     /// so that a game stepping once per frame does not pay their wake-up in the step. They
     /// busy-wait about this long per worker and frame (at most twice as long when the step
@@ -217,26 +218,27 @@ abi_enum!(SinewKernel, "kernel", [SINEW_KERNEL_AUTO, SINEW_KERNEL_SCALAR, SINEW_
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SinewMaterial {
-    /// Mass of each particle (kg). Default 0.01.
+    /// Mass of each particle (kg), in [1e-9, 1e9]. Default 0.01.
     pub particle_mass: f32,
-    /// Linear velocity damping rate (1/s). Default 0.3.
+    /// Linear velocity damping rate (1/s), in [0, ∞). Default 0.3.
     pub damping: f32,
-    /// Multiplies the world's gravity. Default 1.
+    /// Multiplies the world's gravity, in [-100, 100]. Default 1.
     pub gravity_scale: f32,
-    /// Compliance of stretch (structural) constraints, m/N; 0 = rigid. Default 0.
+    /// Compliance of stretch (structural) constraints (m/N), in [0, 1000]; 0 = rigid. Default 0.
     pub stretch_compliance: f32,
-    /// Compliance of shear (diagonal) constraints, m/N. Default 0.
+    /// Compliance of shear (diagonal) constraints (m/N), in [0, 1000]. Default 0.
     pub shear_compliance: f32,
-    /// Compliance of bend constraints (to the particle two over), m/N, used while
+    /// Compliance of bend constraints (to the particle two over) (m/N), in [0, 1000], used while
     /// `bend_stiffness` is 0. Default 0.001.
     pub bend_compliance: f32,
     /// Particle radius for collisions (m), in [0, 10]. Default 0.01. With `self_collision`, or
     /// on a body in a collision pair (`sinew_body_set_collision_pair`), at most the body's mean
     /// stretch edge.
     pub thickness: f32,
-    /// Friction against colliders: sticks while sliding < static × push-out. Default 0.5.
+    /// Friction against colliders, in [0, 100]: sticks while sliding < static × push-out.
+    /// Default 0.5.
     pub static_friction: f32,
-    /// Friction while sliding. Default 0.4.
+    /// Friction while sliding, in [0, 100]. Default 0.4.
     pub kinetic_friction: f32,
     /// Meets colliders whose `layers & collision_mask != 0`. Default all bits.
     pub collision_mask: u32,
@@ -371,11 +373,11 @@ abi_enum!(SinewPinMode, "pin_mode", [SINEW_PIN_NONE, SINEW_PIN_TOP_ROW, SINEW_PI
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct SinewClothGridDesc {
-    /// ≥ 2.
+    /// Particles along a row, in [2, ∞) (at most 2²² particles in all).
     pub columns: u32,
-    /// ≥ 2.
+    /// Particles along a column, in [2, ∞).
     pub rows: u32,
-    /// Distance between neighbours (m).
+    /// Distance between neighbours (m), in [1e-5, 1000].
     pub spacing: f32,
     pub origin: SinewVec3,
     pub orientation: SinewQuat,
@@ -403,7 +405,7 @@ pub struct SinewClothMeshDesc {
     /// [1e-3, 1e3] (so 1 / `particle_mass` everywhere changes nothing).
     pub inverse_masses: *const f32,
     pub inverse_mass_count: usize,
-    /// Vertices closer than this (m) are welded. Default 1e-5.
+    /// Vertices closer than this (m) are welded, in [0, 1000]. Default 1e-5.
     pub weld_distance: f32,
     pub material: SinewMaterial,
 }
@@ -451,13 +453,13 @@ abi_enum!(SinewShape, "collider shape", [SINEW_SHAPE_SPHERE, SINEW_SHAPE_CAPSULE
 pub struct SinewColliderDesc {
     /// A `SinewShape`. Default sphere.
     pub shape: u32,
-    /// Sphere radius (m). Default 0.1.
+    /// Sphere radius (m), in [1e-5, 1000]. Default 0.1.
     pub radius: f32,
-    /// Capsule: half the distance between the two sphere centres (m). Default 0.25.
+    /// Capsule: half the distance between the two sphere centres (m), in [0, 1000]. Default 0.25.
     pub half_height: f32,
-    /// Capsule radius at −half_height (m). Default 0.1.
+    /// Capsule radius at −half_height (m), in [0, 1000]; not both radii 0. Default 0.1.
     pub radius0: f32,
-    /// Capsule radius at +half_height (m). Default 0.1.
+    /// Capsule radius at +half_height (m), in [0, 1000]. Default 0.1.
     pub radius1: f32,
     /// Box half extents (m). Default (0.1, 0.1, 0.1).
     pub half_extents: SinewVec3,
@@ -803,35 +805,36 @@ pub struct SinewBoneWeight {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SinewDynamics {
-    /// Share of the root's motion the particles feel as world motion, [0, 1] (Unity's
+    /// Share of the root's motion the particles feel as world motion, in [0, 1] (Unity's
     /// `worldVelocityScale`): 1 leaves the cloth behind, 0 carries it with the root. Default 1.
     pub world_velocity_scale: f32,
-    /// Share of the root's change of velocity the particles feel, [0, 1] (Unity's
+    /// Share of the root's change of velocity the particles feel, in [0, 1] (Unity's
     /// `worldAccelerationScale`). Default 1.
     pub world_acceleration_scale: f32,
-    /// Largest particle speed relative to the root (m/s); 0 = no limit. Default 0.
+    /// Largest particle speed relative to the root (m/s), in [0, ∞); 0 = no limit. Default 0.
     pub max_speed: f32,
     /// A jump farther than this in one frame — of the root, of the pin targets' centre or of
-    /// the skinned pose's centre — teleports the body with it (m); 0 = never. Default 2 m: more
+    /// the skinned pose's centre — teleports the body with it (m), in [0, ∞); 0 = never. Default 2 m: more
     /// than a sprint (10 m/s) or a swung limb (30 m/s) covers in the longest simulated frame.
     pub teleport_distance: f32,
-    /// Pull of free particles towards the skinned pose (1/s). Default 0.
+    /// Pull of free particles towards the skinned pose (1/s), in [0, ∞). Default 0.
     pub pose_stiffness: f32,
-    /// Multiplies the world's wind for this body. Default 1.
+    /// Multiplies the world's wind for this body, in [0, 100]. Default 1.
     pub wind_scale: f32,
-    /// Aerodynamic drag coefficient. Default 1.
+    /// Aerodynamic drag coefficient, in [0, 100]. Default 1.
     pub drag: f32,
-    /// Aerodynamic lift coefficient. Default 0.3.
+    /// Aerodynamic lift coefficient, in [0, 100]. Default 0.3.
     pub lift: f32,
-    /// Stretch/shear constraints strained beyond 1 + this tear; 0 = never. Default 0.
+    /// Stretch/shear constraints strained beyond 1 + this tear, in [0, ∞); 0 = never. Default 0.
     pub tear_threshold: f32,
     /// The body sleeps — is not stepped, costs nothing, reads back unchanged — once every
-    /// particle has stayed slower than this (m/s) for `sleep_time`; it wakes when the host
+    /// particle has stayed slower than this (m/s, in [0, ∞)) for `sleep_time`; it wakes when the host
     /// moves its pins, bones or root, a collider near it moves, wind blows on it, gravity
     /// changes or a call changes the body (Unity Cloth's `sleepThreshold`). 0 = never sleeps.
     /// Default 0.005.
     pub sleep_threshold: f32,
-    /// Seconds of simulated time below `sleep_threshold` before the body sleeps; 0 = never.
+    /// Seconds of simulated time below `sleep_threshold` before the body sleeps, in [0, ∞);
+    /// 0 = never.
     /// Default 1.
     pub sleep_time: f32,
 }
@@ -841,11 +844,12 @@ pub struct SinewDynamics {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SinewLod {
-    /// Beyond this camera distance (m) the body runs `reduced_substeps`; 0 = never. Default 0.
+    /// Beyond this camera distance (m), in [0, ∞), the body runs `reduced_substeps`; 0 = never.
+    /// Default 0.
     pub reduce_distance: f32,
-    /// Substeps per fixed step when reduced, 1–64. Default 2.
+    /// Substeps per fixed step when reduced, in [1, 64]. Default 2.
     pub reduced_substeps: u32,
-    /// Beyond this camera distance (m) the body freezes; 0 = never. Default 0.
+    /// Beyond this camera distance (m), in [0, ∞), the body freezes; 0 = never. Default 0.
     pub freeze_distance: f32,
     /// 1: freeze while `sinew_body_set_visible(body, 0)`. Default 1.
     pub freeze_when_invisible: u32,
@@ -857,19 +861,19 @@ pub struct SinewLod {
 pub struct SinewWind {
     /// Direction the wind blows towards (normalised). Default +X.
     pub direction: SinewVec3,
-    /// Mean speed (m/s). Default 0 (calm).
+    /// Mean speed (m/s), in [0, 1000]. Default 0 (calm).
     pub speed: f32,
-    /// Turbulent velocity as a fraction of `speed`. Default 0.3.
+    /// Turbulent velocity as a fraction of `speed`, in [0, 100]. Default 0.3.
     pub turbulence: f32,
-    /// Size of turbulent eddies (m). Default 1.
+    /// Size of turbulent eddies (m), in (0, 1e6]. Default 1.
     pub turbulence_scale: f32,
-    /// How fast turbulence changes (Hz). Default 0.5.
+    /// How fast turbulence changes (Hz), in [0, 1000]. Default 0.5.
     pub turbulence_frequency: f32,
-    /// Gust amplitude as a fraction of `speed`. Default 0.3.
+    /// Gust amplitude as a fraction of `speed`, in [0, 100]. Default 0.3.
     pub gust_strength: f32,
-    /// Gust frequency (Hz). Default 0.2.
+    /// Gust frequency (Hz), in [0, 1000]. Default 0.2.
     pub gust_frequency: f32,
-    /// Air density (kg/m³). Default 1.2.
+    /// Air density (kg/m³), in [0, 1000]. Default 1.2.
     pub air_density: f32,
 }
 
@@ -921,9 +925,9 @@ pub struct SinewStrandsDesc {
     /// `SINEW_STRANDS_STRAIGHT`: one direction per root (`direction_count` == `root_count`).
     pub directions: *const SinewVec3,
     pub direction_count: usize,
-    /// ≥ 3.
+    /// Particles per strand, in [3, ∞).
     pub particles_per_strand: u32,
-    /// Distance between particles of a straight strand (m). Default 0.02.
+    /// Distance between particles of a straight strand (m), in [1e-5, 1000]. Default 0.02.
     pub segment_length: f32,
     pub head: SinewMat4,
     pub material: SinewMaterial,
@@ -935,13 +939,15 @@ pub struct SinewStrandsDesc {
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct SinewClothCapeDesc {
+    /// Particles across, in [2, ∞).
     pub columns: u32,
+    /// Particles down, in [2, ∞).
     pub rows: u32,
-    /// Width across the shoulders (m). Default 0.5.
+    /// Width across the shoulders (m), in [1e-5, 1000]. Default 0.5.
     pub width: f32,
-    /// Length down the back (m). Default 0.9.
+    /// Length down the back (m), in [1e-5, 1000]. Default 0.9.
     pub length: f32,
-    /// Distance behind the neck (m). Default 0.08.
+    /// Distance behind the neck (m), in [-1000, 1000]. Default 0.08.
     pub back_offset: f32,
     pub left_shoulder: SinewMat4,
     pub neck: SinewMat4,
@@ -954,14 +960,15 @@ pub struct SinewClothCapeDesc {
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct SinewClothSkirtDesc {
-    /// Particles around the ring, ≥ 3.
+    /// Particles around the ring, in [3, ∞).
     pub columns: u32,
+    /// Rings, in [2, ∞).
     pub rows: u32,
-    /// Radius at the waist (m). Default 0.16.
+    /// Radius at the waist (m), in [1e-5, 1000]. Default 0.16.
     pub radius_top: f32,
-    /// Radius at the hem (m). Default 0.3.
+    /// Radius at the hem (m), in [1e-5, 1000]. Default 0.3.
     pub radius_bottom: f32,
-    /// Length down the legs (m). Default 0.45.
+    /// Length down the legs (m), in [1e-5, 1000]. Default 0.45.
     pub length: f32,
     /// The waist bone's transform now.
     pub waist: SinewMat4,
@@ -1047,19 +1054,28 @@ pub struct SinewJointDesc {
     pub axis: SinewVec3,
     /// Swing-1 axis (made perpendicular to `axis` on creation; not parallel to it). Default +Y.
     pub swing_axis: SinewVec3,
-    /// `SINEW_JOINT_HINGE`: limits in [−180, 180] degrees, min ≤ max. Default −90, 90.
+    /// `SINEW_JOINT_HINGE`: lower limit (degrees), in [-180, 180], at most `hinge_max`.
+    /// Default −90.
     pub hinge_min: f32,
+    /// `SINEW_JOINT_HINGE`: upper limit (degrees), in [-180, 180]. Default 90.
     pub hinge_max: f32,
-    /// `SINEW_JOINT_SWING_TWIST`: cone half-angles in [0, 177] degrees. Default 30, 30.
+    /// `SINEW_JOINT_SWING_TWIST`: cone half-angle about `swing_axis` (degrees), in [0, 177].
+    /// Default 30.
     pub swing1: f32,
+    /// `SINEW_JOINT_SWING_TWIST`: cone half-angle about `axis × swing_axis` (degrees), in
+    /// [0, 177]. Default 30.
     pub swing2: f32,
-    /// `SINEW_JOINT_SWING_TWIST`: twist limits in [−180, 180] degrees, low ≤ high. Default −20, 20.
+    /// `SINEW_JOINT_SWING_TWIST`: lower twist limit (degrees), in [-180, 180], at most
+    /// `high_twist`. Default −20.
     pub low_twist: f32,
+    /// `SINEW_JOINT_SWING_TWIST`: upper twist limit (degrees), in [-180, 180]. Default 20.
     pub high_twist: f32,
-    /// Limit softness: spring (N·m/rad) and damper (N·m·s/rad); 0 and 0 (the default) give a hard limit.
+    /// Limit softness: spring (N·m/rad), in [0, 1e9]; with `limit_damper` 0 and 0 (the
+    /// default) give a hard limit.
     pub limit_spring: f32,
+    /// Limit softness: damper (N·m·s/rad), in [0, 1e9]. Default 0.
     pub limit_damper: f32,
-    /// Joint friction (N·m). Default 0.
+    /// Joint friction (N·m), in [0, 1e9]. Default 0.
     pub friction: f32,
 }
 
@@ -1077,18 +1093,22 @@ pub struct SinewBoneDesc {
     /// A `SinewShape`: sphere, capsule (its axis the local Y) or box; a plane is refused.
     /// Default a capsule, half_height 0.1, radii 0.05. The sizes it does not use must be finite.
     pub shape: u32,
+    /// Sphere radius (m), in [1e-5, 1000].
     pub radius: f32,
+    /// Capsule half height (m), in [0, 1000].
     pub half_height: f32,
+    /// Capsule radius at −half_height (m), in [0, 1000]; not both radii 0.
     pub radius0: f32,
+    /// Capsule radius at +half_height (m), in [0, 1000].
     pub radius1: f32,
     pub half_extents: SinewVec3,
     /// The shape's placement in the bone's frame. Default none.
     pub shape_offset: SinewVec3,
     pub shape_rotation: SinewQuat,
-    /// kg: 0, or within [1e-6, 1e6]; 0 takes the mass from `density` and the shape's volume.
+    /// Mass (kg): 0, or in [1e-6, 1e6]; 0 takes the mass from `density` and the shape's volume.
     /// Default 1.
     pub mass: f32,
-    /// kg/m³ in (0, 1e5] (checked always), used when `mass` is 0. Default 1000.
+    /// Density (kg/m³), in (0, 1e5] (checked always), used when `mass` is 0. Default 1000.
     pub density: f32,
     pub joint: SinewJointDesc,
 }
@@ -1101,50 +1121,57 @@ pub struct SinewRagdollSettings {
     /// within `max_mass_ratio` of its parent's and inertia is raised to a solid capsule's of the
     /// bone's length. Default 1.
     pub stabilize: u32,
-    /// In [1, 10000]. Default 5.
+    /// Largest mass ratio between a child and its parent, in [1, 10000]. Default 5.
     pub max_mass_ratio: f32,
     /// Nonzero (a C boolean): bones of the ragdoll collide with each other (not with their
     /// parent or children). Default 1.
     pub self_collision: u32,
     /// 1: parents collide with their children too. Default 0.
     pub collide_parent_child: u32,
-    /// Coulomb friction of the bones' contacts, [0, 100]. Default 0.6.
+    /// Coulomb friction of the bones' contacts, in [0, 100]. Default 0.6.
     pub friction: f32,
-    /// Restitution, [0, 1]. Default 0.
+    /// Restitution, in [0, 1]. Default 0.
     pub restitution: f32,
-    /// Fraction of linear / angular velocity removed per second, [0, 1]. Default 0.05 / 0.05.
+    /// Fraction of linear velocity removed per second, in [0, 1]. Default 0.05.
     pub linear_damping: f32,
+    /// Fraction of angular velocity removed per second, in [0, 1]. Default 0.05.
     pub angular_damping: f32,
     /// Collider layers the bones meet (`layers & collider_mask != 0`). Default all bits.
     pub collider_mask: u32,
-    /// The ragdoll sleeps once every bone has stayed slower than this (m/s) for `sleep_time` (s).
-    /// Default 0.02 m/s, 0.5 s.
+    /// The ragdoll sleeps once every bone has stayed slower than this (m/s), in [0, ∞), for
+    /// `sleep_time`. Default 0.02.
     pub sleep_threshold: f32,
+    /// Seconds below `sleep_threshold` before the ragdoll sleeps, in [0, 1e6]. Default 0.5.
     pub sleep_time: f32,
     /// 1: start kinematic (animated by `sinew_ragdoll_set_targets`) instead of dynamic. Default 0.
     pub kinematic: u32,
     /// Powered ragdoll: each joint's muscle at strength 1 is a spring of this natural frequency
-    /// (Hz, [0, 1000]) whatever the bones' inertias, with this damping ratio ([0, 1000]) and at
-    /// most this torque (N·m). Default 4 Hz, 1 (critical), 400 N·m.
+    /// (Hz), in [0, 1000], whatever the bones' inertias. Default 4.
     pub muscle_frequency: f32,
+    /// The muscle spring's damping ratio, in [0, 1000]. Default 1 (critical).
     pub muscle_damping_ratio: f32,
+    /// The muscle's largest torque (N·m), in [0, 1e7]. Default 400.
     pub muscle_max_torque: f32,
-    /// Pins to the animated world pose at pin weight 1: natural frequency (Hz) and damping
-    /// ratio. Default 20 Hz (a bone hangs 0.6 mm under its pose against gravity), 1.
+    /// Pins to the animated world pose at pin weight 1: natural frequency (Hz), in [0, 1000].
+    /// Default 20 (a bone hangs 0.6 mm under its pose against gravity).
     pub pin_frequency: f32,
+    /// The pins' damping ratio, in [0, 1000]. Default 1.
     pub pin_damping_ratio: f32,
-    /// Hit reactions: an impulse of `hit_full_impulse` N·s on a bone takes `hit_strength_loss`
-    /// ([0, 1]) of its muscle strength and pin weight (a larger one proportionally more, up to
-    /// all), its neighbours lose `hit_neighbour_falloff` ([0, 1]) of that per joint away, and
-    /// the loss recovers linearly over `hit_recovery_time` s. Default 0.8, 0.5, 20 N·s, 1.5 s.
+    /// Hit reactions: an impulse of `hit_full_impulse` on a bone takes this fraction, in
+    /// [0, 1], of its muscle strength and pin weight (a larger one proportionally more, up to
+    /// all). Default 0.8.
     pub hit_strength_loss: f32,
+    /// The share of a hit's loss its neighbours lose per joint away, in [0, 1]. Default 0.5.
     pub hit_neighbour_falloff: f32,
+    /// The impulse (N·s), in [0, 1e6], that takes the whole `hit_strength_loss`. Default 20.
     pub hit_full_impulse: f32,
+    /// Seconds over which a hit's loss recovers linearly, in [0, 1e6]. Default 1.5.
     pub hit_recovery_time: f32,
     /// A driven ragdoll whose root is farther than this (m) from its animated position goes
-    /// limp and reports `SINEW_RAGDOLL_EVENT_BALANCE_LOST`. 0: never. Default 0.4 m.
+    /// limp and reports `SINEW_RAGDOLL_EVENT_BALANCE_LOST`, in [0, 1000]. 0: never. Default 0.4 m.
     pub balance_distance: f32,
-    /// The "at rest" clock runs while every bone is slower than this (m/s). Default 0.05.
+    /// The "at rest" clock runs while every bone is slower than this (m/s), in [0, 1000].
+    /// Default 0.05.
     pub rest_speed: f32,
 }
 

@@ -68,7 +68,7 @@ pub extern "C" fn sinew_world_destroy(world: SinewWorld) -> SinewResult {
     })
 }
 
-/// Advances the world by the host's frame time `dt` (s, ≥ 0), running whole fixed steps.
+/// Advances the world by the host's frame time `dt` (s) in [0, ∞), running whole fixed steps.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_world_step(world: SinewWorld, dt: f32) -> SinewResult {
     ffi_guard!({

@@ -40,7 +40,7 @@ use std::sync::Arc;
 
 pub use character::Root;
 pub use presets::{MaterialPreset, PresetBody};
-pub use settings::{Dynamics, Lod, Material};
+pub use settings::{Dynamics, Lod, MAX_SUBSTEPS, Material};
 pub use stages::{StepContext, StepParams};
 pub use topology::Topology;
 

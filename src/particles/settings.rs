@@ -115,6 +115,14 @@ pub const MAX_YOUNGS_MODULUS: f32 = 1e9;
 /// Neo-Hookean volume term cannot express (its Lamé λ is infinite).
 pub const MAX_POISSON_RATIO: f32 = 0.49;
 
+/// Substeps per fixed step, of a body's LOD (and the world's), are within [1, this].
+pub const MAX_SUBSTEPS: u32 = 64;
+/// A particle's mass (kg) is within [`MIN_PARTICLE_MASS`, `MAX_PARTICLE_MASS`].
+pub const MIN_PARTICLE_MASS: f32 = 1e-9;
+pub const MAX_PARTICLE_MASS: f32 = 1e9;
+/// The largest `Material::thickness` (m).
+pub const MAX_THICKNESS: f32 = 10.0;
+
 /// The largest `Material::density` (kg/m³, kg/m² or kg/m) accepted: far above any real
 /// material's (osmium, 22,600 kg/m³).
 pub const MAX_DENSITY: f32 = 1e6;
@@ -122,9 +130,9 @@ pub const MAX_DENSITY: f32 = 1e6;
 impl Material {
     pub fn validate(&self) -> Result<()> {
         check_positive(self.particle_mass, "material.particle_mass")?;
-        if self.particle_mass < 1e-9 || self.particle_mass > 1e9 {
+        if !(MIN_PARTICLE_MASS..=MAX_PARTICLE_MASS).contains(&self.particle_mass) {
             return Err(Error::invalid(format!(
-                "material.particle_mass must be within [1e-9, 1e9] kg (got {})",
+                "material.particle_mass must be within [{MIN_PARTICLE_MASS:e}, {MAX_PARTICLE_MASS:e}] kg (got {})",
                 self.particle_mass
             )));
         }
@@ -140,8 +148,8 @@ impl Material {
         check_within(self.youngs_modulus, MAX_YOUNGS_MODULUS, "material.youngs_modulus")?;
         check_within(self.poisson_ratio, MAX_POISSON_RATIO, "material.poisson_ratio")?;
         check_non_negative(self.thickness, "material.thickness")?;
-        if self.thickness > 10.0 {
-            return Err(Error::invalid(format!("material.thickness must be at most 10 m (got {})", self.thickness)));
+        if self.thickness > MAX_THICKNESS {
+            return Err(Error::invalid(format!("material.thickness must be at most {MAX_THICKNESS} m (got {})", self.thickness)));
         }
         check_within(self.static_friction, MAX_FACTOR, "material.static_friction")?;
         check_within(self.kinetic_friction, MAX_FACTOR, "material.kinetic_friction")?;
@@ -258,8 +266,8 @@ impl Lod {
     pub fn validate(&self) -> Result<()> {
         check_non_negative(self.reduce_distance, "lod reduce_distance")?;
         check_non_negative(self.freeze_distance, "lod freeze_distance")?;
-        if !(1..=64).contains(&self.reduced_substeps) {
-            return Err(Error::invalid(format!("lod reduced_substeps must be within [1, 64] (got {})", self.reduced_substeps)));
+        if !(1..=MAX_SUBSTEPS).contains(&self.reduced_substeps) {
+            return Err(Error::invalid(format!("lod reduced_substeps must be within [1, {MAX_SUBSTEPS}] (got {})", self.reduced_substeps)));
         }
         Ok(())
     }

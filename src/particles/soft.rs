@@ -50,16 +50,21 @@ impl Default for SoftSettings {
     }
 }
 
+/// The largest plastic yield, creep rate (1/s) and permanent deformation.
+pub const MAX_PLASTIC: f32 = 1e3;
+/// The largest gas pressure, inside or outside (Pa): a hundred atmospheres.
+pub const MAX_PRESSURE: f32 = 1e7;
+
 impl SoftSettings {
     pub fn validate(&self) -> Result<()> {
         check_within(self.volume_compliance, MAX_COMPLIANCE, "volume_compliance")?;
         check_within(self.shape_stiffness, 1.0, "shape_stiffness")?;
         check_within(self.shape_linear, 1.0, "shape_linear")?;
-        check_within(self.plastic_yield, 1e3, "plastic_yield")?;
-        check_within(self.plastic_creep, 1e3, "plastic_creep (1/s)")?;
-        check_within(self.plastic_max, 1e3, "plastic_max")?;
-        check_within(self.pressure, 1e7, "pressure (Pa)")?;
-        check_within(self.external_pressure, 1e7, "external_pressure (Pa)")?;
+        check_within(self.plastic_yield, MAX_PLASTIC, "plastic_yield")?;
+        check_within(self.plastic_creep, MAX_PLASTIC, "plastic_creep (1/s)")?;
+        check_within(self.plastic_max, MAX_PLASTIC, "plastic_max")?;
+        check_within(self.pressure, MAX_PRESSURE, "pressure (Pa)")?;
+        check_within(self.external_pressure, MAX_PRESSURE, "external_pressure (Pa)")?;
         Ok(())
     }
 }

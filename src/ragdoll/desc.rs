@@ -22,12 +22,41 @@
 //! shin swing backwards, and its hip `[−20°, 70°]` lets the thigh swing 70° forwards. Swing
 //! limits are half-angles (no sign).
 
-use crate::error::{Error, MAX_FACTOR, Result, check_finite, check_non_negative, check_position, check_within};
+use crate::error::{Error, MAX_FACTOR, Result, check_finite, check_non_negative, check_position, check_within, is_unit};
 use crate::geometry::{Pose, Shape};
 use crate::math::{Quat, Vec3, is_finite3};
 
 /// Most bones in one ragdoll.
 pub const MAX_BONES: usize = 256;
+
+// The ranges of a ragdoll's description, named once: `validate` checks them and the header
+// states them (tests/documented_ranges.rs passes both edges of each through the C ABI).
+
+/// Hinge and twist limits are within ±this (degrees).
+pub const MAX_JOINT_ANGLE: f32 = 180.0;
+/// Swing half-angles are within [0, this] (degrees): a cone of 180° has no axis left.
+pub const MAX_SWING_ANGLE: f32 = 177.0;
+/// Largest limit spring (N·m/rad), limit damper (N·m·s/rad) and joint friction (N·m).
+pub const MAX_JOINT_STRENGTH: f32 = 1e9;
+/// A bone's mass (kg) is 0 (from its density) or within [`MIN_BONE_MASS`, `MAX_BONE_MASS`]:
+/// below, its inverse inertia is past `f32`.
+pub const MIN_BONE_MASS: f32 = 1e-6;
+pub const MAX_BONE_MASS: f32 = 1e6;
+/// A bone's density (kg/m³) is within (0, this].
+pub const MAX_BONE_DENSITY: f32 = 1e5;
+/// `RagdollSettings::max_mass_ratio` is within [1, this].
+pub const MAX_MASS_RATIO: f32 = 1e4;
+/// Largest muscle and pin natural frequency (Hz) and damping ratio.
+pub const MAX_DRIVE_FREQUENCY: f32 = 1e3;
+pub const MAX_DAMPING_RATIO: f32 = 1e3;
+/// Largest muscle torque (N·m).
+pub const MAX_MUSCLE_TORQUE: f32 = 1e7;
+/// Largest `hit_full_impulse` (N·s).
+pub const MAX_HIT_IMPULSE: f32 = 1e6;
+/// Largest duration (s): `sleep_time`, `hit_recovery_time`.
+pub const MAX_DURATION: f32 = 1e6;
+/// Largest `rest_speed` (m/s).
+pub const MAX_REST_SPEED: f32 = 1e3;
 
 /// The joint that holds a bone to its parent.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -216,30 +245,30 @@ impl JointDesc {
         if self.axis.normalize().cross(self.swing_axis).length() < 1e-6 {
             return Err(Error::invalid(format!("{} is zero or parallel to the axis", at("swing_axis"))));
         }
-        check_within(self.limit_spring, 1e9, &at("limit_spring (N·m/rad)"))?;
-        check_within(self.limit_damper, 1e9, &at("limit_damper (N·m·s/rad)"))?;
-        check_within(self.friction, 1e9, &at("friction (N·m)"))?;
+        check_within(self.limit_spring, MAX_JOINT_STRENGTH, &at("limit_spring (N·m/rad)"))?;
+        check_within(self.limit_damper, MAX_JOINT_STRENGTH, &at("limit_damper (N·m·s/rad)"))?;
+        check_within(self.friction, MAX_JOINT_STRENGTH, &at("friction (N·m)"))?;
         let angle = |v: f32, lo: f32, hi: f32, name: &str| -> Result<()> {
             check_finite(v, &at(name))?;
             if !(lo..=hi).contains(&v) {
-                return Err(Error::out_of_range(format!("{} must be within [{lo}, {hi}] degrees (got {v})", at(name))));
+                return Err(Error::invalid(format!("{} must be within [{lo}, {hi}] degrees (got {v})", at(name))));
             }
             Ok(())
         };
         match self.kind {
             JointKind::Free | JointKind::Fixed => {}
             JointKind::Hinge { min, max } => {
-                angle(min, -180.0, 180.0, "hinge min")?;
-                angle(max, -180.0, 180.0, "hinge max")?;
+                angle(min, -MAX_JOINT_ANGLE, MAX_JOINT_ANGLE, "hinge min")?;
+                angle(max, -MAX_JOINT_ANGLE, MAX_JOINT_ANGLE, "hinge max")?;
                 if min > max {
                     return Err(Error::invalid(format!("{}: min {min} is above max {max}", at("hinge limits"))));
                 }
             }
             JointKind::SwingTwist { swing1, swing2, low_twist, high_twist } => {
-                angle(swing1, 0.0, 177.0, "swing1")?;
-                angle(swing2, 0.0, 177.0, "swing2")?;
-                angle(low_twist, -180.0, 180.0, "low_twist")?;
-                angle(high_twist, -180.0, 180.0, "high_twist")?;
+                angle(swing1, 0.0, MAX_SWING_ANGLE, "swing1")?;
+                angle(swing2, 0.0, MAX_SWING_ANGLE, "swing2")?;
+                angle(low_twist, -MAX_JOINT_ANGLE, MAX_JOINT_ANGLE, "low_twist")?;
+                angle(high_twist, -MAX_JOINT_ANGLE, MAX_JOINT_ANGLE, "high_twist")?;
                 if low_twist > high_twist {
                     return Err(Error::invalid(format!("{}: low_twist {low_twist} is above high_twist {high_twist}", at("twist limits"))));
                 }
@@ -264,10 +293,10 @@ impl BoneDesc {
             return Err(Error::non_finite(at("bind pose is not finite")));
         }
         check_position(b.position, &at("bind position"))?;
-        if (b.rotation.length() - 1.0).abs() > 1e-3 {
+        if !is_unit(b.rotation.length()) {
             return Err(Error::invalid(format!("{} is not a unit quaternion (length {})", at("bind rotation"), b.rotation.length())));
         }
-        if (b.scale - 1.0).abs() > 1e-3 {
+        if !is_unit(b.scale) {
             return Err(Error::invalid(format!("{} must be 1 (got {}): bones are rigid", at("bind scale"), b.scale)));
         }
         match self.shape {
@@ -278,20 +307,20 @@ impl BoneDesc {
             return Err(Error::non_finite(at("shape offset or rotation is not finite")));
         }
         check_position(self.shape_offset, &at("shape_offset"))?;
-        if (self.shape_rotation.length() - 1.0).abs() > 1e-3 {
+        if !is_unit(self.shape_rotation.length()) {
             return Err(Error::invalid(format!("{} is not a unit quaternion", at("shape_rotation"))));
         }
-        check_within(self.mass, 1e6, &at("mass (kg)"))?;
+        check_within(self.mass, MAX_BONE_MASS, &at("mass (kg)"))?;
         // 0 takes the mass from the density; a nonzero one below 1e-6 kg has an inverse
         // inertia past f32.
-        if self.mass != 0.0 && self.mass < 1e-6 {
-            return Err(Error::invalid(format!("{} must be 0 (from density) or within [1e-6, 1e6] kg (got {})", at("mass"), self.mass)));
+        if self.mass != 0.0 && self.mass < MIN_BONE_MASS {
+            return Err(Error::invalid(format!("{} must be 0 (from density) or within [{MIN_BONE_MASS:e}, {MAX_BONE_MASS:e}] kg (got {})", at("mass"), self.mass)));
         }
         // Checked whether it is used or not: a NaN density beside a mass is a bad input too,
         // and would be used the moment the host clears the mass.
         check_finite(self.density, &at("density"))?;
-        if !(self.density > 0.0 && self.density <= 1e5) {
-            return Err(Error::invalid(format!("{} must be within (0, 1e5] kg/m³ (got {})", at("density"), self.density)));
+        if !(self.density > 0.0 && self.density <= MAX_BONE_DENSITY) {
+            return Err(Error::invalid(format!("{} must be within (0, {MAX_BONE_DENSITY:e}] kg/m³ (got {})", at("density"), self.density)));
         }
         self.joint.validate(bone)?;
         if self.parent < 0 && !matches!(self.joint.kind, JointKind::Free) {
@@ -304,26 +333,26 @@ impl BoneDesc {
 impl RagdollSettings {
     pub fn validate(&self) -> Result<()> {
         check_finite(self.max_mass_ratio, "max_mass_ratio")?;
-        if !(1.0..=1e4).contains(&self.max_mass_ratio) {
-            return Err(Error::out_of_range(format!("max_mass_ratio must be within [1, 10000] (got {})", self.max_mass_ratio)));
+        if !(1.0..=MAX_MASS_RATIO).contains(&self.max_mass_ratio) {
+            return Err(Error::invalid(format!("max_mass_ratio must be within [1, {MAX_MASS_RATIO}] (got {})", self.max_mass_ratio)));
         }
         check_within(self.friction, MAX_FACTOR, "friction")?;
         check_within(self.restitution, 1.0, "restitution")?;
         check_within(self.linear_damping, 1.0, "linear_damping")?;
         check_within(self.angular_damping, 1.0, "angular_damping")?;
         check_non_negative(self.sleep_threshold, "sleep_threshold")?;
-        check_within(self.sleep_time, 1e6, "sleep_time (s)")?;
-        check_within(self.muscle_frequency, 1e3, "muscle_frequency (Hz)")?;
-        check_within(self.muscle_damping_ratio, 1e3, "muscle_damping_ratio")?;
-        check_within(self.muscle_max_torque, 1e7, "muscle_max_torque (N·m)")?;
-        check_within(self.pin_frequency, 1e3, "pin_frequency (Hz)")?;
-        check_within(self.pin_damping_ratio, 1e3, "pin_damping_ratio")?;
+        check_within(self.sleep_time, MAX_DURATION, "sleep_time (s)")?;
+        check_within(self.muscle_frequency, MAX_DRIVE_FREQUENCY, "muscle_frequency (Hz)")?;
+        check_within(self.muscle_damping_ratio, MAX_DAMPING_RATIO, "muscle_damping_ratio")?;
+        check_within(self.muscle_max_torque, MAX_MUSCLE_TORQUE, "muscle_max_torque (N·m)")?;
+        check_within(self.pin_frequency, MAX_DRIVE_FREQUENCY, "pin_frequency (Hz)")?;
+        check_within(self.pin_damping_ratio, MAX_DAMPING_RATIO, "pin_damping_ratio")?;
         check_within(self.hit_strength_loss, 1.0, "hit_strength_loss")?;
         check_within(self.hit_neighbour_falloff, 1.0, "hit_neighbour_falloff")?;
-        check_within(self.hit_full_impulse, 1e6, "hit_full_impulse (N·s)")?;
-        check_within(self.hit_recovery_time, 1e6, "hit_recovery_time (s)")?;
+        check_within(self.hit_full_impulse, MAX_HIT_IMPULSE, "hit_full_impulse (N·s)")?;
+        check_within(self.hit_recovery_time, MAX_DURATION, "hit_recovery_time (s)")?;
         check_within(self.balance_distance, crate::error::MAX_LENGTH, "balance_distance (m)")?;
-        check_within(self.rest_speed, 1e3, "rest_speed (m/s)")?;
+        check_within(self.rest_speed, MAX_REST_SPEED, "rest_speed (m/s)")?;
         Ok(())
     }
 }

@@ -91,6 +91,11 @@ pub fn blend_alpha(time: f32, blend_time: f32) -> Result<f32> {
     Ok((time / blend_time).clamp(0.0, 1.0))
 }
 
+/// Checks a blend's `alpha`: 0 the first pose, 1 the second, in [0, 1].
+pub fn check_alpha(alpha: f32) -> Result<f32> {
+    crate::error::check_unit(alpha, "alpha")
+}
+
 /// One bone's blend: position lerp, rotation slerp (the short way), endpoints exact.
 #[inline]
 pub fn blend_pose(from: (Vec3, Quat), to: (Vec3, Quat), alpha: f32) -> (Vec3, Quat) {
@@ -105,7 +110,7 @@ pub fn blend_pose(from: (Vec3, Quat), to: (Vec3, Quat), alpha: f32) -> (Vec3, Qu
 
 /// Blends every bone from `from` to `to` by `alpha` into `out` (all the same length).
 pub fn blend_poses(from_pos: &[Vec3], from_rot: &[Quat], to_pos: &[Vec3], to_rot: &[Quat], alpha: f32, out_pos: &mut [Vec3], out_rot: &mut [Quat]) -> Result<()> {
-    crate::error::check_unit(alpha, "alpha")?;
+    check_alpha(alpha)?;
     let n = from_pos.len();
     for (len, what) in [(from_rot.len(), "from rotations"), (to_pos.len(), "to positions"), (to_rot.len(), "to rotations")] {
         if len != n {
@@ -131,7 +136,7 @@ pub(crate) fn check_pose_list(pos: &[Vec3], rot: &[Quat], what: &str) -> Result<
         if !is_finite3(*p) || !q.is_finite() {
             return Err(Error::non_finite(format!("{what} pose of bone {i} is not finite")));
         }
-        if (q.length() - 1.0).abs() > 1e-3 {
+        if !crate::error::is_unit(q.length()) {
             return Err(Error::invalid(format!("{what} rotation of bone {i} is not a unit quaternion (length {})", q.length())));
         }
     }
@@ -192,7 +197,7 @@ impl super::Ragdoll {
     /// into `out_*` (each `bone_count` entries): exactly the snapshot at 0, exactly the
     /// animated pose at 1.
     pub fn blend_from_snapshot(&self, anim_pos: &[Vec3], anim_rot: &[Quat], alpha: f32, out_pos: &mut [Vec3], out_rot: &mut [Quat]) -> Result<()> {
-        crate::error::check_unit(alpha, "alpha")?;
+        check_alpha(alpha)?;
         let n = self.bone_count();
         for (len, what) in [(anim_pos.len(), "animated positions"), (anim_rot.len(), "animated rotations")] {
             if len != n {

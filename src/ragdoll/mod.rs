@@ -81,7 +81,7 @@ mod state;
 
 pub use desc::{BoneDesc, JointDesc, JointKind, MAX_BONES, RagdollDesc, RagdollSettings};
 pub use drive::BALANCE_LOST;
-pub use getup::{GetUpInfo, GetUpQuery, LyingSide, blend_alpha, blend_poses};
+pub use getup::{GetUpInfo, GetUpQuery, LyingSide, blend_alpha, blend_poses, check_alpha};
 
 use crate::error::{Error, ErrorKind, Result, check_finite, check_non_negative, check_position, check_position_with, MAX_STEP_VALUE};
 use crate::geometry::Pose;
@@ -524,10 +524,10 @@ fn check_bone_pose(p: &Pose, bone: usize, what: &str) -> Result<Pose> {
         return Err(Error::non_finite(format!("{what} of bone {bone} is not finite")));
     }
     check_position_with(p.position, || format!("{what} of bone {bone}"))?;
-    if (p.rotation.length() - 1.0).abs() > 1e-3 {
+    if !crate::error::is_unit(p.rotation.length()) {
         return Err(Error::invalid(format!("{what} of bone {bone}: rotation is not a unit quaternion (length {})", p.rotation.length())));
     }
-    if (p.scale - 1.0).abs() > 1e-3 {
+    if !crate::error::is_unit(p.scale) {
         return Err(Error::invalid(format!("{what} of bone {bone}: scale must be 1 (got {}): bones are rigid", p.scale)));
     }
     Ok(Pose { rotation: p.rotation.normalize(), position: p.position, scale: 1.0 })

@@ -96,7 +96,7 @@ impl LatticeSpec {
         if !q.is_finite() {
             return Err(Error::non_finite("lattice orientation is not finite"));
         }
-        if (q.length() - 1.0).abs() > 1e-3 {
+        if !crate::error::is_unit(q.length()) {
             return Err(Error::invalid(format!("lattice orientation must be a unit quaternion (length {})", q.length())));
         }
         if self.cluster_cells > 1024 {

@@ -68,6 +68,17 @@ pub const DEFAULT_WAKE_AHEAD_US: u32 = 0;
 pub const SUGGESTED_WAKE_AHEAD_US: u32 = 500;
 /// Beyond 10 ms a 60 Hz game would busy-wait most of its frame.
 pub const MAX_WAKE_AHEAD_US: u32 = 10_000;
+/// The fixed step rate (Hz) is within [`MIN_FIXED_RATE_HZ`, `MAX_FIXED_RATE_HZ`].
+pub const MIN_FIXED_RATE_HZ: f32 = 1.0;
+pub const MAX_FIXED_RATE_HZ: f32 = 10_000.0;
+/// Substeps per fixed step (the world's and a body's LOD) are within [1, this].
+pub const MAX_SUBSTEPS: u32 = crate::particles::MAX_SUBSTEPS;
+/// Constraint passes per substep are within [1, this].
+pub const MAX_ITERATIONS: u32 = 256;
+/// Worker threads are at most this (0: one per core).
+pub const MAX_THREADS: u32 = 256;
+/// Fixed steps one host step may take are within [1, this].
+pub const MAX_STEPS_PER_FRAME: u32 = 1000;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WorldSettings {
@@ -128,20 +139,20 @@ impl WorldSettings {
     pub fn validate(&self) -> Result<()> {
         check_gravity(self.gravity)?;
         check_finite(self.fixed_rate_hz, "fixed_rate_hz")?;
-        if !(1.0..=10_000.0).contains(&self.fixed_rate_hz) {
-            return Err(Error::invalid(format!("fixed_rate_hz must be within [1, 10000] (got {})", self.fixed_rate_hz)));
+        if !(MIN_FIXED_RATE_HZ..=MAX_FIXED_RATE_HZ).contains(&self.fixed_rate_hz) {
+            return Err(Error::invalid(format!("fixed_rate_hz must be within [{MIN_FIXED_RATE_HZ}, {MAX_FIXED_RATE_HZ}] (got {})", self.fixed_rate_hz)));
         }
-        if !(1..=64).contains(&self.substeps) {
-            return Err(Error::invalid(format!("substeps must be within [1, 64] (got {})", self.substeps)));
+        if !(1..=MAX_SUBSTEPS).contains(&self.substeps) {
+            return Err(Error::invalid(format!("substeps must be within [1, {MAX_SUBSTEPS}] (got {})", self.substeps)));
         }
-        if !(1..=256).contains(&self.iterations) {
-            return Err(Error::invalid(format!("iterations must be within [1, 256] (got {})", self.iterations)));
+        if !(1..=MAX_ITERATIONS).contains(&self.iterations) {
+            return Err(Error::invalid(format!("iterations must be within [1, {MAX_ITERATIONS}] (got {})", self.iterations)));
         }
-        if self.thread_count > 256 {
-            return Err(Error::invalid(format!("thread_count must be at most 256 (got {})", self.thread_count)));
+        if self.thread_count > MAX_THREADS {
+            return Err(Error::invalid(format!("thread_count must be at most {MAX_THREADS} (got {})", self.thread_count)));
         }
-        if !(1..=1000).contains(&self.max_steps_per_frame) {
-            return Err(Error::invalid(format!("max_steps_per_frame must be within [1, 1000] (got {})", self.max_steps_per_frame)));
+        if !(1..=MAX_STEPS_PER_FRAME).contains(&self.max_steps_per_frame) {
+            return Err(Error::invalid(format!("max_steps_per_frame must be within [1, {MAX_STEPS_PER_FRAME}] (got {})", self.max_steps_per_frame)));
         }
         if self.wake_ahead_us > MAX_WAKE_AHEAD_US {
             return Err(Error::invalid(format!("wake_ahead_us must be at most {MAX_WAKE_AHEAD_US} (got {})", self.wake_ahead_us)));

@@ -217,7 +217,7 @@ static void errors(void) {
     ERR(sinew_ragdoll_create(g_world, &set, bad, CHAIN, &out), SINEW_INVALID_ARGUMENT);
     memcpy(bad, bones, sizeof bad);
     bad[2].joint.swing2 = 190.0f;
-    ERR(sinew_ragdoll_create(g_world, &set, bad, CHAIN, &out), SINEW_OUT_OF_RANGE);
+    ERR(sinew_ragdoll_create(g_world, &set, bad, CHAIN, &out), SINEW_INVALID_ARGUMENT);
     memcpy(bad, bones, sizeof bad);
     bad[1].joint.swing1 = INFINITY;
     ERR(sinew_ragdoll_create(g_world, &set, bad, CHAIN, &out), SINEW_NON_FINITE);
@@ -227,7 +227,7 @@ static void errors(void) {
     ERR(sinew_ragdoll_create(g_world, &set, bad, CHAIN, &out), SINEW_INVALID_ARGUMENT);
     bad_set = set;
     bad_set.max_mass_ratio = 0.0f;
-    ERR(sinew_ragdoll_create(g_world, &bad_set, bones, CHAIN, &out), SINEW_OUT_OF_RANGE);
+    ERR(sinew_ragdoll_create(g_world, &bad_set, bones, CHAIN, &out), SINEW_INVALID_ARGUMENT);
     bad_set = set;
     bad_set.linear_damping = NAN;
     ERR(sinew_ragdoll_create(g_world, &bad_set, bones, CHAIN, &out), SINEW_NON_FINITE);

@@ -167,7 +167,7 @@ namespace Sinew.Tests
                 Check.ThrowsSinew("an unknown joint kind", SinewResult.SINEW_INVALID_ARGUMENT, () => w.CreateRagdoll(s, bad), "unknown joint kind 7");
                 bad = (SinewBoneDesc[])good.Clone();
                 bad[2].joint.swing1 = 300f;
-                Check.ThrowsSinew("a swing limit beyond 177 degrees", SinewResult.SINEW_OUT_OF_RANGE, () => w.CreateRagdoll(s, bad), "swing1");
+                Check.ThrowsSinew("a swing limit beyond 177 degrees", SinewResult.SINEW_INVALID_ARGUMENT, () => w.CreateRagdoll(s, bad), "swing1");
                 bad = (SinewBoneDesc[])good.Clone();
                 bad[0].shape = (uint)SinewShape.SINEW_SHAPE_PLANE;
                 Check.ThrowsSinew("a plane bone", SinewResult.SINEW_INVALID_ARGUMENT, () => w.CreateRagdoll(s, bad), "sphere, capsule or box");
