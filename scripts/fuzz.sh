@@ -31,8 +31,11 @@
 # the target used and executions per CPU second (the rate on one core whatever else runs), and
 # the load average before and after: the machine is shared.
 #
-# A hang is a finding: an input running over 1 s (-timeout=1) stops the run with a timeout-*
-# input in $FUZZ_WORK/artifacts/<target>/. The harnesses bound every input's work (sizes,
+# A hang is a finding: an input taking over 1 s of CPU time panics in the harness
+# (sinew_fuzz::fuzz_one), a crash-* input in $FUZZ_WORK/artifacts/<target>/. libFuzzer's own
+# -timeout (wall clock) is 10 s, for an input that blocks without using CPU: at -timeout=1,
+# with load 9-12 on the 2 cores, inputs of 4-50 ms (alone) ran past 1 s waiting for their
+# world's worker thread to be scheduled. The harnesses bound every input's work (sizes,
 # substeps, steps: see fuzz/src/), so that one runs in milliseconds. Entropic scheduling is off
 # (-entropic=0): with these targets' features per input its rare-feature bookkeeping took 40 %
 # of the run; abi_calls ran 793 instead of 546 executions per CPU second without it, and
@@ -114,7 +117,7 @@ for t in "${targets[@]}"; do
     start=$SECONDS
     load0=$(cut -d' ' -f1 /proc/loadavg)
     TIMEFORMAT='%U %S'
-    { time "$bin/$t" "$work/corpus/$t" "$corpus" "${limit[@]}" -max_len=4096 -timeout=1 -rss_limit_mb=3072 \
+    { time "$bin/$t" "$work/corpus/$t" "$corpus" "${limit[@]}" -max_len=4096 -timeout=10 -rss_limit_mb=3072 \
         -entropic=0 -artifact_prefix="$work/artifacts/$t/" -print_final_stats=1 >"$log" 2>&1; } 2>"$work/logs/$t.cpu"
     rc=$?
     load1=$(cut -d' ' -f1 /proc/loadavg)
