@@ -1,4 +1,5 @@
-//! libFuzzer target `descriptors`: the harness is `sinew_fuzz::desc::run` (see its docs).
+//! libFuzzer target `descriptors`: the harness is `sinew_fuzz::desc::run` (see its docs), under
+//! `sinew_fuzz::fuzz_one`: an input over 1 s of CPU time is a hang.
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| sinew_fuzz::desc::run(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| sinew_fuzz::fuzz_one(sinew_fuzz::desc::run, data));

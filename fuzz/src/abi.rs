@@ -29,11 +29,14 @@ use crate::state::{Live, hash_world};
 
 /// Calls per input: enough for scenes that step, few enough that one input runs in
 /// milliseconds.
-pub const MAX_CALLS: usize = 64;
+pub const MAX_CALLS: usize = 32;
 /// Worlds alive at once.
 const MAX_WORLDS: usize = 2;
 /// Objects per world: keeps each step small.
 const MAX_OBJECTS: usize = 6;
+/// Steps (`world_step`, `step_begin`) per input; past it a step becomes a stats read, so no
+/// input steps more than this many frames of at most two fixed steps of two substeps.
+pub const MAX_STEPS: usize = 16;
 
 /// What the output buffers hold before a call: a call that fails must leave it so.
 const SENTINEL: u32 = 0x7fc0_dead;
@@ -51,6 +54,11 @@ struct Harness {
     stale_bodies: Vec<SinewBody>,
     stale_colliders: Vec<SinewCollider>,
     stale_ragdolls: Vec<SinewRagdoll>,
+    /// Steps taken so far (see [`MAX_STEPS`]).
+    steps: usize,
+    /// The worlds' hashes after the last call when it changed nothing (a refusal or a read),
+    /// so that the next call starts from them instead of reading every world again.
+    known: Option<Vec<Option<u64>>>,
 }
 
 /// Runs one input.
@@ -98,7 +106,7 @@ impl Harness {
 
     fn call(&mut self, g: &mut Gen, n: usize) {
         let op = if self.worlds.is_empty() { 0 } else { g.byte() % 64 };
-        let before = self.hashes();
+        let before = self.known.take().unwrap_or_else(|| self.hashes());
         let count_before = self.worlds.len();
         let (r, kind, what) = self.op(g, op);
         if trace() {
@@ -114,6 +122,8 @@ impl Harness {
                     assert_eq!(b, a, "call {n} ({what}) answered {r:?} but changed world {i}: {}", crate::input::last_error());
                 }
             }
+            // Nothing changed, and nothing happens between two calls.
+            self.known = Some(after);
         }
     }
 
@@ -215,6 +225,13 @@ impl Harness {
             return self.world_op(g, op);
         }
         let (wi, w) = self.world(g);
+        if op == 2 || op == 3 || op >= 58 {
+            if self.steps >= MAX_STEPS {
+                let mut s = SinewWorldStats::default();
+                return (sinew_world_get_stats(w, &mut s), Kind::Reads, "world_get_stats (step budget)");
+            }
+            self.steps += 1;
+        }
         let creating = (7..=21).contains(&op);
         if creating && self.full(wi) {
             // Past the object budget a create becomes a destroy.
@@ -290,7 +307,7 @@ impl Harness {
                 };
                 // Past the limit is refused at once; a big grid within it only makes the input slow.
                 if (d.columns as u64) * (d.rows as u64) <= 1 << 22 {
-                    (d.columns, d.rows) = (d.columns.min(48), d.rows.min(48));
+                    (d.columns, d.rows) = (d.columns.min(40), d.rows.min(40));
                 }
                 d.spacing = g.mostly(0.05);
                 d.origin = g.point(SinewVec3 { x: 0.0, y: 1.0, z: 0.0 }, 1.0);
@@ -357,7 +374,7 @@ impl Harness {
                 // Any size up to the library's limit is valid; a big one only makes the input slow.
                 d.columns = if g.one_in(8) { d.columns } else { d.columns % 10 };
                 d.rows = if g.one_in(8) { d.rows } else { d.rows % 10 };
-                (d.columns, d.rows) = (d.columns.min(64), d.rows.min(64));
+                (d.columns, d.rows) = (d.columns.min(12), d.rows.min(12));
                 let mut b = SinewBody::default();
                 let r = sinew_cloth_create_cape(w, &d, &mut b);
                 self.add_body(wi, w, r, b);
@@ -368,7 +385,7 @@ impl Harness {
                 g.scramble(&mut d, 3);
                 d.columns = if g.one_in(8) { d.columns } else { d.columns % 12 };
                 d.rows = if g.one_in(8) { d.rows } else { d.rows % 8 };
-                (d.columns, d.rows) = (d.columns.min(64), d.rows.min(64));
+                (d.columns, d.rows) = (d.columns.min(12), d.rows.min(12));
                 let mut b = SinewBody::default();
                 let r = sinew_cloth_create_skirt(w, &d, &mut b);
                 self.add_body(wi, w, r, b);
@@ -480,7 +497,7 @@ impl Harness {
                 d.vertex_count = 8;
                 d.indices = t.as_ptr();
                 d.index_count = if g.one_in(6) { g.below(37) } else { 36 };
-                d.resolution = g.below(7) as u32;
+                d.resolution = g.below(4) as u32;
                 d.cluster_cells = g.below(3) as u32;
                 d.material = Self::material(g);
                 d.soft = Self::soft(g);
@@ -613,16 +630,13 @@ impl Harness {
                 return (r, Kind::Changes, "world_destroy (budget)");
             }
             let mut d = default_of(sinew_world_desc_default);
-            d.thread_count = g.below(3) as u32;
             if g.one_in(3) {
                 g.scramble(&mut d, 3);
-                // A world of 256 threads is valid but costs more to start than the input runs.
-                d.thread_count %= 4;
-                d.substeps %= 70;
-                d.iterations %= 300;
-                // Valid up to any count, but a frame of a million fixed steps is a hang here.
-                d.max_steps_per_frame %= 9;
             }
+            // One worker thread (one core per fuzzer), two in one world of 16 so that the
+            // split steps stay covered; the fewest substeps and steps per frame (valid counts
+            // only cost time, refused ones stay).
+            crate::input::cheap_world(&mut d, if g.one_in(16) { 2 } else { 1 });
             let mut w = SinewWorld::default();
             let r = sinew_world_create(if g.one_in(20) { std::ptr::null() } else { &d }, &mut w);
             if r == SINEW_OK {

@@ -173,7 +173,8 @@ fn agree(rust: bool, abi: SinewResult, what: &str) {
 
 fn with_world(f: impl FnOnce(SinewWorld)) {
     let mut w = SinewWorld::default();
-    let d = default_of(sinew_world_desc_default);
+    let mut d = default_of(sinew_world_desc_default);
+    crate::input::cheap_world(&mut d, 1);
     assert_eq!(sinew_world_create(&d, &mut w), SINEW_OK);
     f(w);
     assert_eq!(sinew_world_destroy(w), SINEW_OK);
@@ -294,6 +295,9 @@ pub fn run_soft(data: &[u8]) {
                     }
                     idx
                 };
+                if std::env::var_os("SINEW_FUZZ_TRACE").is_some() {
+                    eprintln!("tets: positions {pos:?}\nindices {tets:?}");
+                }
                 let p3: Vec<Vec3> = pos.iter().map(|&p| v(p)).collect();
                 let quads: Vec<[u32; 4]> = tets.chunks_exact(4).map(|c| [c[0], c[1], c[2], c[3]]).collect();
                 let rust = if tets.len() % 4 == 0 {
@@ -349,11 +353,11 @@ pub fn run_soft(data: &[u8]) {
                 }
                 let idx = if pos.len() == 8 && !g.one_in(4) { CUBE_TRIS.to_vec() } else { triangles(&mut g, pos.len(), 16) };
                 // Up to 64 is valid, but a lattice of 64³ cubes takes tens of seconds to cook
-                // and step: past 12 only the refusals are tried.
+                // and step: past 8 (512 cubes) only the refusals are tried.
                 let resolution = match g.byte() % 8 {
                     0 => match g.word() {
                         w if w > 64 => w,
-                        w => w % 13,
+                        w => w % 9,
                     },
                     _ => g.below(7) as u32,
                 };

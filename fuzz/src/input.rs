@@ -189,6 +189,26 @@ unsafe impl Scramble for sinew::ffi::softbody::SinewSoftSettings {}
 unsafe impl Scramble for sinew::ffi::softbody::SinewSoftLatticeDesc {}
 unsafe impl Scramble for SinewMat4 {}
 
+/// Bounds what a fuzzed world descriptor costs to step while keeping every refusal: a value
+/// its check refuses (0 or past 64 substeps, past 256 iterations or threads, 0 or past 1000
+/// steps per frame) stays as it is, an accepted one is folded onto the cheapest few (1–2
+/// substeps and iterations, 1–2 steps per frame, `threads` worker threads). The solver runs
+/// the same code at 2 substeps as at 64; only the input's cost grows with them.
+pub fn cheap_world(d: &mut SinewWorldDesc, threads: u32) {
+    if (1..=64).contains(&d.substeps) {
+        d.substeps = 1 + (d.substeps - 1) % 2;
+    }
+    if (1..=256).contains(&d.iterations) {
+        d.iterations = 1 + (d.iterations - 1) % 2;
+    }
+    if d.thread_count <= 256 {
+        d.thread_count = threads;
+    }
+    if (1..=1000).contains(&d.max_steps_per_frame) {
+        d.max_steps_per_frame = 1 + (d.max_steps_per_frame - 1) % 2;
+    }
+}
+
 /// The calling thread's last error message.
 pub fn last_error() -> String {
     let p = sinew::ffi::world::sinew_last_error_message();

@@ -334,6 +334,11 @@ pub fn tet_body(positions: &[Vec3], tet_indices: &[[u32; 4]], material: Material
         if let Some(&bad) = idx.iter().find(|&&i| i as usize >= n) {
             return Err(Error::out_of_range(format!("tetrahedron {t} has index {bad}; there are {n} positions")));
         }
+        // A repeated corner is degenerate whatever the volume's rounding says (the triple
+        // product of two equal edges is not exactly 0 in f32).
+        if (0..4).any(|a| (a + 1..4).any(|b| idx[a] == idx[b])) {
+            return Err(Error::invalid(format!("tetrahedron {t} ({idx:?}) is degenerate: it repeats a corner")));
+        }
         let mut idx = *idx;
         let p = idx.map(|i| positions[i as usize]);
         let mut vol = signed_volume(p[0], p[1], p[2], p[3]);
