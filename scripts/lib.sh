@@ -32,6 +32,32 @@ check() {
     fi
 }
 
+# check_async NAME COMMAND...: as check, in the background, at most CHECK_JOBS (default 2)
+# at once: for single-threaded runs such as valgrind's, which leave a core idle one by one.
+# check_wait waits for them, then prints and counts them in the order they were started.
+async_names=()
+check_async() {
+    local name=$1
+    while [ "$(jobs -rp | wc -l)" -ge "${CHECK_JOBS:-2}" ]; do
+        wait -n || true
+    done
+    (check "$@" >"$out/$name.async" 2>&1) &
+    async_names+=("$name")
+}
+check_wait() {
+    wait
+    local name
+    for name in "${async_names[@]}"; do
+        cat "$out/$name.async"
+        if grep -q "^PASS $name" "$out/$name.async"; then
+            passed=$((passed + 1))
+        else
+            failed=$((failed + 1))
+        fi
+    done
+    async_names=()
+}
+
 # took START: " (N s)" when N = SECONDS - START is 2 or more (where the suite's time goes).
 took() {
     local s=$((SECONDS - $1))

@@ -18,7 +18,7 @@
 #
 # Installs what is missing (nightly, with rust-src for the tsan parts and miri for miri; gcc,
 # g++). Every part takes 15-30 minutes on a 2-core machine (two instrumented builds of the
-# standard library); scripts/test.sh runs the short set asan-c asan-async tsan-c, with
+# standard library); scripts/test.sh runs the short set asan-c asan-async, with
 # the random-call test at SINEW_RANDOM_CALL_ROUNDS=800 of its 4000 rounds; this script with no
 # argument runs everything, the random calls whole. Build outputs and logs go to
 # ${CARGO_TARGET_DIR:-target}/sanitize/. Ends with "sanitize: N passed, M failed" and exits

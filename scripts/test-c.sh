@@ -136,26 +136,26 @@ under_valgrind() {
         return 1
     fi
 }
-check valgrind-c-client under_valgrind valgrind-c-client "$out/client"
-check valgrind-c-character under_valgrind valgrind-c-character "$out/character"
-check valgrind-cpp-client under_valgrind valgrind-cpp-client "$out/cpp_client"
-check valgrind-c-ragdoll-errors under_valgrind valgrind-c-ragdoll-errors "$out/ragdoll" errors
+check_async valgrind-c-client under_valgrind valgrind-c-client "$out/client"
+check_async valgrind-c-character under_valgrind valgrind-c-character "$out/character"
+check_async valgrind-cpp-client under_valgrind valgrind-cpp-client "$out/cpp_client"
+check_async valgrind-c-ragdoll-errors under_valgrind valgrind-c-ragdoll-errors "$out/ragdoll" errors
 # The physics runs that the suite's AddressSanitizer part (scripts/sanitize.sh asan-c) also
 # runs go under valgrind only in the full run: SINEW_VALGRIND=all.
 full=${SINEW_VALGRIND:-short}
-[ "$full" = all ] && check valgrind-c-ragdoll-physics under_valgrind valgrind-c-ragdoll-physics "$out/ragdoll" physics
-check valgrind-c-ragdoll-chapter under_valgrind valgrind-c-ragdoll-chapter "$out/ragdoll_chapter"
-check valgrind-c-ragdoll-getup under_valgrind valgrind-c-ragdoll-getup "$out/ragdoll_getup"
-check valgrind-cpp-ragdoll-errors under_valgrind valgrind-cpp-ragdoll-errors "$out/cpp_ragdoll" errors
-check valgrind-c-softbody-errors under_valgrind valgrind-c-softbody-errors "$out/softbody" errors
-[ "$full" = all ] && check valgrind-c-softbody-physics under_valgrind valgrind-c-softbody-physics "$out/softbody" physics
-[ "$full" = all ] && check valgrind-c-softbody-meshes under_valgrind valgrind-c-softbody-meshes "$out/softbody" meshes
-check valgrind-cpp-softbody under_valgrind valgrind-cpp-softbody "$out/cpp_softbody"
-VALGRIND_SUPP=tests/c/unload.supp check valgrind-c-unload under_valgrind valgrind-c-unload "$out/unload" "$lib_dir/libsinew.so" 10
-check valgrind-c-recording under_valgrind valgrind-c-recording "$out/recording"
-check valgrind-cpp-recording under_valgrind valgrind-cpp-recording "$out/cpp_recording"
-check valgrind-c-snapshot under_valgrind valgrind-c-snapshot "$out/snapshot"
-check valgrind-cpp-snapshot under_valgrind valgrind-cpp-snapshot "$out/cpp_snapshot"
+[ "$full" = all ] && check_async valgrind-c-ragdoll-physics under_valgrind valgrind-c-ragdoll-physics "$out/ragdoll" physics
+check_async valgrind-c-ragdoll-chapter under_valgrind valgrind-c-ragdoll-chapter "$out/ragdoll_chapter"
+check_async valgrind-c-ragdoll-getup under_valgrind valgrind-c-ragdoll-getup "$out/ragdoll_getup"
+check_async valgrind-cpp-ragdoll-errors under_valgrind valgrind-cpp-ragdoll-errors "$out/cpp_ragdoll" errors
+check_async valgrind-c-softbody-errors under_valgrind valgrind-c-softbody-errors "$out/softbody" errors
+[ "$full" = all ] && check_async valgrind-c-softbody-physics under_valgrind valgrind-c-softbody-physics "$out/softbody" physics
+[ "$full" = all ] && check_async valgrind-c-softbody-meshes under_valgrind valgrind-c-softbody-meshes "$out/softbody" meshes
+check_async valgrind-cpp-softbody under_valgrind valgrind-cpp-softbody "$out/cpp_softbody"
+VALGRIND_SUPP=tests/c/unload.supp check_async valgrind-c-unload under_valgrind valgrind-c-unload "$out/unload" "$lib_dir/libsinew.so" 10
+check_async valgrind-c-recording under_valgrind valgrind-c-recording "$out/recording"
+check_async valgrind-cpp-recording under_valgrind valgrind-cpp-recording "$out/cpp_recording"
+check_async valgrind-c-snapshot under_valgrind valgrind-c-snapshot "$out/snapshot"
+check_async valgrind-cpp-snapshot under_valgrind valgrind-cpp-snapshot "$out/cpp_snapshot"
 
 # ---- the tour (docs/tour.md) ----------------------------------------------------------------
 # Every ```c or ```cpp block after an "<!-- example: NAME (extracted by scripts/test-c.sh) -->"
@@ -191,8 +191,10 @@ for name in "${tour[@]}"; do
     tour_block "$page" "$name" >"$out/tour/$name.$lang"
     check "compile-tour-$name" "${compile[@]}" "$out/tour/$name.$lang" -o "$out/tour/$name" "${ldflags[@]}" "${libs[@]}"
     check "run-tour-$name" "$out/tour/$name"
-    check "valgrind-tour-$name" under_valgrind "valgrind-tour-$name" "$out/tour/$name"
+    check_async "valgrind-tour-$name" under_valgrind "valgrind-tour-$name" "$out/tour/$name"
 done
+# The valgrind runs, two at a time (each runs on one thread).
+check_wait
 readme_excerpts() {
     local section="$out/tour/readme-tour.md" k=0 bad=0 name page line
     # The section, from its heading to the next "## " heading.

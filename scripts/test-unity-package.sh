@@ -62,7 +62,7 @@ step() { # step <name> <command...>: one check, passed when the command succeeds
 
 version=$(sed -nE '/^\[package\]/,/^\[/s/^version = "([^"]+)"/\1/p' Cargo.toml)
 step "cargo test -p xtask package (plugin .meta templates, tar writer, package.json URLs)" \
-    cargo test -q -p xtask --lib package
+    cargo test -q -p xtask --features generate --lib package
 step "cargo run -p xtask -- package writes com.sinew.physics-$version.tgz and the C/C++ archives" \
     cargo run -q -p xtask -- package --out "$out/dist" --url https://example.org/sinew/tree/v"$version"
 
