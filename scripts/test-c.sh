@@ -69,25 +69,27 @@ echo "built $lib_dir/libsinew.so (feature debug-panic)$(took $build_start)"
 check header-matches-src cargo run -q -p xtask --features generate -- check include/sinew.h
 
 # ---- compile -------------------------------------------------------------------------
-check compile-c-client gcc "${cflags[@]}" tests/c/client.c -o "$out/client" "${ldflags[@]}" -lm
-check compile-c-character gcc "${cflags[@]}" tests/c/character.c -o "$out/character" "${ldflags[@]}" -lm
-check compile-c-ragdoll gcc "${cflags[@]}" tests/c/ragdoll.c -o "$out/ragdoll" "${ldflags[@]}" -lm
-check compile-c-ragdoll-chapter gcc "${cflags[@]}" examples/ragdoll_chapter.c -o "$out/ragdoll_chapter" "${ldflags[@]}" -lm
-check compile-c-ragdoll-getup gcc "${cflags[@]}" examples/ragdoll_getup.c -o "$out/ragdoll_getup" "${ldflags[@]}" -lm
-check compile-c-softbody gcc "${cflags[@]}" tests/c/softbody.c -o "$out/softbody" "${ldflags[@]}" -lm
-check compile-c-recording gcc "${cflags[@]}" tests/c/recording.c -o "$out/recording" "${ldflags[@]}" -lm
-check compile-c-snapshot gcc "${cflags[@]}" tests/c/snapshot.c -o "$out/snapshot" "${ldflags[@]}" -lm
-check compile-c-include-twice gcc "${cflags[@]}" tests/c/include_twice.c -o "$out/include_twice" "${ldflags[@]}"
+check_async compile-c-client gcc "${cflags[@]}" tests/c/client.c -o "$out/client" "${ldflags[@]}" -lm
+check_async compile-c-character gcc "${cflags[@]}" tests/c/character.c -o "$out/character" "${ldflags[@]}" -lm
+check_async compile-c-ragdoll gcc "${cflags[@]}" tests/c/ragdoll.c -o "$out/ragdoll" "${ldflags[@]}" -lm
+check_async compile-c-ragdoll-chapter gcc "${cflags[@]}" examples/ragdoll_chapter.c -o "$out/ragdoll_chapter" "${ldflags[@]}" -lm
+check_async compile-c-ragdoll-getup gcc "${cflags[@]}" examples/ragdoll_getup.c -o "$out/ragdoll_getup" "${ldflags[@]}" -lm
+check_async compile-c-softbody gcc "${cflags[@]}" tests/c/softbody.c -o "$out/softbody" "${ldflags[@]}" -lm
+check_async compile-c-recording gcc "${cflags[@]}" tests/c/recording.c -o "$out/recording" "${ldflags[@]}" -lm
+check_async compile-c-snapshot gcc "${cflags[@]}" tests/c/snapshot.c -o "$out/snapshot" "${ldflags[@]}" -lm
+check_async compile-c-include-twice gcc "${cflags[@]}" tests/c/include_twice.c -o "$out/include_twice" "${ldflags[@]}"
 # The header without SINEW_DEBUG_PANIC (a release user's build) declares no panic trigger.
-check header-without-debug-panic bash -c "gcc -std=c99 -Wall -Wextra -Werror -pedantic -Iinclude -fsyntax-only tests/c/include_twice.c \
+check_async header-without-debug-panic bash -c "gcc -std=c99 -Wall -Wextra -Werror -pedantic -Iinclude -fsyntax-only tests/c/include_twice.c \
     && ! gcc -std=c99 -Iinclude -E -P include/sinew.h | grep -q sinew_debug_trigger_panic"
-check compile-cpp-client g++ "${cxxflags[@]}" tests/cpp/client.cpp -o "$out/cpp_client" "${ldflags[@]}"
-check compile-cpp-ragdoll g++ "${cxxflags[@]}" tests/cpp/ragdoll.cpp -o "$out/cpp_ragdoll" "${ldflags[@]}"
-check compile-cpp-softbody g++ "${cxxflags[@]}" tests/cpp/softbody.cpp -o "$out/cpp_softbody" "${ldflags[@]}"
+check_async compile-cpp-client g++ "${cxxflags[@]}" tests/cpp/client.cpp -o "$out/cpp_client" "${ldflags[@]}"
+check_async compile-cpp-ragdoll g++ "${cxxflags[@]}" tests/cpp/ragdoll.cpp -o "$out/cpp_ragdoll" "${ldflags[@]}"
+check_async compile-cpp-softbody g++ "${cxxflags[@]}" tests/cpp/softbody.cpp -o "$out/cpp_softbody" "${ldflags[@]}"
 # Not linked to libsinew: it dlopens it.
-check compile-c-unload gcc "${cflags[@]}" -pthread tests/c/unload.c -o "$out/unload" -ldl -lm
-check compile-cpp-recording g++ "${cxxflags[@]}" tests/cpp/recording.cpp -o "$out/cpp_recording" "${ldflags[@]}"
-check compile-cpp-snapshot g++ "${cxxflags[@]}" tests/cpp/snapshot.cpp -o "$out/cpp_snapshot" "${ldflags[@]}"
+check_async compile-c-unload gcc "${cflags[@]}" -pthread tests/c/unload.c -o "$out/unload" -ldl -lm
+check_async compile-cpp-recording g++ "${cxxflags[@]}" tests/cpp/recording.cpp -o "$out/cpp_recording" "${ldflags[@]}"
+check_async compile-cpp-snapshot g++ "${cxxflags[@]}" tests/cpp/snapshot.cpp -o "$out/cpp_snapshot" "${ldflags[@]}"
+# The compilers run two at a time (each on one thread).
+check_wait
 
 # ---- run -------------------------------------------------------------------------------
 check run-c-client "$out/client"
