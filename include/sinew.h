@@ -1614,7 +1614,9 @@ typedef struct SinewWorldDesc {
    */
   uint32_t iterations;
   /*
-   Worker threads, in [0, 256]; 0 = one per core. Default 0.
+   Worker threads, in [0, 256]; 0 = one per core. Default 0. With 1, `sinew_world_step`
+   runs on the calling thread and the one worker starts at the world's first
+   `sinew_world_step_begin` (a world that never steps asynchronously starts no thread).
    */
   uint32_t thread_count;
   /*
@@ -2743,6 +2745,7 @@ enum SinewResult sinew_world_step(struct SinewWorld world, float dt);
 
 /*
  Starts `sinew_world_step(world, dt)` on Sinew's worker threads and returns at once.
+ A one-thread world starts its worker at its first call (the error says so if it cannot).
  Until `sinew_world_step_end`, calls that read or change the world answer `SINEW_BUSY`.
  */
 enum SinewResult sinew_world_step_begin(struct SinewWorld world, float dt);

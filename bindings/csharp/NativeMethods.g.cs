@@ -64,6 +64,7 @@ namespace Sinew
 
         /// <summary>
         ///  Starts `sinew_world_step(world, dt)` on Sinew's worker threads and returns at once.
+        ///  A one-thread world starts its worker at its first call (the error says so if it cannot).
         ///  Until `sinew_world_step_end`, calls that read or change the world answer `SINEW_BUSY`.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_world_step_begin", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
@@ -1119,7 +1120,9 @@ namespace Sinew
         /// </summary>
         public uint iterations;
         /// <summary>
-        ///  Worker threads, in [0, 256]; 0 = one per core. Default 0.
+        ///  Worker threads, in [0, 256]; 0 = one per core. Default 0. With 1, `sinew_world_step`
+        ///  runs on the calling thread and the one worker starts at the world's first
+        ///  `sinew_world_step_begin` (a world that never steps asynchronously starts no thread).
         /// </summary>
         public uint thread_count;
         /// <summary>

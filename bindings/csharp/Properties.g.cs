@@ -49,7 +49,9 @@ namespace Sinew
         }
 
         /// <summary>
-        ///  Worker threads, in [0, 256]; 0 = one per core. Default 0.
+        ///  Worker threads, in [0, 256]; 0 = one per core. Default 0. With 1, `sinew_world_step`
+        ///  runs on the calling thread and the one worker starts at the world's first
+        ///  `sinew_world_step_begin` (a world that never steps asynchronously starts no thread).
         /// </summary>
         public uint ThreadCount
         {

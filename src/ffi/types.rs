@@ -161,7 +161,9 @@ pub struct SinewWorldDesc {
     /// α·m ≥ 50·h² (2.2e-4 kg·m/N at 60 Hz × 8); a cloth of 0.01 kg particles at 1e-3 m/N is
     /// +40 % with 1 iteration, +7 % with 2, +0.3 % with 4.
     pub iterations: u32,
-    /// Worker threads, in [0, 256]; 0 = one per core. Default 0.
+    /// Worker threads, in [0, 256]; 0 = one per core. Default 0. With 1, `sinew_world_step`
+    /// runs on the calling thread and the one worker starts at the world's first
+    /// `sinew_world_step_begin` (a world that never steps asynchronously starts no thread).
     pub thread_count: u32,
     /// Most fixed steps one `sinew_world_step` may take, in [1, 1000]; longer frames run in
     /// slow motion. Default 4.

@@ -80,6 +80,7 @@ pub extern "C" fn sinew_world_step(world: SinewWorld, dt: f32) -> SinewResult {
 }
 
 /// Starts `sinew_world_step(world, dt)` on Sinew's worker threads and returns at once.
+/// A one-thread world starts its worker at its first call (the error says so if it cannot).
 /// Until `sinew_world_step_end`, calls that read or change the world answer `SINEW_BUSY`.
 #[unsafe(no_mangle)]
 pub extern "C" fn sinew_world_step_begin(world: SinewWorld, dt: f32) -> SinewResult {
@@ -87,6 +88,8 @@ pub extern "C" fn sinew_world_step_begin(world: SinewWorld, dt: f32) -> SinewRes
         let cell = registry::world(world)?;
         // Before the asynchronous step starts: its own check would only report on step_end.
         World::check_dt(dt)?;
+        // A one-thread world starts its worker at its first asynchronous step.
+        cell.pool.start()?;
         if cell.busy.compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire).is_err() {
             return Err(Error::new(ErrorKind::Busy, "a step is already in progress; call sinew_world_step_end first"));
         }

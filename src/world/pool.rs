@@ -19,7 +19,7 @@
 //! threads start).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -30,8 +30,20 @@ const MAX_INTERVAL: Duration = Duration::from_millis(250);
 
 /// A rayon pool whose threads are joined when it is dropped: a host may unload the plugin
 /// right after destroying the last world.
+///
+/// A pool of one thread starts it only when it is first needed: a one-thread world steps on
+/// the host's thread (`World::sequential`), so its worker runs only the asynchronous steps
+/// (`sinew_world_step_begin`), and a world that never steps asynchronously never starts a
+/// thread. Hosts that give each of many small worlds one thread keep no parked thread per
+/// world, and creating and destroying such a world costs no thread start and join.
 pub struct WorkerPool {
-    pool: Option<Arc<rayon::ThreadPool>>,
+    /// The worker threads' count.
+    n: usize,
+    /// The rayon pool: built at creation with two threads or more, at [`WorkerPool::start`]
+    /// with one.
+    pool: OnceLock<Arc<rayon::ThreadPool>>,
+    /// Serialises the one-thread pool's late build.
+    building: Mutex<()>,
     threads: Arc<Mutex<Vec<JoinHandle<()>>>>,
     pace: Arc<Pace>,
     /// The thread that wakes the workers ahead of a step, once a wake-ahead time is set.
@@ -177,34 +189,6 @@ impl WorkerPool {
         } else {
             thread_count as usize
         };
-        let threads = Arc::new(Mutex::new(Vec::new()));
-        let sink = threads.clone();
-        // The pool is returned once every worker runs: a thread's start (its name, its
-        // stack guard) allocates, and must not fall into the host's first steps.
-        let started = Arc::new((Mutex::new(0usize), Condvar::new()));
-        let arrive = started.clone();
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .thread_name(|i| format!("sinew-worker-{i}"))
-            .start_handler(move |_| {
-                let (count, bell) = &*arrive;
-                *count.lock().unwrap_or_else(|e| e.into_inner()) += 1;
-                bell.notify_all();
-            })
-            .spawn_handler(move |t| {
-                let handle = std::thread::Builder::new().name(t.name().unwrap_or("sinew-worker").to_owned()).spawn(move || t.run())?;
-                sink.lock().unwrap_or_else(|e| e.into_inner()).push(handle);
-                Ok(())
-            })
-            .build()
-            .map_err(|e| Error::invalid(format!("could not start {n} worker threads: {e}")))?;
-        {
-            let (count, bell) = &*started;
-            let mut c = count.lock().unwrap_or_else(|e| e.into_inner());
-            while *c < n {
-                c = bell.wait(c).unwrap_or_else(|e| e.into_inner());
-            }
-        }
         let pace = Pace {
             epoch: Instant::now(),
             ahead: AtomicU64::new(0),
@@ -218,11 +202,28 @@ impl WorkerPool {
             lock: Mutex::new(()),
             bell: Condvar::new(),
         };
-        Ok(WorkerPool { pool: Some(Arc::new(pool)), threads, pace: Arc::new(pace), pacer: None })
+        let pool = WorkerPool { n, pool: OnceLock::new(), building: Mutex::new(()), threads: Arc::new(Mutex::new(Vec::new())), pace: Arc::new(pace), pacer: None };
+        if n > 1 {
+            pool.start()?;
+        }
+        Ok(pool)
+    }
+
+    /// Starts the worker threads if they are not running yet (a one-thread pool's first
+    /// asynchronous step); the error says why they could not start.
+    pub fn start(&self) -> Result<()> {
+        if self.pool.get().is_some() {
+            return Ok(());
+        }
+        let _building = self.building.lock().unwrap_or_else(|e| e.into_inner());
+        if self.pool.get().is_none() {
+            let _ = self.pool.set(Arc::new(build(self.n, &self.threads)?));
+        }
+        Ok(())
     }
 
     pub fn thread_count(&self) -> usize {
-        self.pool.as_ref().map_or(0, |p| p.current_num_threads())
+        self.n
     }
 
     /// Wakes the workers `ahead` before each predicted step (see the module docs); zero
@@ -233,7 +234,7 @@ impl WorkerPool {
         if ns == 0 || self.thread_count() < 2 || self.pacer.is_some() {
             return Ok(());
         }
-        let (pace, pool) = (self.pace.clone(), self.pool.clone().expect("pool alive until drop"));
+        let (pace, pool) = (self.pace.clone(), self.pool.get().expect("a pool of two threads or more starts at creation").clone());
         let pacer = std::thread::Builder::new()
             .name("sinew-pacer".to_owned())
             .spawn(move || pace.run(&pool))
@@ -251,18 +252,18 @@ impl WorkerPool {
     pub fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
         let pace = &*self.pace;
         pace.begin();
-        self.pool.as_ref().expect("pool alive until drop").install(|| {
+        self.pool.get().expect("install: a pool of two threads or more starts at creation (one thread steps on the host's)").install(|| {
             let r = f();
             pace.end();
             r
         })
     }
 
-    /// Runs `f` on a pool thread without waiting: a step.
+    /// Runs `f` on a pool thread without waiting: a step. [`WorkerPool::start`] first.
     pub fn spawn(&self, f: impl FnOnce() + Send + 'static) {
         let pace = self.pace.clone();
         pace.begin();
-        self.pool.as_ref().expect("pool alive until drop").spawn(move || {
+        self.pool.get().expect("spawn after start").spawn(move || {
             f();
             pace.end();
         })
@@ -279,7 +280,9 @@ impl Drop for WorkerPool {
         if let Some(p) = self.pacer.take() {
             let _ = p.join();
         }
-        drop(self.pool.take());
+        if self.pool.take().is_none() {
+            return; // a one-thread pool that never started: no thread to join
+        }
         if rayon::current_thread_index().is_some() {
             return; // never join a pool from one of its own threads
         }
@@ -289,6 +292,36 @@ impl Drop for WorkerPool {
         }
         collect_exited_workers();
     }
+}
+
+/// Builds a rayon pool of `n` threads whose join handles go to `threads`, and returns once
+/// every worker runs: a thread's start (its name, its stack guard) allocates, and must not
+/// fall into the host's first steps.
+fn build(n: usize, threads: &Arc<Mutex<Vec<JoinHandle<()>>>>) -> Result<rayon::ThreadPool> {
+    let sink = threads.clone();
+    let started = Arc::new((Mutex::new(0usize), Condvar::new()));
+    let arrive = started.clone();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(n)
+        .thread_name(|i| format!("sinew-worker-{i}"))
+        .start_handler(move |_| {
+            let (count, bell) = &*arrive;
+            *count.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+            bell.notify_all();
+        })
+        .spawn_handler(move |t| {
+            let handle = std::thread::Builder::new().name(t.name().unwrap_or("sinew-worker").to_owned()).spawn(move || t.run())?;
+            sink.lock().unwrap_or_else(|e| e.into_inner()).push(handle);
+            Ok(())
+        })
+        .build()
+        .map_err(|e| Error::invalid(format!("could not start {n} worker threads: {e}")))?;
+    let (count, bell) = &*started;
+    let mut c = count.lock().unwrap_or_else(|e| e.into_inner());
+    while *c < n {
+        c = bell.wait(c).unwrap_or_else(|e| e.into_inner());
+    }
+    Ok(pool)
 }
 
 /// Frees what the joined workers left in crossbeam-epoch, the memory reclamation under rayon's
