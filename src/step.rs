@@ -5,6 +5,7 @@
 use crate::error::{Error, Result, check_finite, check_position};
 use crate::geometry::Pose;
 use crate::math::{Quat, Vec3, is_finite3};
+use crate::state::{Io, Mode, Pod};
 use crate::solver::constraints::distance_simd::Kernel;
 
 /// What one fixed step needs to know.
@@ -178,7 +179,43 @@ pub struct AnchorFrame {
     pub first_velocity: Option<Vec3>,
 }
 
+impl Pod for Carry {
+    fn io(&mut self, io: &mut impl Io) {
+        io.val(&mut self.rotation);
+        io.val(&mut self.pivot);
+        io.val(&mut self.shift);
+    }
+}
+
 impl Anchor {
+    /// Walks the anchor an object holds in `slot` as snapshot state (`crate::state`): the
+    /// host's last two poses, the anchor's velocity, the inertia and the frame's carry — what
+    /// the next frame's carry is computed from, so that a loaded object rides on exactly as
+    /// it did. Loading gives or takes the anchor as saved, like the root; an inertia outside
+    /// [0, 1] is refused.
+    pub(crate) fn state_io<I: Io>(slot: &mut Option<Anchor>, io: &mut I) {
+        let held = io.flag(slot.is_some());
+        let mut a = slot.unwrap_or(Anchor::new(Pose::IDENTITY, MAX_ANCHOR_INERTIA));
+        if held {
+            io.val(&mut a.from);
+            io.val(&mut a.to);
+            let moving = io.flag(a.velocity.is_some());
+            let mut v = a.velocity.unwrap_or(Vec3::ZERO);
+            if moving {
+                io.val(&mut v);
+            }
+            let inertia = f32::from_bits(io.word(a.inertia.to_bits()));
+            if !(0.0..=MAX_ANCHOR_INERTIA).contains(&inertia) {
+                io.refuse(&|| format!("an anchor inertia of {inertia}"));
+            }
+            io.val(&mut a.carry);
+            (a.velocity, a.inertia) = (moving.then_some(v), inertia);
+        }
+        if I::MODE == Mode::Load {
+            *slot = held.then_some(a);
+        }
+    }
+
     /// Places the anchor an object holds in `slot` at `pose` with `inertia`, checked (the
     /// first call creates it without moving anything); returns whether the object must wake
     /// (a new anchor, or another inertia).

@@ -1,6 +1,6 @@
 //! A particle body's dynamic state as one walk (`crate::state`): everything a step reads
 //! that a step, the host's per-frame inputs or sleeping change — positions, velocities,
-//! pins and their paths, the skinned pose's path, the root, multipliers, the soft body's
+//! pins and their paths, the skinned pose's path, the root, the anchor, multipliers, the soft body's
 //! cluster rotations and plastic strain, sleep, level of detail, recoveries. Not in it: the
 //! cooked topology and the settings (material, dynamics, LOD distances, skin weights, motion
 //! limits), which the host sets and which must be the same where a snapshot is loaded.
@@ -107,6 +107,7 @@ impl Body {
         if loads(io) {
             self.root = has_root.then_some(root);
         }
+        crate::step::Anchor::state_io(&mut self.anchor, io);
         io.expect(u32::from(self.soft.is_some()), "soft body");
         if let Some(s) = &mut self.soft {
             io.slice(&mut s.volume_lambda, "volume multipliers");

@@ -2,7 +2,7 @@
 //! velocities, the substep's previous and predicted poses, inverse mass and inertia as the
 //! kinematic switches left them), the kinematic flags, the paths and targets of the host
 //! frame, forces, bone-pair collision, the powered ragdoll's strengths, pins, hit losses and
-//! drive paths, the get-up snapshot, sleep and rest timers, unread events. Not in it: the
+//! drive paths, the get-up snapshot, sleep and rest timers, unread events, the anchor. Not in it: the
 //! description and settings, which must be the same where a snapshot is loaded.
 
 use super::{Frame, Ragdoll, RagdollRecovery};
@@ -54,6 +54,7 @@ impl Ragdoll {
         io.slice(&mut self.snapshot, "get-up snapshot");
         io.f32(&mut self.rest_time);
         io.u32(&mut self.events);
+        crate::step::Anchor::state_io(&mut self.anchor, io);
         if I::MODE == Mode::Load {
             self.pending_recovery = (pending == 1).then_some(RagdollRecovery::StepNotFinite);
         }

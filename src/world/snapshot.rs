@@ -34,8 +34,9 @@ use crate::state::{Check, Io, Load, Mode, Reader, Save, Size, crc32};
 
 /// "SNWS" as a little-endian word.
 pub const MAGIC: u32 = u32::from_le_bytes(*b"SNWS");
-/// Version of the snapshot format; a snapshot of another version is refused.
-pub const FORMAT_VERSION: u32 = 1;
+/// Version of the snapshot format; a snapshot of another version is refused. 2: bodies and
+/// ragdolls hold their anchor (`step::Anchor::state_io`).
+pub const FORMAT_VERSION: u32 = 2;
 /// Header: magic, format version, ABI version, total length.
 const HEADER: usize = 16;
 const TRAILER: usize = 4;
