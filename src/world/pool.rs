@@ -31,18 +31,24 @@ const MAX_INTERVAL: Duration = Duration::from_millis(250);
 /// A rayon pool whose threads are joined when it is dropped: a host may unload the plugin
 /// right after destroying the last world.
 ///
-/// A pool of one thread starts it only when it is first needed: a one-thread world steps on
-/// the host's thread (`World::sequential`), so its worker runs only the asynchronous steps
-/// (`sinew_world_step_begin`), and a world that never steps asynchronously never starts a
-/// thread. Hosts that give each of many small worlds one thread keep no parked thread per
-/// world, and creating and destroying such a world costs no thread start and join.
+/// A pool of one thread is no rayon pool, and starts its thread only when it is first needed:
+/// a one-thread world steps on the host's thread (`World::sequential`), so its worker runs
+/// only the asynchronous steps (`sinew_world_step_begin`), and a world that never steps
+/// asynchronously never starts a thread. Hosts that give each of many small worlds one thread
+/// keep no parked thread per world, and creating and destroying such a world costs no thread
+/// start and join. The worker is a plain thread ([`Single`]) that sleeps between steps: a
+/// rayon worker, its job done, polls for more, yielding its core in a loop before it sleeps —
+/// CPU time a one-thread world, with no second worker to share work with, never needs.
 pub struct WorkerPool {
     /// The worker threads' count.
     n: usize,
-    /// The rayon pool: built at creation with two threads or more, at [`WorkerPool::start`]
-    /// with one.
+    /// The rayon pool: of two threads or more, built at creation; of one, built by the first
+    /// [`WorkerPool::install`] (a world stepped in parallel code on one thread, as the Rust
+    /// tests do: the C ABI steps a one-thread world on the host's thread instead).
     pool: OnceLock<Arc<rayon::ThreadPool>>,
-    /// Serialises the one-thread pool's late build.
+    /// The one worker of a one-thread pool, started by [`WorkerPool::start`].
+    single: OnceLock<Single>,
+    /// Serialises the one worker's start.
     building: Mutex<()>,
     threads: Arc<Mutex<Vec<JoinHandle<()>>>>,
     pace: Arc<Pace>,
@@ -202,22 +208,24 @@ impl WorkerPool {
             lock: Mutex::new(()),
             bell: Condvar::new(),
         };
-        let pool = WorkerPool { n, pool: OnceLock::new(), building: Mutex::new(()), threads: Arc::new(Mutex::new(Vec::new())), pace: Arc::new(pace), pacer: None };
+        let threads = Arc::new(Mutex::new(Vec::new()));
+        let pool = OnceLock::new();
         if n > 1 {
-            pool.start()?;
+            let _ = pool.set(Arc::new(build(n, &threads)?));
         }
-        Ok(pool)
+        Ok(WorkerPool { n, pool, single: OnceLock::new(), building: Mutex::new(()), threads, pace: Arc::new(pace), pacer: None })
     }
 
-    /// Starts the worker threads if they are not running yet (a one-thread pool's first
-    /// asynchronous step); the error says why they could not start.
+    /// Starts the one worker of a one-thread pool if it is not running yet (before its first
+    /// asynchronous step); the error says why it could not start. A pool of two threads or
+    /// more runs from its creation.
     pub fn start(&self) -> Result<()> {
-        if self.pool.get().is_some() {
+        if self.n > 1 || self.single.get().is_some() {
             return Ok(());
         }
         let _building = self.building.lock().unwrap_or_else(|e| e.into_inner());
-        if self.pool.get().is_none() {
-            let _ = self.pool.set(Arc::new(build(self.n, &self.threads)?));
+        if self.single.get().is_none() {
+            let _ = self.single.set(Single::start()?);
         }
         Ok(())
     }
@@ -252,7 +260,7 @@ impl WorkerPool {
     pub fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
         let pace = &*self.pace;
         pace.begin();
-        self.pool.get().expect("install: a pool of two threads or more starts at creation (one thread steps on the host's)").install(|| {
+        self.rayon_pool().install(|| {
             let r = f();
             pace.end();
             r
@@ -263,10 +271,27 @@ impl WorkerPool {
     pub fn spawn(&self, f: impl FnOnce() + Send + 'static) {
         let pace = self.pace.clone();
         pace.begin();
-        self.pool.get().expect("spawn after start").spawn(move || {
+        let job = move || {
             f();
             pace.end();
-        })
+        };
+        match self.single.get() {
+            Some(single) => single.run(Box::new(job)),
+            None => self.pool.get().expect("spawn on a one-thread pool before start").spawn(job),
+        }
+    }
+
+    /// The rayon pool, built at the first call on a one-thread pool.
+    fn rayon_pool(&self) -> &rayon::ThreadPool {
+        if let Some(p) = self.pool.get() {
+            return p;
+        }
+        let _building = self.building.lock().unwrap_or_else(|e| e.into_inner());
+        if self.pool.get().is_none() {
+            let pool = build(self.n, &self.threads).unwrap_or_else(|e| panic!("{e}"));
+            let _ = self.pool.set(Arc::new(pool));
+        }
+        self.pool.get().expect("set above")
     }
 }
 
@@ -280,6 +305,9 @@ impl Drop for WorkerPool {
         if let Some(p) = self.pacer.take() {
             let _ = p.join();
         }
+        if let Some(single) = self.single.take() {
+            single.stop();
+        }
         if self.pool.take().is_none() {
             return; // a one-thread pool that never started: no thread to join
         }
@@ -291,6 +319,81 @@ impl Drop for WorkerPool {
             let _ = h.join();
         }
         collect_exited_workers();
+    }
+}
+
+/// The one worker of a one-thread pool: a plain thread that waits for a job, runs it, and
+/// sleeps again.
+struct Single {
+    shared: Arc<SingleShared>,
+    thread: JoinHandle<()>,
+}
+
+struct SingleShared {
+    state: Mutex<SingleState>,
+    bell: Condvar,
+}
+
+#[derive(Default)]
+struct SingleState {
+    started: bool,
+    job: Option<Box<dyn FnOnce() + Send>>,
+    stop: bool,
+}
+
+impl Single {
+    /// Starts the thread and returns once it runs: a thread's start (its name, its stack
+    /// guard) allocates, and must not fall into the host's steps.
+    fn start() -> Result<Single> {
+        let shared = Arc::new(SingleShared { state: Mutex::new(SingleState::default()), bell: Condvar::new() });
+        let own = shared.clone();
+        let thread = std::thread::Builder::new()
+            .name("sinew-worker-0".to_owned())
+            .spawn(move || own.serve())
+            .map_err(|e| Error::invalid(format!("could not start the worker thread: {e}")))?;
+        let mut st = shared.state.lock().unwrap_or_else(|e| e.into_inner());
+        while !st.started {
+            st = shared.bell.wait(st).unwrap_or_else(|e| e.into_inner());
+        }
+        drop(st);
+        Ok(Single { shared, thread })
+    }
+
+    /// Hands `job` to the worker (one at a time: the world's busy flag keeps a second out).
+    fn run(&self, job: Box<dyn FnOnce() + Send>) {
+        let mut st = self.shared.state.lock().unwrap_or_else(|e| e.into_inner());
+        debug_assert!(st.job.is_none(), "a second job before the first ran");
+        st.job = Some(job);
+        drop(st);
+        self.shared.bell.notify_all();
+    }
+
+    /// Ends the thread after the job it runs, if any, and joins it.
+    fn stop(self) {
+        self.shared.state.lock().unwrap_or_else(|e| e.into_inner()).stop = true;
+        self.shared.bell.notify_all();
+        if std::thread::current().id() != self.thread.thread().id() {
+            let _ = self.thread.join();
+        }
+    }
+}
+
+impl SingleShared {
+    fn serve(&self) {
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        st.started = true;
+        self.bell.notify_all();
+        loop {
+            if let Some(job) = st.job.take() {
+                drop(st);
+                job();
+                st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+            } else if st.stop {
+                return;
+            } else {
+                st = self.bell.wait(st).unwrap_or_else(|e| e.into_inner());
+            }
+        }
     }
 }
 
