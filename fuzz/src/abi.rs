@@ -7,7 +7,8 @@
 //! foreign and made-up handles. After every call it asserts:
 //!
 //! 1. no panic reached the boundary (`SINEW_PANIC` is a bug), and a failure has a message;
-//! 2. everything a host can read is finite (`state::hash_world` reads it all);
+//! 2. everything a host can read is finite (`state::hash_world` reads it all, and
+//!    `state::check_normals` the normals before a world is destroyed);
 //! 3. a refused call, and any read, left every world unchanged (the same hash before and
 //!    after), and wrote nothing into its output buffer.
 
@@ -25,18 +26,18 @@ use sinew::ffi::types::*;
 use sinew::ffi::world::*;
 
 use crate::input::{Gen, check, default_of};
-use crate::state::{Live, hash_world};
+use crate::state::{Live, check_normals, hash_world};
 
 /// Calls per input: enough for scenes that step, few enough that one input runs in
 /// milliseconds.
-pub const MAX_CALLS: usize = 32;
+pub const MAX_CALLS: usize = 24;
 /// Worlds alive at once.
 const MAX_WORLDS: usize = 2;
 /// Objects per world: keeps each step small.
 const MAX_OBJECTS: usize = 6;
 /// Steps (`world_step`, `step_begin`) per input; past it a step becomes a stats read, so no
 /// input steps more than this many frames of at most two fixed steps of two substeps.
-pub const MAX_STEPS: usize = 16;
+pub const MAX_STEPS: usize = 6;
 
 /// What the output buffers hold before a call: a call that fails must leave it so.
 const SENTINEL: u32 = 0x7fc0_dead;
@@ -133,6 +134,7 @@ impl Harness {
                 assert_eq!(sinew_world_step_end(w.handle), SINEW_OK, "step_end at the end: {}", crate::input::last_error());
             }
             hash_world(w.handle, &w.live);
+            check_normals(&w.live);
             assert_eq!(sinew_world_destroy(w.handle), SINEW_OK, "world_destroy at the end: {}", crate::input::last_error());
         }
     }
@@ -624,6 +626,7 @@ impl Harness {
                     }
                     assert_eq!(sinew_world_step_end(w.handle), SINEW_OK, "{}", crate::input::last_error());
                 }
+                check_normals(&w.live);
                 let r = sinew_world_destroy(w.handle);
                 assert_eq!(r, SINEW_OK, "world_destroy: {}", crate::input::last_error());
                 self.retire(w);
@@ -633,10 +636,10 @@ impl Harness {
             if g.one_in(3) {
                 g.scramble(&mut d, 3);
             }
-            // One worker thread (one core per fuzzer), two in one world of 16 so that the
+            // One worker thread (one core per fuzzer), two in one world of 32 so that the
             // split steps stay covered; the fewest substeps and steps per frame (valid counts
             // only cost time, refused ones stay).
-            crate::input::cheap_world(&mut d, if g.one_in(16) { 2 } else { 1 });
+            crate::input::cheap_world(&mut d, if g.one_in(32) { 2 } else { 1 });
             let mut w = SinewWorld::default();
             let r = sinew_world_create(if g.one_in(20) { std::ptr::null() } else { &d }, &mut w);
             if r == SINEW_OK {
@@ -650,6 +653,9 @@ impl Harness {
             1 => (sinew_world_destroy(SinewWorld { id: g.word() as u64 }), Kind::Changes, "world_destroy (made up)"),
             _ => {
                 let i = g.below(self.worlds.len());
+                if !self.worlds[i].busy {
+                    check_normals(&self.worlds[i].live);
+                }
                 let r = sinew_world_destroy(self.worlds[i].handle);
                 if r == SINEW_OK {
                     let w = self.worlds.remove(i);

@@ -24,7 +24,7 @@ use sinew::math::Vec3;
 use sinew::particles::{Body, Material};
 
 use crate::input::{Gen, check, default_of};
-use crate::state::{Live, hash_world};
+use crate::state::{Live, check_normals, hash_world};
 
 fn v(p: SinewVec3) -> Vec3 {
     Vec3::new(p.x, p.y, p.z)
@@ -160,9 +160,11 @@ pub fn check_topology(body: &Body, what: &str) {
 fn step_and_read(world: SinewWorld, b: SinewBody, steps: usize) {
     let live = Live { bodies: vec![b], ..Default::default() };
     hash_world(world, &live);
+    check_normals(&live);
     for _ in 0..steps {
         check(sinew_world_step(world, 1.0 / 60.0), "sinew_world_step");
         hash_world(world, &live);
+        check_normals(&live);
     }
 }
 
