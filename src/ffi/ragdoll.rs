@@ -205,6 +205,23 @@ fn desc_to_core(settings: &SinewRagdollSettings, bones: &[SinewBoneDesc]) -> Res
 }
 
 
+/// The humanoid template's description from a rig's bone positions, with `settings` checked.
+fn humanoid_desc(bones: &SinewHumanoidBones, settings: &SinewRagdollSettings) -> Result<RagdollDesc> {
+    let settings: RagdollSettings = (*settings).into();
+    settings.validate()?;
+    let mut desc = HumanoidBones::from(*bones).ragdoll()?;
+    desc.settings = settings;
+    Ok(desc)
+}
+
+/// Adds the ragdoll `desc` describes to the world of `cell` and writes its handle.
+fn create(cell: &registry::WorldCell, desc: &RagdollDesc, out: crate::ffi::guard::Out<SinewRagdoll>) -> Result<()> {
+    let mut w = cell.lock()?;
+    let (slot, serial) = w.create_ragdoll(desc)?;
+    out.write(registry::ragdoll_handle(cell, slot, serial));
+    Ok(())
+}
+
 /// Fills `out_desc` with a free joint at the bone's origin: axis +X, swing axis +Y, hinge
 /// limits ±90°, swing 30° × 30°, twist ±20°, hard limits, no friction.
 #[unsafe(no_mangle)]
@@ -288,10 +305,7 @@ pub extern "C" fn sinew_ragdoll_create(
         let b: &[SinewBoneDesc] = try_slice!(bones, bone_count, "bones");
         let out = try_out!(out_ragdoll, "out_ragdoll");
         let desc = desc_to_core(s, b)?;
-        let mut w = cell.lock()?;
-        let (slot, serial) = w.create_ragdoll(&desc)?;
-        out.write(registry::ragdoll_handle(&cell, slot, serial));
-        Ok(())
+        create(&cell, &desc, out)
     })
 }
 
@@ -310,15 +324,8 @@ pub extern "C" fn sinew_ragdoll_create_humanoid(
         let h = try_ref!(bones, "bones");
         let s = try_ref!(settings, "settings");
         let out = try_out!(out_ragdoll, "out_ragdoll");
-        let h: HumanoidBones = (*h).into();
-        let settings: RagdollSettings = (*s).into();
-        settings.validate()?;
-        let mut desc = h.ragdoll()?;
-        desc.settings = settings;
-        let mut w = cell.lock()?;
-        let (slot, serial) = w.create_ragdoll(&desc)?;
-        out.write(registry::ragdoll_handle(&cell, slot, serial));
-        Ok(())
+        let desc = humanoid_desc(h, s)?;
+        create(&cell, &desc, out)
     })
 }
 
@@ -346,10 +353,7 @@ pub extern "C" fn sinew_ragdoll_create_at(
         let out = try_out!(out_ragdoll, "out_ragdoll");
         let mut desc = desc_to_core(s, b)?;
         desc.place_at(&Pose::from_rigid_matrix(&(*root).into(), "root")?)?;
-        let mut w = cell.lock()?;
-        let (slot, serial) = w.create_ragdoll(&desc)?;
-        out.write(registry::ragdoll_handle(&cell, slot, serial));
-        Ok(())
+        create(&cell, &desc, out)
     })
 }
 
@@ -371,16 +375,9 @@ pub extern "C" fn sinew_ragdoll_create_humanoid_at(
         let s = try_ref!(settings, "settings");
         let root = try_ref!(root, "root");
         let out = try_out!(out_ragdoll, "out_ragdoll");
-        let h: HumanoidBones = (*h).into();
-        let settings: RagdollSettings = (*s).into();
-        settings.validate()?;
-        let mut desc = h.ragdoll()?;
-        desc.settings = settings;
+        let mut desc = humanoid_desc(h, s)?;
         desc.place_at(&Pose::from_rigid_matrix(&(*root).into(), "root")?)?;
-        let mut w = cell.lock()?;
-        let (slot, serial) = w.create_ragdoll(&desc)?;
-        out.write(registry::ragdoll_handle(&cell, slot, serial));
-        Ok(())
+        create(&cell, &desc, out)
     })
 }
 
