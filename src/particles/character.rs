@@ -191,9 +191,10 @@ impl Body {
     /// Tethers each free particle to a pinned one: `geodesic` along the cloth, else straight.
     /// `scale` is how far beyond its rest distance a particle may go (1 = not at all).
     /// `None` removes them.
+    /// A refused call changes nothing (the body stays asleep if it was).
     pub fn set_tethers(&mut self, mode: Option<bool>, scale: f32) -> Result<()> {
-        self.wake();
         let Some(geodesic) = mode else {
+            self.wake();
             self.tethers = None;
             return Ok(());
         };
@@ -205,6 +206,7 @@ impl Body {
         if !pinned.iter().any(|&p| p) {
             return Err(Error::invalid("tethers need at least one pinned particle"));
         }
+        self.wake();
         let rest = &self.created;
         self.tethers = Some(if geodesic {
             tether::geodesic(rest, &pinned, &self.topology.constraints, scale)
