@@ -50,6 +50,21 @@ namespace Sinew
             Put(b, ref at, *(uint*)&v);
         }
 
+        internal static void Put(byte[] b, ref int at, SinewVec3 v)
+        {
+            Put(b, ref at, v.x);
+            Put(b, ref at, v.y);
+            Put(b, ref at, v.z);
+        }
+
+        internal static void Put(byte[] b, ref int at, SinewQuat q)
+        {
+            Put(b, ref at, q.x);
+            Put(b, ref at, q.y);
+            Put(b, ref at, q.z);
+            Put(b, ref at, q.w);
+        }
+
         internal static uint GetU32(byte[] b, int at)
         {
             return b[at] | (uint)b[at + 1] << 8 | (uint)b[at + 2] << 16 | (uint)b[at + 3] << 24;
@@ -60,6 +75,27 @@ namespace Sinew
             uint v = GetU32(b, at);
             at += 4;
             return *(float*)&v;
+        }
+
+        internal static SinewVec3 GetVec3(byte[] b, ref int at)
+        {
+            return new SinewVec3 { x = GetF32(b, ref at), y = GetF32(b, ref at), z = GetF32(b, ref at) };
+        }
+
+        internal static SinewQuat GetQuat(byte[] b, ref int at)
+        {
+            return new SinewQuat { x = GetF32(b, ref at), y = GetF32(b, ref at), z = GetF32(b, ref at), w = GetF32(b, ref at) };
+        }
+
+        /// <summary>Frame <paramref name="frame"/>'s time, checked finite and not before <paramref name="last"/>'s.</summary>
+        internal static float GetTime(byte[] b, ref int at, int frame, float last)
+        {
+            float t = GetF32(b, ref at);
+            if (float.IsNaN(t) || float.IsInfinity(t) || (frame > 0 && t < last))
+            {
+                throw new InvalidDataException("frame " + frame + " has a non-finite or decreasing time (" + t + ")");
+            }
+            return t;
         }
 
         internal static byte[] Header(uint kind, int count, int frames)
@@ -238,16 +274,11 @@ namespace Sinew
                 RecordingLayout.Put(b, ref at, times[f]);
                 for (int i = f * bones; i < (f + 1) * bones; i++)
                 {
-                    RecordingLayout.Put(b, ref at, positions[i].x);
-                    RecordingLayout.Put(b, ref at, positions[i].y);
-                    RecordingLayout.Put(b, ref at, positions[i].z);
+                    RecordingLayout.Put(b, ref at, positions[i]);
                 }
                 for (int i = f * bones; i < (f + 1) * bones; i++)
                 {
-                    RecordingLayout.Put(b, ref at, rotations[i].x);
-                    RecordingLayout.Put(b, ref at, rotations[i].y);
-                    RecordingLayout.Put(b, ref at, rotations[i].z);
-                    RecordingLayout.Put(b, ref at, rotations[i].w);
+                    RecordingLayout.Put(b, ref at, rotations[i]);
                 }
             }
             return b;
@@ -263,25 +294,14 @@ namespace Sinew
             int at = RecordingLayout.HeaderSize;
             for (int f = 0; f < count; f++)
             {
-                float t = RecordingLayout.GetF32(data, ref at);
-                if (float.IsNaN(t) || float.IsInfinity(t) || (f > 0 && t < r.times[f - 1]))
-                {
-                    throw new InvalidDataException("frame " + f + " has a non-finite or decreasing time (" + t + ")");
-                }
-                r.times[f] = t;
+                r.times[f] = RecordingLayout.GetTime(data, ref at, f, f > 0 ? r.times[f - 1] : 0f);
                 for (int i = f * n; i < (f + 1) * n; i++)
                 {
-                    r.positions[i] = new SinewVec3 { x = RecordingLayout.GetF32(data, ref at), y = RecordingLayout.GetF32(data, ref at), z = RecordingLayout.GetF32(data, ref at) };
+                    r.positions[i] = RecordingLayout.GetVec3(data, ref at);
                 }
                 for (int i = f * n; i < (f + 1) * n; i++)
                 {
-                    r.rotations[i] = new SinewQuat
-                    {
-                        x = RecordingLayout.GetF32(data, ref at),
-                        y = RecordingLayout.GetF32(data, ref at),
-                        z = RecordingLayout.GetF32(data, ref at),
-                        w = RecordingLayout.GetF32(data, ref at),
-                    };
+                    r.rotations[i] = RecordingLayout.GetQuat(data, ref at);
                 }
             }
             r.frames = count;
@@ -425,9 +445,7 @@ namespace Sinew
                 RecordingLayout.Put(b, ref at, times[f]);
                 for (int i = f * vertices; i < (f + 1) * vertices; i++)
                 {
-                    RecordingLayout.Put(b, ref at, positions[i].x);
-                    RecordingLayout.Put(b, ref at, positions[i].y);
-                    RecordingLayout.Put(b, ref at, positions[i].z);
+                    RecordingLayout.Put(b, ref at, positions[i]);
                 }
             }
             return b;
@@ -442,15 +460,10 @@ namespace Sinew
             int at = RecordingLayout.HeaderSize;
             for (int f = 0; f < count; f++)
             {
-                float t = RecordingLayout.GetF32(data, ref at);
-                if (float.IsNaN(t) || float.IsInfinity(t) || (f > 0 && t < r.times[f - 1]))
-                {
-                    throw new InvalidDataException("frame " + f + " has a non-finite or decreasing time (" + t + ")");
-                }
-                r.times[f] = t;
+                r.times[f] = RecordingLayout.GetTime(data, ref at, f, f > 0 ? r.times[f - 1] : 0f);
                 for (int i = f * n; i < (f + 1) * n; i++)
                 {
-                    r.positions[i] = new SinewVec3 { x = RecordingLayout.GetF32(data, ref at), y = RecordingLayout.GetF32(data, ref at), z = RecordingLayout.GetF32(data, ref at) };
+                    r.positions[i] = RecordingLayout.GetVec3(data, ref at);
                 }
             }
             r.frames = count;
