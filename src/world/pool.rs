@@ -372,14 +372,23 @@ impl Single {
     fn stop(self) {
         self.shared.state.lock().unwrap_or_else(|e| e.into_inner()).stop = true;
         self.shared.bell.notify_all();
-        if std::thread::current().id() != self.thread.thread().id() {
+        // Never join from the worker itself (a world whose last handle its own job dropped).
+        // A thread-local flag, not `thread::current()`: that allocates a handle for a host
+        // thread Rust did not start, which valgrind reports as possibly lost at exit.
+        if !ON_SINGLE.get() {
             let _ = self.thread.join();
         }
     }
 }
 
+std::thread_local! {
+    /// Set on a one-thread pool's worker.
+    static ON_SINGLE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 impl SingleShared {
     fn serve(&self) {
+        ON_SINGLE.set(true);
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
         st.started = true;
         self.bell.notify_all();
