@@ -335,6 +335,9 @@ pub fn run_soft(data: &[u8]) {
                     material: to_material(&m),
                     soft: to_soft(&s),
                 };
+                if std::env::var_os("SINEW_FUZZ_TRACE").is_some() {
+                    eprintln!("lattice: {d:?}");
+                }
                 let cooked = sinew::softbody::lattice_body(&spec);
                 if let Ok(body) = &cooked {
                     check_topology(body, "lattice body");

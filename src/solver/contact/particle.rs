@@ -61,6 +61,11 @@ const MAX_CELLS_PER_AXIS: f64 = 16384.0;
 /// Cells per particle at most (the grid coarsens beyond: wider cells, same pairs).
 const CELLS_PER_PARTICLE: usize = 16;
 
+/// The narrowest cell (m): its inverse stays a finite `f32`. A search distance of 1e-45 m (a
+/// valid thickness) over particles that coincide gave an infinite inverse, so the grid put
+/// its own particles at NaN and the step panicked (a fuzz finding).
+const MIN_CELL: f64 = 1e-30;
+
 impl Grid {
     /// A grid over `x` with cells at least `search` wide and at most `limit` of them, or
     /// `None` when the bounds are not finite.
@@ -70,7 +75,7 @@ impl Grid {
             return None;
         }
         let extent = (hi - lo).to_array().map(f64::from);
-        let mut cell = f64::from(search) * (1.0 + 1.0 / 32.0);
+        let mut cell = (f64::from(search) * (1.0 + 1.0 / 32.0)).max(MIN_CELL);
         loop {
             let n = extent.map(|e| (e / cell).floor() + 1.0);
             let total = n[0] * n[1] * n[2];
