@@ -30,7 +30,7 @@ use crate::state::{Live, check_normals, hash_world};
 
 /// Calls per input: enough for scenes that step, few enough that one input runs in
 /// milliseconds.
-pub const MAX_CALLS: usize = 20;
+pub const MAX_CALLS: usize = 24;
 /// Worlds alive at once.
 const MAX_WORLDS: usize = 2;
 /// Objects per world: keeps each step small.
@@ -46,7 +46,7 @@ struct World {
     handle: SinewWorld,
     live: Live,
     busy: bool,
-    /// Worker threads (1, or 2 in one world of 64).
+    /// Worker threads (1, or 2 in one world of 32).
     threads: u32,
 }
 
@@ -642,10 +642,10 @@ impl Harness {
             if g.one_in(3) {
                 g.scramble(&mut d, 3);
             }
-            // One worker thread (one core per fuzzer), two in one world of 64 so that the
+            // One worker thread (one core per fuzzer), two in one world of 32 so that the
             // split steps stay covered; the fewest substeps and steps per frame (valid counts
             // only cost time, refused ones stay).
-            let threads = if g.one_in(64) { 2 } else { 1 };
+            let threads = if g.one_in(32) { 2 } else { 1 };
             crate::input::cheap_world(&mut d, threads);
             let mut w = SinewWorld::default();
             let r = sinew_world_create(if g.one_in(20) { std::ptr::null() } else { &d }, &mut w);
