@@ -193,26 +193,23 @@ impl Body {
     /// `None` removes them.
     /// A refused call changes nothing (the body stays asleep if it was).
     pub fn set_tethers(&mut self, mode: Option<bool>, scale: f32) -> Result<()> {
-        let Some(geodesic) = mode else {
-            self.wake();
-            self.tethers = None;
-            return Ok(());
+        let tethers = match mode {
+            None => None,
+            Some(geodesic) => {
+                check_finite(scale, "tether scale")?;
+                if !(1.0..=MAX_FACTOR).contains(&scale) {
+                    return Err(Error::invalid(format!("tether scale must be >= 1 and at most {MAX_FACTOR} (got {scale})")));
+                }
+                let pinned: Vec<bool> = (0..self.x.len()).map(|p| self.is_pinned(p)).collect();
+                if !pinned.iter().any(|&p| p) {
+                    return Err(Error::invalid("tethers need at least one pinned particle"));
+                }
+                let rest = &self.created;
+                Some(if geodesic { tether::geodesic(rest, &pinned, &self.topology.constraints, scale) } else { tether::euclidean(rest, &pinned, scale) })
+            }
         };
-        check_finite(scale, "tether scale")?;
-        if !(1.0..=MAX_FACTOR).contains(&scale) {
-            return Err(Error::invalid(format!("tether scale must be >= 1 and at most {MAX_FACTOR} (got {scale})")));
-        }
-        let pinned: Vec<bool> = (0..self.x.len()).map(|p| self.is_pinned(p)).collect();
-        if !pinned.iter().any(|&p| p) {
-            return Err(Error::invalid("tethers need at least one pinned particle"));
-        }
         self.wake();
-        let rest = &self.created;
-        self.tethers = Some(if geodesic {
-            tether::geodesic(rest, &pinned, &self.topology.constraints, scale)
-        } else {
-            tether::euclidean(rest, &pinned, scale)
-        });
+        self.tethers = tethers;
         Ok(())
     }
 

@@ -48,7 +48,7 @@ pub struct WorkerPool {
     pool: OnceLock<Arc<rayon::ThreadPool>>,
     /// The one worker of a one-thread pool, started by [`WorkerPool::start`].
     single: OnceLock<Single>,
-    /// Serialises the one worker's start.
+    /// Serialises the late starts (`single`, a one-thread `pool`).
     building: Mutex<()>,
     threads: Arc<Mutex<Vec<JoinHandle<()>>>>,
     pace: Arc<Pace>,
@@ -220,12 +220,8 @@ impl WorkerPool {
     /// asynchronous step); the error says why it could not start. A pool of two threads or
     /// more runs from its creation.
     pub fn start(&self) -> Result<()> {
-        if self.n > 1 || self.single.get().is_some() {
-            return Ok(());
-        }
-        let _building = self.building.lock().unwrap_or_else(|e| e.into_inner());
-        if self.single.get().is_none() {
-            let _ = self.single.set(Single::start()?);
+        if self.n == 1 {
+            init_once(&self.single, &self.building, Single::start)?;
         }
         Ok(())
     }
@@ -283,15 +279,7 @@ impl WorkerPool {
 
     /// The rayon pool, built at the first call on a one-thread pool.
     fn rayon_pool(&self) -> &rayon::ThreadPool {
-        if let Some(p) = self.pool.get() {
-            return p;
-        }
-        let _building = self.building.lock().unwrap_or_else(|e| e.into_inner());
-        if self.pool.get().is_none() {
-            let pool = build(self.n, &self.threads).unwrap_or_else(|e| panic!("{e}"));
-            let _ = self.pool.set(Arc::new(pool));
-        }
-        self.pool.get().expect("set above")
+        init_once(&self.pool, &self.building, || build(self.n, &self.threads).map(Arc::new)).unwrap_or_else(|e| panic!("{e}"))
     }
 }
 
@@ -320,6 +308,19 @@ impl Drop for WorkerPool {
         }
         collect_exited_workers();
     }
+}
+
+/// The value in `cell`, made by `make` under `lock` if it is not there yet (at most once;
+/// an error leaves the cell empty for a later call).
+fn init_once<'a, T>(cell: &'a OnceLock<T>, lock: &Mutex<()>, make: impl FnOnce() -> Result<T>) -> Result<&'a T> {
+    if let Some(v) = cell.get() {
+        return Ok(v);
+    }
+    let _lock = lock.lock().unwrap_or_else(|e| e.into_inner());
+    if cell.get().is_none() {
+        let _ = cell.set(make()?);
+    }
+    Ok(cell.get().expect("set above"))
 }
 
 /// The one worker of a one-thread pool: a plain thread that waits for a job, runs it, and
