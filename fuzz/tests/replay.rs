@@ -23,13 +23,25 @@ fn replay(target: &str) {
     // A corpus that went missing would make this test pass without testing anything.
     assert!(only.is_some() || files.len() >= 20, "{target}: only {} corpus inputs", files.len());
     let mut failed = Vec::new();
+    let mut times = Vec::new();
     for f in &files {
         let data = std::fs::read(f).unwrap();
+        let start = std::time::Instant::now();
         if std::panic::catch_unwind(|| run(&data)).is_err() {
             failed.push(f.display().to_string());
         }
+        times.push((start.elapsed().as_secs_f64(), f));
     }
     println!("{target}: {} inputs replayed, {} failed", files.len(), failed.len());
+    if std::env::var_os("SINEW_FUZZ_TIMES").is_some() {
+        // Where an input's time goes: the slowest inputs, and the total (wall clock, one run).
+        times.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let total: f64 = times.iter().map(|t| t.0).sum();
+        println!("{target}: {total:.3} s in all, {:.3} ms per input", 1e3 * total / times.len().max(1) as f64);
+        for (t, f) in times.iter().take(15) {
+            println!("  {:8.3} ms  {}", t * 1e3, f.display());
+        }
+    }
     assert!(failed.is_empty(), "{target}: these inputs fail:\n{}", failed.join("\n"));
 }
 
