@@ -1686,6 +1686,14 @@ typedef struct SinewWorldStats {
    Ragdolls the last `sinew_world_step` had to put back on a finite state.
    */
   uint32_t recovered_ragdolls;
+  /*
+   Particles whose contact search stopped at its cap in the last fixed step, keeping the
+   first contacts it found: 64 per particle against its own body (self-collision), 1024
+   against a paired body. 0 while contacts hold; more only for a body pressed into
+   itself or into its pair (every particle pinned to one point, say), where the cap keeps
+   the step's cost bounded.
+   */
+  uint32_t capped_particles;
 } SinewWorldStats;
 
 /*

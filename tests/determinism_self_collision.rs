@@ -1,7 +1,10 @@
 //! A self-colliding cloth draped over a sphere gives the same bits on 1 and 2 threads, and
 //! the bits recorded before issue 15 rewrote the pair search (grid instead of hash, both
 //! searches in one pass, the search split between threads, pairs resolved on the
-//! structure-of-arrays layout): the same pairs, resolved in the same order.
+//! structure-of-arrays layout): the same pairs, resolved in the same order. Recorded again
+//! when a particle's self-collision search was capped at 64 pairs per band (issue 30): the
+//! cloth crumples as it falls past the sphere, and in its last steps some particles met up
+//! to 985 others within reach (3 % of the queries over 64), so its bits changed there.
 
 mod common;
 use common::*;
@@ -38,6 +41,6 @@ fn run(threads: u32) -> u64 {
 fn self_collision_gives_the_same_bits_on_any_thread_count() {
     let h1 = run(1);
     assert_eq!(run(2), h1, "2 threads differ from 1");
-    const RECORDED: u64 = 0x5e10_1b7a_8d96_ecf5;
+    const RECORDED: u64 = 0xc939_98c3_332d_c4b2;
     assert_eq!(h1, RECORDED, "results changed: if the change is intended, set RECORDED to {h1:#x} in tests/determinism_self_collision.rs");
 }

@@ -721,6 +721,19 @@ namespace Sinew
             get { return recovered_ragdolls; }
             set { recovered_ragdolls = value; }
         }
+
+        /// <summary>
+        ///  Particles whose contact search stopped at its cap in the last fixed step, keeping the
+        ///  first contacts it found: 64 per particle against its own body (self-collision), 1024
+        ///  against a paired body. 0 while contacts hold; more only for a body pressed into
+        ///  itself or into its pair (every particle pinned to one point, say), where the cap keeps
+        ///  the step's cost bounded.
+        /// </summary>
+        public uint CappedParticles
+        {
+            get { return capped_particles; }
+            set { capped_particles = value; }
+        }
     }
 
     public unsafe partial struct SinewEvent

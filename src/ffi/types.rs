@@ -624,6 +624,12 @@ pub struct SinewWorldStats {
     pub bone_count: u32,
     /// Ragdolls the last `sinew_world_step` had to put back on a finite state.
     pub recovered_ragdolls: u32,
+    /// Particles whose contact search stopped at its cap in the last fixed step, keeping the
+    /// first contacts it found: 64 per particle against its own body (self-collision), 1024
+    /// against a paired body. 0 while contacts hold; more only for a body pressed into
+    /// itself or into its pair (every particle pinned to one point, say), where the cap keeps
+    /// the step's cost bounded.
+    pub capped_particles: u32,
 }
 
 /// What an event reports (`SinewEvent.kind`).
@@ -778,6 +784,7 @@ impl From<WorldStats> for SinewWorldStats {
             ragdoll_count: s.ragdoll_count,
             bone_count: s.bone_count,
             recovered_ragdolls: s.recovered_ragdolls,
+            capped_particles: s.capped_particles,
         }
     }
 }

@@ -162,6 +162,9 @@ pub struct Body {
     candidates: Vec<u32>,
     /// Self-collision candidate pairs for the step.
     self_pairs: Vec<[u32; 2]>,
+    /// Particles whose self-collision query stopped at
+    /// `contact::particle::MAX_SELF_PAIRS_PER_PARTICLE` in the last step.
+    self_capped: usize,
     /// Self-collision particle–triangle candidates for the step, and scratch pairs for them.
     self_tris: Vec<TriContact>,
     far_pairs: Vec<[u32; 2]>,
@@ -250,6 +253,7 @@ impl Body {
             sleep: sleep::Sleep::default(),
             candidates: Vec::new(),
             self_pairs: Vec::new(),
+            self_capped: 0,
             self_tris: Vec::new(),
             far_pairs: Vec::new(),
             scratch: CellScratch::default(),
@@ -332,6 +336,13 @@ impl Body {
     /// triangle contacts with the body's own surface (0, 0 without self-collision).
     pub fn self_contact_counts(&self) -> (usize, usize) {
         (self.self_pairs.len(), self.self_tris.len())
+    }
+
+    /// Particles whose self-collision search stopped at
+    /// [`MAX_SELF_PAIRS_PER_PARTICLE`](crate::solver::contact::particle::MAX_SELF_PAIRS_PER_PARTICLE)
+    /// pairs in the last step (0 while the body's contacts hold).
+    pub fn self_capped(&self) -> usize {
+        self.self_capped
     }
 
     /// Particle positions after the last fixed step (m).

@@ -607,6 +607,7 @@ impl Body {
         }
         self.self_pairs.clear();
         self.self_tris.clear();
+        self.self_capped = 0;
         if self.material.self_collision && thickness > 0.0 {
             let d = 2.0 * thickness;
             // What matters between two particles of one body is how fast they approach each
@@ -625,7 +626,8 @@ impl Body {
             });
             let near = Band { search: d + margin, exclude: 2.0 * self.material.thickness };
             let split = p.parallel && self.x.len() >= SPLIT_PARTICLES && rayon::current_num_threads() > 1;
-            contact::particle::find_self_pairs(&self.x, &self.topology.rest, near, far, split, &mut self.scratch, &mut self.self_pairs, &mut self.far_pairs);
+            let cap = contact::particle::MAX_SELF_PAIRS_PER_PARTICLE;
+            self.self_capped = contact::particle::find_self_pairs(&self.x, &self.topology.rest, near, far, cap, split, &mut self.scratch, &mut self.self_pairs, &mut self.far_pairs);
             if far.is_some() {
                 contact::triangle::triangle_candidates(&self.x, &self.x, &self.topology.triangles, &self.topology.adjacency, &self.far_pairs, false, &mut self.self_tris);
             }

@@ -198,6 +198,10 @@ pub struct WorldStats {
     /// Bodies the last fixed step ran side by side in SIMD lanes (identical small grids;
     /// `particles::lanes`).
     pub lane_bodies: u32,
+    /// Particles whose contact search stopped at its cap in the last fixed step: against
+    /// their own body (`contact::particle::MAX_SELF_PAIRS_PER_PARTICLE`) and against a paired
+    /// body (`pairs::MAX_PAIRS_PER_PARTICLE`).
+    pub capped_particles: u32,
 }
 
 /// Something the host should know about a body, reported by the `step` call it happened in
@@ -647,7 +651,9 @@ impl World {
             st.particle_count += b.particle_count() as u32;
             st.constraint_count += b.topology.constraints.len() as u32;
             st.lane_bodies += u32::from(b.lane_step);
+            st.capped_particles += b.self_capped() as u32;
         }
+        st.capped_particles += self.pairs.work().1 as u32;
         for r in self.ragdolls.values() {
             st.ragdoll_count += 1;
             st.bone_count += r.bone_count() as u32;

@@ -315,24 +315,39 @@ impl Band {
     }
 }
 
+/// At most this many pairs per particle's query and band of a body's search against itself
+/// ([`find_self_pairs`]), a bound on the work of one step. Particles of one body that are not
+/// neighbours at rest keep `2 × thickness` apart, and the near band reaches at most three
+/// times that (with the margin of fast motion), so a body whose contacts hold has at most
+/// about 32 particles in it (spheres of that diameter packed in a ball of 3.5 of them); a
+/// cloth folded over a sphere and crumpled by its fall (tests/determinism_self_collision.rs,
+/// 1,600 particles) had at most 8 to 33 in the physics tests and up to 985 only once it had
+/// pressed itself into a ball. A body collapsed to a point (every particle pinned to one
+/// target) met all of its particles, n²/2 pairs: 1,600 particles took 86 ms a step. Beyond the
+/// cap a query keeps the first found (its own cell's, then its neighbours', a deterministic
+/// order) and is counted: `SinewWorldStats.capped_particles`.
+pub const MAX_SELF_PAIRS_PER_PARTICLE: usize = 64;
+
 /// A body against itself, two searches over one grid: into `near_out` the pairs `i < j` of
 /// `find_pairs(x, None, near.search, Some((rest, near.exclude)))`, into `far_out` those of
 /// `far` in both directions (`(i, j)` and `(j, i)`), both sorted. The same pairs as the
-/// brute-force definition (tested), each pair tested once: from the particle whose cell comes
-/// first, its own cell's later particles and the 13 cells after it (5 runs of the sorted
-/// particles). `split`: the queries in two halves, on this thread and another of the rayon
-/// pool when one is free (the same lists).
+/// brute-force definition (tested) while no query reaches `cap`, each pair tested once: from
+/// the particle whose cell comes first, its own cell's later particles and the 13 cells after
+/// it (5 runs of the sorted particles). A query keeps at most `cap` pairs per band (the first
+/// it finds); returns how many queries stopped at it. `split`: the queries in two halves, on
+/// this thread and another of the rayon pool when one is free (the same lists).
 #[allow(clippy::too_many_arguments)]
 pub fn find_self_pairs(
     x: &[Vec3],
     rest: &[Vec3],
     near: Band,
     far: Option<Band>,
+    cap: usize,
     split: bool,
     scratch: &mut CellScratch,
     near_out: &mut Vec<[u32; 2]>,
     far_out: &mut Vec<[u32; 2]>,
-) {
+) -> usize {
     near_out.clear();
     far_out.clear();
     // Room for sixteen pairs per particle from the start (as `find_pairs`).
@@ -351,30 +366,36 @@ pub fn find_self_pairs(
     let reach = [Some(near), far].into_iter().flatten().filter(|b| b.squares().0 > f32::NEG_INFINITY).fold(0.0f32, |m, b| m.max(b.search));
     let cells = &mut scratch.cells;
     if reach == 0.0 || !cells.build(x, Some(rest), reach) {
-        return;
+        return 0;
     }
     let cells = &*cells;
     let [first, second] = &mut scratch.found;
-    if split && x.len() >= 2 {
+    let capped = if split && x.len() >= 2 {
         // Two halves of the sorted particles, cut at a cell's start; each half's queries
         // read the whole grid and write their own lists.
         let mid = cells.starts[cells.cell[cells.order[x.len() / 2] as usize] as usize] as usize;
-        rayon::join(|| cells.search_self(0..mid, squares, first), || cells.search_self(mid..x.len(), squares, second));
+        let (a, b) = rayon::join(|| cells.search_self(0..mid, squares, cap, first), || cells.search_self(mid..x.len(), squares, cap, second));
+        a + b
     } else {
-        cells.search_self(0..x.len(), squares, first);
-    }
+        cells.search_self(0..x.len(), squares, cap, first)
+    };
     // The lists' order depends on the split; the sorted pairs do not.
     let (found, count) = (&scratch.found, &mut scratch.count);
     sort_pairs([&found[0][0], &found[1][0]], x.len(), false, count, near_out);
     sort_pairs([&found[0][1], &found[1][1]], x.len(), true, count, far_out);
+    capped
 }
 
 impl Cells {
     /// The queries of the sorted particles `range` (whole cells) for [`find_self_pairs`], with
-    /// the bands' `(search², exclude²)`: the pairs `(min, max)` into `found` (near, far).
-    fn search_self(&self, range: std::ops::Range<usize>, squares: [(f32, f32); 2], found: &mut [Vec<[u32; 2]>; 2]) {
+    /// the bands' `(search², exclude²)`: the pairs `(min, max)` into `found` (near, far), at
+    /// most `cap` per query and band. Returns the queries that stopped at `cap`.
+    fn search_self(&self, range: std::ops::Range<usize>, squares: [(f32, f32); 2], cap: usize, found: &mut [Vec<[u32; 2]>; 2]) -> usize {
         let [(near2, near_ex2), (far2, far_ex2)] = squares;
         let g = self.grid;
+        let mut capped = 0;
+        // (A band that finds nothing: `s2` not positive.)
+        let searches = [near2 > 0.0, far2 > 0.0];
         let mut s = range.start;
         while s < range.end {
             let c = self.cell[self.order[s] as usize] as usize;
@@ -389,24 +410,33 @@ impl Cells {
                 let p = Vec3::new(self.at[0][q], self.at[1][q], self.at[2][q]);
                 let rp = Vec3::new(self.rest[0][q], self.rest[1][q], self.rest[2][q]);
                 let [r0, r1, r2, r3] = runs.clone();
-                for run in [q + 1..own_end, r0, r1, r2, r3] {
+                // Room left in each band; a band that is full takes no more pairs, and the
+                // query stops when every band that searches is full.
+                let mut room = [cap, cap];
+                'scan: for run in [q + 1..own_end, r0, r1, r2, r3] {
                     let mut k = run.start;
                     while k < run.end {
                         let valid = u32::MAX >> (32 - (run.end - k).min(LANES));
                         let masks = self.lanes_two(k, p, rp, [near2, far2, near_ex2, far_ex2]).map(|m| m & valid);
-                        for (mut m, list) in masks.into_iter().zip(found.iter_mut()) {
-                            while m != 0 {
+                        for ((mut m, list), room) in masks.into_iter().zip(found.iter_mut()).zip(room.iter_mut()) {
+                            while m != 0 && *room > 0 {
                                 let j = self.order[k + m.trailing_zeros() as usize];
                                 list.push([i.min(j), i.max(j)]);
+                                *room -= 1;
                                 m &= m - 1;
                             }
+                        }
+                        if (0..2).all(|b| room[b] == 0 || !searches[b]) {
+                            break 'scan;
                         }
                         k += LANES;
                     }
                 }
+                capped += usize::from((0..2).any(|b| room[b] == 0 && searches[b]));
             }
             s = cell_end;
         }
+        capped
     }
 }
 
@@ -639,6 +669,30 @@ mod tests {
         out
     }
 
+    /// A cloud pressed into a point: each query keeps at most the cap per band, the first it
+    /// finds, the same on one thread and split; the queries that reached it are counted.
+    #[test]
+    fn the_capped_self_search_keeps_at_most_the_cap_per_query() {
+        let n = 300;
+        let x: Vec<Vec3> = (0..n).map(|i| Vec3::new((i % 7) as f32, (i % 11) as f32, (i % 13) as f32) * 1e-4).collect();
+        let rest: Vec<Vec3> = (0..n).map(|i| Vec3::new(i as f32, 0.0, 0.0)).collect();
+        let (near, far) = (Band { search: 0.05, exclude: 0.5 }, Some(Band { search: 0.08, exclude: 0.5 }));
+        let cap = 40;
+        let (mut got_near, mut got_far) = (Vec::new(), Vec::new());
+        let capped = find_self_pairs(&x, &rest, near, far, cap, false, &mut CellScratch::default(), &mut got_near, &mut got_far);
+        // Every particle is near every other: each query reaches the cap but the last 40.
+        assert_eq!(capped, n - cap);
+        assert_eq!(got_near.len(), cap * (n - cap) + cap * (cap - 1) / 2);
+        assert_eq!(got_far.len(), 2 * got_near.len());
+        let (mut split_near, mut split_far) = (Vec::new(), Vec::new());
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().expect("pool");
+        let split_capped = pool.install(|| find_self_pairs(&x, &rest, near, far, cap, true, &mut CellScratch::default(), &mut split_near, &mut split_far));
+        assert_eq!((split_capped, &split_near, &split_far), (capped, &got_near, &got_far), "split in two");
+        // Uncapped, the same search finds every pair.
+        let capped = find_self_pairs(&x, &rest, near, far, usize::MAX, false, &mut CellScratch::default(), &mut got_near, &mut got_far);
+        assert_eq!((capped, got_near.len()), (0, n * (n - 1) / 2));
+    }
+
     /// Both searches of `find_self_pairs` against brute force (the far one in both
     /// directions), on clouds dense and sparse enough for runs of every length, on a folded
     /// cloth (the case self-collision is for), far from the origin, and on a cloud spread so
@@ -679,11 +733,11 @@ mod tests {
                 (Band { search: 0.0, exclude: 0.01 }, Some(Band { search: 0.1, exclude: 0.06 })),
             ] {
                 let (mut got_near, mut got_far) = (Vec::new(), Vec::new());
-                find_self_pairs(x, rest, near, far, false, &mut CellScratch::default(), &mut got_near, &mut got_far);
+                assert_eq!(find_self_pairs(x, rest, near, far, usize::MAX, false, &mut CellScratch::default(), &mut got_near, &mut got_far), 0);
                 // Split in two halves (on a pool of two threads): the same lists.
                 let (mut split_near, mut split_far) = (Vec::new(), Vec::new());
                 let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().expect("pool");
-                pool.install(|| find_self_pairs(x, rest, near, far, true, &mut CellScratch::default(), &mut split_near, &mut split_far));
+                pool.install(|| find_self_pairs(x, rest, near, far, usize::MAX, true, &mut CellScratch::default(), &mut split_near, &mut split_far));
                 assert_eq!((&split_near, &split_far), (&got_near, &got_far), "split in two");
                 let want_near = if near.search > 0.0 { brute_self(x, rest, near) } else { Vec::new() };
                 assert_eq!(got_near, want_near, "near {near:?}");

@@ -54,6 +54,7 @@ namespace Sinew.Editor
                 EditorGUILayout.LabelField("Fixed steps (last frame / all)", s.last_frame_steps + " / " + s.steps);
                 EditorGUILayout.LabelField("Interpolation α", s.alpha.ToString("0.00"));
                 EditorGUILayout.LabelField("Recovered (last step) bodies / ragdolls", s.recovered_bodies + " / " + s.recovered_ragdolls);
+                EditorGUILayout.LabelField("Particles at the contact search cap", s.capped_particles.ToString());
                 EditorGUILayout.LabelField("Main thread (ms): prepare + wait + write back",
                     t.PrepareMs.ToString("0.000") + " + " + t.WaitMs.ToString("0.000") + " + " + t.WriteBackMs.ToString("0.000") + " = " + t.MainThreadMs.ToString("0.000"));
                 EditorGUILayout.Space();
