@@ -13,12 +13,11 @@ pub mod generators;
 #[cfg(test)]
 mod kernel_tests;
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::particles::{Body, BodyKind, MAX_MASS_SCALE, MIN_MASS_SCALE, Material, Topology};
 use crate::error::{Error, MAX_COORDINATE, MAX_LENGTH, MAX_PARTICLES, Result, check_length, check_position, check_positions, check_within, try_filled};
-use crate::math::{Quat, Vec3};
+use crate::math::{FastMap, FastSet, Quat, Vec3};
 use crate::solver::constraints::distance::{self, DistanceConstraints, KIND_BEND, KIND_SHEAR, KIND_STRETCH};
 use crate::solver::constraints::grid_simd::{GridLayout, GridRun};
 use crate::solver::contact::triangle::VertexTriangles;
@@ -302,7 +301,11 @@ impl MeshSpec<'_> {
 pub(crate) fn weld(positions: &[Vec3], tolerance: f32) -> (Vec<u32>, Vec<usize>) {
     let cell = tolerance.max(1e-7) * 2.0;
     let key = |p: Vec3| ((p.x / cell).floor() as i64, (p.y / cell).floor() as i64, (p.z / cell).floor() as i64);
-    let mut grid: HashMap<(i64, i64, i64), Vec<u32>> = HashMap::new();
+    // Each occupied cell's first and last particle; `next[q]` the particle after q in its
+    // cell (in the order they were made), or `NONE`.
+    const NONE: u32 = u32::MAX;
+    let mut grid: FastMap<(i64, i64, i64), (u32, u32)> = FastMap::default();
+    let mut next: Vec<u32> = Vec::new();
     let mut remap = Vec::with_capacity(positions.len());
     let mut first: Vec<usize> = Vec::new();
     for (v, &p) in positions.iter().enumerate() {
@@ -311,12 +314,14 @@ pub(crate) fn weld(positions: &[Vec3], tolerance: f32) -> (Vec<u32>, Vec<usize>)
         'search: for dx in -1..=1 {
             for dy in -1..=1 {
                 for dz in -1..=1 {
-                    if let Some(list) = grid.get(&(kx.saturating_add(dx), ky.saturating_add(dy), kz.saturating_add(dz))) {
-                        for &q in list {
+                    if let Some(&(head, _)) = grid.get(&(kx.saturating_add(dx), ky.saturating_add(dy), kz.saturating_add(dz))) {
+                        let mut q = head;
+                        while q != NONE {
                             if (positions[first[q as usize]] - p).length() <= tolerance {
                                 found = Some(q);
                                 break 'search;
                             }
+                            q = next[q as usize];
                         }
                     }
                 }
@@ -325,7 +330,12 @@ pub(crate) fn weld(positions: &[Vec3], tolerance: f32) -> (Vec<u32>, Vec<usize>)
         let particle = found.unwrap_or_else(|| {
             let q = first.len() as u32;
             first.push(v);
-            grid.entry((kx, ky, kz)).or_default().push(q);
+            next.push(NONE);
+            let cell = grid.entry((kx, ky, kz)).or_insert((q, q));
+            if cell.1 != q {
+                next[cell.1 as usize] = q;
+                cell.1 = q;
+            }
             q
         });
         remap.push(particle);
@@ -352,7 +362,7 @@ pub fn mesh_body(spec: &MeshSpec) -> Result<Body> {
         return Err(Error::invalid("every triangle of the mesh is degenerate after welding"));
     }
     // Edge → the vertices opposite it, in triangle order (deterministic).
-    let mut edges: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
+    let mut edges: FastMap<(u32, u32), Vec<u32>> = FastMap::default();
     let mut edge_order = Vec::new();
     for t in &triangles {
         for e in 0..3 {
@@ -369,7 +379,7 @@ pub fn mesh_body(spec: &MeshSpec) -> Result<Body> {
     for &(a, b) in &edge_order {
         raw.push(a, b, (x[b as usize] - x[a as usize]).length(), KIND_STRETCH);
     }
-    let mut bend_pairs = std::collections::HashSet::new();
+    let mut bend_pairs = FastSet::default();
     for &k in &edge_order {
         if let [p, q] = edges[&k][..] {
             let pair = (p.min(q), p.max(q));

@@ -638,7 +638,8 @@ impl Body {
             self.accel.resize(self.x.len(), Vec3::ZERO);
             let params = AeroParams { drag: d.drag, lift: d.lift, diameter: 2.0 * thickness, air_density: ctx.wind.air_density };
             let (wind, time, wind_scale) = (ctx.wind, p.time, d.wind_scale);
-            let air = |at: Vec3| wind.velocity(at, time) * wind_scale;
+            let now = wind.at(time);
+            let air = |at: Vec3| now.velocity(at) * wind_scale;
             let topo = &self.topology;
             if topo.triangles.is_empty() {
                 let k = &topo.constraints;

@@ -19,11 +19,10 @@
 //! rounding never shows. Normals come from the render triangles over those positions, in the
 //! host's vertex order and count (seams included).
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::error::{Error, MAX_PARTICLES, Result, check_positions};
-use crate::math::Vec3;
+use crate::math::{FastMap, Vec3};
 use crate::particles::{Body, BodyKind, Material, Topology};
 use crate::solver::constraints::distance::{self, DistanceConstraints, KIND_SHEAR, KIND_STRETCH};
 use crate::solver::constraints::shape_match::Clusters;
@@ -106,7 +105,7 @@ fn winding(p: Vec3, x: &[Vec3], tris: &[[u32; 3]]) -> f32 {
 fn check_closed(x: &[Vec3], tris: &[[u32; 3]], size: f32) -> Result<()> {
     // Welded within 1e-5 of the mesh's size: a seam's copies differ by a rounding (cos 2π).
     let (welded, _) = crate::cloth::weld(x, 1e-5 * size);
-    let mut edges: HashMap<(u32, u32), u32> = HashMap::new();
+    let mut edges: FastMap<(u32, u32), u32> = FastMap::default();
     for t in tris {
         let w = t.map(|i| welded[i as usize]);
         // A triangle with two corners welded together (a UV sphere's pole) encloses nothing.

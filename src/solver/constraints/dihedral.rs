@@ -26,8 +26,7 @@
 //! ones alike: the free sides' cross-curvature takes the rest.) Each edge is one XPBD
 //! constraint `C = θ − θ̄` of compliance `1/kₑ`, projected Gauss–Seidel in the cooked order.
 
-use crate::math::Vec3;
-use std::collections::HashMap;
+use crate::math::{FastMap, Vec3};
 
 /// The sign that makes `u1 … u4` the gradient of `θ` as [`angle`] measures it.
 pub const GRADIENT_SIGN: f32 = -1.0;
@@ -84,7 +83,7 @@ impl Dihedrals {
     /// (edges of three or more triangles, and degenerate pairs, are left out).
     pub fn build(rest: &[Vec3], triangles: &[[u32; 3]]) -> Dihedrals {
         // Each edge, as (low, high), and the triangles' third corners on it.
-        let mut edges: HashMap<(u32, u32), Vec<(u32, u32, u32)>> = HashMap::new();
+        let mut edges: FastMap<(u32, u32), Vec<(u32, u32, u32)>> = FastMap::default();
         let mut order = Vec::new();
         for t in triangles {
             for k in 0..3 {
