@@ -68,6 +68,17 @@ pub fn check_finite(value: f32, name: &str) -> Result<f32> {
     if value.is_finite() { Ok(value) } else { Err(Error::non_finite(format!("{name} is not finite ({value})"))) }
 }
 
+/// As [`check_finite`], the name made only on failure.
+pub fn check_finite_with(value: f32, name: impl FnOnce() -> String) -> Result<f32> {
+    if value.is_finite() { Ok(value) } else { check_finite(value, &name()) }
+}
+
+/// An error of a check on a part of something (`name` at the start of its message) as one of
+/// the whole: `prefix` before the message, made only on failure.
+pub fn within_part(prefix: impl FnOnce() -> String) -> impl FnOnce(Error) -> Error {
+    move |e| Error::new(e.kind, format!("{}{}", prefix(), e.message))
+}
+
 /// Checks a float parameter is finite and `>= 0`.
 pub fn check_non_negative(value: f32, name: &str) -> Result<f32> {
     check_finite(value, name)?;

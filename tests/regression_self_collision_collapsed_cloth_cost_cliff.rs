@@ -7,9 +7,6 @@
 
 mod common;
 use common::*;
-use sinew::ffi::body::*;
-use sinew::ffi::types::*;
-use sinew::ffi::world::*;
 
 const CAP: usize = 64;
 

@@ -19,7 +19,7 @@
 
 use std::sync::Arc;
 
-use crate::error::{Error, ErrorKind, Result, check_finite, check_position_with, check_rotation, is_unit};
+use crate::error::{Error, ErrorKind, Result, check_finite_with, check_position_with, check_rotation, is_unit};
 use crate::geometry::{Pose, Shape, ShapeDesc, ShapeKind};
 use crate::math::{Mat4, Quat, Vec3};
 use crate::ragdoll::humanoid::HumanoidBones;
@@ -92,7 +92,7 @@ impl From<JointDesc> for SinewJointDesc {
 /// The core joint of bone `bone`'s descriptor; the limits its kind does not use must be finite.
 fn joint_to_core(bone: usize, j: &SinewJointDesc) -> Result<JointDesc> {
     let kind = SinewJointKind::checked(j.kind).map_err(|e| Error::new(e.kind, format!("bone {bone}: joint {}", e.message)))?;
-    let unused = |v: f32, name: &str, by: &str| check_finite(v, &format!("bone {bone}: joint {name} (unused by {by})")).map(drop);
+    let unused = |v: f32, name: &str, by: &str| check_finite_with(v, || format!("bone {bone}: joint {name} (unused by {by})")).map(drop);
     let by = match kind {
         SinewJointKind::SINEW_JOINT_FREE => "a free joint",
         SinewJointKind::SINEW_JOINT_FIXED => "a fixed joint",

@@ -20,7 +20,7 @@ pub mod trimesh;
 
 pub use trimesh::TriMesh;
 
-use crate::error::{Error, MAX_LENGTH, Result, check_finite, check_length, check_transform, check_within};
+use crate::error::{Error, MAX_LENGTH, Result, check_finite, check_finite_with, check_length, check_transform, check_within};
 use crate::math::{Mat4, Quat, Vec3, is_finite3};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -172,7 +172,7 @@ impl ShapeDesc {
     /// The shape, validated; the sizes the shape does not use must still be finite (a NaN
     /// left in an unused field is a bug of the host's, reported rather than ignored).
     pub fn shape(&self) -> Result<Shape> {
-        let unused = |v: f32, name: &str| check_finite(v, &format!("{name} (unused by this shape)")).map(drop);
+        let unused = |v: f32, name: &str| check_finite_with(v, || format!("{name} (unused by this shape)")).map(drop);
         let e = self.half_extents;
         let shape = match self.kind {
             ShapeKind::Sphere => Shape::Sphere { radius: self.radius },

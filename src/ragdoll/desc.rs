@@ -22,7 +22,7 @@
 //! shin swing backwards, and its hip `[−20°, 70°]` lets the thigh swing 70° forwards. Swing
 //! limits are half-angles (no sign).
 
-use crate::error::{Error, MAX_FACTOR, Result, check_finite, check_non_negative, check_position, check_within, is_unit};
+use crate::error::{Error, MAX_FACTOR, Result, check_finite, check_non_negative, check_position, check_within, is_unit, within_part};
 use crate::geometry::{Pose, Shape};
 use crate::math::{Quat, Vec3, is_finite3};
 
@@ -238,18 +238,21 @@ impl JointDesc {
                 return Err(Error::non_finite(format!("{} is not finite", at(name))));
             }
         }
-        check_position(self.anchor, &at("anchor"))?;
+        // (The checks below name the field; `part` puts the bone and joint before it, only
+        // when one fails.)
+        let part = || within_part(|| format!("bone {bone}: joint "));
+        check_position(self.anchor, "anchor").map_err(part())?;
         if self.axis.length() < 1e-6 {
             return Err(Error::invalid(format!("{} has zero length", at("axis"))));
         }
         if self.axis.normalize().cross(self.swing_axis).length() < 1e-6 {
             return Err(Error::invalid(format!("{} is zero or parallel to the axis", at("swing_axis"))));
         }
-        check_within(self.limit_spring, MAX_JOINT_STRENGTH, &at("limit_spring (N·m/rad)"))?;
-        check_within(self.limit_damper, MAX_JOINT_STRENGTH, &at("limit_damper (N·m·s/rad)"))?;
-        check_within(self.friction, MAX_JOINT_STRENGTH, &at("friction (N·m)"))?;
+        check_within(self.limit_spring, MAX_JOINT_STRENGTH, "limit_spring (N·m/rad)").map_err(part())?;
+        check_within(self.limit_damper, MAX_JOINT_STRENGTH, "limit_damper (N·m·s/rad)").map_err(part())?;
+        check_within(self.friction, MAX_JOINT_STRENGTH, "friction (N·m)").map_err(part())?;
         let angle = |v: f32, lo: f32, hi: f32, name: &str| -> Result<()> {
-            check_finite(v, &at(name))?;
+            check_finite(v, name).map_err(part())?;
             if !(lo..=hi).contains(&v) {
                 return Err(Error::invalid(format!("{} must be within [{lo}, {hi}] degrees (got {v})", at(name))));
             }
@@ -292,7 +295,8 @@ impl BoneDesc {
         if !is_finite3(b.position) || !b.rotation.is_finite() || !b.scale.is_finite() {
             return Err(Error::non_finite(at("bind pose is not finite")));
         }
-        check_position(b.position, &at("bind position"))?;
+        let part = || within_part(|| format!("bone {bone}: "));
+        check_position(b.position, "bind position").map_err(part())?;
         if !is_unit(b.rotation.length()) {
             return Err(Error::invalid(format!("{} is not a unit quaternion (length {})", at("bind rotation"), b.rotation.length())));
         }
@@ -306,11 +310,11 @@ impl BoneDesc {
         if !is_finite3(self.shape_offset) || !self.shape_rotation.is_finite() {
             return Err(Error::non_finite(at("shape offset or rotation is not finite")));
         }
-        check_position(self.shape_offset, &at("shape_offset"))?;
+        check_position(self.shape_offset, "shape_offset").map_err(part())?;
         if !is_unit(self.shape_rotation.length()) {
             return Err(Error::invalid(format!("{} is not a unit quaternion", at("shape_rotation"))));
         }
-        check_within(self.mass, MAX_BONE_MASS, &at("mass (kg)"))?;
+        check_within(self.mass, MAX_BONE_MASS, "mass (kg)").map_err(part())?;
         // 0 takes the mass from the density; a nonzero one below 1e-6 kg has an inverse
         // inertia past f32.
         if self.mass != 0.0 && self.mass < MIN_BONE_MASS {
@@ -318,7 +322,7 @@ impl BoneDesc {
         }
         // Checked whether it is used or not: a NaN density beside a mass is a bad input too,
         // and would be used the moment the host clears the mass.
-        check_finite(self.density, &at("density"))?;
+        check_finite(self.density, "density").map_err(part())?;
         if !(self.density > 0.0 && self.density <= MAX_BONE_DENSITY) {
             return Err(Error::invalid(format!("{} must be within (0, {MAX_BONE_DENSITY:e}] kg/m³ (got {})", at("density"), self.density)));
         }

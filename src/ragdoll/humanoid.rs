@@ -26,7 +26,7 @@
 //! forward carried by the shortest turn from up to the limb.
 
 use super::desc::{BoneDesc, JointDesc, JointKind, RagdollDesc, RagdollSettings};
-use crate::error::{Error, Result, check_position};
+use crate::error::{Error, Result, check_position_with};
 use crate::geometry::{Pose, Shape};
 use crate::math::{Mat3, Quat, Vec3, is_finite3};
 
@@ -126,7 +126,7 @@ impl HumanoidBones {
             if !is_finite3(p) {
                 return Err(Error::non_finite(format!("humanoid {name} position is not finite")));
             }
-            check_position(p, &format!("humanoid {name} position"))?;
+            check_position_with(p, || format!("humanoid {name} position"))?;
         }
         for (v, name) in [(self.up, "up"), (self.forward, "forward")] {
             if !is_finite3(v) {

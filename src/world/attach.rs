@@ -15,7 +15,7 @@
 use super::World;
 use super::pairs::BodyId;
 use crate::collider::ColliderFrame;
-use crate::error::{Error, ErrorKind, Result, check_position};
+use crate::error::{Error, ErrorKind, Result, check_position_with};
 use crate::math::{Vec3, is_finite3};
 use crate::particles::stages::StepParams;
 
@@ -67,7 +67,7 @@ impl World {
             if !is_finite3(*o) {
                 return Err(Error::non_finite(format!("offsets[{i}] is not finite")));
             }
-            check_position(*o, &format!("offsets[{i}]"))?;
+            check_position_with(*o, || format!("offsets[{i}]"))?;
         }
         let b = self.bodies.get_mut(body.0, body.1).expect("checked above");
         b.pin(vertices)?;
