@@ -67,7 +67,7 @@ pub fn hash_world(world: SinewWorld, live: &Live) -> u64 {
     guard(r, "sinew_world_get_stats");
     h.result(r);
     if r == SINEW_OK {
-        for w in [stats.body_count, stats.particle_count, stats.constraint_count, stats.thread_count, stats.last_frame_steps, stats.recovered_bodies, stats.ragdoll_count, stats.bone_count, stats.recovered_ragdolls] {
+        for w in [stats.body_count, stats.particle_count, stats.constraint_count, stats.thread_count, stats.last_frame_steps, stats.recovered_bodies, stats.ragdoll_count, stats.bone_count, stats.recovered_ragdolls, stats.capped_particles] {
             h.word(w);
         }
         h.word(stats.steps as u32);
