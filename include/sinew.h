@@ -903,11 +903,20 @@ typedef struct SinewClothGridDesc {
    */
   uint32_t pin_mode;
   /*
+   Always 0 from the library, ignored by it: the field the compiler would otherwise fill
+   with padding, so that every byte of the struct is defined.
+   */
+  uint32_t reserved;
+  /*
    With `SINEW_PIN_LIST`: particle indices to pin.
    */
   const uint32_t *pin_indices;
   size_t pin_count;
   struct SinewMaterial material;
+  /*
+   Always 0 from the library, ignored by it: the struct's tail padding, named.
+   */
+  uint32_t reserved_end;
 } SinewClothGridDesc;
 
 /*
@@ -1116,6 +1125,11 @@ typedef struct SinewColliderMeshInfo {
    Depth of its deepest leaf (the root is 0).
    */
   uint32_t depth;
+  /*
+   Always 0 from the library, ignored by it: the field the compiler would otherwise fill
+   with padding, so that every byte of the struct is defined.
+   */
+  uint32_t reserved;
   /*
    Bytes of the cooked mesh (shared by every collider made from it).
    */
@@ -1562,6 +1576,11 @@ typedef struct SinewStrandsDesc {
    */
   uint32_t mode;
   /*
+   Always 0 from the library, ignored by it: the field the compiler would otherwise fill
+   with padding, so that every byte of the struct is defined.
+   */
+  uint32_t reserved;
+  /*
    `SINEW_STRANDS_POINTS`: the particles, `point_count` of them.
    */
   const struct SinewVec3 *points;
@@ -1586,6 +1605,10 @@ typedef struct SinewStrandsDesc {
   float segment_length;
   struct SinewMat4 head;
   struct SinewMaterial material;
+  /*
+   Always 0 from the library, ignored by it: the struct's tail padding, named.
+   */
+  uint32_t reserved_end;
 } SinewStrandsDesc;
 
 /*
@@ -1694,6 +1717,11 @@ typedef struct SinewWorldStats {
    the step's cost bounded.
    */
   uint32_t capped_particles;
+  /*
+   Always 0 from the library, ignored by it: the field the compiler would otherwise fill
+   with padding, so that every byte of the struct is defined.
+   */
+  uint32_t reserved;
 } SinewWorldStats;
 
 /*

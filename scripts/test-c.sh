@@ -77,7 +77,9 @@ check_async compile-c-ragdoll-getup gcc "${cflags[@]}" examples/ragdoll_getup.c 
 check_async compile-c-softbody gcc "${cflags[@]}" tests/c/softbody.c -o "$out/softbody" "${ldflags[@]}" -lm
 check_async compile-c-recording gcc "${cflags[@]}" tests/c/recording.c -o "$out/recording" "${ldflags[@]}" -lm
 check_async compile-c-snapshot gcc "${cflags[@]}" tests/c/snapshot.c -o "$out/snapshot" "${ldflags[@]}" -lm
-check_async compile-c-include-twice gcc "${cflags[@]}" tests/c/include_twice.c -o "$out/include_twice" "${ldflags[@]}"
+# -Wpadded: no struct of the header has padding, so every byte the library writes is defined
+# (a client may memcmp what it reads back).
+check_async compile-c-include-twice gcc "${cflags[@]}" -Wpadded tests/c/include_twice.c -o "$out/include_twice" "${ldflags[@]}"
 # The header without SINEW_DEBUG_PANIC (a release user's build) declares no panic trigger.
 check_async header-without-debug-panic bash -c "gcc -std=c99 -Wall -Wextra -Werror -pedantic -Iinclude -fsyntax-only tests/c/include_twice.c \
     && ! gcc -std=c99 -Iinclude -E -P include/sinew.h | grep -q sinew_debug_trigger_panic"

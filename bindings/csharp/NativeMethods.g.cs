@@ -1294,11 +1294,20 @@ namespace Sinew
         /// </summary>
         public uint pin_mode;
         /// <summary>
+        ///  Always 0 from the library, ignored by it: the field the compiler would otherwise fill
+        ///  with padding, so that every byte of the struct is defined.
+        /// </summary>
+        public uint reserved;
+        /// <summary>
         ///  With `SINEW_PIN_LIST`: particle indices to pin.
         /// </summary>
         public uint* pin_indices;
         public System.UIntPtr pin_count;
         public SinewMaterial material;
+        /// <summary>
+        ///  Always 0 from the library, ignored by it: the struct's tail padding, named.
+        /// </summary>
+        public uint reserved_end;
     }
 
     /// <summary>
@@ -1464,6 +1473,11 @@ namespace Sinew
         /// </summary>
         public uint depth;
         /// <summary>
+        ///  Always 0 from the library, ignored by it: the field the compiler would otherwise fill
+        ///  with padding, so that every byte of the struct is defined.
+        /// </summary>
+        public uint reserved;
+        /// <summary>
         ///  Bytes of the cooked mesh (shared by every collider made from it).
         /// </summary>
         public ulong bytes;
@@ -1575,6 +1589,11 @@ namespace Sinew
         ///  the step's cost bounded.
         /// </summary>
         public uint capped_particles;
+        /// <summary>
+        ///  Always 0 from the library, ignored by it: the field the compiler would otherwise fill
+        ///  with padding, so that every byte of the struct is defined.
+        /// </summary>
+        public uint reserved;
     }
 
     /// <summary>
@@ -1757,6 +1776,11 @@ namespace Sinew
         /// </summary>
         public uint mode;
         /// <summary>
+        ///  Always 0 from the library, ignored by it: the field the compiler would otherwise fill
+        ///  with padding, so that every byte of the struct is defined.
+        /// </summary>
+        public uint reserved;
+        /// <summary>
         ///  `SINEW_STRANDS_POINTS`: the particles, `point_count` of them.
         /// </summary>
         public SinewVec3* points;
@@ -1781,6 +1805,10 @@ namespace Sinew
         public float segment_length;
         public SinewMat4 head;
         public SinewMaterial material;
+        /// <summary>
+        ///  Always 0 from the library, ignored by it: the struct's tail padding, named.
+        /// </summary>
+        public uint reserved_end;
     }
 
     /// <summary>

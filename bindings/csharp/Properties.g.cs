@@ -314,10 +314,29 @@ namespace Sinew
             set { orientation = value; }
         }
 
+        /// <summary>
+        ///  Always 0 from the library, ignored by it: the field the compiler would otherwise fill
+        ///  with padding, so that every byte of the struct is defined.
+        /// </summary>
+        public uint Reserved
+        {
+            get { return reserved; }
+            set { reserved = value; }
+        }
+
         public SinewMaterial Material
         {
             get { return material; }
             set { material = value; }
+        }
+
+        /// <summary>
+        ///  Always 0 from the library, ignored by it: the struct's tail padding, named.
+        /// </summary>
+        public uint ReservedEnd
+        {
+            get { return reserved_end; }
+            set { reserved_end = value; }
         }
     }
 
@@ -509,6 +528,16 @@ namespace Sinew
         {
             get { return depth; }
             set { depth = value; }
+        }
+
+        /// <summary>
+        ///  Always 0 from the library, ignored by it: the field the compiler would otherwise fill
+        ///  with padding, so that every byte of the struct is defined.
+        /// </summary>
+        public uint Reserved
+        {
+            get { return reserved; }
+            set { reserved = value; }
         }
 
         /// <summary>
@@ -733,6 +762,16 @@ namespace Sinew
         {
             get { return capped_particles; }
             set { capped_particles = value; }
+        }
+
+        /// <summary>
+        ///  Always 0 from the library, ignored by it: the field the compiler would otherwise fill
+        ///  with padding, so that every byte of the struct is defined.
+        /// </summary>
+        public uint Reserved
+        {
+            get { return reserved; }
+            set { reserved = value; }
         }
     }
 
@@ -1017,6 +1056,16 @@ namespace Sinew
     public unsafe partial struct SinewStrandsDesc
     {
         /// <summary>
+        ///  Always 0 from the library, ignored by it: the field the compiler would otherwise fill
+        ///  with padding, so that every byte of the struct is defined.
+        /// </summary>
+        public uint Reserved
+        {
+            get { return reserved; }
+            set { reserved = value; }
+        }
+
+        /// <summary>
         ///  Particles per strand, in [3, ∞).
         /// </summary>
         public uint ParticlesPerStrand
@@ -1044,6 +1093,15 @@ namespace Sinew
         {
             get { return material; }
             set { material = value; }
+        }
+
+        /// <summary>
+        ///  Always 0 from the library, ignored by it: the struct's tail padding, named.
+        /// </summary>
+        public uint ReservedEnd
+        {
+            get { return reserved_end; }
+            set { reserved_end = value; }
         }
     }
 

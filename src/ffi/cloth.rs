@@ -23,9 +23,11 @@ pub extern "C" fn sinew_cloth_grid_desc_default(out_desc: *mut SinewClothGridDes
                 origin: SinewVec3::default(),
                 orientation: SinewQuat { x: 0.0, y: 0.0, z: 0.0, w: 1.0 },
                 pin_mode: SinewPinMode::SINEW_PIN_TOP_ROW as u32,
+                reserved: 0,
                 pin_indices: std::ptr::null(),
                 pin_count: 0,
                 material: Material::default().into(),
+                reserved_end: 0,
             },
         );
         Ok(())

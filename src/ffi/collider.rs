@@ -186,6 +186,7 @@ pub extern "C" fn sinew_collider_get_mesh_info(collider: SinewCollider, out_info
                     skipped_triangles: m.skipped(),
                     node_count: m.node_count() as u32,
                     depth: m.depth(),
+                    reserved: 0,
                     bytes: m.bytes() as u64,
                     bounds_min: lo.into(),
                     bounds_max: hi.into(),

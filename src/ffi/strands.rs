@@ -21,6 +21,7 @@ pub extern "C" fn sinew_strands_desc_default(out_desc: *mut SinewStrandsDesc) ->
         let out = try_out!(out_desc, "out_desc");
         out.write(SinewStrandsDesc {
                 mode: SinewStrandsMode::SINEW_STRANDS_STRAIGHT as u32,
+                reserved: 0,
                 points: std::ptr::null(),
                 point_count: 0,
                 // One straight strand from the head's origin (`strands::DEFAULT_ROOTS`), in
@@ -33,6 +34,7 @@ pub extern "C" fn sinew_strands_desc_default(out_desc: *mut SinewStrandsDesc) ->
                 segment_length: 0.02,
                 head: SinewMat4::identity(),
                 material: strand_material().into(),
+                reserved_end: 0,
             },
         );
         Ok(())

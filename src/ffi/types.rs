@@ -385,10 +385,15 @@ pub struct SinewClothGridDesc {
     pub orientation: SinewQuat,
     /// A `SinewPinMode`.
     pub pin_mode: u32,
+    /// Always 0 from the library, ignored by it: the field the compiler would otherwise fill
+    /// with padding, so that every byte of the struct is defined.
+    pub reserved: u32,
     /// With `SINEW_PIN_LIST`: particle indices to pin.
     pub pin_indices: *const u32,
     pub pin_count: usize,
     pub material: SinewMaterial,
+    /// Always 0 from the library, ignored by it: the struct's tail padding, named.
+    pub reserved_end: u32,
 }
 
 /// A render mesh as the host has it: vertices may be split at UV seams; coincident
@@ -513,6 +518,9 @@ pub struct SinewColliderMeshInfo {
     pub node_count: u32,
     /// Depth of its deepest leaf (the root is 0).
     pub depth: u32,
+    /// Always 0 from the library, ignored by it: the field the compiler would otherwise fill
+    /// with padding, so that every byte of the struct is defined.
+    pub reserved: u32,
     /// Bytes of the cooked mesh (shared by every collider made from it).
     pub bytes: u64,
     /// The mesh's bounds in its own frame.
@@ -630,6 +638,9 @@ pub struct SinewWorldStats {
     /// itself or into its pair (every particle pinned to one point, say), where the cap keeps
     /// the step's cost bounded.
     pub capped_particles: u32,
+    /// Always 0 from the library, ignored by it: the field the compiler would otherwise fill
+    /// with padding, so that every byte of the struct is defined.
+    pub reserved: u32,
 }
 
 /// What an event reports (`SinewEvent.kind`).
@@ -785,6 +796,7 @@ impl From<WorldStats> for SinewWorldStats {
             bone_count: s.bone_count,
             recovered_ragdolls: s.recovered_ragdolls,
             capped_particles: s.capped_particles,
+            reserved: 0,
         }
     }
 }
@@ -925,6 +937,9 @@ mirror!(SinewWind <=> Wind {
 pub struct SinewStrandsDesc {
     /// A `SinewStrandsMode`. Default `SINEW_STRANDS_STRAIGHT`.
     pub mode: u32,
+    /// Always 0 from the library, ignored by it: the field the compiler would otherwise fill
+    /// with padding, so that every byte of the struct is defined.
+    pub reserved: u32,
     /// `SINEW_STRANDS_POINTS`: the particles, `point_count` of them.
     pub points: *const SinewVec3,
     pub point_count: usize,
@@ -940,6 +955,8 @@ pub struct SinewStrandsDesc {
     pub segment_length: f32,
     pub head: SinewMat4,
     pub material: SinewMaterial,
+    /// Always 0 from the library, ignored by it: the struct's tail padding, named.
+    pub reserved_end: u32,
 }
 
 /// A cape hanging from the line between two shoulders, `back_offset` behind the neck,
