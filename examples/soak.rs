@@ -311,6 +311,9 @@ struct Window {
     step: usize,
     rss_kb: i64,
     heap_bytes: i64,
+    /// The lowest live heap seen between two steps of the window (sampled before every step):
+    /// free of the transients a single sample can catch.
+    heap_low: i64,
     mean_us: f64,
     worst_us: f64,
     drift_m: f32,
@@ -327,6 +330,7 @@ fn main() {
     let mut rows: Vec<Window> = Vec::with_capacity(a.steps.div_ceil(a.window) + 1);
     let mut non_finite_total = 0usize;
     let (mut window_time, mut worst) = (0.0f64, 0.0f64);
+    let mut heap_low = i64::MAX;
     let mut bone_pos = vec![SinewVec3::default(); 64];
     let mut bone_rot = vec![SinewQuat { x: 0.0, y: 0.0, z: 0.0, w: 1.0 }; 64];
     println!("soak: {} steps, windows of {}, 2 worker threads", a.steps, a.window);
@@ -337,6 +341,7 @@ fn main() {
         ok(sinew_collider_set_transform(s.sphere, &translation(3.4 + 0.6 * (t * 1.3).sin(), 1.6, 0.3)));
         ok(sinew_collider_set_transform(s.capsule, &translation(0.6 * (t * 0.7).sin(), 2.0, 0.3 + 0.2 * (t * 0.9).cos())));
         ok(sinew_body_set_root_transform(s.cape, &yaw(0.5 * (t * 0.5).sin(), v3(0.0, 0.0, 0.0))));
+        heap_low = heap_low.min(LIVE.load(Ordering::Relaxed));
         let start = Instant::now();
         if step % 2 == 0 {
             ok(sinew_world_step(s.world, DT));
@@ -407,22 +412,22 @@ fn main() {
             }
             let mut stats = SinewWorldStats::default();
             ok(sinew_world_get_stats(s.world, &mut stats));
-            let row = Window { step: step + 1, rss_kb: rss_kb(), heap_bytes: LIVE.load(Ordering::Relaxed), mean_us: window_time / a.window as f64, worst_us: worst, drift_m: drift, volume_change: dvol, non_finite: nan, recoveries: stats.recovered_bodies + stats.recovered_ragdolls };
+            let row = Window { step: step + 1, rss_kb: rss_kb(), heap_bytes: LIVE.load(Ordering::Relaxed), heap_low, mean_us: window_time / a.window as f64, worst_us: worst, drift_m: drift, volume_change: dvol, non_finite: nan, recoveries: stats.recovered_bodies + stats.recovered_ragdolls };
             let print_every = (a.steps / a.window / 40).max(1);
             if rows.len() % print_every == 0 || step + 1 == a.steps {
                 println!("{:>9} {:>9} {:>11} {:>9.1} {:>9.1} {:>10.2e} {:>10.2e} {:>6} {:>6}", row.step, row.rss_kb, row.heap_bytes, row.mean_us, row.worst_us, row.drift_m, row.volume_change, row.non_finite, row.recoveries);
             }
             rows.push(row);
-            (window_time, worst) = (0.0, 0.0);
+            (window_time, worst, heap_low) = (0.0, 0.0, i64::MAX);
         }
     }
     ok(sinew_world_destroy(s.world));
 
     if let Some(path) = &a.csv {
         let mut f = std::fs::File::create(path).expect("csv file");
-        writeln!(f, "step,rss_kb,heap_bytes,mean_step_us,worst_step_us,probe_drift_m,rest_volume_change,non_finite,recoveries").unwrap();
+        writeln!(f, "step,rss_kb,heap_bytes,heap_low_bytes,mean_step_us,worst_step_us,probe_drift_m,rest_volume_change,non_finite,recoveries").unwrap();
         for r in &rows {
-            writeln!(f, "{},{},{},{:.2},{:.2},{:e},{:e},{},{}", r.step, r.rss_kb, r.heap_bytes, r.mean_us, r.worst_us, r.drift_m, r.volume_change, r.non_finite, r.recoveries).unwrap();
+            writeln!(f, "{},{},{},{},{:.2},{:.2},{:e},{:e},{},{}", r.step, r.rss_kb, r.heap_bytes, r.heap_low, r.mean_us, r.worst_us, r.drift_m, r.volume_change, r.non_finite, r.recoveries).unwrap();
         }
         println!("wrote {path}");
     }
@@ -451,12 +456,13 @@ fn main() {
         let per = (h1 - h0) as f64 / (rows.last().unwrap().step - rows[warm - 1].step).max(1) as f64 * 1e5;
         println!("live heap after warm-up: {h0} bytes; at the end: {h1} bytes ({:+} bytes, {per:+.0} bytes per 100,000 steps)", h1 - h0);
         // A window's figure can hold a transient: a worker frees the box of an asynchronous
-        // step's job just after the host's step_end returns. The floor cannot: the lowest
-        // figure of the last quarter of the windows after warm-up may not exceed that of the
-        // first quarter.
+        // step's job just after the host's step_end returns (40 bytes, caught by several
+        // windows' samples in a row on a loaded machine). The floor cannot: each window's lowest
+        // figure over its steps (sampled before every step), and the lowest of those in the
+        // last quarter of the windows after warm-up may not exceed that of the first quarter.
         let after = &rows[warm..];
         let k = (after.len() / 4).max(1);
-        let floor = |r: &[Window]| r.iter().map(|r| r.heap_bytes).min().unwrap_or(0);
+        let floor = |r: &[Window]| r.iter().map(|r| r.heap_low).min().unwrap_or(0);
         let (first, last) = (floor(&after[..k]), floor(&after[after.len() - k..]));
         let transient = after.iter().map(|r| r.heap_bytes).max().unwrap_or(0) - first;
         println!("live heap floor after warm-up: {first} bytes in the first windows, {last} in the last ({:+}); transients up to {transient} bytes", last - first);
