@@ -61,8 +61,11 @@ fn a_balloon_does_not_push_itself_anywhere() {
     let (_, (_, spin0)) = runs[0];
     for (x, (travel, spin)) in &runs {
         // Before: 0.028 / 1.12 / 3.40 / 1.3e12 m at 0 / 1 / 3 / 10 m. What is left is the same
-        // at every distance: rounding of the undamped, uneven skin's motion (the gas's own
-        // push is force-free to round-off: `particles::soft`'s `the_gas_is_an_internal_force`).
+        // at every distance: rounding of the undamped, uneven skin's motion, measured stage by
+        // stage (docs/validation.md: the distance constraints' f32 position updates, whose
+        // rounding adds up one way while the lopsided heavy third pulses; equal masses keep the
+        // momentum 50× closer to 0). The gas's own push is force-free to round-off:
+        // `particles::soft`'s `the_gas_is_an_internal_force`.
         assert!(*travel < 0.05, "at x = {x} m the balloon moved itself {travel} m in 10 s");
         // The angular momentum a position-based step leaves in a pulsing skin, O(h) (issue
         // 26's spinning bodies); it must not grow with the distance.
