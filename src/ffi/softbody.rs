@@ -38,8 +38,10 @@ pub struct SinewSoftSettings {
     /// Gas inside the closed surface (a balloon): its pressure at the rest volume (Pa), in
     /// [0, 1e7], ideal and isothermal (`p = pressure · V₀/V`); the surface feels
     /// `p − external_pressure`, in one implicit step per substep: any pressure in the range
-    /// stays finite (the skin stops the gas where its pressure meets the skin's pull). An
-    /// internal force: it moves no centre of mass. Default 0 (no gas).
+    /// stays finite (the skin stops the gas where its pressure meets the skin's pull), and
+    /// the gas changes the enclosed volume by at most 25 % a substep (a flat or crushed skin
+    /// inflates over a few substeps, not in one). An internal force: it moves no centre of
+    /// mass. Default 0 (no gas).
     pub pressure: f32,
     /// The pressure outside (Pa), in [0, 1e7]. Default 0.
     pub external_pressure: f32,
