@@ -1584,9 +1584,11 @@ namespace Sinew
         /// <summary>
         ///  Particles whose contact search stopped at its cap in the last fixed step, keeping the
         ///  first contacts it found: 64 per particle against its own body (self-collision), 1024
-        ///  against a paired body. 0 while contacts hold; more only for a body pressed into
-        ///  itself or into its pair (every particle pinned to one point, say), where the cap keeps
-        ///  the step's cost bounded.
+        ///  against a paired body; against a mesh collider, 64 triangles per query (in the
+        ///  substep with the most; the particle's sweep then gives way to a test of where it
+        ///  ends). 0 while contacts hold; more only for a body pressed into itself or into its
+        ///  pair (every particle pinned to one point, say), or a thickness reaching across many of
+        ///  a mesh's triangles, where the cap keeps the step's cost bounded.
         /// </summary>
         public uint capped_particles;
         /// <summary>

@@ -43,6 +43,41 @@ use crate::math::Vec3;
 
 /// Most triangles in a leaf.
 pub const LEAF_SIZE: usize = 4;
+
+/// The triangles a query may still test, and whether one ran out ([`TriMesh::closest_point_within`],
+/// [`TriMesh::sweep_sphere_within`]). A query's cost grows with the triangles within its
+/// radius: a particle radius as wide as the mesh meets every triangle, and a bound on the
+/// tests is what keeps such a step's cost near that of a thin one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Work {
+    /// Triangles tested so far.
+    pub tests: u32,
+    /// The most that may be tested.
+    pub limit: u32,
+    /// A query stopped at the limit.
+    pub capped: bool,
+}
+
+impl Work {
+    pub const fn new(limit: u32) -> Work {
+        Work { tests: 0, limit, capped: false }
+    }
+
+    pub const fn unbounded() -> Work {
+        Work::new(u32::MAX)
+    }
+
+    /// Counts one triangle test; false (and capped) when the limit is reached.
+    #[inline]
+    fn take(&mut self) -> bool {
+        if self.tests >= self.limit {
+            self.capped = true;
+            return false;
+        }
+        self.tests += 1;
+        true
+    }
+}
 /// Deepest node (the root is at depth 0); the traversal stack holds `MAX_DEPTH + 1` nodes.
 pub const MAX_DEPTH: usize = 40;
 /// Most triangles of one mesh (16 M): larger meshes are refused with `TooLarge` before anything
@@ -319,6 +354,13 @@ impl TriMesh {
     /// The nearest point of the mesh to `p` no farther than `max_distance`, or `None`. Ties go
     /// to a triangle `p` is in front of, then to the lower triangle index.
     pub fn closest_point(&self, p: Vec3, max_distance: f32) -> Option<Hit> {
+        self.closest_point_within(p, max_distance, &mut Work::unbounded())
+    }
+
+    /// [`TriMesh::closest_point`] testing at most `work`'s remaining triangles: past them it
+    /// stops with the nearest found so far and marks `work` capped (the search is nearest
+    /// first, so that is only short of the answer when many triangles are about as near).
+    pub fn closest_point_within(&self, p: Vec3, max_distance: f32, work: &mut Work) -> Option<Hit> {
         if max_distance.is_nan() || max_distance < 0.0 {
             return None;
         }
@@ -336,6 +378,10 @@ impl TriMesh {
             }
             if node.count > 0 {
                 for &t in &self.order[node.index as usize..(node.index + node.count) as usize] {
+                    if !work.take() {
+                        top = 0;
+                        break;
+                    }
                     let [a, b, c] = self.triangle(t);
                     let q = closest_on_triangle(p, a, b, c);
                     let d2 = (p - q).length_squared();
@@ -399,6 +445,13 @@ impl TriMesh {
     /// does a sphere that only grazes an edge or a corner from the side (a caller that needs
     /// those tests the end with [`TriMesh::closest_point`]). Ties go to the lower index.
     pub fn sweep_sphere(&self, a: Vec3, b: Vec3, radius: f32) -> Option<SweepHit> {
+        self.sweep_sphere_within(a, b, radius, &mut Work::unbounded())
+    }
+
+    /// [`TriMesh::sweep_sphere`] testing at most `work`'s remaining triangles: past them it
+    /// stops, marks `work` capped and answers `None` (a first hit cannot be told without them
+    /// all; the caller falls back on a test of the end).
+    pub fn sweep_sphere_within(&self, a: Vec3, b: Vec3, radius: f32, work: &mut Work) -> Option<SweepHit> {
         let seg = b - a;
         let inv = Vec3::ONE / seg;
         let mut best: Option<(f32, u32)> = None;
@@ -416,6 +469,9 @@ impl TriMesh {
             }
             if node.count > 0 {
                 for &t in &self.order[node.index as usize..(node.index + node.count) as usize] {
+                    if !work.take() {
+                        return None;
+                    }
                     if let Some(time) = self.sweep_triangle(t, a, seg, radius)
                         && best.is_none_or(|(bt, btri)| time < bt || time == bt && t < btri)
                     {
@@ -637,6 +693,37 @@ mod tests {
             }
         }
         out
+    }
+
+    /// A bounded query tests no more triangles than its limit and says when it stopped; one
+    /// whose limit is never reached answers exactly as the unbounded one.
+    #[test]
+    fn bounded_queries_stop_at_their_limit_and_say_so() {
+        let m = random_mesh(99, 300);
+        let mut r = Rng(5);
+        let (mut stopped, mut whole) = (0, 0);
+        for _ in 0..200 {
+            let (p, q) = (r.v(6.0), r.v(6.0));
+            for radius in [0.1f32, 3.0, 20.0] {
+                let mut w = Work::new(16);
+                let near = m.closest_point_within(p, radius, &mut w);
+                assert!(w.tests <= 16);
+                let mut ws = Work::new(16);
+                let hit = m.sweep_sphere_within(p, q, radius, &mut ws);
+                assert!(ws.tests <= 16);
+                if ws.capped {
+                    assert!(hit.is_none(), "a stopped sweep tells no hit");
+                    stopped += 1;
+                } else {
+                    assert_eq!(hit.map(|h| (h.time, h.triangle)), m.sweep_sphere(p, q, radius).map(|h| (h.time, h.triangle)));
+                    whole += 1;
+                }
+                if !w.capped {
+                    assert_eq!(near.map(|h| h.triangle), m.closest_point(p, radius).map(|h| h.triangle));
+                }
+            }
+        }
+        assert!(stopped > 0 && whole > 0, "{stopped} stopped, {whole} whole: the limit should be reached by some queries only");
     }
 
     #[test]

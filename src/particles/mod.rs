@@ -165,6 +165,10 @@ pub struct Body {
     /// Particles whose self-collision query stopped at
     /// `contact::particle::MAX_SELF_PAIRS_PER_PARTICLE` in the last step.
     self_capped: usize,
+    /// The last step's contacts with mesh colliders: queries and triangle tests over its
+    /// substeps, and the most particles of one substep whose query stopped at
+    /// `contact::mesh::MAX_TESTS_PER_QUERY`.
+    mesh_work: crate::solver::contact::mesh::MeshWork,
     /// Self-collision particle–triangle candidates for the step, and scratch pairs for them.
     self_tris: Vec<TriContact>,
     far_pairs: Vec<[u32; 2]>,
@@ -254,6 +258,7 @@ impl Body {
             candidates: Vec::new(),
             self_pairs: Vec::new(),
             self_capped: 0,
+            mesh_work: Default::default(),
             self_tris: Vec::new(),
             far_pairs: Vec::new(),
             scratch: CellScratch::default(),
@@ -343,6 +348,14 @@ impl Body {
     /// pairs in the last step (0 while the body's contacts hold).
     pub fn self_capped(&self) -> usize {
         self.self_capped
+    }
+
+    /// The work of the last step's contacts with mesh colliders: particle queries and
+    /// triangle tests over its substeps, and the most particles of one substep whose query
+    /// stopped at [`MAX_TESTS_PER_QUERY`](crate::solver::contact::mesh::MAX_TESTS_PER_QUERY)
+    /// triangles (0 unless the body's thickness reaches across many of a mesh's triangles).
+    pub fn mesh_contact_work(&self) -> crate::solver::contact::mesh::MeshWork {
+        self.mesh_work
     }
 
     /// Particle positions after the last fixed step (m).

@@ -608,6 +608,7 @@ impl Body {
         self.self_pairs.clear();
         self.self_tris.clear();
         self.self_capped = 0;
+        self.mesh_work = Default::default();
         if self.material.self_collision && thickness > 0.0 {
             let d = 2.0 * thickness;
             // What matters between two particles of one body is how fast they approach each
@@ -794,6 +795,7 @@ impl Body {
         let idle = Pose { rotation: Quat::IDENTITY, position: Vec3::ZERO, scale: 1.0 };
         let mut run = [Swept { shape: &Shape::Plane, p0: idle, p1: idle }; RUN];
         let mut queued = 0;
+        let mut substep_capped = 0;
         for (j, &k) in self.candidates.iter().enumerate() {
             let c = &colliders[k as usize];
             let (mut p0, mut p1) = (c.from.lerp(&c.to, t0), c.from.lerp(&c.to, t1));
@@ -823,10 +825,14 @@ impl Body {
                     if self.soa.frame.active {
                         (lo, hi) = (lo - self.soa.frame.origin, hi - self.soa.frame.origin);
                     }
-                    contact::mesh::collide(&mut self.x, &self.x_prev, &self.w, mesh, &p0, &p1, (lo, hi), &contact, self.step_margin);
+                    let work = contact::mesh::collide(&mut self.x, &self.x_prev, &self.w, mesh, &p0, &p1, (lo, hi), &contact, self.step_margin);
+                    self.mesh_work.queries += work.queries;
+                    self.mesh_work.tests += work.tests;
+                    substep_capped += work.capped;
                 }
             }
         }
+        self.mesh_work.capped = self.mesh_work.capped.max(substep_capped);
     }
 
     /// Stage `Velocities`: velocities from the substep's motion, then the speed limit.

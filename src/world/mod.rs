@@ -651,7 +651,7 @@ impl World {
             st.particle_count += b.particle_count() as u32;
             st.constraint_count += b.topology.constraints.len() as u32;
             st.lane_bodies += u32::from(b.lane_step);
-            st.capped_particles += b.self_capped() as u32;
+            st.capped_particles += b.self_capped() as u32 + b.mesh_contact_work().capped;
         }
         st.capped_particles += self.pairs.work().1 as u32;
         for r in self.ragdolls.values() {
