@@ -78,6 +78,7 @@ impl Work {
         true
     }
 }
+
 /// Deepest node (the root is at depth 0); the traversal stack holds `MAX_DEPTH + 1` nodes.
 pub const MAX_DEPTH: usize = 40;
 /// Most triangles of one mesh (16 M): larger meshes are refused with `TooLarge` before anything

@@ -55,10 +55,11 @@ pub fn collide(x: &mut [Vec3], x_prev: &[Vec3], w: &[f32], mesh: &TriMesh, p0: &
         if w[i] == 0.0 || !(x[i].cmpge(lo).all() && x[i].cmple(hi).all()) {
             continue;
         }
-        let (end, tests, capped) = contact_counted(x_prev[i], x[i], mesh, p0, p1, c);
+        let mut q = [Work::new(MAX_TESTS_PER_QUERY); 3];
+        let end = contact_within(x_prev[i], x[i], mesh, p0, p1, c, &mut q);
         work.queries += 1;
-        work.tests += tests as u64;
-        work.capped += u32::from(capped);
+        work.tests += q.iter().map(|w| w.tests as u64).sum::<u64>();
+        work.capped += u32::from(q.iter().any(|w| w.capped));
         if let Some(end) = end {
             x[i] = end;
         }
@@ -76,17 +77,10 @@ fn outward(p: Vec3, q: Vec3, n: Vec3, distance: f32) -> Vec3 {
 /// The corrected end of one particle moving from `start` to `end`, or `None` when it does
 /// not touch.
 pub fn contact(start: Vec3, end: Vec3, mesh: &TriMesh, p0: &Pose, p1: &Pose, c: &ContactParams) -> Option<Vec3> {
-    contact_counted(start, end, mesh, p0, p1, c).0
+    contact_within(start, end, mesh, p0, p1, c, &mut [Work::new(MAX_TESTS_PER_QUERY); 3])
 }
 
-/// [`contact`], with the triangles its queries tested and whether one stopped at
-/// [`MAX_TESTS_PER_QUERY`].
-fn contact_counted(start: Vec3, end: Vec3, mesh: &TriMesh, p0: &Pose, p1: &Pose, c: &ContactParams) -> (Option<Vec3>, u32, bool) {
-    let mut q = [Work::new(MAX_TESTS_PER_QUERY); 3];
-    let end = contact_within(start, end, mesh, p0, p1, c, &mut q);
-    (end, q.iter().map(|w| w.tests).sum(), q.iter().any(|w| w.capped))
-}
-
+/// [`contact`], its three queries (start, sweep, end) each bounded by its own `work`.
 fn contact_within(start: Vec3, end: Vec3, mesh: &TriMesh, p0: &Pose, p1: &Pose, c: &ContactParams, work: &mut [Work; 3]) -> Option<Vec3> {
     let l0 = p0.to_local(start);
     let l1 = p1.to_local(end);
